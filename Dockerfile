@@ -1,0 +1,29 @@
+# Tractatus API image. Neo4j runs in its own container (see docker-compose.yml).
+FROM python:3.11-slim
+
+# HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE: the embedding model ships inside a Python package;
+# never fetch from a model hub. HF_HOME is writable for whatever uid compose runs us as.
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    HF_HUB_OFFLINE=1 \
+    TRANSFORMERS_OFFLINE=1 \
+    HF_HOME=/tmp/huggingface
+
+WORKDIR /app
+
+# Only what the wheel needs; tests, docs, var/ and the venv stay out (.dockerignore).
+COPY pyproject.toml ./
+COPY server ./server
+COPY graph_schema ./graph_schema
+COPY ingest ./ingest
+RUN pip install '.[embeddings]' \
+    && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin tractatus
+
+USER tractatus
+EXPOSE 8000
+
+# Apply schema migrations (idempotent), then serve. NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD
+# and TRACTATUS_PRINCIPALS come from the environment.
+CMD ["sh", "-c", "tractatus migrate && exec tractatus serve --host 0.0.0.0 --port 8000"]

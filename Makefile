@@ -1,0 +1,104 @@
+# Tractatus developer tasks (GNU make).
+#
+#   make test        venv + local Neo4j + pytest (Neo4j stopped again if this target started it)
+#   make run         venv + local Neo4j + migrate + API on http://127.0.0.1:8000
+#   make lint        ruff + mypy
+#
+# The local Neo4j is run by scripts/neo4j_local.py (see docs/neo4j-runtime.md). Set NEO4J_URI
+# (and NEO4J_USER / NEO4J_PASSWORD) to use an external server instead.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+INSTALLED := $(VENV)/.installed
+NEO4J := $(PY) scripts/neo4j_local.py
+PYTEST_ARGS ?=
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: help venv neo4j-start neo4j-stop neo4j-status test run lint bench clean
+
+help:
+	@echo "targets:"
+	@echo "  venv          create .venv ($(PYTHON)) and install .[dev,embeddings] when pyproject.toml changed"
+	@echo "  neo4j-start   start the local Neo4j (var/neo4j) or reuse the running one"
+	@echo "  neo4j-stop    stop the local Neo4j"
+	@echo "  neo4j-status  print running/stopped"
+	@echo "  test          run pytest against Neo4j (PYTEST_ARGS='...' to pass options)"
+	@echo "  run           migrate and serve the API on $(HOST):$(PORT)"
+	@echo "  lint          ruff and mypy"
+	@echo "  bench         where the benchmarks are described"
+	@echo "  clean         stop the local Neo4j and remove var/ (keeps .venv)"
+
+# --- Python environment ----------------------------------------------------------------------
+venv: $(INSTALLED)
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# pip runs only when pyproject.toml is newer than the stamp (or the venv is new).
+$(INSTALLED): pyproject.toml | $(PY)
+	$(PY) -m pip install -e '.[dev,embeddings]'
+	@touch $@
+
+# --- Neo4j -----------------------------------------------------------------------------------
+neo4j-start: venv
+	@$(NEO4J) start
+
+neo4j-stop: venv
+	@$(NEO4J) stop
+
+neo4j-status: venv
+	@$(NEO4J) status || [ $$? -eq 3 ]
+
+# --- Tests -----------------------------------------------------------------------------------
+# Starts Neo4j unless NEO4J_URI is given or it already runs; stops it afterwards only if it
+# was started here. The recipe exits with pytest's exit code (make itself then exits 2).
+test: venv
+	@own=0; \
+	if [ -z "$${NEO4J_URI:-}" ] && ! $(NEO4J) status >/dev/null; then own=1; fi; \
+	cleanup() { if [ "$$own" = 1 ]; then $(NEO4J) stop || true; fi; }; \
+	trap cleanup EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
+	$(NEO4J) start; \
+	conn="$$($(NEO4J) env --shell)"; eval "$$conn"; \
+	rc=0; $(PY) -m pytest $(PYTEST_ARGS) || rc=$$?; \
+	exit $$rc
+
+# --- Run the API -----------------------------------------------------------------------------
+# Neo4j keeps running after the API stops; `make neo4j-stop` ends it.
+run: venv
+	@$(NEO4J) start
+	@if [ -z "$${NEO4J_URI:-}" ]; then \
+	  browser="http://127.0.0.1:$${TRACTATUS_NEO4J_HTTP_PORT:-7474}/browser/"; \
+	else browser="(external Neo4j: $$NEO4J_URI)"; fi; \
+	conn="$$($(NEO4J) env --shell)"; eval "$$conn"; \
+	$(VENV)/bin/tractatus migrate; \
+	$(VENV)/bin/tractatus dev-principals; \
+	echo "Neo4j Browser: $$browser"; \
+	echo "API:           http://$(HOST):$(PORT)/"; \
+	exec $(VENV)/bin/tractatus serve --host $(HOST) --port $(PORT)
+
+# --- Checks ----------------------------------------------------------------------------------
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy --strict scripts/neo4j_local.py
+
+bench:
+	@echo "Benchmarks are described in bench/README.md"
+
+# --- Housekeeping ----------------------------------------------------------------------------
+# Stops the Neo4j of var/neo4j first (stop needs only the standard library).
+clean:
+	@if [ -d var/neo4j ]; then \
+	  TRACTATUS_NEO4J_HOME="$(CURDIR)/var/neo4j" NEO4J_URI= \
+	    $(if $(wildcard $(PY)),$(PY),$(PYTHON)) scripts/neo4j_local.py stop; \
+	fi
+	rm -rf var/

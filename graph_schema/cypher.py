@@ -1,0 +1,220 @@
+"""Every Cypher statement Tractatus runs: named constants and small builders.
+
+Values always travel as ``$parameters``. The only text spliced into a statement is a node
+variable name from :data:`_VARIABLES`, checked by :func:`visible`.
+"""
+
+from __future__ import annotations
+
+_VARIABLES = frozenset({"a", "e", "o", "ev", "cause", "effect", "x", "s", "q", "t", "n"})
+
+
+def visible(var: str) -> str:
+    """The visibility predicate: public, or sharing a group with the caller (``$groups``)."""
+    if var not in _VARIABLES:
+        raise ValueError(f"unknown Cypher variable {var!r}")
+    return f"(size({var}.access) = 0 OR any(g IN {var}.access WHERE g IN $groups))"
+
+
+def known_and_valid(var: str) -> str:
+    """Bitemporal filter: known at ``$known_at`` and valid at ``$as_of``.
+
+    A closing ``valid_to`` only counts from the record time it was set (``closed_at``).
+    """
+    if var not in _VARIABLES:
+        raise ValueError(f"unknown Cypher variable {var!r}")
+    return (
+        f"{var}.recorded_at <= $known_at"
+        f" AND ({var}.superseded_at IS NULL OR {var}.superseded_at > $known_at)"
+        f" AND {var}.valid_from <= $as_of"
+        f" AND ({var}.valid_to IS NULL OR {var}.closed_at > $known_at OR {var}.valid_to > $as_of)"
+    )
+
+
+# --- schema bookkeeping -------------------------------------------------------------------
+
+SCHEMA_VERSION = "MATCH (v:SchemaVersion {id: 'schema'}) RETURN v.version AS version"
+SET_SCHEMA_VERSION = """
+MERGE (v:SchemaVersion {id: 'schema'})
+SET v.version = $version, v.applied_at = datetime()
+"""
+
+# --- ontology -------------------------------------------------------------------------------
+
+LIST_PREDICATES = """
+MATCH (p:Predicate)
+RETURN p {.name, .cardinality, .value_type, .ephemeral, .description} AS predicate
+ORDER BY p.name
+"""
+GET_PREDICATE = """
+MATCH (p:Predicate {name: $name})
+RETURN p {.name, .cardinality, .value_type, .ephemeral, .description} AS predicate
+"""
+CREATE_PREDICATE = """
+MERGE (p:Predicate {name: $name})
+ON CREATE SET p.cardinality = $cardinality, p.value_type = $value_type,
+              p.ephemeral = $ephemeral, p.description = $description,
+              p.created_at = datetime(), p._created = true
+WITH p, coalesce(p._created, false) AS created
+REMOVE p._created
+RETURN p {.name, .cardinality, .value_type, .ephemeral, .description} AS predicate, created
+"""
+
+# --- the ledger: writes ----------------------------------------------------------------------
+
+LOCK_SLOT = """
+MERGE (s:Slot {key: $key})
+ON CREATE SET s.subject = $subject, s.predicate = $predicate, s.object = $object,
+              s.access = $access, s.version = 0, s.created_at = $wall_clock
+SET s.version = s.version + 1
+RETURN s.version AS version, s.last_recorded_at AS last_recorded_at
+"""
+SET_SLOT_HEAD = """
+MATCH (s:Slot {key: $key})
+SET s.head = $head, s.last_recorded_at = $now
+"""
+ALIVE_VERSIONS = """
+MATCH (a:Assertion {slot_key: $key})
+WHERE a.superseded_at IS NULL
+RETURN a.id AS id, a.valid_from AS valid_from, a.valid_to AS valid_to,
+       a.polarity AS polarity
+ORDER BY a.valid_from
+"""
+CREATE_ASSERTION = """
+CREATE (a:Assertion)
+SET a = $props
+WITH a
+UNWIND $evidence AS ev
+CREATE (e:Evidence)
+SET e = ev
+CREATE (a)-[:EVIDENCED_BY]->(e)
+WITH a, e, ev
+CALL (e, ev) {
+  WITH e, ev WHERE ev.observation_id IS NOT NULL
+  MATCH (o:Observation {id: ev.observation_id})
+  CREATE (e)-[:FROM]->(o)
+}
+RETURN count(e) AS evidence
+"""
+CLOSE_VERSIONS = """
+UNWIND $closes AS c
+MATCH (x:Assertion {id: c.id})
+WHERE x.valid_to IS NULL AND x.superseded_at IS NULL
+SET x.valid_to = c.valid_to, x.closed_at = $now
+WITH x
+MATCH (a:Assertion {id: $new_id})
+CREATE (a)-[:SUPERSEDES]->(x)
+RETURN count(x) AS closed
+"""
+SUPERSEDE_VERSIONS = """
+UNWIND $ids AS id
+MATCH (x:Assertion {id: id})
+WHERE x.superseded_at IS NULL
+SET x.superseded_at = $now
+WITH x
+MATCH (a:Assertion {id: $new_id})
+CREATE (a)-[:SUPERSEDES]->(x)
+RETURN count(x) AS superseded
+"""
+CREATE_REMNANT = """
+MATCH (src:Assertion {id: $source_id})-[:EVIDENCED_BY]->(e:Evidence)
+WITH src, collect(e) AS evidence
+CREATE (r:Assertion)
+SET r = properties(src)
+SET r.id = $id, r.valid_from = $valid_from, r.valid_to = $valid_to,
+    r.closed_at = CASE WHEN $valid_to IS NULL THEN null ELSE $now END,
+    r.recorded_at = $now, r.superseded_at = null, r.remnant_of = src.id
+CREATE (r)-[:SUPERSEDES]->(src)
+FOREACH (e IN evidence | CREATE (r)-[:EVIDENCED_BY]->(e))
+RETURN r.id AS id
+"""
+LINK_CAUSED_BY = """
+MATCH (a:Assertion {id: $assertion_id}), (ev:Event {id: $event_id})
+CREATE (a)-[:CAUSED_BY]->(ev)
+"""
+
+# --- the ledger: reads ------------------------------------------------------------------------
+
+_ASSERTION_PROJECTION = """
+  a {.*, embedding: null, text: null, slot_key: null} AS assertion,
+  [(a)-[:EVIDENCED_BY]->(e) WHERE """ + visible("e") + """ | e {.*}] AS evidence,
+  [(a)-[:SUPERSEDES]->(x) | x.id] AS supersedes,
+  [(x)-[:SUPERSEDES]->(a) WHERE x.recorded_at <= $known_at AND """ + visible("x") + """ | x.id]
+    AS superseded_by
+"""
+
+CURRENT_FACTS = (
+    """
+MATCH (a:Assertion {subject: $subject, predicate: $predicate})
+WHERE """
+    + known_and_valid("a")
+    + " AND "
+    + visible("a")
+    + """
+  AND a.polarity = true AND a.tier IN $tiers AND a.confidence >= $min_confidence
+RETURN """
+    + _ASSERTION_PROJECTION
+    + """
+ORDER BY a.valid_from DESC, a.recorded_at DESC, a.id
+"""
+)
+
+HISTORY = (
+    """
+MATCH (a:Assertion {subject: $subject, predicate: $predicate})
+WHERE a.recorded_at <= $known_at AND """
+    + visible("a")
+    + """
+RETURN """
+    + _ASSERTION_PROJECTION
+    + """
+ORDER BY a.valid_from, a.recorded_at, a.id
+"""
+)
+
+GET_ASSERTION = (
+    """
+MATCH (a:Assertion {id: $id})
+WHERE """
+    + visible("a")
+    + """
+RETURN """
+    + _ASSERTION_PROJECTION
+)
+
+# --- quarantine -------------------------------------------------------------------------------
+
+CREATE_QUARANTINE = """
+UNWIND $items AS item
+CREATE (q:Quarantine)
+SET q = item
+RETURN count(q) AS quarantined
+"""
+LIST_QUARANTINE = """
+MATCH (q:Quarantine)
+WHERE $origin IS NULL OR q.origin = $origin
+RETURN q {.*} AS item
+ORDER BY q.received_at DESC, q.id DESC
+LIMIT $limit
+"""
+
+# --- health and checks ---------------------------------------------------------------------
+
+PING = "RETURN 1 AS ok"
+
+OVERLAPPING_VERSIONS = """
+MATCH (a:Assertion), (b:Assertion)
+WHERE a.slot_key = b.slot_key AND a.id < b.id
+WITH a, b,
+     [t IN [a.recorded_at, b.recorded_at, a.closed_at, b.closed_at] WHERE t IS NOT NULL] AS ks
+UNWIND ks AS k
+WITH a, b, k
+WHERE a.recorded_at <= k AND (a.superseded_at IS NULL OR a.superseded_at > k)
+  AND b.recorded_at <= k AND (b.superseded_at IS NULL OR b.superseded_at > k)
+WITH a, b, k,
+     CASE WHEN a.valid_to IS NOT NULL AND a.closed_at <= k THEN a.valid_to END AS a_end,
+     CASE WHEN b.valid_to IS NOT NULL AND b.closed_at <= k THEN b.valid_to END AS b_end
+WHERE (a_end IS NULL OR a_end > b.valid_from) AND (b_end IS NULL OR b_end > a.valid_from)
+RETURN a.slot_key AS slot, a.id AS first, b.id AS second, k AS known_at
+LIMIT 100
+"""

@@ -1,0 +1,266 @@
+"""Domain types shared by ``server``, ``ingest`` and ``graph_schema``.
+
+Write models are strict: unknown fields, naive or human-readable timestamps, out-of-range
+confidence and wrong JSON types are refused, so the gate can quarantine them with a reason.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
+
+from graph_schema.timeutil import parse_rfc3339
+
+MAX_QUOTE_CHARS = 10_000
+MAX_TEXT_CHARS = 100_000
+MAX_NAME_CHARS = 512
+MAX_OBJECT_CHARS = 10_000
+GROUP_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+PREDICATE_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+class SourceKind(StrEnum):
+    user_stated = "user_stated"
+    agent_inferred = "agent_inferred"
+    tool_returned = "tool_returned"
+    document = "document"
+
+
+class Tier(StrEnum):
+    short = "short"
+    long = "long"
+    discarded = "discarded"
+    dormant = "dormant"
+
+
+class Status(StrEnum):
+    answered = "answered"
+    not_found = "not_found"
+    out_of_scope = "out_of_scope"
+
+
+class Cardinality(StrEnum):
+    one = "one"
+    many = "many"
+
+
+class ValueType(StrEnum):
+    string = "string"
+    number = "number"
+    boolean = "boolean"
+    datetime = "datetime"
+
+
+def _check_timestamp(value: str) -> str:
+    parse_rfc3339(value)
+    return value
+
+
+def _check_text(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty or blank")
+    if "\x00" in value:
+        raise ValueError("must not contain NUL characters")
+    return value
+
+
+def _check_groups(value: list[str]) -> list[str]:
+    for group in value:
+        if not GROUP_PATTERN.match(group):
+            raise ValueError(f"group names are 1-64 of [A-Za-z0-9_.:-]: {group!r}")
+    return sorted(set(value))
+
+
+Timestamp = Annotated[StrictStr, AfterValidator(_check_timestamp)]
+Name = Annotated[StrictStr, Field(min_length=1, max_length=MAX_NAME_CHARS), AfterValidator(_check_text)]
+AccessList = Annotated[list[StrictStr], Field(max_length=32), AfterValidator(_check_groups)]
+ObjectValue = StrictStr | StrictInt | StrictFloat | StrictBool
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class EvidenceWrite(_Strict):
+    """The span of a source that supports an assertion."""
+
+    quote: Annotated[StrictStr, Field(min_length=1, max_length=MAX_QUOTE_CHARS)]
+    source_text: Annotated[StrictStr, Field(max_length=MAX_TEXT_CHARS)] | None = None
+    start: Annotated[StrictInt, Field(ge=0)] | None = None
+    end: Annotated[StrictInt, Field(ge=0)] | None = None
+    observation_id: Name | None = None
+    speaker: Name | None = None
+    occurred_at: Timestamp | None = None
+
+    @model_validator(mode="after")
+    def _quote_in_source(self) -> EvidenceWrite:
+        if not self.quote.strip():
+            raise ValueError("evidence quote must not be blank")
+        if (self.start is None) != (self.end is None):
+            raise ValueError("evidence start and end come together")
+        if self.source_text is None:
+            if self.start is not None and (self.start, self.end) != (0, len(self.quote)):
+                raise ValueError("evidence offsets need the source_text they point into")
+            return self
+        if self.start is not None and self.end is not None:
+            if self.source_text[self.start : self.end] != self.quote:
+                raise ValueError("evidence offsets do not match the quote in source_text")
+        elif self.quote not in self.source_text:
+            raise ValueError("evidence quote does not occur verbatim in source_text")
+        return self
+
+    def span(self) -> tuple[int, int]:
+        if self.start is not None and self.end is not None:
+            return self.start, self.end
+        if self.source_text is not None:
+            start = self.source_text.index(self.quote)
+            return start, start + len(self.quote)
+        return 0, len(self.quote)
+
+
+class AssertionWrite(_Strict):
+    """One atomic assertion as a writer submits it."""
+
+    subject: Name
+    predicate: Annotated[StrictStr, Field(min_length=1, max_length=64)]
+    object: ObjectValue | None = None
+    polarity: StrictBool = True
+    valid_from: Timestamp | None = None
+    valid_to: Timestamp | None = None
+    source_kind: SourceKind
+    asserted_by: Name
+    confidence: Annotated[StrictFloat | StrictInt, Field(ge=0, le=1)]
+    evidence: EvidenceWrite
+    access: AccessList = Field(default_factory=list)
+    task_id: Name | None = None
+    expected_current: StrictStr | None = None
+
+    @field_validator("source_kind", mode="before")
+    @classmethod
+    def _source_kind_is_text(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise ValueError("source_kind must be a string")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> AssertionWrite:
+        if self.polarity and self.object is None:
+            raise ValueError("an assertion with polarity true needs an object")
+        if isinstance(self.object, str):
+            _check_text(self.object)
+            if len(self.object) > MAX_OBJECT_CHARS:
+                raise ValueError(f"object longer than {MAX_OBJECT_CHARS} characters")
+        if self.valid_from is not None and self.valid_to is not None:
+            if parse_rfc3339(self.valid_to) <= parse_rfc3339(self.valid_from):
+                raise ValueError("valid_to must be after valid_from")
+        return self
+
+    @property
+    def has_precondition(self) -> bool:
+        return "expected_current" in self.model_fields_set
+
+    def object_text(self) -> str | None:
+        if self.object is None:
+            return None
+        if isinstance(self.object, bool):
+            return "true" if self.object else "false"
+        return str(self.object)
+
+
+class Predicate(_Strict):
+    """A predicate of the ontology: what this memory tracks."""
+
+    name: Annotated[StrictStr, Field(min_length=1, max_length=64)]
+    cardinality: Cardinality
+    value_type: ValueType = ValueType.string
+    ephemeral: StrictBool = False
+    description: Annotated[StrictStr, Field(max_length=2_000)] = ""
+
+    @field_validator("name")
+    @classmethod
+    def _name_shape(cls, value: str) -> str:
+        if not PREDICATE_PATTERN.match(value):
+            raise ValueError("predicate names are lower_snake_case, 1-64 characters")
+        return value
+
+
+class Principal(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    groups: tuple[str, ...] = ()
+    role: Literal["member", "admin"] = "member"
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
+
+
+class EvidenceOut(BaseModel):
+    id: str
+    quote: str
+    start: int | None = None
+    end: int | None = None
+    observation_id: str | None = None
+    speaker: str | None = None
+    occurred_at: datetime | None = None
+
+
+class AssertionOut(BaseModel):
+    id: str
+    subject: str
+    predicate: str
+    object: str | None
+    polarity: bool
+    valid_from: datetime
+    valid_to: datetime | None
+    recorded_at: datetime
+    superseded_at: datetime | None
+    source_kind: SourceKind
+    asserted_by: str
+    confidence: float
+    tier: Tier
+    task_id: str | None = None
+    access: list[str] = Field(default_factory=list)
+    evidence: list[EvidenceOut] = Field(default_factory=list)
+    supersedes: list[str] = Field(default_factory=list)
+    superseded_by: list[str] = Field(default_factory=list)
+    remnant_of: str | None = None
+
+
+class WriteResult(BaseModel):
+    assertion: AssertionOut
+    superseded: str | None = None
+    closed: list[str] = Field(default_factory=list)
+
+
+class FactsAnswer(BaseModel):
+    status: Status
+    subject: str
+    predicate: str
+    facts: list[AssertionOut]
+    as_of: datetime
+    known_at: datetime
+
+
+class HistoryAnswer(BaseModel):
+    status: Status
+    subject: str
+    predicate: str
+    versions: list[AssertionOut]
+    known_at: datetime

@@ -1,0 +1,68 @@
+"""The domain exception tree. HTTP status codes are chosen in ``server/errors.py``.
+
+    TractatusError
+    ├── GateRejected            input refused by the validation gate (quarantined)
+    ├── PreconditionFailed      ``expected_current`` did not match the slot
+    ├── ValidTimeConflict       an explicit ``valid_to`` crosses a later version
+    ├── NotFound                a named resource does not exist (or is not visible)
+    ├── OntologyConflict        a predicate is re-registered with a different definition
+    ├── AuthenticationFailed    missing, malformed or unknown bearer key
+    ├── PermissionDenied        the principal's role may not use this operation
+    └── StoreUnavailable        Neo4j cannot be reached
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TractatusError(Exception):
+    """Root of every error Tractatus raises on purpose."""
+
+    code = "internal_error"
+
+    def __init__(self, message: str, *, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details: dict[str, Any] = details or {}
+
+
+class GateRejected(TractatusError):
+    code = "rejected"
+
+    def __init__(
+        self, message: str, *, rejections: list[dict[str, Any]], quarantine_ids: list[str]
+    ) -> None:
+        super().__init__(
+            message, details={"rejections": rejections, "quarantine_ids": quarantine_ids}
+        )
+        self.rejections = rejections
+        self.quarantine_ids = quarantine_ids
+
+
+class PreconditionFailed(TractatusError):
+    code = "precondition_failed"
+
+
+class ValidTimeConflict(TractatusError):
+    code = "valid_time_conflict"
+
+
+class NotFound(TractatusError):
+    code = "not_found"
+
+
+class OntologyConflict(TractatusError):
+    code = "ontology_conflict"
+
+
+class AuthenticationFailed(TractatusError):
+    code = "unauthenticated"
+
+
+class PermissionDenied(TractatusError):
+    code = "forbidden"
+
+
+class StoreUnavailable(TractatusError):
+    code = "store_unavailable"

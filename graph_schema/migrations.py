@@ -1,0 +1,100 @@
+"""Versioned, idempotent schema migrations, recorded on a ``(:SchemaVersion)`` node."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from neo4j import Driver
+
+from graph_schema import cypher
+
+EMBEDDING_DIMENSIONS = 384
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+def _unique(label: str, prop: str) -> str:
+    return (
+        f"CREATE CONSTRAINT {label.lower()}_{prop}_unique IF NOT EXISTS "
+        f"FOR (n:{label}) REQUIRE n.{prop} IS UNIQUE"
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "ledger constraints and lookup indexes",
+        (
+            _unique("Assertion", "id"),
+            _unique("Evidence", "id"),
+            _unique("Observation", "id"),
+            _unique("Event", "id"),
+            _unique("Task", "id"),
+            _unique("Slot", "key"),
+            _unique("Predicate", "name"),
+            _unique("Quarantine", "id"),
+            _unique("Disclosure", "id"),
+            "CREATE INDEX assertion_slot IF NOT EXISTS FOR (a:Assertion) ON (a.slot_key)",
+            "CREATE INDEX assertion_subject_predicate IF NOT EXISTS "
+            "FOR (a:Assertion) ON (a.subject, a.predicate)",
+            "CREATE INDEX assertion_task IF NOT EXISTS FOR (a:Assertion) ON (a.task_id)",
+            "CREATE INDEX event_task IF NOT EXISTS FOR (e:Event) ON (e.task_id)",
+            "CREATE INDEX observation_idempotency IF NOT EXISTS "
+            "FOR (o:Observation) ON (o.idempotency_scope)",
+            "CREATE INDEX quarantine_received IF NOT EXISTS FOR (q:Quarantine) ON (q.received_at)",
+        ),
+    ),
+    Migration(
+        2,
+        "vector and full-text indexes",
+        (
+            "CREATE VECTOR INDEX assertion_embedding IF NOT EXISTS "
+            "FOR (a:Assertion) ON (a.embedding) OPTIONS {indexConfig: {"
+            f"`vector.dimensions`: {EMBEDDING_DIMENSIONS}, "
+            "`vector.similarity_function`: 'cosine'}}",
+            "CREATE FULLTEXT INDEX assertion_text IF NOT EXISTS "
+            "FOR (a:Assertion) ON EACH [a.text] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
+            "CREATE FULLTEXT INDEX assertion_text_cjk IF NOT EXISTS "
+            "FOR (a:Assertion) ON EACH [a.text] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk'}}",
+            "CREATE FULLTEXT INDEX evidence_quote IF NOT EXISTS "
+            "FOR (e:Evidence) ON EACH [e.quote] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
+            "CREATE FULLTEXT INDEX evidence_quote_cjk IF NOT EXISTS "
+            "FOR (e:Evidence) ON EACH [e.quote] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk'}}",
+        ),
+    ),
+)
+
+LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def current_version(driver: Driver, *, database: str) -> int:
+    records, _, _ = driver.execute_query(
+        cypher.SCHEMA_VERSION, database_=database, routing_="r"
+    )
+    return int(records[0]["version"]) if records else 0
+
+
+def migrate(driver: Driver, *, database: str) -> list[int]:
+    """Apply every migration newer than the recorded version; return the versions applied."""
+    applied: list[int] = []
+    start = current_version(driver, database=database)
+    for migration in MIGRATIONS:
+        if migration.version <= start:
+            continue
+        for statement in migration.statements:
+            driver.execute_query(statement, database_=database)
+        driver.execute_query(
+            cypher.SET_SCHEMA_VERSION, version=migration.version, database_=database
+        )
+        applied.append(migration.version)
+    driver.execute_query("CALL db.awaitIndexes(300)", database_=database)
+    return applied

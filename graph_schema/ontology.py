@@ -1,0 +1,67 @@
+"""The predicate ontology: seeded from ``ontology.toml``, extended by admins."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from typing import Any
+
+from neo4j import Driver
+
+from graph_schema import cypher
+from graph_schema.domain import Predicate
+from graph_schema.errors import OntologyConflict
+
+
+def seed_predicates() -> list[Predicate]:
+    text = resources.files("graph_schema").joinpath("ontology.toml").read_text("utf-8")
+    return [Predicate.model_validate(item) for item in tomllib.loads(text)["predicate"]]
+
+
+def list_predicates(driver: Driver, *, database: str) -> list[Predicate]:
+    records, _, _ = driver.execute_query(cypher.LIST_PREDICATES, database_=database, routing_="r")
+    return [Predicate.model_validate(r["predicate"]) for r in records]
+
+
+def get_predicate(driver: Driver, *, database: str, name: str) -> Predicate | None:
+    records, _, _ = driver.execute_query(
+        cypher.GET_PREDICATE, name=name, database_=database, routing_="r"
+    )
+    return Predicate.model_validate(records[0]["predicate"]) if records else None
+
+
+def register_predicate(driver: Driver, *, database: str, predicate: Predicate) -> bool:
+    """Create the predicate; True if created, False if an identical one existed.
+
+    Raises OntologyConflict when a predicate of that name exists with another definition.
+    """
+    records, _, _ = driver.execute_query(
+        cypher.CREATE_PREDICATE, database_=database, **predicate.model_dump(mode="json")
+    )
+    stored = Predicate.model_validate(records[0]["predicate"])
+    if stored != predicate:
+        raise OntologyConflict(
+            f"predicate {predicate.name!r} exists with a different definition",
+            details={"existing": stored.model_dump(mode="json")},
+        )
+    return bool(records[0]["created"])
+
+
+def seed(driver: Driver, *, database: str) -> list[str]:
+    """Register the seed predicates that are missing; existing ones are left as they are."""
+    created: list[str] = []
+    for predicate in seed_predicates():
+        records, _, _ = driver.execute_query(
+            cypher.CREATE_PREDICATE, database_=database, **predicate.model_dump(mode="json")
+        )
+        if records[0]["created"]:
+            created.append(predicate.name)
+    return created
+
+
+def predicate_map(driver: Driver, *, database: str) -> dict[str, Predicate]:
+    return {p.name: p for p in list_predicates(driver, database=database)}
+
+
+def as_json(predicate: Predicate) -> dict[str, Any]:
+    return predicate.model_dump(mode="json")

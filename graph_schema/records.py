@@ -1,0 +1,56 @@
+"""Turning Neo4j records into domain objects."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from neo4j.time import DateTime
+
+from graph_schema.domain import AssertionOut, EvidenceOut
+
+
+def native(value: Any) -> Any:
+    """Neo4j temporal values to Python ones, recursively through lists and maps."""
+    if isinstance(value, DateTime):
+        return value.to_native()
+    if isinstance(value, list):
+        return [native(v) for v in value]
+    if isinstance(value, dict):
+        return {k: native(v) for k, v in value.items()}
+    return value
+
+
+def as_datetime(value: Any) -> datetime | None:
+    converted = native(value)
+    return converted if isinstance(converted, datetime) else None
+
+
+def evidence_out(props: dict[str, Any]) -> EvidenceOut:
+    data = native(props)
+    return EvidenceOut.model_validate(
+        {k: data.get(k) for k in EvidenceOut.model_fields if k in data}
+    )
+
+
+def assertion_out(record: Any, *, known_at: datetime | None = None) -> AssertionOut:
+    """Build an AssertionOut from a record made by ``cypher._ASSERTION_PROJECTION``.
+
+    With ``known_at``, closing stamps set after that record time are hidden.
+    """
+    props = native(dict(record["assertion"]))
+    if known_at is not None:
+        if props.get("superseded_at") is not None and props["superseded_at"] > known_at:
+            props["superseded_at"] = None
+        closed_at = props.get("closed_at")
+        if props.get("valid_to") is not None and closed_at is not None and closed_at > known_at:
+            props["valid_to"] = None
+    evidence = sorted(
+        (evidence_out(e) for e in record["evidence"]), key=lambda e: (e.start or 0, e.id)
+    )
+    fields = {k: props.get(k) for k in AssertionOut.model_fields}
+    fields["access"] = list(props.get("access") or [])
+    fields["evidence"] = evidence
+    fields["supersedes"] = sorted(record["supersedes"])
+    fields["superseded_by"] = sorted(record["superseded_by"])
+    return AssertionOut.model_validate(fields)

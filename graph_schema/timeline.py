@@ -1,0 +1,80 @@
+"""Pure valid-time planning for one slot: what a new version does to the versions alive now.
+
+A slot's alive versions (``superseded_at`` unset) tile valid time without overlap. A new
+version paints ``[valid_from, valid_to)``; when it names no ``valid_to`` it reaches up to the
+next alive version, so a back-fill lands in history without displacing a later version.
+Overlapped versions are closed in place (``valid_to`` set once) when they were open-ended,
+superseded otherwise; the parts of them left outside the new interval become *remnants*:
+new nodes with the same content and the trimmed interval. Nothing existing is rewritten.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class Version:
+    id: str
+    valid_from: datetime
+    valid_to: datetime | None
+    polarity: bool = True
+
+
+@dataclass(frozen=True)
+class Remnant:
+    source_id: str
+    valid_from: datetime
+    valid_to: datetime | None
+
+
+@dataclass
+class Plan:
+    valid_to: datetime | None
+    close: list[tuple[str, datetime]] = field(default_factory=list)
+    supersede: list[str] = field(default_factory=list)
+    remnants: list[Remnant] = field(default_factory=list)
+
+    @property
+    def touched(self) -> list[str]:
+        return [vid for vid, _ in self.close] + self.supersede
+
+
+def _overlaps(v: Version, start: datetime, end: datetime | None) -> bool:
+    starts_before_end = end is None or v.valid_from < end
+    ends_after_start = v.valid_to is None or v.valid_to > start
+    return starts_before_end and ends_after_start
+
+
+def plan_write(alive: list[Version], valid_from: datetime, valid_to: datetime | None) -> Plan:
+    """Decide the stamps and remnants for a new version ``[valid_from, valid_to)``."""
+    end = valid_to
+    if end is None:
+        later = [v.valid_from for v in alive if v.valid_from > valid_from]
+        end = min(later) if later else None
+    plan = Plan(valid_to=end)
+    for v in sorted(alive, key=lambda x: x.valid_from):
+        if not _overlaps(v, valid_from, end):
+            continue
+        keeps_left = v.valid_from < valid_from
+        keeps_right = end is not None and (v.valid_to is None or v.valid_to > end)
+        if keeps_left and v.valid_to is None:
+            plan.close.append((v.id, valid_from))
+            if keeps_right:
+                plan.remnants.append(Remnant(v.id, end, None))  # type: ignore[arg-type]
+            continue
+        plan.supersede.append(v.id)
+        if keeps_left:
+            plan.remnants.append(Remnant(v.id, v.valid_from, valid_from))
+        if keeps_right:
+            plan.remnants.append(Remnant(v.id, end, v.valid_to))  # type: ignore[arg-type]
+    return plan
+
+
+def governing(alive: list[Version], at: datetime) -> Version | None:
+    """The alive version whose valid interval contains ``at``."""
+    for v in alive:
+        if v.valid_from <= at and (v.valid_to is None or at < v.valid_to):
+            return v
+    return None

@@ -1,0 +1,268 @@
+"""The single writer path: validated assertions into the ledger, in one transaction.
+
+Writers to one slot are serialised by Neo4j: each transaction first locks the slots it
+touches (in key order, so batches cannot deadlock each other) by bumping ``Slot.version``,
+then reads the slot's alive versions, checks ``expected_current`` and applies the plan from
+:mod:`graph_schema.timeline`. The record time of the whole transaction is taken after the
+locks and is later than every stamp already in those slots.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from neo4j import Driver, ManagedTransaction
+
+from graph_schema import cypher
+from graph_schema.domain import (
+    AssertionOut,
+    AssertionWrite,
+    Predicate,
+    Principal,
+    Tier,
+    WriteResult,
+)
+from graph_schema.errors import PreconditionFailed, TractatusError
+from graph_schema.records import as_datetime, assertion_out
+from graph_schema.timeline import Plan, Version, governing, plan_write
+from graph_schema.timeutil import new_id, parse_rfc3339, utcnow
+
+ONE_MICROSECOND = timedelta(microseconds=1)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    item: AssertionWrite
+    key: str
+    object_text: str | None
+    valid_from: datetime
+    valid_to: datetime | None
+    embedding: list[float] | None
+    slot_object: str | None
+
+
+def slot_key(item: AssertionWrite, predicate: Predicate) -> str:
+    obj = item.object_text() if predicate.cardinality == "many" else None
+    canonical = json.dumps(
+        [item.subject, item.predicate, obj, sorted(item.access)], ensure_ascii=False
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def prepare(
+    items: Sequence[AssertionWrite],
+    *,
+    ontology: dict[str, Predicate],
+    embeddings: Sequence[list[float] | None] | None = None,
+    default_valid_from: datetime | None = None,
+) -> list[Prepared]:
+    now = default_valid_from or utcnow()
+    prepared = []
+    for n, item in enumerate(items):
+        evidence_time = item.evidence.occurred_at
+        valid_from = (
+            parse_rfc3339(item.valid_from)
+            if item.valid_from
+            else parse_rfc3339(evidence_time) if evidence_time else now
+        )
+        prepared.append(
+            Prepared(
+                item=item,
+                key=slot_key(item, ontology[item.predicate]),
+                object_text=item.object_text(),
+                valid_from=valid_from,
+                valid_to=parse_rfc3339(item.valid_to) if item.valid_to else None,
+                embedding=embeddings[n] if embeddings else None,
+                slot_object=(
+                    item.object_text()
+                    if ontology[item.predicate].cardinality == "many"
+                    else None
+                ),
+            )
+        )
+    return prepared
+
+
+def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared], wall: datetime) -> datetime:
+    """Lock every slot of the batch; return a record time later than all their stamps."""
+    latest = wall - ONE_MICROSECOND
+    for p in sorted({p.key: p for p in prepared}.values(), key=lambda p: p.key):
+        record = tx.run(
+            cypher.LOCK_SLOT,
+            key=p.key,
+            subject=p.item.subject,
+            predicate=p.item.predicate,
+            object=p.slot_object,
+            access=p.item.access,
+            wall_clock=wall,
+        ).single(strict=True)
+        last = as_datetime(record["last_recorded_at"])
+        if last is not None and last > latest:
+            latest = last
+    return max(wall, latest + ONE_MICROSECOND)
+
+
+def _alive(tx: ManagedTransaction, key: str) -> list[Version]:
+    return [
+        Version(
+            id=r["id"],
+            valid_from=as_datetime(r["valid_from"]),  # type: ignore[arg-type]
+            valid_to=as_datetime(r["valid_to"]),
+            polarity=bool(r["polarity"]),
+        )
+        for r in tx.run(cypher.ALIVE_VERSIONS, key=key)
+    ]
+
+
+def _fetch(
+    tx: ManagedTransaction, assertion_id: str, groups: list[str], known_at: datetime
+) -> AssertionOut:
+    record = tx.run(
+        cypher.GET_ASSERTION, id=assertion_id, groups=groups, known_at=known_at
+    ).single(strict=True)
+    return assertion_out(record)
+
+
+def _check_precondition(
+    tx: ManagedTransaction, p: Prepared, alive: list[Version], now: datetime, groups: list[str]
+) -> None:
+    if not p.item.has_precondition:
+        return
+    current = governing(alive, now)
+    expected = p.item.expected_current
+    empty = current is None or not current.polarity
+    if expected is None and empty:
+        return
+    if current is not None and expected == current.id:
+        return
+    details: dict[str, Any] = {"current": None, "expected_current": expected}
+    if current is not None:
+        details["current"] = _fetch(tx, current.id, groups, now).model_dump(mode="json")
+    raise PreconditionFailed("the slot moved on: expected_current is not current", details=details)
+
+
+def _node_props(p: Prepared, *, new: str, now: datetime, principal: Principal) -> dict[str, Any]:
+    item = p.item
+    text = " ".join(x for x in (item.subject, item.predicate.replace("_", " "), p.object_text) if x)
+    return {
+        "id": new,
+        "slot_key": p.key,
+        "subject": item.subject,
+        "predicate": item.predicate,
+        "object": p.object_text,
+        "polarity": item.polarity,
+        "valid_from": p.valid_from,
+        "valid_to": p.valid_to,
+        "closed_at": now if p.valid_to is not None else None,
+        "recorded_at": now,
+        "superseded_at": None,
+        "source_kind": item.source_kind.value,
+        "asserted_by": item.asserted_by,
+        "written_by": principal.id,
+        "confidence": float(item.confidence),
+        "tier": (Tier.short if item.task_id else Tier.long).value,
+        "task_id": item.task_id,
+        "access": item.access,
+        "text": text,
+        "embedding": p.embedding,
+    }
+
+
+def _evidence_props(p: Prepared, now: datetime) -> list[dict[str, Any]]:
+    ev = p.item.evidence
+    start, end = ev.span()
+    return [
+        {
+            "id": new_id(),
+            "quote": ev.quote,
+            "start": start,
+            "end": end,
+            "observation_id": ev.observation_id,
+            "speaker": ev.speaker,
+            "occurred_at": parse_rfc3339(ev.occurred_at) if ev.occurred_at else None,
+            "recorded_at": now,
+            "access": p.item.access,
+        }
+    ]
+
+
+def _apply(tx: ManagedTransaction, plan: Plan, new: str, now: datetime) -> None:
+    closes = [{"id": vid, "valid_to": vt} for vid, vt in plan.close]
+    if closes:
+        closed = tx.run(cypher.CLOSE_VERSIONS, closes=closes, new_id=new, now=now).single()
+        if closed is None or closed["closed"] != len(closes):
+            raise TractatusError("closing stamp already set: the slot lock did not hold")
+    if plan.supersede:
+        done = tx.run(cypher.SUPERSEDE_VERSIONS, ids=plan.supersede, new_id=new, now=now).single()
+        if done is None or done["superseded"] != len(plan.supersede):
+            raise TractatusError("superseded_at already set: the slot lock did not hold")
+    for remnant in plan.remnants:
+        tx.run(
+            cypher.CREATE_REMNANT,
+            source_id=remnant.source_id,
+            id=new_id(),
+            valid_from=remnant.valid_from,
+            valid_to=remnant.valid_to,
+            now=now,
+        ).consume()
+
+
+def _write_one(
+    tx: ManagedTransaction,
+    p: Prepared,
+    *,
+    now: datetime,
+    principal: Principal,
+    caused_by_event: str | None,
+) -> WriteResult:
+    groups = list(principal.groups)
+    alive = _alive(tx, p.key)
+    _check_precondition(tx, p, alive, now, groups)
+    before = governing(alive, now)
+    plan = plan_write(alive, p.valid_from, p.valid_to)
+    new = new_id()
+    props = _node_props(p, new=new, now=now, principal=principal)
+    props["valid_to"] = plan.valid_to
+    props["closed_at"] = now if plan.valid_to is not None else None
+    tx.run(cypher.CREATE_ASSERTION, props=props, evidence=_evidence_props(p, now)).consume()
+    _apply(tx, plan, new, now)
+    if caused_by_event is not None:
+        tx.run(cypher.LINK_CAUSED_BY, assertion_id=new, event_id=caused_by_event).consume()
+    after = governing(_alive(tx, p.key), now)
+    tx.run(cypher.SET_SLOT_HEAD, key=p.key, head=after.id if after else None, now=now).consume()
+    superseded = before.id if before is not None and before.id in plan.touched else None
+    return WriteResult(
+        assertion=_fetch(tx, new, groups, now), superseded=superseded, closed=plan.touched
+    )
+
+
+def write_in_tx(
+    tx: ManagedTransaction,
+    prepared: list[Prepared],
+    *,
+    principal: Principal,
+    caused_by_event: str | None = None,
+) -> list[WriteResult]:
+    """Write a validated batch inside an open write transaction (used by events too)."""
+    now = _lock_slots(tx, prepared, utcnow())
+    return [
+        _write_one(tx, p, now=now, principal=principal, caused_by_event=caused_by_event)
+        for p in prepared
+    ]
+
+
+def write_assertions(
+    driver: Driver,
+    *,
+    database: str,
+    prepared: list[Prepared],
+    principal: Principal,
+) -> list[WriteResult]:
+    """Write a validated batch atomically; PreconditionFailed rolls back the whole batch."""
+    with driver.session(database=database) as session:
+        return session.execute_write(write_in_tx, prepared, principal=principal)

@@ -1,0 +1,43 @@
+"""The FastAPI application: one router per resource, errors mapped in one place."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from server import errors
+from server.auth import KeyRing
+from server.middleware import BodyLimit, Metrics
+from server.routers import assertions, facts, health, ontology, quarantine
+from server.settings import Settings, get_settings, open_driver
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    if settings.principals is None:
+        raise ValueError("TRACTATUS_PRINCIPALS must name the principals TOML file")
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        driver = open_driver(settings)
+        app.state.driver = driver
+        try:
+            yield
+        finally:
+            driver.close()
+
+    app = FastAPI(
+        title="Tractatus",
+        version="0.1.0",
+        summary="A governed, append-only, bitemporal memory for AI agents.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.keyring = KeyRing(settings.principals)
+    errors.install(app)
+    for module in (assertions, facts, ontology, quarantine, health):
+        app.include_router(module.router)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(Metrics)
+    return app

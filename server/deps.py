@@ -1,0 +1,42 @@
+"""FastAPI dependencies: settings, the driver, the caller's identity."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+from neo4j import Driver
+
+from graph_schema.domain import Principal
+from graph_schema.errors import PermissionDenied
+from server.auth import KeyRing
+from server.settings import Settings
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_driver(request: Request) -> Driver:
+    driver: Driver = request.app.state.driver
+    return driver
+
+
+def get_principal(
+    request: Request, authorization: Annotated[str | None, Header()] = None
+) -> Principal:
+    keyring: KeyRing = request.app.state.keyring
+    return keyring.authenticate(authorization)
+
+
+def get_admin(principal: Annotated[Principal, Depends(get_principal)]) -> Principal:
+    if not principal.is_admin:
+        raise PermissionDenied("this operation needs the admin role")
+    return principal
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+DriverDep = Annotated[Driver, Depends(get_driver)]
+PrincipalDep = Annotated[Principal, Depends(get_principal)]
+AdminDep = Annotated[Principal, Depends(get_admin)]

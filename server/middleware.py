@@ -1,0 +1,99 @@
+"""Pure ASGI middleware: a body size limit and request metrics."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from prometheus_client import Counter, Histogram
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from server.errors import error_body
+
+REQUESTS = Counter(
+    "tractatus_http_requests_total", "HTTP requests", ["method", "route", "status"]
+)
+LATENCY = Histogram(
+    "tractatus_http_request_seconds", "HTTP request latency", ["method", "route"]
+)
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def _send_413(send: Send, limit: int) -> None:
+    body = json.dumps(
+        error_body("body_too_large", f"the body exceeds {limit} bytes", {"limit": limit})
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json"), (b"connection", b"close")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimit:
+    """Refuse bodies over ``limit`` bytes, by Content-Length or while streaming."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope["headers"]:
+            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+                await _send_413(send, self.limit)
+                return
+        seen = 0
+        started = False
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise BodyTooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited, tracking_send)
+        except BodyTooLarge:
+            if not started:
+                await _send_413(send, self.limit)
+
+
+class Metrics:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        status = {"code": 500}
+        start = time.perf_counter()
+
+        async def capture(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status["code"] = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, capture)
+        finally:
+            route = scope.get("route")
+            path = getattr(route, "path", "unmatched")
+            LATENCY.labels(scope["method"], path).observe(time.perf_counter() - start)
+            REQUESTS.labels(scope["method"], path, str(status["code"])).inc()
