@@ -79,6 +79,7 @@ run: venv
 	  browser="http://127.0.0.1:$${TRACTATUS_NEO4J_HTTP_PORT:-7474}/browser/"; \
 	else browser="(external Neo4j: $$NEO4J_URI)"; fi; \
 	conn="$$($(NEO4J) env --shell)"; eval "$$conn"; \
+	export TRACTATUS_PRINCIPALS="$${TRACTATUS_PRINCIPALS:-$(CURDIR)/principals.local.toml}"; \
 	$(VENV)/bin/tractatus migrate; \
 	$(VENV)/bin/tractatus dev-principals; \
 	echo "Neo4j Browser: $$browser"; \

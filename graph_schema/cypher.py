@@ -120,10 +120,11 @@ CREATE_REMNANT = """
 MATCH (src:Assertion {id: $source_id})-[:EVIDENCED_BY]->(e:Evidence)
 WITH src, collect(e) AS evidence
 CREATE (r:Assertion)
-SET r = properties(src)
-SET r.id = $id, r.valid_from = $valid_from, r.valid_to = $valid_to,
-    r.closed_at = CASE WHEN $valid_to IS NULL THEN null ELSE $now END,
-    r.recorded_at = $now, r.superseded_at = null, r.remnant_of = src.id
+SET r = src {
+  .*, id: $id, valid_from: $valid_from, valid_to: $valid_to,
+  closed_at: CASE WHEN $valid_to IS NULL THEN null ELSE $now END,
+  recorded_at: $now, superseded_at: null, remnant_of: src.id
+}
 CREATE (r)-[:SUPERSEDES]->(src)
 FOREACH (e IN evidence | CREATE (r)-[:EVIDENCED_BY]->(e))
 RETURN r.id AS id
@@ -218,3 +219,71 @@ WHERE (a_end IS NULL OR a_end > b.valid_from) AND (b_end IS NULL OR b_end > a.va
 RETURN a.slot_key AS slot, a.id AS first, b.id AS second, k AS known_at
 LIMIT 100
 """
+
+# --- observations -----------------------------------------------------------------------------
+
+FIND_OBSERVATIONS_BY_SCOPE = """
+UNWIND $scopes AS scope
+MATCH (o:Observation {idempotency_scope: scope})
+RETURN scope, o.id AS id, o.request_sha256 AS request_sha256, o.response AS response
+"""
+# The uniqueness constraint on idempotency_scope makes MERGE lock: a racing twin waits for the
+# winner to commit, then matches its node (created is false) and writes nothing.
+# $rows are sorted by scope, so two batches take these locks in the same order.
+MERGE_OBSERVATIONS = """
+UNWIND $rows AS row
+MERGE (o:Observation {idempotency_scope: row.props.idempotency_scope})
+ON CREATE SET o += row.props
+RETURN row.index AS index, o.id = row.props.id AS created, o.id AS id,
+       o.request_sha256 AS request_sha256, o.response AS response
+"""
+CREATE_OBSERVATIONS = """
+UNWIND $rows AS row
+CREATE (o:Observation)
+SET o = row.props
+RETURN row.index AS index, true AS created, o.id AS id,
+       o.request_sha256 AS request_sha256, o.response AS response
+"""
+# The response is part of the creating transaction (what a replay returns), set once.
+SET_OBSERVATION_RESPONSES = """
+UNWIND $rows AS row
+MATCH (o:Observation {id: row.id})
+WHERE o.response IS NULL
+SET o.response = row.response
+RETURN count(o) AS set
+"""
+_OBSERVATION_PROJECTION = (
+    "{.id, .kind, .speaker, .occurred_at, .received_at, .source_kind, .conversation_id, "
+    ".task_id, .access, .text, .sha256, .distiller}"
+)
+GET_OBSERVATION = (
+    """
+MATCH (o:Observation {id: $id})
+WHERE """
+    + visible("o")
+    + """
+RETURN o """
+    + _OBSERVATION_PROJECTION
+    + """ AS observation,
+  COLLECT {
+    MATCH (n:Observation {conversation_id: o.conversation_id})
+    WHERE """
+    + visible("n")
+    + """ AND (n.occurred_at < o.occurred_at OR (n.occurred_at = o.occurred_at AND n.id < o.id))
+    WITH n ORDER BY n.occurred_at DESC, n.id DESC LIMIT $context
+    RETURN n """
+    + _OBSERVATION_PROJECTION
+    + """
+  } AS before,
+  COLLECT {
+    MATCH (n:Observation {conversation_id: o.conversation_id})
+    WHERE """
+    + visible("n")
+    + """ AND (n.occurred_at > o.occurred_at OR (n.occurred_at = o.occurred_at AND n.id > o.id))
+    WITH n ORDER BY n.occurred_at, n.id LIMIT $context
+    RETURN n """
+    + _OBSERVATION_PROJECTION
+    + """
+  } AS after
+"""
+)

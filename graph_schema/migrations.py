@@ -71,6 +71,17 @@ MIGRATIONS: tuple[Migration, ...] = (
             "OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk'}}",
         ),
     ),
+    Migration(
+        3,
+        "observations: one node per idempotency scope; turns in conversation order",
+        (
+            # a uniqueness constraint needs the plain index on the same property gone
+            "DROP INDEX observation_idempotency IF EXISTS",
+            _unique("Observation", "idempotency_scope"),
+            "CREATE INDEX observation_conversation IF NOT EXISTS "
+            "FOR (o:Observation) ON (o.conversation_id, o.occurred_at)",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

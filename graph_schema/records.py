@@ -8,12 +8,13 @@ from typing import Any
 from neo4j.time import DateTime
 
 from graph_schema.domain import AssertionOut, EvidenceOut
+from graph_schema.timeutil import to_utc
 
 
 def native(value: Any) -> Any:
     """Neo4j temporal values to Python ones, recursively through lists and maps."""
     if isinstance(value, DateTime):
-        return value.to_native()
+        return to_utc(value.to_native())
     if isinstance(value, list):
         return [native(v) for v in value]
     if isinstance(value, dict):

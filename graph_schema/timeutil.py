@@ -26,7 +26,13 @@ def parse_rfc3339(value: str) -> datetime:
     parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
     if parsed.tzinfo is None:  # pragma: no cover - the pattern demands an offset
         raise ValueError("timestamp has no offset")
-    return parsed
+    return to_utc(parsed)
+
+
+def to_utc(value: datetime) -> datetime:
+    """Every stored time is UTC with a plain offset: Neo4j orders equal instants in
+    different zones or offsets by zone, so mixing them would break range filters."""
+    return value.astimezone(UTC)
 
 
 def utcnow() -> datetime:

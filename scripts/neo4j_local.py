@@ -32,6 +32,7 @@ import contextlib
 import hashlib
 import logging
 import os
+import re
 import secrets
 import shlex
 import shutil
@@ -98,8 +99,8 @@ class Settings:
             home=home.expanduser().resolve(),
             bolt_port=_int_setting(env, "TRACTATUS_NEO4J_BOLT_PORT", 7687),
             http_port=_int_setting(env, "TRACTATUS_NEO4J_HTTP_PORT", 7474),
-            heap=env.get("TRACTATUS_NEO4J_HEAP") or "2g",
-            pagecache=env.get("TRACTATUS_NEO4J_PAGECACHE") or "2g",
+            heap=_size_setting(env, "TRACTATUS_NEO4J_HEAP", "2g"),
+            pagecache=_size_setting(env, "TRACTATUS_NEO4J_PAGECACHE", "2g"),
             start_timeout=float(env.get("TRACTATUS_NEO4J_START_TIMEOUT") or 120),
         )
 
@@ -175,6 +176,13 @@ def _int_setting(env: Mapping[str, str], name: str, default: int) -> int:
     return value
 
 
+def _size_setting(env: Mapping[str, str], name: str, default: str) -> str:
+    value = (env.get(name) or default).strip()
+    if not re.fullmatch(r"[1-9][0-9]*[kKmMgG]?", value):
+        raise Neo4jLocalError(f"{name}={value!r} is not a memory size such as 2g or 512m")
+    return value.lower()
+
+
 def log(message: str) -> None:
     print(f"neo4j_local: {message}", flush=True)
 
@@ -191,19 +199,32 @@ def write_private(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def tail(path: Path, lines: int = 60) -> str:
+def tail(path: Path, lines: int = 40, offset: int = 0) -> str:
+    """The last ``lines`` lines of ``path``, reading only from byte ``offset`` on."""
     try:
-        content = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        with path.open("rb") as fh:
+            fh.seek(offset)
+            content = fh.read().decode("utf-8", errors="replace").splitlines()
     except FileNotFoundError:
         return f"(no {path})"
-    return "\n".join(content[-lines:])
+    return "\n".join(content[-lines:]) or "(nothing written)"
 
 
-def failure_logs(settings: Settings) -> str:
+def log_offsets(settings: Settings) -> dict[Path, int]:
+    """Current sizes of the logs, so that an error shows only what this start wrote."""
+    offsets: dict[Path, int] = {}
+    for path in (settings.console_log, settings.logs_dir / "neo4j.log"):
+        with contextlib.suppress(OSError):
+            offsets[path] = path.stat().st_size
+    return offsets
+
+
+def failure_logs(settings: Settings, offsets: Mapping[Path, int] | None = None) -> str:
     """The tails of the JVM console log and of Neo4j's own user log, for error messages."""
     parts = []
     for path in (settings.console_log, settings.logs_dir / "neo4j.log"):
-        parts.append(f"--- last lines of {path} ---\n{tail(path, 40)}")
+        start = (offsets or {}).get(path, 0)
+        parts.append(f"--- {path} ---\n{tail(path, offset=start)}")
     return "\n".join(parts)
 
 
@@ -440,9 +461,23 @@ def is_our_server(settings: Settings, pid: int) -> bool:
 
 
 def running_pid(settings: Settings) -> int | None:
+    """Pid of this home's Neo4j: from the pid file, else (file lost) by scanning /proc."""
     pid = read_pid(settings)
     if pid is not None and is_our_server(settings, pid):
         return pid
+    proc_dir = Path("/proc")
+    if not proc_dir.is_dir():
+        return None
+    for entry in proc_dir.iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            with contextlib.suppress(OSError):
+                args = (entry / "cmdline").read_bytes().split(b"\0")
+                if ENTRY_POINT.encode() in args and f"--home-dir={settings.home}".encode() in args:
+                    found = int(entry.name)
+                    if pid_alive(found):
+                        settings.pid_file.parent.mkdir(parents=True, exist_ok=True)
+                        settings.pid_file.write_text(f"{found}\n")
+                        return found
     return None
 
 
@@ -479,7 +514,7 @@ def launch(settings: Settings) -> subprocess.Popen[bytes]:
     env = dict(os.environ, NEO4J_HOME=str(settings.home), NEO4J_CONF=str(settings.conf_dir))
     with settings.console_log.open("ab") as console:
         stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-        console.write(f"\n=== neo4j_local start {stamp} ===\n".encode())
+        console.write(f"=== neo4j_local start {stamp} ===\n".encode())
         console.flush()
         proc = subprocess.Popen(
             cmd,
@@ -533,20 +568,26 @@ def bolt_ready(uri: str, user: str, password: str) -> bool:
 
 
 def wait_until_ready(
-    settings: Settings, password: str, proc: subprocess.Popen[bytes] | None, pid: int
+    settings: Settings,
+    password: str,
+    proc: subprocess.Popen[bytes] | None,
+    pid: int,
+    offsets: Mapping[Path, int] | None = None,
 ) -> None:
     deadline = time.monotonic() + settings.start_timeout
     while True:
         exited = proc.poll() is not None if proc is not None else not pid_alive(pid)
         if exited:
             settings.pid_file.unlink(missing_ok=True)
-            raise Neo4jLocalError("Neo4j exited during start-up\n" + failure_logs(settings))
+            raise Neo4jLocalError(
+                "Neo4j exited during start-up\n" + failure_logs(settings, offsets)
+            )
         if port_open(settings.bolt_port) and bolt_ready(settings.bolt_uri, USER, password):
             return
         if time.monotonic() >= deadline:
             raise Neo4jLocalError(
                 f"Neo4j did not answer on {settings.bolt_uri} within {settings.start_timeout:.0f} s"
-                f" (pid {pid} left running; `stop` ends it)\n" + failure_logs(settings)
+                f" (pid {pid} left running; `stop` ends it)\n" + failure_logs(settings, offsets)
             )
         # Poll interval; also returns at once if the JVM exits.
         if proc is not None:
@@ -594,9 +635,10 @@ def cmd_start(settings: Settings) -> int:
     ensure_jars(settings)
     write_conf(settings)
     password = ensure_password(settings)
+    offsets = log_offsets(settings)
     proc = launch(settings)
     log(f"starting Neo4j (pid {proc.pid}, home {settings.home}, log {settings.console_log}) ...")
-    wait_until_ready(settings, password, proc, proc.pid)
+    wait_until_ready(settings, password, proc, proc.pid, offsets)
     write_connection_env(settings, password)
     log(f"Neo4j is ready after {time.monotonic() - started:.1f} s")
     announce(settings)
@@ -607,8 +649,8 @@ def cmd_stop(settings: Settings, grace: float = 60.0) -> int:
     if external_env() is not None and not settings.pid_file.exists():
         log("NEO4J_URI is set: the external server is not ours to stop")
         return 0
-    pid = read_pid(settings)
-    if pid is None or not is_our_server(settings, pid):
+    pid = running_pid(settings)
+    if pid is None:
         settings.pid_file.unlink(missing_ok=True)
         log("not running")
         return 0

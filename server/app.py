@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from server import errors
 from server.auth import KeyRing
 from server.middleware import BodyLimit, Metrics
-from server.routers import assertions, facts, health, ontology, quarantine
+from server.routers import assertions, events, facts, health, ontology, quarantine, tasks
 from server.settings import Settings, get_settings, open_driver
 
 
@@ -36,7 +36,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.keyring = KeyRing(settings.principals)
     errors.install(app)
-    for module in (assertions, facts, ontology, quarantine, health):
+    for module in (assertions, facts, events, tasks, ontology, quarantine, health):
         app.include_router(module.router)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(Metrics)

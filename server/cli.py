@@ -41,6 +41,20 @@ def _dev_principals(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_chains(args: argparse.Namespace) -> int:
+    import json
+
+    from server import chaincheck
+
+    settings = get_settings()
+    with open_driver(settings) as driver:
+        report = chaincheck.check_chains(
+            driver, database=settings.neo4j_database, sample=args.sample
+        )
+    print(json.dumps(report.as_json(), indent=2) if args.json else chaincheck.render(report))
+    return 0 if report.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tractatus", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -54,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     dev = sub.add_parser("dev-principals", help="write a development principals file")
     dev.add_argument("--path", default="principals.local.toml")
     dev.set_defaults(func=_dev_principals)
+    chains = sub.add_parser("check-chains", help="audit causal chains; exit 1 on problems")
+    chains.add_argument("--json", action="store_true", help="print the report as JSON")
+    chains.add_argument("--sample", type=int, default=100, help="examples kept per problem")
+    chains.set_defaults(func=_check_chains)
     return parser
 
 

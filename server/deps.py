@@ -9,6 +9,8 @@ from neo4j import Driver
 
 from graph_schema.domain import Principal
 from graph_schema.errors import PermissionDenied
+from ingest.distill.base import Distiller
+from ingest.embeddings import Embedder
 from server.auth import KeyRing
 from server.settings import Settings
 
@@ -36,7 +38,19 @@ def get_admin(principal: Annotated[Principal, Depends(get_principal)]) -> Princi
     return principal
 
 
+def get_distiller(request: Request) -> Distiller:
+    distiller: Distiller = request.app.state.distiller
+    return distiller
+
+
+def get_embedder(request: Request) -> Embedder | None:
+    embedder: Embedder | None = request.app.state.embedder
+    return embedder
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+DistillerDep = Annotated[Distiller, Depends(get_distiller)]
+EmbedderDep = Annotated[Embedder | None, Depends(get_embedder)]
 DriverDep = Annotated[Driver, Depends(get_driver)]
 PrincipalDep = Annotated[Principal, Depends(get_principal)]
 AdminDep = Annotated[Principal, Depends(get_admin)]

@@ -11,6 +11,8 @@ from neo4j import Driver, GraphDatabase
 from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from ingest.embeddings import default_model_path
+
 WEAK_PASSWORDS = frozenset({"", "neo4j", "password", "changeme", "secret", "test"})
 
 
@@ -38,6 +40,16 @@ class Settings(BaseSettings):
     principals: Path | None = Field(None, validation_alias="TRACTATUS_PRINCIPALS")
     max_body_bytes: int = Field(8 * 1024 * 1024, ge=1024)
     max_batch: int = Field(1_000, ge=1, le=10_000)
+    # observations: embeddings, distiller, raw-text retention (docs/ingestion.md)
+    embedding_model: str = Field(default_factory=default_model_path)
+    embed_batch_size: int = Field(64, ge=1, le=4_096)
+    max_observation_batch: int = Field(256, ge=1, le=4_096)
+    retain_raw_text: bool = True
+    llm_url: str | None = None
+    llm_model: str | None = None
+    llm_timeout: float = Field(60.0, gt=0)
+    llm_retries: int = Field(2, ge=0, le=10)
+    llm_api_key: SecretStr | None = None
 
     @model_validator(mode="after")
     def _refuse_unsafe(self) -> Settings:

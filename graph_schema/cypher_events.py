@@ -1,0 +1,245 @@
+"""Every Cypher statement of ordered memory: events, causal chains, task timelines, checks.
+
+Values travel as ``$parameters``. Variable-length bounds cannot be parameters in Cypher, so
+chain replays are prebuilt for a fixed ladder of depth bounds (:data:`CHAIN_BOUNDS`); the
+reader picks the smallest bound that covers the requested depth and cuts exactly in Python.
+"""
+
+from __future__ import annotations
+
+from graph_schema.cypher import visible
+
+# --- writes ---------------------------------------------------------------------------------
+
+FIND_CAUSES = (
+    """
+UNWIND $ids AS cause_id
+MATCH (cause:Event {id: cause_id})
+WHERE """
+    + visible("cause")
+    + """
+RETURN cause.id AS id, cause.occurred_at AS occurred_at
+"""
+)
+
+CREATE_EVENT = """
+MERGE (t:Task {id: $task_id})
+ON CREATE SET t.started_at = $props.occurred_at, t.goal = $goal, t.access = $props.access,
+              t.created_at = $props.recorded_at
+CREATE (e:Event)
+SET e = $props
+CREATE (e)-[:IN_TASK]->(t)
+WITH e
+UNWIND $causes AS cause_id
+MATCH (cause:Event {id: cause_id})
+CREATE (e)-[:CAUSED_BY]->(cause)
+RETURN count(cause) AS linked
+"""
+
+# Trusted bulk loader (benchmarks, imports of already-validated logs): bypasses the gate.
+# Each item is {props: {...event properties...}, causes: [ids]}; a cause may be an earlier
+# item of the same batch.
+BULK_LOAD_EVENTS = """
+UNWIND $events AS item
+MERGE (t:Task {id: item.props.task_id})
+ON CREATE SET t.started_at = item.props.occurred_at, t.access = item.props.access,
+              t.created_at = item.props.recorded_at
+CREATE (e:Event)
+SET e = item.props
+CREATE (e)-[:IN_TASK]->(t)
+WITH e, item
+UNWIND item.causes AS cause_id
+MATCH (cause:Event {id: cause_id})
+CREATE (e)-[:CAUSED_BY]->(cause)
+RETURN count(*) AS linked
+"""
+
+# --- reads ----------------------------------------------------------------------------------
+
+_EVENT_PROJECTION = (
+    """
+  e {.id, .task_id, .actor, .action, .outcome, .occurred_at, .recorded_at, .before, .after,
+     .access, .written_by} AS event,
+  [(e)-[:CAUSED_BY]->(cause:Event) WHERE """
+    + visible("cause")
+    + """ | cause.id] AS caused_by,
+  [(a:Assertion)-[:CAUSED_BY]->(e) WHERE """
+    + visible("a")
+    + """ |
+    a {.id, .subject, .predicate, .object, .polarity, .source_kind}] AS assertions"""
+)
+
+_EFFECTS = (
+    """,
+  [(effect:Event)-[:CAUSED_BY]->(e) WHERE """
+    + visible("effect")
+    + """ | effect.id] AS effects"""
+)
+
+GET_EVENT = (
+    """
+MATCH (e:Event {id: $id})
+WHERE """
+    + visible("e")
+    + """
+RETURN """
+    + _EVENT_PROJECTION
+)
+
+TASK_TIMELINE = (
+    """
+MATCH (e:Event {task_id: $task_id})
+WHERE """
+    + visible("e")
+    + """
+WITH e ORDER BY e.occurred_at, e.recorded_at, e.id
+LIMIT $limit
+RETURN """
+    + _EVENT_PROJECTION
+)
+
+GET_TASK = (
+    """
+MATCH (t:Task {id: $task_id})
+RETURN CASE WHEN """
+    + visible("t")
+    + """ THEN t {.id, .goal, .started_at} ELSE t {.id} END AS task
+"""
+)
+
+ASSERTION_ORIGIN = (
+    """
+MATCH (a:Assertion {id: $id})
+RETURN a.remnant_of AS remnant_of,
+       [(a)-[:CAUSED_BY]->(e:Event) WHERE """
+    + visible("e")
+    + """ | e.id] AS events
+"""
+)
+
+CHAIN_BOUNDS: tuple[int, ...] = (1, 3, 10, 30, 100, 300, 1_000, 3_000, 10_000)
+
+_PATTERNS = {
+    "causes": "(s)-[:CAUSED_BY*0..{bound}]->(n:Event)",
+    "effects": "(s)<-[:CAUSED_BY*0..{bound}]-(n:Event)",
+}
+
+
+def _chain_statement(direction: str, bound: int) -> str:
+    pattern = _PATTERNS[direction].format(bound=int(bound))
+    return (
+        """
+MATCH (s:Event {id: $id})
+WHERE """
+        + visible("s")
+        + """
+MATCH p = """
+        + pattern
+        + """
+WHERE all(x IN nodes(p) WHERE """
+        + visible("x")
+        + """)
+WITH DISTINCT n AS e
+RETURN """
+        + _EVENT_PROJECTION
+        + (_EFFECTS if direction == "effects" else "")
+    )
+
+
+CHAIN: dict[tuple[str, int], str] = {
+    (direction, bound): _chain_statement(direction, bound)
+    for direction in _PATTERNS
+    for bound in CHAIN_BOUNDS
+}
+
+
+def chain_statement(direction: str, max_depth: int) -> tuple[str, int]:
+    """The prebuilt replay covering ``max_depth`` hops, and its bound."""
+    bound = next((b for b in CHAIN_BOUNDS if b >= max_depth), CHAIN_BOUNDS[-1])
+    return CHAIN[(direction, bound)], bound
+
+
+# --- chain check (the `tractatus check-chains` audit) ---------------------------------------
+
+_SAMPLE = """
+WITH collect(problem) AS problems
+RETURN size(problems) AS total, problems[..$limit] AS sample
+"""
+
+CHECK_MISSING_CAUSES = (
+    """
+MATCH (e:Event)
+WHERE coalesce(e.root, false) = false AND NOT (e)-[:CAUSED_BY]->(:Event)
+WITH {event: e.id, task_id: e.task_id} AS problem
+"""
+    + _SAMPLE
+)
+
+CHECK_ROOT_WITH_CAUSES = (
+    """
+MATCH (e:Event {root: true})-[:CAUSED_BY]->(cause)
+WITH {event: e.id, task_id: e.task_id, cause: cause.id} AS problem
+"""
+    + _SAMPLE
+)
+
+CHECK_CAUSE_NOT_EVENT = (
+    """
+MATCH (e:Event)-[:CAUSED_BY]->(x)
+WHERE NOT x:Event OR x.id IS NULL
+WITH {event: e.id, task_id: e.task_id, cause_labels: labels(x)} AS problem
+"""
+    + _SAMPLE
+)
+
+CHECK_CAUSE_AFTER_EFFECT = (
+    """
+MATCH (e:Event)-[:CAUSED_BY]->(cause:Event)
+WHERE cause.occurred_at > e.occurred_at OR cause.recorded_at > e.recorded_at
+   OR cause.occurred_at IS NULL OR e.occurred_at IS NULL
+WITH {event: e.id, task_id: e.task_id, cause: cause.id,
+      cause_occurred_at: toString(cause.occurred_at),
+      event_occurred_at: toString(e.occurred_at)} AS problem
+"""
+    + _SAMPLE
+)
+
+CHECK_CAUSE_HIDDEN_FROM_READERS = (
+    """
+MATCH (e:Event)-[:CAUSED_BY]->(cause:Event)
+WHERE size(cause.access) > 0
+  AND (size(e.access) = 0 OR none(g IN cause.access WHERE g IN e.access))
+WITH {event: e.id, task_id: e.task_id, cause: cause.id,
+      event_access: e.access, cause_access: cause.access} AS problem
+"""
+    + _SAMPLE
+)
+
+CHECK_EVENT_WITHOUT_TASK = (
+    """
+MATCH (e:Event)
+WHERE NOT (e)-[:IN_TASK]->(:Task {id: e.task_id})
+WITH {event: e.id, task_id: e.task_id} AS problem
+"""
+    + _SAMPLE
+)
+
+CHECK_ASSERTION_CAUSE_MISSING = (
+    """
+MATCH (a:Assertion)-[:CAUSED_BY]->(x)
+WHERE NOT x:Event OR x.id IS NULL
+WITH {assertion: a.id, subject: a.subject, predicate: a.predicate,
+      cause_labels: labels(x)} AS problem
+"""
+    + _SAMPLE
+)
+
+CHAIN_CHECKS: dict[str, str] = {
+    "missing_cause": CHECK_MISSING_CAUSES,
+    "root_with_causes": CHECK_ROOT_WITH_CAUSES,
+    "cause_not_an_event": CHECK_CAUSE_NOT_EVENT,
+    "cause_after_effect": CHECK_CAUSE_AFTER_EFFECT,
+    "cause_hidden_from_readers": CHECK_CAUSE_HIDDEN_FROM_READERS,
+    "event_without_task": CHECK_EVENT_WITHOUT_TASK,
+    "assertion_cause_missing": CHECK_ASSERTION_CAUSE_MISSING,
+}

@@ -1,0 +1,172 @@
+"""Domain types of ordered memory: events, causal chains, task timelines, ``why`` answers.
+
+The write model is strict like :class:`graph_schema.domain.AssertionWrite`: unknown fields,
+naive timestamps and wrong JSON types are refused so the gate can quarantine them.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
+
+from graph_schema.domain import AccessList, AssertionOut, Name, Status, Timestamp, WriteResult
+
+MAX_CAUSES = 100
+MAX_STATE_CHARS = 65_536
+MAX_EVENT_ASSERTIONS = 1_000
+EVENT_ID_PATTERN = r"^[0-9A-Za-z_.:-]{1,128}$"
+
+
+class Outcome(StrEnum):
+    """How a step ended; a closed set so analysts can query failures reliably."""
+
+    success = "success"
+    failure = "failure"
+    partial = "partial"
+    pending = "pending"
+    cancelled = "cancelled"
+    unknown = "unknown"
+
+
+EventId = Annotated[StrictStr, Field(pattern=EVENT_ID_PATTERN)]
+State = Annotated[dict[StrictStr, Any], Field(default_factory=dict)]
+
+
+def _state_size(name: str, state: dict[str, Any]) -> None:
+    text = json.dumps(state, ensure_ascii=False, sort_keys=True)
+    if len(text) > MAX_STATE_CHARS:
+        raise ValueError(f"{name} state longer than {MAX_STATE_CHARS} characters as JSON")
+
+
+class EventWrite(BaseModel):
+    """One step of a task as a writer submits it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    task_id: Name
+    actor: Name
+    action: Name
+    outcome: Outcome
+    occurred_at: Timestamp
+    before: State
+    after: State
+    caused_by: Annotated[list[EventId], Field(max_length=MAX_CAUSES)] = Field(
+        default_factory=list
+    )
+    root: StrictBool = False
+    access: AccessList = Field(default_factory=list)
+    goal: Annotated[StrictStr, Field(min_length=1, max_length=2_000)] | None = None
+    assertions: Annotated[list[Any], Field(max_length=MAX_EVENT_ASSERTIONS)] = Field(
+        default_factory=list
+    )
+
+    @model_validator(mode="after")
+    def _root_or_causes(self) -> EventWrite:
+        if self.root and self.caused_by:
+            raise ValueError("a root event names no causes")
+        if not self.root and not self.caused_by:
+            raise ValueError("an event names its causes (caused_by) or declares root: true")
+        _state_size("before", self.before)
+        _state_size("after", self.after)
+        return self
+
+    def cause_ids(self) -> list[str]:
+        """The causes, each once, in the order given."""
+        return list(dict.fromkeys(self.caused_by))
+
+
+class ProducedAssertion(BaseModel):
+    """An assertion an event wrote, as a chain step shows it."""
+
+    id: str
+    subject: str
+    predicate: str
+    object: str | None
+    polarity: bool
+    source_kind: str
+
+
+class EventOut(BaseModel):
+    id: str
+    task_id: str
+    actor: str
+    action: str
+    outcome: str
+    occurred_at: datetime
+    recorded_at: datetime
+    before: dict[str, Any]
+    after: dict[str, Any]
+    access: list[str] = Field(default_factory=list)
+    written_by: str | None = None
+    caused_by: list[str] = Field(default_factory=list)
+    assertions: list[ProducedAssertion] = Field(default_factory=list)
+    depth: int | None = None
+
+
+class ChainEdge(BaseModel):
+    """``from`` was caused by ``to``."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    from_: str = Field(alias="from")
+    to: str
+
+
+class Direction(StrEnum):
+    causes = "causes"
+    effects = "effects"
+
+
+class Chain(BaseModel):
+    events: list[EventOut]
+    edges: list[ChainEdge]
+    truncated: bool = False
+
+
+class ChainAnswer(BaseModel):
+    status: Status
+    direction: Direction
+    max_depth: int
+    events: list[EventOut]
+    edges: list[ChainEdge]
+    truncated: bool = False
+
+
+class EventWritten(BaseModel):
+    event: EventOut
+    assertions: list[WriteResult]
+
+
+class TaskOut(BaseModel):
+    id: str
+    goal: str | None = None
+    started_at: datetime | None = None
+
+
+class TimelineAnswer(BaseModel):
+    status: Status
+    task_id: str
+    task: TaskOut | None = None
+    events: list[EventOut]
+    truncated: bool = False
+
+
+class Explanation(BaseModel):
+    """A current fact, the event that wrote it (if any visible), and that event's chain."""
+
+    fact: AssertionOut
+    event: EventOut | None = None
+    chain: Chain
+
+
+class WhyAnswer(BaseModel):
+    status: Status
+    subject: str
+    predicate: str
+    explanations: list[Explanation]
+    as_of: datetime
+    known_at: datetime

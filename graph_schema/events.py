@@ -1,0 +1,229 @@
+"""Read paths of ordered memory: one event, causal replays, task timelines, ``why``.
+
+Every read runs in a read transaction and filters by the caller's groups inside the query:
+a replay only walks through visible events, so a chain that reaches an event the reader may
+not see stops there, exactly as if the chain ended.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from neo4j import Driver
+
+from graph_schema import cypher_events as q
+from graph_schema import reads
+from graph_schema.domain import Principal, Tier
+from graph_schema.domain_events import (
+    Chain,
+    ChainEdge,
+    Direction,
+    EventOut,
+    Explanation,
+    ProducedAssertion,
+    TaskOut,
+)
+from graph_schema.records import native
+
+DEFAULT_MAX_DEPTH = 1_000
+MAX_DEPTH_CAP = 10_000
+MAX_REMNANT_HOPS = 64
+
+
+def _state(text: Any) -> dict[str, Any]:
+    if not isinstance(text, str):
+        return {}
+    value = json.loads(text)
+    return value if isinstance(value, dict) else {}
+
+
+def event_out(record: Any) -> EventOut:
+    """Build an EventOut from a record made by ``cypher_events._EVENT_PROJECTION``."""
+    props = native(dict(record["event"]))
+    props["before"] = _state(props.get("before"))
+    props["after"] = _state(props.get("after"))
+    props["access"] = list(props.get("access") or [])
+    props["caused_by"] = sorted(record["caused_by"])
+    props["assertions"] = sorted(
+        (ProducedAssertion.model_validate(a) for a in record["assertions"]),
+        key=lambda a: (a.subject, a.predicate, a.id),
+    )
+    return EventOut.model_validate(props)
+
+
+def _time_order(event: EventOut) -> tuple[datetime, datetime, str]:
+    """Causes sort before their effects: a cause never occurred later and was recorded
+    earlier (it had to exist when the effect was written)."""
+    return event.occurred_at, event.recorded_at, event.id
+
+
+def get_event(
+    driver: Driver, *, database: str, principal: Principal, event_id: str
+) -> EventOut | None:
+    records, _, _ = driver.execute_query(
+        q.GET_EVENT, id=event_id, groups=list(principal.groups),
+        database_=database, routing_="r",
+    )
+    return event_out(records[0]) if records else None
+
+
+def _depths(start: str, neighbours: dict[str, list[str]]) -> dict[str, int]:
+    """Breadth-first hop counts from ``start`` over the replayed subgraph."""
+    depth = {start: 0}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        for nxt in neighbours.get(node, ()):
+            if nxt not in depth:
+                depth[nxt] = depth[node] + 1
+                queue.append(nxt)
+    return depth
+
+
+def _assemble(
+    start: str,
+    events: dict[str, EventOut],
+    effects: dict[str, list[str]],
+    *,
+    direction: Direction,
+    max_depth: int,
+) -> Chain:
+    edges = [(e.id, c) for e in events.values() for c in e.caused_by if c in events]
+    forward: dict[str, list[str]] = {}
+    for effect, cause in edges:
+        a, b = (effect, cause) if direction is Direction.causes else (cause, effect)
+        forward.setdefault(a, []).append(b)
+    depth = _depths(start, forward)
+    kept = {eid for eid, d in depth.items() if d <= max_depth}
+    onward: Iterable[tuple[str, list[str]]] = (
+        ((eid, events[eid].caused_by) for eid in kept)
+        if direction is Direction.causes
+        else ((eid, effects.get(eid, [])) for eid in kept)
+    )
+    truncated = any(n not in kept for _, nexts in onward for n in nexts)
+    ordered = sorted(
+        (events[eid].model_copy(update={"depth": depth[eid]}) for eid in kept),
+        key=_time_order,
+        reverse=direction is Direction.causes,
+    )
+    position = {e.id: i for i, e in enumerate(ordered)}
+    chain_edges = sorted(
+        ((f, t) for f, t in edges if f in kept and t in kept),
+        key=lambda edge: (position[edge[0]], position[edge[1]]),
+    )
+    return Chain(
+        events=ordered,
+        edges=[ChainEdge(from_=f, to=t) for f, t in chain_edges],
+        truncated=truncated,
+    )
+
+
+def chain(
+    driver: Driver,
+    *,
+    database: str,
+    principal: Principal,
+    event_id: str,
+    direction: Direction = Direction.causes,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> Chain | None:
+    """The causal replay from a visible event; None when the start is unknown or invisible.
+
+    Causes come newest first (the event, its causes, ..., the roots); effects oldest first.
+    Cost grows with the replayed subgraph: an index seek, then a breadth-first expansion
+    that visits each visible event once.
+    """
+    depth = max(0, min(max_depth, MAX_DEPTH_CAP))
+    statement, _ = q.chain_statement(direction.value, depth)
+    records, _, _ = driver.execute_query(
+        statement, id=event_id, groups=list(principal.groups),
+        database_=database, routing_="r",
+    )
+    if not records:
+        return None
+    events = {e.id: e for e in (event_out(r) for r in records)}
+    effects = (
+        {r["event"]["id"]: list(r["effects"]) for r in records}
+        if direction is Direction.effects
+        else {}
+    )
+    return _assemble(event_id, events, effects, direction=direction, max_depth=depth)
+
+
+def timeline(
+    driver: Driver, *, database: str, principal: Principal, task_id: str, limit: int
+) -> tuple[TaskOut | None, list[EventOut], bool]:
+    """The visible events of a task in time order (at most ``limit``), the task, and whether
+    more visible events exist."""
+    groups = list(principal.groups)
+    records, _, _ = driver.execute_query(
+        q.TASK_TIMELINE, task_id=task_id, limit=limit + 1, groups=groups,
+        database_=database, routing_="r",
+    )
+    events = [event_out(r) for r in records]
+    if not events:
+        return None, [], False
+    tasks, _, _ = driver.execute_query(
+        q.GET_TASK, task_id=task_id, groups=groups, database_=database, routing_="r"
+    )
+    task = TaskOut.model_validate(native(dict(tasks[0]["task"]))) if tasks else None
+    return task, events[:limit], len(events) > limit
+
+
+def causing_event(
+    driver: Driver, *, database: str, principal: Principal, assertion_id: str
+) -> str | None:
+    """The visible event that wrote an assertion. A remnant (a trimmed copy made when a
+    later version cut into it) answers with the event of the version it was cut from."""
+    current: str | None = assertion_id
+    for _ in range(MAX_REMNANT_HOPS):
+        if current is None:
+            return None
+        records, _, _ = driver.execute_query(
+            q.ASSERTION_ORIGIN, id=current, groups=list(principal.groups),
+            database_=database, routing_="r",
+        )
+        if not records:
+            return None
+        if records[0]["events"]:
+            return str(sorted(records[0]["events"])[0])
+        current = records[0]["remnant_of"]
+    return None
+
+
+def why(
+    driver: Driver,
+    *,
+    database: str,
+    principal: Principal,
+    subject: str,
+    predicate: str,
+    as_of: datetime,
+    known_at: datetime,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    tiers: tuple[Tier, ...] = reads.DEFAULT_TIERS,
+) -> list[Explanation]:
+    """Each current fact of a slot with the event that wrote it and that event's causes."""
+    facts = reads.current_facts(
+        driver, database=database, principal=principal, subject=subject,
+        predicate=predicate, as_of=as_of, known_at=known_at, tiers=tiers,
+    )
+    explanations = []
+    for fact in facts:
+        event_id = causing_event(
+            driver, database=database, principal=principal, assertion_id=fact.id
+        )
+        replay = (
+            chain(driver, database=database, principal=principal, event_id=event_id,
+                  direction=Direction.causes, max_depth=max_depth)
+            if event_id is not None
+            else None
+        )
+        replay = replay or Chain(events=[], edges=[])
+        event = next((e for e in replay.events if e.id == event_id), None)
+        explanations.append(Explanation(fact=fact, event=event, chain=replay))
+    return explanations

@@ -1,0 +1,180 @@
+"""The event write path: one step of a task, its causes, and the assertions it wrote.
+
+An event passes the same gate as every write: its own schema, the writer's right to the
+access groups it names, then its assertions (``gate.check_batch``), then its causes, which
+must be visible to the writer and must not have occurred after it. A cause that does not
+exist and one the writer may not see are refused identically. Anything refused is
+quarantined and nothing of the event is written; otherwise the Event, its Task, its
+``CAUSED_BY`` and ``IN_TASK`` edges and its assertions are written in ONE transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from neo4j import Driver, ManagedTransaction
+from pydantic import ValidationError
+
+from graph_schema import cypher_events as q
+from graph_schema.domain import Principal
+from graph_schema.domain_events import EventOut, EventWrite, EventWritten, ProducedAssertion
+from graph_schema.errors import TractatusError
+from graph_schema.ontology import predicate_map
+from graph_schema.records import as_datetime
+from graph_schema.timeutil import new_id, parse_rfc3339, utcnow
+from ingest import gate, writer
+from ingest.writer import Prepared
+
+ORIGIN = "events"
+UNKNOWN_CAUSE = "unknown_cause"
+CAUSE_AFTER_EFFECT = "cause_after_effect"
+
+
+class _CausesRefused(TractatusError):
+    """Raised inside the write transaction to roll it back; quarantined outside it."""
+
+    def __init__(self, rejections: list[gate.Rejection]) -> None:
+        super().__init__("causes refused")
+        self.rejections = rejections
+
+
+def check_event(raw: Any, *, principal: Principal) -> EventWrite | gate.Rejection:
+    """Schema and access checks of the event itself (causes are checked in the write)."""
+    try:
+        event = EventWrite.model_validate(raw)
+    except ValidationError as error:
+        reason, message = gate._schema_reason(error)
+        return gate.Rejection(0, reason, message, raw)
+    outside = [g for g in event.access if g not in principal.groups]
+    if outside and not principal.is_admin:
+        return gate.Rejection(
+            0, "access_not_allowed", "access may only name groups the writer belongs to", raw
+        )
+    return event
+
+
+def _in_task(item: Any, task_id: str) -> Any:
+    """An assertion written by a step belongs to its task unless it says otherwise."""
+    if isinstance(item, dict) and "task_id" not in item:
+        return {**item, "task_id": task_id}
+    return item
+
+
+def _nested(rejection: gate.Rejection, raw: Any) -> gate.Rejection:
+    """An assertion refused inside an event: quarantine the whole event, name the item."""
+    return gate.Rejection(
+        rejection.index,
+        rejection.reason,
+        f"assertions[{rejection.index}]: {rejection.message}",
+        raw,
+    )
+
+
+def _cause_problems(
+    event: EventWrite, found: dict[str, datetime], raw: Any
+) -> list[gate.Rejection]:
+    occurred = parse_rfc3339(event.occurred_at)
+    problems = []
+    for cause_id in event.cause_ids():
+        when = found.get(cause_id)
+        if when is None:
+            message = f"cause {cause_id!r} is not a known event"
+            problems.append(gate.Rejection(0, UNKNOWN_CAUSE, message, raw))
+        elif when > occurred:
+            message = (
+                f"cause {cause_id!r} occurred at {when.isoformat()}, after this event "
+                f"({occurred.isoformat()}): causes are recorded before their effects"
+            )
+            problems.append(gate.Rejection(0, CAUSE_AFTER_EFFECT, message, raw))
+    return problems
+
+
+def _event_props(
+    event: EventWrite, *, event_id: str, now: datetime, principal: Principal
+) -> dict[str, Any]:
+    return {
+        "id": event_id,
+        "task_id": event.task_id,
+        "actor": event.actor,
+        "action": event.action,
+        "outcome": event.outcome.value,
+        "before": json.dumps(event.before, ensure_ascii=False, sort_keys=True),
+        "after": json.dumps(event.after, ensure_ascii=False, sort_keys=True),
+        "occurred_at": parse_rfc3339(event.occurred_at),
+        "recorded_at": now,
+        "access": event.access,
+        "root": event.root,
+        "written_by": principal.id,
+    }
+
+
+def _write(
+    tx: ManagedTransaction,
+    event: EventWrite,
+    raw: Any,
+    prepared: list[Prepared],
+    principal: Principal,
+) -> EventWritten:
+    causes = event.cause_ids()
+    found = {
+        r["id"]: as_datetime(r["occurred_at"])
+        for r in tx.run(q.FIND_CAUSES, ids=causes, groups=list(principal.groups))
+    }
+    problems = _cause_problems(event, {k: v for k, v in found.items() if v is not None}, raw)
+    if problems:
+        raise _CausesRefused(problems)
+    event_id = new_id()
+    props = _event_props(event, event_id=event_id, now=utcnow(), principal=principal)
+    linked = tx.run(
+        q.CREATE_EVENT, task_id=event.task_id, goal=event.goal, props=props, causes=causes
+    ).single(strict=True)["linked"]
+    if linked != len(causes):
+        raise TractatusError("a cause vanished while the event was written")
+    results = writer.write_in_tx(tx, prepared, principal=principal, caused_by_event=event_id)
+    out = EventOut.model_validate(
+        {
+            **props,
+            "before": event.before,
+            "after": event.after,
+            "caused_by": sorted(causes),
+            "assertions": [
+                ProducedAssertion.model_validate(r.assertion.model_dump()) for r in results
+            ],
+        }
+    )
+    return EventWritten(event=out, assertions=results)
+
+
+def record_event(
+    driver: Driver, *, database: str, raw: Any, principal: Principal
+) -> EventWritten:
+    """Validate and write one event with its assertions; refused input is quarantined and
+    raised as GateRejected, a moved-on slot as PreconditionFailed (nothing written)."""
+    checked = check_event(raw, principal=principal)
+    if isinstance(checked, gate.Rejection):
+        raise gate.refuse(
+            driver, database=database, rejections=[checked], origin=ORIGIN, principal=principal
+        )
+    ontology = predicate_map(driver, database=database)
+    items = [_in_task(item, checked.task_id) for item in checked.assertions]
+    accepted, rejected = gate.check_batch(items, ontology=ontology, principal=principal)
+    if rejected:
+        raise gate.refuse(
+            driver, database=database, rejections=[_nested(r, raw) for r in rejected],
+            origin=ORIGIN, principal=principal,
+        )
+    prepared = writer.prepare(
+        accepted, ontology=ontology, default_valid_from=parse_rfc3339(checked.occurred_at)
+    )
+    try:
+        with driver.session(database=database) as session:
+            written = session.execute_write(_write, checked, raw, prepared, principal)
+    except _CausesRefused as refused:
+        raise gate.refuse(
+            driver, database=database, rejections=refused.rejections,
+            origin=ORIGIN, principal=principal,
+        ) from None
+    gate.count_accepted(ORIGIN, 1 + len(written.assertions))
+    return written

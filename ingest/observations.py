@@ -1,0 +1,439 @@
+"""The observation write path: observation -> distiller -> gate -> embeddings -> writer.
+
+One call takes a batch of raw observation bodies (a single POST is a batch of one) and
+returns one outcome per body, in order:
+
+1. Each body is validated as :class:`ObservationIn`; a refused body is quarantined (422).
+2. Idempotency: the key is scoped by the principal (``principal id + "\\x1f" + key``). A scope
+   already stored replays its first response (``replayed: true``) and writes nothing.
+3. Distillation; a distiller that fails (``DistillationFailed``) gets the observation
+   quarantined with its reason (422).
+4. Each draft is filled from the observation into an assertion write body and checked by the
+   gate. Refused drafts are quarantined one by one and listed; accepted ones go on.
+5. Embeddings of the accepted assertions, in one batch, before any transaction opens.
+6. ONE write transaction: the Observation nodes (MERGE on the unique idempotency scope, so a
+   racing twin waits and then replays the winner), the accepted assertions through
+   :func:`ingest.writer.write_in_tx`, the refused drafts' Quarantine nodes and the stored
+   response. If a batch transaction fails with a domain error, each observation is retried
+   in its own transaction so one bad item cannot sink the others.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from neo4j import Driver, ManagedTransaction
+from pydantic import ValidationError
+
+from graph_schema import cypher
+from graph_schema.domain import AssertionWrite, Predicate, Principal
+from graph_schema.errors import NotFound, PreconditionFailed, TractatusError
+from graph_schema.records import native
+from graph_schema.timeutil import new_id, parse_rfc3339, utcnow
+from ingest import gate, writer
+from ingest.distill.base import Distiller, ObservationIn
+from ingest.embeddings import Embedder, assertion_text
+from ingest.metrics import GATE_QUARANTINED
+
+ORIGIN = "observations"
+DRAFT_KEYS = frozenset(
+    {"subject", "predicate", "object", "polarity", "confidence", "quote", "start", "end",
+     "valid_from"}
+)
+_DRAFT_FIELDS = ("subject", "predicate", "object", "polarity", "confidence")
+_EVIDENCE_FIELDS = ("quote", "start", "end")
+
+
+@dataclass(frozen=True)
+class ObservationResult:
+    observation_id: str
+    assertions: list[dict[str, Any]]
+    quarantined: list[dict[str, Any]]
+    replayed: bool = False
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "observation_id": self.observation_id,
+            "assertions": self.assertions,
+            "quarantined": self.quarantined,
+            "replayed": self.replayed,
+        }
+
+
+Outcome = ObservationResult | TractatusError
+
+
+@dataclass
+class _Plan:
+    index: int
+    obs: ObservationIn
+    scope: str | None
+    digest: str
+    observation_id: str = field(default_factory=new_id)
+    accepted: list[AssertionWrite] = field(default_factory=list)
+    rejections: list[gate.Rejection] = field(default_factory=list)
+    prepared: list[writer.Prepared] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the path needs besides the bodies: store, caller, distiller, embedder, policy."""
+
+    driver: Driver
+    database: str
+    principal: Principal
+    distiller: Distiller
+    embedder: Embedder | None
+    ontology: dict[str, Predicate]
+    retain_raw_text: bool = True
+
+
+def idempotency_scope(principal: Principal, key: str | None) -> str | None:
+    return None if key is None else f"{principal.id}\x1f{key}"
+
+
+def request_digest(obs: ObservationIn) -> str:
+    canonical = json.dumps(obs.model_dump(mode="json"), ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+# --- 1. validation ----------------------------------------------------------------------------
+
+
+def _validate(raw: Any, index: int, principal: Principal) -> ObservationIn | gate.Rejection:
+    try:
+        obs = ObservationIn.model_validate(raw)
+    except ValidationError as error:
+        # the gate's own wording, so reasons match those of /v1/assertions
+        reason, message = gate._schema_reason(error)
+        return gate.Rejection(index, reason, message, raw)
+    outside = [g for g in obs.access if g not in principal.groups]
+    if outside and not principal.is_admin:
+        return gate.Rejection(
+            index, "access_not_allowed", "access may only name groups the writer belongs to", raw
+        )
+    return obs
+
+
+# --- 2. idempotency ---------------------------------------------------------------------------
+
+
+def _replay(plan: _Plan, digest: str | None, response: str | None) -> Outcome:
+    if digest != plan.digest:
+        return PreconditionFailed(
+            "this idempotency key was already used for a different observation",
+            details={"idempotency_key": plan.obs.idempotency_key},
+        )
+    if response is None:
+        return TractatusError("the stored observation has no response to replay")
+    stored = json.loads(response)
+    return ObservationResult(
+        observation_id=stored["observation_id"],
+        assertions=stored["assertions"],
+        quarantined=stored["quarantined"],
+        replayed=True,
+    )
+
+
+def _stored(ctx: Context, scopes: list[str]) -> dict[str, tuple[str | None, str | None]]:
+    if not scopes:
+        return {}
+    records, _, _ = ctx.driver.execute_query(
+        cypher.FIND_OBSERVATIONS_BY_SCOPE, scopes=scopes, database_=ctx.database, routing_="r"
+    )
+    return {r["scope"]: (r["request_sha256"], r["response"]) for r in records}
+
+
+# --- 3-4. distillation and the gate -----------------------------------------------------------
+
+
+def fill_draft(draft: dict[str, Any], obs: ObservationIn, observation_id: str) -> dict[str, Any]:
+    """An untrusted draft plus what the observation supplies -> an assertion write body."""
+    body: dict[str, Any] = {k: draft[k] for k in _DRAFT_FIELDS if k in draft}
+    evidence: dict[str, Any] = {k: draft[k] for k in _EVIDENCE_FIELDS if k in draft}
+    evidence.update(
+        source_text=obs.text,
+        observation_id=observation_id,
+        speaker=obs.speaker,
+        occurred_at=obs.occurred_at,
+    )
+    valid_from = draft.get("valid_from")
+    body.update(
+        valid_from=obs.occurred_at if valid_from is None else valid_from,
+        source_kind=obs.source_kind.value,
+        asserted_by=obs.speaker,
+        access=list(obs.access),
+        evidence=evidence,
+    )
+    if obs.task_id is not None:
+        body["task_id"] = obs.task_id
+    return body
+
+
+def _distill(ctx: Context, plan: _Plan, raw: Any) -> TractatusError | None:
+    try:
+        drafts = ctx.distiller.distill(plan.obs)
+    except TractatusError as error:  # DistillationFailed and kin: quarantine the observation
+        reason = str(getattr(error, "reason", None) or error.code)
+        rejection = gate.Rejection(plan.index, reason, error.message, raw)
+        return gate.refuse(
+            ctx.driver, database=ctx.database, rejections=[rejection], origin=ORIGIN,
+            principal=ctx.principal,
+        )
+    for index, draft in enumerate(drafts):
+        checked = _check_draft(ctx, plan, index, draft)
+        if isinstance(checked, gate.Rejection):
+            plan.rejections.append(checked)
+        else:
+            plan.accepted.append(checked)
+    return None
+
+
+def _check_draft(
+    ctx: Context, plan: _Plan, index: int, draft: Any
+) -> AssertionWrite | gate.Rejection:
+    if not isinstance(draft, dict):
+        return gate.Rejection(index, "invalid", "a draft must be a JSON object", draft)
+    extra = sorted(set(draft) - DRAFT_KEYS)
+    if extra:
+        # source, speaker, access, task and preconditions come from the observation only
+        return gate.Rejection(index, "unknown_field", f"{extra[0]}: drafts may not set it", draft)
+    body = fill_draft(draft, plan.obs, plan.observation_id)
+    return gate.check_item(body, index=index, ontology=ctx.ontology, principal=ctx.principal)
+
+
+# --- 5. embeddings ----------------------------------------------------------------------------
+
+
+def _prepare(ctx: Context, plans: list[_Plan]) -> None:
+    items = [item for plan in plans for item in plan.accepted]
+    vectors: Sequence[list[float] | None]
+    if ctx.embedder is not None and items:
+        vectors = ctx.embedder.embed([assertion_text(item) for item in items])
+    else:
+        vectors = [None] * len(items)
+    at = 0
+    for plan in plans:
+        n = len(plan.accepted)
+        plan.prepared = writer.prepare(
+            plan.accepted,
+            ontology=ctx.ontology,
+            embeddings=list(vectors[at : at + n]),
+            default_valid_from=parse_rfc3339(plan.obs.occurred_at),
+        )
+        at += n
+
+
+# --- 6. the write transaction -----------------------------------------------------------------
+
+
+def _props(plan: _Plan, ctx: Context, received_at: datetime) -> dict[str, Any]:
+    obs = plan.obs
+    return {
+        "id": plan.observation_id,
+        "kind": obs.kind,
+        "speaker": obs.speaker,
+        "occurred_at": parse_rfc3339(obs.occurred_at),
+        "received_at": received_at,
+        "source_kind": obs.source_kind.value,
+        "sha256": hashlib.sha256(obs.text.encode("utf-8")).hexdigest(),
+        "chars": len(obs.text),
+        "text": obs.text if ctx.retain_raw_text else None,
+        "request_sha256": plan.digest,
+        "idempotency_scope": plan.scope,
+        "idempotency_key": obs.idempotency_key,
+        "conversation_id": obs.conversation_id,
+        "task_id": obs.task_id,
+        "access": list(obs.access),
+        "submitted_by": ctx.principal.id,
+        "distiller": ctx.distiller.name,
+    }
+
+
+def _quarantine_rows(
+    plan: _Plan, ctx: Context, received_at: datetime
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": new_id(),
+            "received_at": received_at,
+            "reason": r.reason,
+            "message": r.message,
+            "payload": json.dumps(r.payload, ensure_ascii=False, sort_keys=True, default=str)[
+                : gate.MAX_QUARANTINED_PAYLOAD_CHARS
+            ],
+            "origin": ORIGIN,
+            "submitted_by": ctx.principal.id,
+            "item_index": r.index,
+            "observation_id": plan.observation_id,
+        }
+        for r in plan.rejections
+    ]
+
+
+def _create_nodes(
+    tx: ManagedTransaction, plans: list[_Plan], ctx: Context, received_at: datetime
+) -> list[Any]:
+    keyed = sorted((p for p in plans if p.scope is not None), key=lambda p: p.scope or "")
+    plain = [p for p in plans if p.scope is None]
+    records: list[Any] = []
+    steps = ((cypher.MERGE_OBSERVATIONS, keyed), (cypher.CREATE_OBSERVATIONS, plain))
+    for statement, group in steps:
+        if group:
+            rows = [{"index": p.index, "props": _props(p, ctx, received_at)} for p in group]
+            records.extend(tx.run(statement, rows=rows))
+    return records
+
+
+def _write(tx: ManagedTransaction, plans: list[_Plan], ctx: Context) -> dict[int, Outcome]:
+    received_at = utcnow()
+    by_index = {p.index: p for p in plans}
+    outcomes: dict[int, Outcome] = {}
+    created: list[_Plan] = []
+    for record in _create_nodes(tx, plans, ctx, received_at):
+        plan = by_index[record["index"]]
+        if record["created"]:
+            created.append(plan)
+        else:
+            outcomes[plan.index] = _replay(plan, record["request_sha256"], record["response"])
+    created.sort(key=lambda p: p.index)
+    prepared = [p for plan in created for p in plan.prepared]
+    results = writer.write_in_tx(tx, prepared, principal=ctx.principal) if prepared else []
+    quarantine: list[dict[str, Any]] = []
+    responses: list[dict[str, str]] = []
+    at = 0
+    for plan in created:
+        chunk = results[at : at + len(plan.prepared)]
+        at += len(plan.prepared)
+        rows = _quarantine_rows(plan, ctx, received_at)
+        quarantine.extend(rows)
+        result = ObservationResult(
+            observation_id=plan.observation_id,
+            assertions=[r.model_dump(mode="json") for r in chunk],
+            quarantined=[
+                {**rej.public(), "quarantine_id": row["id"]}
+                for rej, row in zip(plan.rejections, rows, strict=True)
+            ],
+        )
+        outcomes[plan.index] = result
+        stored = {k: v for k, v in result.body().items() if k != "replayed"}
+        responses.append({"id": plan.observation_id, "response": json.dumps(stored)})
+    if quarantine:
+        tx.run(cypher.CREATE_QUARANTINE, items=quarantine).consume()
+    if responses:
+        tx.run(cypher.SET_OBSERVATION_RESPONSES, rows=responses).consume()
+    return outcomes
+
+
+def _count(plans: list[_Plan], outcomes: dict[int, Outcome]) -> None:
+    accepted = 0
+    for plan in plans:
+        outcome = outcomes.get(plan.index)
+        if isinstance(outcome, ObservationResult) and not outcome.replayed:
+            accepted += len(plan.prepared)
+            for r in plan.rejections:
+                GATE_QUARANTINED.labels(origin=ORIGIN, reason=r.reason).inc()
+    if accepted:
+        gate.count_accepted(ORIGIN, accepted)
+
+
+def _write_all(ctx: Context, plans: list[_Plan]) -> dict[int, Outcome]:
+    if not plans:
+        return {}
+    with ctx.driver.session(database=ctx.database) as session:
+        try:
+            outcomes = session.execute_write(_write, plans, ctx)
+        except TractatusError as error:
+            if len(plans) == 1:
+                return {plans[0].index: error}
+            outcomes = {}
+            for plan in plans:  # isolate the failing observation
+                try:
+                    outcomes.update(session.execute_write(_write, [plan], ctx))
+                except TractatusError as single:
+                    outcomes[plan.index] = single
+    _count(plans, outcomes)
+    return outcomes
+
+
+# --- the whole path ---------------------------------------------------------------------------
+
+
+def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
+    """Run each body through the path; one outcome per body, in order (see module doc)."""
+    outcomes: dict[int, Outcome] = {}
+    plans: list[_Plan] = []
+    raw_by_index = dict(enumerate(raw_items))
+    for index, raw in raw_by_index.items():
+        checked = _validate(raw, index, ctx.principal)
+        if isinstance(checked, gate.Rejection):
+            outcomes[index] = gate.refuse(
+                ctx.driver, database=ctx.database, rejections=[checked], origin=ORIGIN,
+                principal=ctx.principal,
+            )
+            continue
+        scope = idempotency_scope(ctx.principal, checked.idempotency_key)
+        plans.append(_Plan(index, checked, scope, request_digest(checked)))
+    stored = _stored(ctx, sorted({p.scope for p in plans if p.scope is not None}))
+    first_of: dict[str, _Plan] = {}
+    twins: dict[int, _Plan] = {}
+    todo: list[_Plan] = []
+    for plan in plans:
+        if plan.scope in stored:
+            outcomes[plan.index] = _replay(plan, *stored[plan.scope])
+        elif plan.scope is not None and plan.scope in first_of:
+            twins[plan.index] = first_of[plan.scope]
+        else:
+            if plan.scope is not None:
+                first_of[plan.scope] = plan
+            failed = _distill(ctx, plan, raw_by_index[plan.index])
+            if failed is None:
+                todo.append(plan)
+            else:
+                outcomes[plan.index] = failed
+    _prepare(ctx, todo)
+    outcomes.update(_write_all(ctx, todo))
+    by_index = {p.index: p for p in plans}
+    for index, first in twins.items():
+        outcomes[index] = _twin(outcomes[first.index], first, by_index[index])
+    return [outcomes[i] for i in range(len(raw_items))]
+
+
+def _twin(first: Outcome, first_plan: _Plan, plan: _Plan) -> Outcome:
+    """A repeat of a key inside one batch: the first one's result, replayed."""
+    if isinstance(first, TractatusError):
+        return first
+    if plan.digest != first_plan.digest:
+        return _replay(plan, first_plan.digest, None)
+    return ObservationResult(
+        first.observation_id, first.assertions, first.quarantined, replayed=True
+    )
+
+
+# --- reading one observation with its neighbouring turns --------------------------------------
+
+
+def get_observation(
+    driver: Driver, *, database: str, principal: Principal, observation_id: str, context: int
+) -> dict[str, Any]:
+    records, _, _ = driver.execute_query(
+        cypher.GET_OBSERVATION,
+        id=observation_id,
+        groups=list(principal.groups),
+        context=context,
+        database_=database,
+        routing_="r",
+    )
+    if not records:
+        raise NotFound("no such observation")
+    record = records[0]
+    return {
+        "observation": native(dict(record["observation"])),
+        "before": [native(dict(o)) for o in reversed(record["before"])],
+        "after": [native(dict(o)) for o in record["after"]],
+    }

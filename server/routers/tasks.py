@@ -1,0 +1,34 @@
+"""GET /v1/tasks/{id}/timeline: every visible step of a task, in time order."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query
+
+from graph_schema import events
+from graph_schema.domain import Status
+from graph_schema.domain_events import TimelineAnswer
+from server.deps import DriverDep, PrincipalDep, SettingsDep
+
+router = APIRouter(prefix="/v1/tasks", tags=["tasks"])
+
+MAX_TIMELINE = 10_000
+
+
+@router.get("/{task_id:path}/timeline", response_model=TimelineAnswer)
+def get_timeline(
+    task_id: Annotated[str, Path(min_length=1, max_length=512)],
+    driver: DriverDep,
+    settings: SettingsDep,
+    principal: PrincipalDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_TIMELINE)] = 1_000,
+) -> TimelineAnswer:
+    task, steps, truncated = events.timeline(
+        driver, database=settings.neo4j_database, principal=principal,
+        task_id=task_id, limit=limit,
+    )
+    return TimelineAnswer(
+        status=Status.answered if steps else Status.not_found,
+        task_id=task_id, task=task, events=steps, truncated=truncated,
+    )

@@ -1,0 +1,110 @@
+"""Auth, ontology, health and metrics over real HTTP."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.conftest import KEYS, Api, assertion
+
+
+@pytest.mark.parametrize(
+    "header",
+    [None, "", "Bearer", "Basic abc", f"Token {KEYS['alice']}", "Bearer wrong-key",
+     "Bearer " + "x" * 10_000, f"Bearer {KEYS['alice']}x", f"bearer  {KEYS['bob']}0"],
+)
+def test_every_v1_route_needs_a_valid_key(base_url: str, header: str | None) -> None:
+    headers = {"Authorization": header} if header is not None else {}
+    for method, path in [("GET", "/v1/facts?subject=a&predicate=tech_stack"),
+                         ("GET", "/v1/facts/history?subject=a&predicate=tech_stack"),
+                         ("POST", "/v1/assertions"), ("GET", "/v1/ontology"),
+                         ("POST", "/v1/ontology/predicates"), ("GET", "/v1/quarantine")]:
+        response = httpx.request(method, base_url + path, headers=headers, json={})
+        assert response.status_code in (401, 431), (path, response.text)
+        if response.status_code == 401:
+            assert response.json()["error"]["code"] == "unauthenticated"
+            assert response.headers["www-authenticate"] == "Bearer"
+
+
+def test_revoked_key_stops_working_without_restart(
+    base_url: str, principals_file: object
+) -> None:
+    from pathlib import Path
+
+    path = Path(str(principals_file))
+    key = "tr_test_revocable_0000000000000000000"
+    original = path.read_text()
+    path.write_text(original + f'\n[[principal]]\nid = "temp"\nkey = "{key}"\n')
+    try:
+        ok = httpx.get(f"{base_url}/v1/ontology", headers={"Authorization": f"Bearer {key}"})
+        assert ok.status_code == 200
+        path.write_text(original + f'\n[[principal]]\nid = "temp"\nkey = "{key}"\nrevoked = true\n')
+        gone = httpx.get(f"{base_url}/v1/ontology", headers={"Authorization": f"Bearer {key}"})
+        assert gone.status_code == 401
+    finally:
+        path.write_text(original)
+
+
+def test_ontology_lists_seeded_predicates(api: dict[str, Api]) -> None:
+    body = api["public"].get("/v1/ontology").json()
+    names = {p["name"]: p for p in body["predicates"]}
+    assert names["tech_stack"]["cardinality"] == "one"
+    assert names["uses"]["cardinality"] == "many"
+    assert names["stock_level"]["ephemeral"] is True
+
+
+def test_registering_predicates_is_admin_only_idempotent_and_conflict_checked(
+    api: dict[str, Api]
+) -> None:
+    predicate = {"name": "favourite_colour", "cardinality": "one", "description": "colour"}
+    member = api["alice"].post("/v1/ontology/predicates", predicate)
+    assert member.status_code == 403 and member.json()["error"]["code"] == "forbidden"
+    created = api["admin"].post("/v1/ontology/predicates", predicate)
+    assert created.status_code == 201 and created.json()["created"] is True
+    again = api["admin"].post("/v1/ontology/predicates", predicate)
+    assert again.status_code == 200 and again.json()["created"] is False
+    conflict = api["admin"].post("/v1/ontology/predicates", {**predicate, "cardinality": "many"})
+    assert conflict.status_code == 409
+    assert conflict.json()["error"]["details"]["existing"]["cardinality"] == "one"
+    bad = api["admin"].post("/v1/ontology/predicates", {"name": "Bad Name", "cardinality": "one"})
+    assert bad.status_code == 422
+    facts = api["public"].get("/v1/facts", subject="x", predicate="favourite_colour").json()
+    assert facts["status"] == "not_found"
+
+
+def test_quarantine_is_admin_only_and_lists_reasons(api: dict[str, Api], subject: str) -> None:
+    api["public"].post("/v1/assertions", assertion(subject, "tech_stack", "Vue",
+                                                  valid_from="yesterday"))
+    assert api["alice"].get("/v1/quarantine").status_code == 403
+    items = api["admin"].get("/v1/quarantine", limit=50).json()["items"]
+    mine = [i for i in items if subject in i["payload"]]
+    assert mine and mine[0]["reason"] == "bad_timestamp"
+    assert mine[0]["origin"] == "assertions"
+
+
+def test_healthz_checks_neo4j_without_auth(base_url: str) -> None:
+    body = httpx.get(f"{base_url}/healthz").json()
+    assert body["status"] == "ok" and body["neo4j"] == "up"
+    assert body["schema_version"] == body["schema_latest"]
+
+
+def test_metrics_export_gate_counters(api: dict[str, Api], base_url: str, subject: str) -> None:
+    api["public"].post("/v1/assertions", assertion(subject, "tech_stack", "Vue",
+                                                  confidence=2.0))
+    text = httpx.get(f"{base_url}/metrics").text
+    assert 'tractatus_gate_quarantined_total{origin="assertions",reason="invalid"}' in text
+    assert "tractatus_http_requests_total" in text
+
+
+def test_equal_instants_in_different_offsets_are_equal(api: dict[str, Api], subject: str) -> None:
+    pub = api["public"]
+    pub.post("/v1/assertions", assertion(subject, "tech_stack", "Vue",
+                                         valid_from="2026-01-01T00:00:00Z"))
+    pub.post("/v1/assertions", assertion(subject, "tech_stack", "React",
+                                         valid_from="2026-06-01T02:00:00+02:00"))
+    at_switch = pub.get("/v1/facts", subject=subject, predicate="tech_stack",
+                        as_of="2026-05-31T19:00:00-05:00").json()
+    assert [f["object"] for f in at_switch["facts"]] == ["React"]
+    just_before = pub.get("/v1/facts", subject=subject, predicate="tech_stack",
+                          as_of="2026-05-31T23:59:59Z").json()
+    assert [f["object"] for f in just_before["facts"]] == ["Vue"]

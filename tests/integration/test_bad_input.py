@@ -1,0 +1,175 @@
+"""Bad input gets a clear 4xx in the one error shape, and nothing but quarantine is written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from neo4j import Driver
+
+from tests.conftest import Api, assertion, count_nodes
+
+RECORD_LABELS = ("Assertion", "Evidence", "Slot", "Observation", "Event")
+
+
+def _record_counts(driver: Driver) -> dict[str, int]:
+    return {label: count_nodes(driver, label) for label in RECORD_LABELS}
+
+
+def _error(response: httpx.Response, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message", "details"}
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    return body["error"]
+
+
+def _bad(subject: str) -> dict[str, dict[str, Any]]:
+    good = assertion(subject, "tech_stack", "Vue")
+    return {
+        "naive_timestamp": {**good, "valid_from": "2026-06-01T09:00:00"},
+        "human_date": {**good, "valid_from": "March 3rd, 2024"},
+        "date_only": {**good, "valid_from": "2024-03-03"},
+        "confidence_high": {**good, "confidence": 1.5},
+        "confidence_negative": {**good, "confidence": -0.1},
+        "confidence_string": {**good, "confidence": "0.9"},
+        "unknown_source_kind": {**good, "source_kind": "rumour"},
+        "unknown_predicate": {**good, "predicate": "shoe_size"},
+        "empty_subject": {**good, "subject": ""},
+        "blank_subject": {**good, "subject": "   "},
+        "long_quote": {**good, "evidence": {"quote": "x" * 10_001}},
+        "quote_not_in_source": {
+            **good, "evidence": {"quote": "React", "source_text": "we use Vue"}
+        },
+        "offsets_mismatch": {
+            **good, "evidence": {"quote": "Vue", "source_text": "we use Vue", "start": 0, "end": 3}
+        },
+        "subject_wrong_type": {**good, "subject": 42},
+        "object_wrong_type": {**good, "object": {"nested": True}},
+        "unknown_field": {**good, "valid_form": "2026-06-01T09:00:00Z"},
+        "missing_evidence": {k: v for k, v in good.items() if k != "evidence"},
+        "bad_group": {**good, "access": ["no spaces allowed"]},
+        "group_not_mine": {**good, "access": ["finance"]},
+        "valid_to_before_from": {
+            **good, "valid_from": "2026-06-01T00:00:00Z", "valid_to": "2026-01-01T00:00:00Z"
+        },
+        "number_for_boolean": {**good, "predicate": "needs_restock", "object": "maybe"},
+    }
+
+
+CASES = list(_bad("placeholder"))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_each_bad_item_is_refused_and_quarantined(
+    case: str, api: dict[str, Api], subject: str, driver: Driver
+) -> None:
+    before = _record_counts(driver)
+    quarantined = count_nodes(driver, "Quarantine")
+    response = api["public"].post("/v1/assertions", _bad(subject)[case])
+    error = _error(response, 422)
+    assert error["code"] == "rejected"
+    assert error["details"]["rejections"][0]["reason"]
+    assert len(error["details"]["quarantine_ids"]) == 1
+    assert _record_counts(driver) == before
+    assert count_nodes(driver, "Quarantine") == quarantined + 1
+
+
+def test_reasons_are_specific(api: dict[str, Api], subject: str) -> None:
+    bad = _bad(subject)
+    reasons = {
+        case: api["public"].post("/v1/assertions", bad[case]).json()["error"]["details"][
+            "rejections"][0]["reason"]
+        for case in ("human_date", "unknown_predicate", "quote_not_in_source", "unknown_field",
+                     "group_not_mine")
+    }
+    assert reasons == {
+        "human_date": "bad_timestamp",
+        "unknown_predicate": "unknown_predicate",
+        "quote_not_in_source": "evidence_mismatch",
+        "unknown_field": "unknown_field",
+        "group_not_mine": "access_not_allowed",
+    }
+
+
+def test_a_batch_with_one_bad_item_is_refused_whole(
+    api: dict[str, Api], subject: str, driver: Driver
+) -> None:
+    before = _record_counts(driver)
+    items = [assertion(f"{subject}-{n}", "uses", f"tool-{n}") for n in range(5)]
+    items[3]["confidence"] = 7
+    error = _error(api["public"].post("/v1/assertions", {"assertions": items}), 422)
+    assert [r["index"] for r in error["details"]["rejections"]] == [3]
+    assert _record_counts(driver) == before
+
+
+def test_invalid_json_is_400_and_writes_nothing(base_url: str, driver: Driver) -> None:
+    from tests.conftest import KEYS
+
+    before = _record_counts(driver)
+    quarantined = count_nodes(driver, "Quarantine")
+    response = httpx.post(
+        f"{base_url}/v1/assertions",
+        content=b'{"subject": "x", ',
+        headers={"Authorization": f"Bearer {KEYS['public']}", "Content-Type": "application/json"},
+    )
+    assert _error(response, 400)["code"] == "invalid_json"
+    assert _record_counts(driver) == before
+    assert count_nodes(driver, "Quarantine") == quarantined
+
+
+def test_body_over_the_limit_is_413(api: dict[str, Api], subject: str, driver: Driver) -> None:
+    before = _record_counts(driver)
+    huge = assertion(subject, "said", "y" * (9 * 1024 * 1024))
+    assert _error(api["public"].post("/v1/assertions", huge), 413)["code"] == "body_too_large"
+    assert _record_counts(driver) == before
+
+
+def test_batch_over_1000_is_refused(api: dict[str, Api], subject: str, driver: Driver) -> None:
+    before = _record_counts(driver)
+    items = [assertion(subject, "uses", f"t{n}") for n in range(1001)]
+    error = _error(api["public"].post("/v1/assertions", {"assertions": items}), 413)
+    assert error["code"] == "batch_too_large"
+    assert _record_counts(driver) == before
+
+
+def test_non_object_body_is_refused(api: dict[str, Api], driver: Driver) -> None:
+    before = _record_counts(driver)
+    _error(api["public"].post("/v1/assertions", ["not", "an", "object"]), 422)
+    _error(api["public"].post("/v1/assertions", "text"), 422)
+    assert _record_counts(driver) == before
+
+
+def test_bad_query_parameters(api: dict[str, Api], subject: str) -> None:
+    response = api["public"].get("/v1/facts", subject=subject, predicate="tech_stack",
+                                 as_of="March 3rd, 2024")
+    assert _error(response, 422)["code"] == "invalid_request"
+    response = api["public"].get("/v1/facts", predicate="tech_stack")
+    assert _error(response, 422)["code"] == "invalid_request"
+    response = api["public"].get("/v1/facts", subject=subject, predicate="tech_stack",
+                                 min_confidence=3)
+    assert _error(response, 422)["code"] == "invalid_request"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["我们项目从Vue换成React了", "emoji 🚀🔥 and ZWJ 👩‍👩‍👧", "ελληνικά • עברית • 日本語", "tab\tand\nnewline"],
+)
+def test_unicode_round_trips_exactly(api: dict[str, Api], subject: str, text: str) -> None:
+    body = assertion(subject, "said", text, evidence={"quote": text, "source_text": f"«{text}»"})
+    written = api["public"].post("/v1/assertions", body)
+    assert written.status_code == 201, written.text
+    assert written.json()["assertion"]["object"] == text
+    facts = api["public"].get("/v1/facts", subject=subject, predicate="said").json()
+    assert facts["facts"][0]["object"] == text
+    evidence = facts["facts"][0]["evidence"][0]
+    assert evidence["quote"] == text
+    assert (evidence["start"], evidence["end"]) == (1, 1 + len(text))
+
+
+def test_unknown_route_and_method_use_the_error_shape(api: dict[str, Api]) -> None:
+    assert _error(api["public"].get("/v1/nothing-here"), 404)["code"] == "not_found"
+    response = api["public"].client.delete("/v1/assertions")
+    assert _error(response, 405)["code"] == "method_not_allowed"
