@@ -6,7 +6,7 @@ variable name from :data:`_VARIABLES`, checked by :func:`visible`.
 
 from __future__ import annotations
 
-_VARIABLES = frozenset({"a", "e", "o", "ev", "cause", "effect", "x", "s", "q", "t", "n"})
+_VARIABLES = frozenset({"a", "d", "e", "o", "ev", "cause", "effect", "x", "s", "q", "t", "n"})
 
 
 def visible(var: str) -> str:
@@ -43,21 +43,22 @@ SET v.version = $version, v.applied_at = datetime()
 
 LIST_PREDICATES = """
 MATCH (p:Predicate)
-RETURN p {.name, .cardinality, .value_type, .ephemeral, .description} AS predicate
+RETURN p {.name, .cardinality, .value_type, .ephemeral, .description, .disclosure} AS predicate
 ORDER BY p.name
 """
 GET_PREDICATE = """
 MATCH (p:Predicate {name: $name})
-RETURN p {.name, .cardinality, .value_type, .ephemeral, .description} AS predicate
+RETURN p {.name, .cardinality, .value_type, .ephemeral, .description, .disclosure} AS predicate
 """
 CREATE_PREDICATE = """
 MERGE (p:Predicate {name: $name})
 ON CREATE SET p.cardinality = $cardinality, p.value_type = $value_type,
               p.ephemeral = $ephemeral, p.description = $description,
+              p.disclosure = $disclosure,
               p.created_at = datetime(), p._created = true
 WITH p, coalesce(p._created, false) AS created
 REMOVE p._created
-RETURN p {.name, .cardinality, .value_type, .ephemeral, .description} AS predicate, created
+RETURN p {.name, .cardinality, .value_type, .ephemeral, .description, .disclosure} AS predicate, created
 """
 
 # --- the ledger: writes ----------------------------------------------------------------------
@@ -77,7 +78,7 @@ ALIVE_VERSIONS = """
 MATCH (a:Assertion {slot_key: $key})
 WHERE a.superseded_at IS NULL
 RETURN a.id AS id, a.valid_from AS valid_from, a.valid_to AS valid_to,
-       a.polarity AS polarity
+       a.polarity AS polarity, a.object AS object
 ORDER BY a.valid_from
 """
 CREATE_ASSERTION = """
@@ -127,7 +128,19 @@ SET r = src {
 }
 CREATE (r)-[:SUPERSEDES]->(src)
 FOREACH (e IN evidence | CREATE (r)-[:EVIDENCED_BY]->(e))
+WITH r, src
+CALL (r, src) {
+  MATCH (src)-[:DISCLOSED_AS]->(d:Disclosure)
+  CREATE (r)-[:DISCLOSED_AS]->(d)
+}
 RETURN r.id AS id
+"""
+CREATE_DISCLOSURES = """
+MATCH (a:Assertion {id: $id})
+UNWIND $disclosures AS d
+CREATE (x:Disclosure)
+SET x = d, x.recorded_at = $now
+CREATE (a)-[:DISCLOSED_AS]->(x)
 """
 LINK_CAUSED_BY = """
 MATCH (a:Assertion {id: $assertion_id}), (ev:Event {id: $event_id})
@@ -144,17 +157,51 @@ _ASSERTION_PROJECTION = """
     AS superseded_by
 """
 
+_VIEW_FIELDS = (
+    ".subject, .predicate, .polarity, .valid_from, .valid_to, .closed_at, .recorded_at,"
+    " .superseded_at, .source_kind, .asserted_by, .confidence, .tier"
+)
+
+_FACT_RETURN = (
+    """
+WITH a, """
+    + visible("a")
+    + """ AS exact
+OPTIONAL MATCH (a)-[:DISCLOSED_AS]->(d:Disclosure)
+  WHERE NOT exact AND """
+    + visible("d")
+    + """
+WITH a, exact, d ORDER BY d.id
+WITH a, exact, head(collect(d)) AS d
+WHERE exact OR d IS NOT NULL
+RETURN
+  CASE WHEN exact
+    THEN a {.*, embedding: null, text: null, slot_key: null, view: 'exact'}
+    ELSE a {"""
+    + _VIEW_FIELDS
+    + """, id: d.id, object: d.object, trend: d.trend,
+            access: d.access, view: 'disclosure'}
+  END AS assertion,
+  CASE WHEN exact
+    THEN [(a)-[:EVIDENCED_BY]->(e) WHERE """
+    + visible("e")
+    + """ | e {.*}] ELSE [] END AS evidence,
+  CASE WHEN exact THEN [(a)-[:SUPERSEDES]->(x) | x.id] ELSE [] END AS supersedes,
+  CASE WHEN exact
+    THEN [(x)-[:SUPERSEDES]->(a) WHERE x.recorded_at <= $known_at | x.id] ELSE [] END
+    AS superseded_by
+"""
+)
+
 CURRENT_FACTS = (
     """
 MATCH (a:Assertion {subject: $subject, predicate: $predicate})
 WHERE """
     + known_and_valid("a")
-    + " AND "
-    + visible("a")
     + """
   AND a.polarity = true AND a.tier IN $tiers AND a.confidence >= $min_confidence
-RETURN """
-    + _ASSERTION_PROJECTION
+"""
+    + _FACT_RETURN
     + """
 ORDER BY a.valid_from DESC, a.recorded_at DESC, a.id
 """
@@ -163,11 +210,9 @@ ORDER BY a.valid_from DESC, a.recorded_at DESC, a.id
 HISTORY = (
     """
 MATCH (a:Assertion {subject: $subject, predicate: $predicate})
-WHERE a.recorded_at <= $known_at AND """
-    + visible("a")
-    + """
-RETURN """
-    + _ASSERTION_PROJECTION
+WHERE a.recorded_at <= $known_at
+"""
+    + _FACT_RETURN
     + """
 ORDER BY a.valid_from, a.recorded_at, a.id
 """

@@ -87,7 +87,9 @@ def _check_groups(value: list[str]) -> list[str]:
 
 
 Timestamp = Annotated[StrictStr, AfterValidator(_check_timestamp)]
-Name = Annotated[StrictStr, Field(min_length=1, max_length=MAX_NAME_CHARS), AfterValidator(_check_text)]
+Name = Annotated[
+    StrictStr, Field(min_length=1, max_length=MAX_NAME_CHARS), AfterValidator(_check_text)
+]
 AccessList = Annotated[list[StrictStr], Field(max_length=32), AfterValidator(_check_groups)]
 ObjectValue = StrictStr | StrictInt | StrictFloat | StrictBool
 
@@ -133,6 +135,22 @@ class EvidenceWrite(_Strict):
         return 0, len(self.quote)
 
 
+class DisclosureWrite(_Strict):
+    """A coarser view of an assertion for a wider audience, fixed at write time."""
+
+    audience: Annotated[AccessList, Field(min_length=1)]
+    object: Annotated[StrictStr, Field(min_length=1, max_length=256)]
+    trend: Literal["rising", "falling", "flat"] | None = None
+
+
+class DisclosurePolicy(_Strict):
+    """A predicate's rule for producing disclosures: a numeric band and/or the trend."""
+
+    audience: Annotated[AccessList, Field(min_length=1)]
+    band_width: Annotated[StrictFloat | StrictInt, Field(gt=0)] | None = None
+    trend: StrictBool = False
+
+
 class AssertionWrite(_Strict):
     """One atomic assertion as a writer submits it."""
 
@@ -149,6 +167,9 @@ class AssertionWrite(_Strict):
     access: AccessList = Field(default_factory=list)
     task_id: Name | None = None
     expected_current: StrictStr | None = None
+    disclosures: Annotated[list[DisclosureWrite], Field(max_length=8)] = Field(
+        default_factory=list
+    )
 
     @field_validator("source_kind", mode="before")
     @classmethod
@@ -165,10 +186,24 @@ class AssertionWrite(_Strict):
             _check_text(self.object)
             if len(self.object) > MAX_OBJECT_CHARS:
                 raise ValueError(f"object longer than {MAX_OBJECT_CHARS} characters")
-        if self.valid_from is not None and self.valid_to is not None:
-            if parse_rfc3339(self.valid_to) <= parse_rfc3339(self.valid_from):
-                raise ValueError("valid_to must be after valid_from")
+        if (
+            self.valid_from is not None
+            and self.valid_to is not None
+            and parse_rfc3339(self.valid_to) <= parse_rfc3339(self.valid_from)
+        ):
+            raise ValueError("valid_to must be after valid_from")
+        self._check_disclosures()
         return self
+
+    def _check_disclosures(self) -> None:
+        if not self.disclosures:
+            return
+        if not self.access:
+            raise ValueError("disclosures are coarser views of a restricted fact: set access")
+        exact = self.object_text() or ""
+        for disclosure in self.disclosures:
+            if exact and exact in disclosure.object:
+                raise ValueError("a disclosure must not contain the exact value")
 
     @property
     def has_precondition(self) -> bool:
@@ -190,6 +225,7 @@ class Predicate(_Strict):
     value_type: ValueType = ValueType.string
     ephemeral: StrictBool = False
     description: Annotated[StrictStr, Field(max_length=2_000)] = ""
+    disclosure: DisclosurePolicy | None = None
 
     @field_validator("name")
     @classmethod
@@ -241,6 +277,8 @@ class AssertionOut(BaseModel):
     supersedes: list[str] = Field(default_factory=list)
     superseded_by: list[str] = Field(default_factory=list)
     remnant_of: str | None = None
+    view: Literal["exact", "disclosure"] = "exact"
+    trend: str | None = None
 
 
 class WriteResult(BaseModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from importlib import resources
 from typing import Any
@@ -18,16 +19,28 @@ def seed_predicates() -> list[Predicate]:
     return [Predicate.model_validate(item) for item in tomllib.loads(text)["predicate"]]
 
 
+def _params(predicate: Predicate) -> dict[str, Any]:
+    params = predicate.model_dump(mode="json")
+    params["disclosure"] = json.dumps(params["disclosure"]) if predicate.disclosure else None
+    return params
+
+
+def _predicate(stored: dict[str, Any]) -> Predicate:
+    data = dict(stored)
+    data["disclosure"] = json.loads(data["disclosure"]) if data.get("disclosure") else None
+    return Predicate.model_validate(data)
+
+
 def list_predicates(driver: Driver, *, database: str) -> list[Predicate]:
     records, _, _ = driver.execute_query(cypher.LIST_PREDICATES, database_=database, routing_="r")
-    return [Predicate.model_validate(r["predicate"]) for r in records]
+    return [_predicate(r["predicate"]) for r in records]
 
 
 def get_predicate(driver: Driver, *, database: str, name: str) -> Predicate | None:
     records, _, _ = driver.execute_query(
         cypher.GET_PREDICATE, name=name, database_=database, routing_="r"
     )
-    return Predicate.model_validate(records[0]["predicate"]) if records else None
+    return _predicate(records[0]["predicate"]) if records else None
 
 
 def register_predicate(driver: Driver, *, database: str, predicate: Predicate) -> bool:
@@ -36,9 +49,9 @@ def register_predicate(driver: Driver, *, database: str, predicate: Predicate) -
     Raises OntologyConflict when a predicate of that name exists with another definition.
     """
     records, _, _ = driver.execute_query(
-        cypher.CREATE_PREDICATE, database_=database, **predicate.model_dump(mode="json")
+        cypher.CREATE_PREDICATE, database_=database, **_params(predicate)
     )
-    stored = Predicate.model_validate(records[0]["predicate"])
+    stored = _predicate(records[0]["predicate"])
     if stored != predicate:
         raise OntologyConflict(
             f"predicate {predicate.name!r} exists with a different definition",
@@ -52,7 +65,7 @@ def seed(driver: Driver, *, database: str) -> list[str]:
     created: list[str] = []
     for predicate in seed_predicates():
         records, _, _ = driver.execute_query(
-            cypher.CREATE_PREDICATE, database_=database, **predicate.model_dump(mode="json")
+            cypher.CREATE_PREDICATE, database_=database, **_params(predicate)
         )
         if records[0]["created"]:
             created.append(predicate.name)

@@ -51,6 +51,7 @@ def assertion_out(record: Any, *, known_at: datetime | None = None) -> Assertion
     )
     fields = {k: props.get(k) for k in AssertionOut.model_fields}
     fields["access"] = list(props.get("access") or [])
+    fields["view"] = props.get("view") or "exact"
     fields["evidence"] = evidence
     fields["supersedes"] = sorted(record["supersedes"])
     fields["superseded_by"] = sorted(record["superseded_by"])

@@ -20,6 +20,7 @@ class Version:
     valid_from: datetime
     valid_to: datetime | None
     polarity: bool = True
+    object: str | None = None
 
 
 @dataclass(frozen=True)

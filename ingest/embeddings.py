@@ -79,7 +79,10 @@ class SentenceTransformerEmbedder:
                 raise EmbeddingUnavailable(
                     f"cannot load embedding model {self.name!r} (offline): {error}"
                 ) from error
-            dims = model.get_sentence_embedding_dimension()
+            dimension = getattr(model, "get_embedding_dimension", None) or getattr(
+                model, "get_sentence_embedding_dimension"
+            )
+            dims = dimension()
             if dims != EMBEDDING_DIMENSIONS:
                 raise EmbeddingUnavailable(
                     f"model {self.name!r} gives {dims} dimensions; the index needs "

@@ -139,7 +139,7 @@ def quarantine(
 ) -> list[str]:
     """Keep refused items as Quarantine nodes, unconnected to the record; count them."""
     received_at = utcnow()
-    items = [
+    items: list[dict[str, Any]] = [
         {
             "id": new_id(),
             "received_at": received_at,
@@ -155,7 +155,7 @@ def quarantine(
     driver.execute_query(cypher.CREATE_QUARANTINE, items=items, database_=database)
     for r in rejections:
         GATE_QUARANTINED.labels(origin=origin, reason=r.reason).inc()
-    return [item["id"] for item in items]
+    return [str(item["id"]) for item in items]
 
 
 def refuse(

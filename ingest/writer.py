@@ -27,6 +27,7 @@ from graph_schema.domain import (
     Tier,
     WriteResult,
 )
+from graph_schema.disclosure import disclosures_for
 from graph_schema.errors import PreconditionFailed, TractatusError
 from graph_schema.records import as_datetime, assertion_out
 from graph_schema.timeline import Plan, Version, governing, plan_write
@@ -44,6 +45,7 @@ class Prepared:
     valid_to: datetime | None
     embedding: list[float] | None
     slot_object: str | None
+    predicate: Predicate
 
 
 def slot_key(item: AssertionWrite, predicate: Predicate) -> str:
@@ -78,6 +80,7 @@ def prepare(
                 valid_from=valid_from,
                 valid_to=parse_rfc3339(item.valid_to) if item.valid_to else None,
                 embedding=embeddings[n] if embeddings else None,
+                predicate=ontology[item.predicate],
                 slot_object=(
                     item.object_text()
                     if ontology[item.predicate].cardinality == "many"
@@ -114,6 +117,7 @@ def _alive(tx: ManagedTransaction, key: str) -> list[Version]:
             valid_from=as_datetime(r["valid_from"]),  # type: ignore[arg-type]
             valid_to=as_datetime(r["valid_to"]),
             polarity=bool(r["polarity"]),
+            object=r["object"],
         )
         for r in tx.run(cypher.ALIVE_VERSIONS, key=key)
     ]
@@ -212,6 +216,16 @@ def _apply(tx: ManagedTransaction, plan: Plan, new: str, now: datetime) -> None:
         ).consume()
 
 
+def _disclose(
+    tx: ManagedTransaction, p: Prepared, alive: list[Version], new: str, now: datetime
+) -> None:
+    previous = governing(alive, p.valid_from - ONE_MICROSECOND)
+    previous_object = previous.object if previous is not None and previous.polarity else None
+    views = disclosures_for(p.item, p.predicate, previous_object)
+    if views:
+        tx.run(cypher.CREATE_DISCLOSURES, id=new, disclosures=views, now=now).consume()
+
+
 def _write_one(
     tx: ManagedTransaction,
     p: Prepared,
@@ -230,6 +244,7 @@ def _write_one(
     props["valid_to"] = plan.valid_to
     props["closed_at"] = now if plan.valid_to is not None else None
     tx.run(cypher.CREATE_ASSERTION, props=props, evidence=_evidence_props(p, now)).consume()
+    _disclose(tx, p, alive, new, now)
     _apply(tx, plan, new, now)
     if caused_by_event is not None:
         tx.run(cypher.LINK_CAUSED_BY, assertion_id=new, event_id=caused_by_event).consume()

@@ -6,10 +6,21 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+
+from ingest.embeddings import make_embedder
 from server import errors
 from server.auth import KeyRing
 from server.middleware import BodyLimit, Metrics
-from server.routers import assertions, events, facts, health, ontology, quarantine, tasks
+from server.routers import (
+    assertions,
+    events,
+    facts,
+    health,
+    observations,
+    ontology,
+    quarantine,
+    tasks,
+)
 from server.settings import Settings, get_settings, open_driver
 
 
@@ -22,6 +33,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         driver = open_driver(settings)
         app.state.driver = driver
+        # the model itself loads lazily, once per process, on the first observation
+        app.state.embedder = make_embedder(
+            settings.embedding_model, batch_size=settings.embed_batch_size
+        )
         try:
             yield
         finally:
@@ -36,7 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.keyring = KeyRing(settings.principals)
     errors.install(app)
-    for module in (assertions, facts, events, tasks, ontology, quarantine, health):
+    for module in (assertions, facts, events, tasks, observations, ontology, quarantine, health):
         app.include_router(module.router)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(Metrics)

@@ -48,7 +48,7 @@ def _entry(raw: dict[str, object]) -> tuple[str, Principal] | None:
         digest = hash_key(key)
     if not isinstance(digest, str) or len(digest) != 64:
         raise ValueError(f"principal {pid}: give key or key_sha256")
-    principal = Principal(id=pid, groups=tuple(sorted(set(groups))), role=role)  # type: ignore[arg-type]
+    principal = Principal(id=pid, groups=tuple(sorted(set(groups))), role=role)
     return digest.lower(), principal
 
 

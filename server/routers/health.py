@@ -18,7 +18,12 @@ router = APIRouter(tags=["health"])
 def healthz(driver: DriverDep, settings: SettingsDep) -> dict[str, Any]:
     driver.execute_query(cypher.PING, database_=settings.neo4j_database, routing_="r")
     version = current_version(driver, database=settings.neo4j_database)
-    return {"status": "ok", "neo4j": "up", "schema_version": version, "schema_latest": LATEST_VERSION}
+    return {
+        "status": "ok",
+        "neo4j": "up",
+        "schema_version": version,
+        "schema_latest": LATEST_VERSION,
+    }
 
 
 @router.get("/metrics")

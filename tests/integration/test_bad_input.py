@@ -155,7 +155,12 @@ def test_bad_query_parameters(api: dict[str, Api], subject: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["我们项目从Vue换成React了", "emoji 🚀🔥 and ZWJ 👩‍👩‍👧", "ελληνικά • עברית • 日本語", "tab\tand\nnewline"],
+    [
+        "我们项目从Vue换成React了",
+        "emoji 🚀🔥 and ZWJ 👩‍👩‍👧",
+        "ελληνικά • עברית • 日本語",
+        "tab\tand\nnewline",
+    ],
 )
 def test_unicode_round_trips_exactly(api: dict[str, Api], subject: str, text: str) -> None:
     body = assertion(subject, "said", text, evidence={"quote": text, "source_text": f"«{text}»"})

@@ -94,7 +94,7 @@ def test_reads_agree_with_the_model(driver: Driver, ops: list[tuple]) -> None:
         end = BASE + timedelta(days=day + length) if length is not None else None
         model.write(recorded, BASE + timedelta(days=day), end, value)
         record_times.append(recorded)
-    probes_k = [record_times[0] - timedelta(seconds=1)] + record_times
+    probes_k = [record_times[0] - timedelta(seconds=1), *record_times]
     for known_at in probes_k:
         for half_days in range(-1, 40):
             as_of = BASE + timedelta(hours=12 * half_days)

@@ -1,0 +1,128 @@
+"""POST /v1/observations (one, or a batch of up to ``max_observation_batch``) and
+GET /v1/observations/{id} with its neighbouring turns. See docs/ingestion.md."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Path, Query
+from fastapi.responses import JSONResponse
+
+from graph_schema.errors import TractatusError
+from graph_schema.ontology import predicate_map
+from ingest.distill.base import ObservationIn
+from ingest.observations import Context, Outcome, get_observation, ingest_observations
+from server.deps import DistillerDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
+from server.errors import STATUS, error_body, error_response
+
+router = APIRouter(prefix="/v1/observations", tags=["observations"])
+
+REPLAYED_HEADER = "Idempotent-Replayed"
+
+_SCHEMA = {
+    "requestBody": {
+        "content": {
+            "application/json": {
+                "schema": {
+                    "oneOf": [
+                        ObservationIn.model_json_schema(
+                            ref_template="#/components/schemas/{model}"
+                        ),
+                        {
+                            "type": "object",
+                            "properties": {"observations": {"type": "array", "maxItems": 256}},
+                            "required": ["observations"],
+                        },
+                    ]
+                }
+            }
+        },
+        "required": True,
+    }
+}
+
+
+def _items(payload: Any, max_batch: int) -> tuple[list[Any], bool] | JSONResponse:
+    if isinstance(payload, dict) and set(payload) == {"observations"}:
+        items = payload["observations"]
+        if not isinstance(items, list) or not items:
+            return error_response(422, "invalid_request", "observations must be a non-empty list")
+        if len(items) > max_batch:
+            return error_response(
+                413, "batch_too_large", f"a batch holds at most {max_batch} observations"
+            )
+        return items, True
+    if isinstance(payload, dict):
+        return [payload], False
+    return error_response(422, "invalid_request", "the body must be a JSON object")
+
+
+def _status(error: TractatusError) -> int:
+    return next((s for cls, s in STATUS.items() if isinstance(error, cls)), 500)
+
+
+def _batch_item(outcome: Outcome) -> dict[str, Any]:
+    if isinstance(outcome, TractatusError):
+        return {
+            "status": _status(outcome),
+            **error_body(outcome.code, outcome.message, outcome.details),
+        }
+    return {"status": 201, **outcome.body()}
+
+
+@router.post("", status_code=201, openapi_extra=_SCHEMA)
+def post_observations(
+    payload: Annotated[Any, Body()],
+    driver: DriverDep,
+    settings: SettingsDep,
+    principal: PrincipalDep,
+    distiller: DistillerDep,
+    embedder: EmbedderDep,
+) -> Any:
+    """Distil raw text into assertions through the gate; idempotent per (caller, key).
+
+    A batch answers 200 with one result per observation, each with its own ``status``.
+    """
+    parsed = _items(payload, settings.max_observation_batch)
+    if isinstance(parsed, JSONResponse):
+        return parsed
+    raw_items, is_batch = parsed
+    database = settings.neo4j_database
+    ctx = Context(
+        driver=driver,
+        database=database,
+        principal=principal,
+        distiller=distiller,
+        embedder=embedder,
+        ontology=predicate_map(driver, database=database),
+        retain_raw_text=settings.retain_raw_text,
+    )
+    outcomes = ingest_observations(ctx, raw_items)
+    if is_batch:
+        return JSONResponse({"results": [_batch_item(o) for o in outcomes]}, status_code=200)
+    outcome = outcomes[0]
+    if isinstance(outcome, TractatusError):
+        raise outcome
+    replayed = "true" if outcome.replayed else "false"
+    return JSONResponse(outcome.body(), status_code=201, headers={REPLAYED_HEADER: replayed})
+
+
+@router.get("/{observation_id}")
+def get_one(
+    observation_id: Annotated[str, Path(min_length=1, max_length=64)],
+    driver: DriverDep,
+    settings: SettingsDep,
+    principal: PrincipalDep,
+    context: Annotated[int, Query(ge=0, le=50)] = 0,
+) -> dict[str, Any]:
+    """One observation (its text if retained) and up to ``context`` visible turns either side
+    in its conversation, ordered by ``occurred_at``."""
+    body = get_observation(
+        driver,
+        database=settings.neo4j_database,
+        principal=principal,
+        observation_id=observation_id,
+        context=context,
+    )
+    return body
+

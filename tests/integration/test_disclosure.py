@@ -1,0 +1,63 @@
+"""Disclosure levels fixed at write time: finance sees the figure, sales the band, others nothing."""
+
+from __future__ import annotations
+
+from tests.conftest import Api, assertion
+
+Q2, Q3 = "2026-04-01T00:00:00Z", "2026-07-01T00:00:00Z"
+
+
+def _revenue(subject: str, value: int, valid_from: str, **extra: object) -> dict:
+    return assertion(subject, "revenue", value, valid_from=valid_from, access=["finance"],
+                     evidence={"quote": f"revenue was {value:,}"}, **extra)
+
+
+def test_finance_exact_sales_band_and_trend_others_not_found(
+    api: dict[str, Api], subject: str
+) -> None:
+    assert api["alice"].post("/v1/assertions", _revenue(subject, 1_800_000, Q2)).status_code == 201
+    written = api["alice"].post("/v1/assertions", _revenue(subject, 2_140_000, Q3))
+    assert written.status_code == 201, written.text
+
+    finance = api["alice"].get("/v1/facts", subject=subject, predicate="revenue").json()
+    assert finance["status"] == "answered"
+    assert finance["facts"][0]["object"] == "2140000"
+    assert finance["facts"][0]["view"] == "exact"
+
+    sales = api["bob"].get("/v1/facts", subject=subject, predicate="revenue")
+    body = sales.json()
+    assert body["status"] == "answered"
+    [fact] = body["facts"]
+    assert fact["object"] == "2.0M–2.5M" and fact["trend"] == "rising"
+    assert fact["view"] == "disclosure" and fact["evidence"] == []
+    assert fact["id"] != finance["facts"][0]["id"]
+    for leaked in ("2140000", "2,140,000", "2.14", "1800000", "1,800,000"):
+        assert leaked not in sales.text, leaked
+    history = api["bob"].get("/v1/facts/history", subject=subject, predicate="revenue")
+    assert [v["object"] for v in history.json()["versions"]] == ["1.5M–2.0M", "2.0M–2.5M"]
+    for leaked in ("2140000", "2,140,000", "1800000", "1,800,000"):
+        assert leaked not in history.text
+
+    other = api["public"].get("/v1/facts", subject=subject, predicate="revenue").json()
+    absent = api["public"].get("/v1/facts", subject=subject + "-none", predicate="revenue").json()
+    assert other["status"] == absent["status"] == "not_found"
+    assert {k: v for k, v in other.items() if k not in ("subject", "as_of", "known_at")} == {
+        k: v for k, v in absent.items() if k not in ("subject", "as_of", "known_at")
+    }
+
+
+def test_explicit_disclosures_override_the_policy(api: dict[str, Api], subject: str) -> None:
+    body = _revenue(subject, 2_140_000, Q3,
+                    disclosures=[{"audience": ["sales"], "object": "about two million",
+                                  "trend": "flat"}])
+    assert api["alice"].post("/v1/assertions", body).status_code == 201
+    fact = api["bob"].get("/v1/facts", subject=subject, predicate="revenue").json()["facts"][0]
+    assert (fact["object"], fact["trend"]) == ("about two million", "flat")
+
+
+def test_a_disclosure_may_not_carry_the_exact_value(api: dict[str, Api], subject: str) -> None:
+    body = _revenue(subject, 2_140_000, Q3,
+                    disclosures=[{"audience": ["sales"], "object": "exactly 2140000"}])
+    response = api["alice"].post("/v1/assertions", body)
+    assert response.status_code == 422
+    assert "exact value" in response.json()["error"]["details"]["rejections"][0]["message"]
