@@ -79,10 +79,7 @@ class SentenceTransformerEmbedder:
                 raise EmbeddingUnavailable(
                     f"cannot load embedding model {self.name!r} (offline): {error}"
                 ) from error
-            dimension = getattr(model, "get_embedding_dimension", None) or getattr(
-                model, "get_sentence_embedding_dimension"
-            )
-            dims = dimension()
+            dims = len(model.encode(["dimension probe"], show_progress_bar=False)[0])
             if dims != EMBEDDING_DIMENSIONS:
                 raise EmbeddingUnavailable(
                     f"model {self.name!r} gives {dims} dimensions; the index needs "

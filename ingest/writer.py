@@ -144,7 +144,7 @@ def _check_precondition(
         return
     if current is not None and expected == current.id:
         return
-    details: dict[str, Any] = {"current": None, "expected_current": expected}
+    details: dict[str, Any] = {"current": None}
     if current is not None:
         details["current"] = _fetch(tx, current.id, groups, now).model_dump(mode="json")
     raise PreconditionFailed("the slot moved on: expected_current is not current", details=details)

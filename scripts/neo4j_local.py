@@ -20,7 +20,8 @@ Usage::
 Settings (environment, with defaults): TRACTATUS_NEO4J_HOME, TRACTATUS_NEO4J_BOLT_PORT (7687),
 TRACTATUS_NEO4J_HTTP_PORT (7474), TRACTATUS_NEO4J_HEAP (2g), TRACTATUS_NEO4J_PAGECACHE (2g),
 TRACTATUS_NEO4J_START_TIMEOUT (seconds, 120). If ``NEO4J_URI`` is set, that external server is
-used instead: ``start``/``stop`` do nothing and ``env`` echoes the NEO4J_* variables.
+used instead: ``start`` does nothing, ``stop`` only ends a local server that still runs, and
+``env`` echoes the NEO4J_* variables.
 
 Only the standard library and the ``neo4j`` driver are used.
 """
@@ -56,8 +57,8 @@ LOOPBACK = "127.0.0.1"
 
 EXIT_STOPPED = 3  # `status` exit code when not running (LSB convention)
 
-# JVM options as Neo4j's own launcher passes them (conf/neo4j.conf server.jvm.additional
-# defaults of the 5.26 distribution); heap size is added from the settings.
+# JVM options: the server.jvm.additional defaults of the 5.26 distribution's neo4j.conf, plus
+# ExitOnOutOfMemoryError and the file encoding its launcher sets; heap comes from the settings.
 JVM_OPTIONS: tuple[str, ...] = (
     "-XX:+UseG1GC",
     "-XX:-OmitStackTraceInFastThrow",
@@ -88,7 +89,7 @@ class Settings:
     http_port: int
     heap: str
     pagecache: str
-    start_timeout: float
+    start_timeout: int
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -101,7 +102,7 @@ class Settings:
             http_port=_int_setting(env, "TRACTATUS_NEO4J_HTTP_PORT", 7474),
             heap=_size_setting(env, "TRACTATUS_NEO4J_HEAP", "2g"),
             pagecache=_size_setting(env, "TRACTATUS_NEO4J_PAGECACHE", "2g"),
-            start_timeout=float(env.get("TRACTATUS_NEO4J_START_TIMEOUT") or 120),
+            start_timeout=_int_setting(env, "TRACTATUS_NEO4J_START_TIMEOUT", 120, "a timeout"),
         )
 
     # Layout -------------------------------------------------------------------------------
@@ -163,16 +164,18 @@ class Settings:
         return f"http://{LOOPBACK}:{self.http_port}/browser/"
 
 
-def _int_setting(env: Mapping[str, str], name: str, default: int) -> int:
+def _int_setting(
+    env: Mapping[str, str], name: str, default: int, what: str = "a port number"
+) -> int:
     raw = env.get(name)
     if not raw:
         return default
     try:
         value = int(raw)
     except ValueError as exc:
-        raise Neo4jLocalError(f"{name}={raw!r} is not a port number") from exc
+        raise Neo4jLocalError(f"{name}={raw!r} is not {what}") from exc
     if not 0 < value < 65536:
-        raise Neo4jLocalError(f"{name}={raw!r} is not a port number")
+        raise Neo4jLocalError(f"{name}={raw!r} is not {what}")
     return value
 
 

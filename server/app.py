@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from ingest.distill.offline import OfflineDistiller
 from ingest.embeddings import make_embedder
 from server import errors
 from server.auth import KeyRing
@@ -37,6 +38,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.embedder = make_embedder(
             settings.embedding_model, batch_size=settings.embed_batch_size
         )
+        app.state.distiller = OfflineDistiller()
         try:
             yield
         finally:

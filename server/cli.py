@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -55,6 +56,62 @@ def _check_chains(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _ingest(args: argparse.Namespace) -> int:
+    """Exit 0: all accepted; 1: some could not be sent (re-run to resume); 3: some refused."""
+    import json
+
+    from ingest import bulk
+
+    key = args.key or os.environ.get("TRACTATUS_API_KEY")
+    if not key:
+        print("tractatus ingest: give --key or set TRACTATUS_API_KEY", file=sys.stderr)
+        return 2
+    source = Path(args.file)
+    try:
+        items = bulk.read_observations(source, args.format, only=args.conversation)
+    except (OSError, bulk.BulkInputError) as error:
+        print(f"tractatus ingest: {error}", file=sys.stderr)
+        return 2
+    items = items[: args.limit] if args.limit else items
+    path = None
+    if not args.no_progress:
+        path = Path(args.progress) if args.progress else bulk.default_progress_path(
+            source, args.url, key
+        )
+        if args.restart:
+            path.unlink(missing_ok=True)
+    try:
+        summary = bulk.load(
+            items, url=args.url, key=key, progress=bulk.Progress(path),
+            batch_size=args.batch_size, workers=args.workers, show_progress=not args.quiet,
+        )
+    except bulk.BulkAborted as error:
+        print(f"tractatus ingest: {error}", file=sys.stderr)
+        return 1
+    report = {**summary.as_dict(), "progress_file": str(path) if path else None}
+    print(json.dumps(report, indent=2))
+    return 1 if summary.failed else 3 if summary.rejected else 0
+
+
+def _add_ingest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    ingest = sub.add_parser("ingest", help="post observations from a JSONL or LoCoMo file")
+    ingest.add_argument("file")
+    ingest.add_argument("--format", choices=["jsonl", "locomo"], default=None,
+                        help="default: jsonl for .jsonl/.ndjson, else locomo")
+    ingest.add_argument("--url", default=os.environ.get("TRACTATUS_URL", "http://127.0.0.1:8000"))
+    ingest.add_argument("--key", default=None, help="bearer key (default: $TRACTATUS_API_KEY)")
+    ingest.add_argument("--batch-size", type=int, default=64)
+    ingest.add_argument("--workers", type=int, default=2, help="concurrent requests")
+    ingest.add_argument("--conversation", action="append", default=None,
+                        help="LoCoMo sample_id to load (repeatable; default: all)")
+    ingest.add_argument("--limit", type=int, default=None, help="only the first N observations")
+    ingest.add_argument("--progress", default=None, help="progress file of finished keys")
+    ingest.add_argument("--restart", action="store_true", help="forget the progress file")
+    ingest.add_argument("--no-progress", action="store_true", help="keep no progress file")
+    ingest.add_argument("--quiet", action="store_true", help="no progress bar")
+    ingest.set_defaults(func=_ingest)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tractatus", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -72,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     chains.add_argument("--json", action="store_true", help="print the report as JSON")
     chains.add_argument("--sample", type=int, default=100, help="examples kept per problem")
     chains.set_defaults(func=_check_chains)
+    _add_ingest(sub)
     return parser
 
 

@@ -26,6 +26,10 @@ KEYS = {
     "carol": "tr_test_carol_000000000000000000000000",
     "admin": "tr_test_admin_000000000000000000000000",
     "public": "tr_test_public_00000000000000000000000",
+    "dave": "tr_test_dave_000000000000000000000000",
+    "erin": "tr_test_erin_000000000000000000000000",
+    "frank": "tr_test_frank_00000000000000000000000",
+    "grace": "tr_test_grace_00000000000000000000000",
 }
 PRINCIPALS = f"""
 [[principal]]
@@ -53,6 +57,26 @@ role = "admin"
 id = "public"
 key = "{KEYS['public']}"
 groups = []
+
+[[principal]]
+id = "dave"
+key = "{KEYS['dave']}"
+groups = ["hr"]
+
+[[principal]]
+id = "erin"
+key = "{KEYS['erin']}"
+groups = ["legal"]
+
+[[principal]]
+id = "frank"
+key = "{KEYS['frank']}"
+groups = ["eng", "eng.platform"]
+
+[[principal]]
+id = "grace"
+key = "{KEYS['grace']}"
+groups = ["ops"]
 """
 
 
@@ -160,3 +184,16 @@ def assertion(subject: str, predicate: str, obj: Any, **extra: Any) -> dict[str,
 def count_nodes(driver: Driver, label: str) -> int:
     records, _, _ = driver.execute_query(f"MATCH (n:{label}) RETURN count(n) AS c")
     return int(records[0]["c"])
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Print the probe suite's count of attacks and leaks when it ran."""
+    from tests.integration.probes import RESULTS
+
+    if RESULTS["attacks"]:
+        terminalreporter.write_sep("=", "adversarial probes")
+        terminalreporter.write_line(
+            f"{len(RESULTS['attacks'])} attacks, {len(RESULTS['leaks'])} leaks"
+        )
+        for leak in RESULTS["leaks"]:
+            terminalreporter.write_line(f"LEAK {leak}")

@@ -10,13 +10,20 @@ that carry nothing (pronouns, punctuation only, runaway captures).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from ingest.distill.sentences import is_cjk
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 MAX_OBJECT_CHARS = 100
 MAX_CJK_OBJECT_CHARS = 30
 MAX_LIST_ITEM_WORDS = 4
+FILLER_WINDOW = 24
 
 # Where a clause ends: hard punctuation (a '.' or ':' only before a space, so Node.js and
 # 3.14 survive), brackets and dashes.
@@ -47,21 +54,17 @@ _TRAILING_FILLER = re.compile(
     r"anymore|any\s+more|too|also|as\s+well|a\s+lot|lately|recently|mostly|mainly|daily|"
     r"every\s+day|instead|already|still|though|actually|really|very\s+much|so\s+much|"
     r"much|more|a\s+lot\s+more|the\s+most|most|best|again|full[\s-]time|yet|then|here|"
-    r"there|personally|myself|ourselves)"
-    r"|了|啦|呢|啊|呀|吧|哦|嘛|咯|喔|哈|的|现在|目前|最近|也|都|一下|而已|罢了)$",
+    r"there|personally|myself|ourselves|lol|haha|lmao|tbh|imo)"
+    r"|了|啦|呢|啊|呀|吧|哦|嘛|咯|喔|哈+|的|现在|目前|最近|也|都|一下|而已|罢了)$",
     re.IGNORECASE,
 )
 _EDGE_PUNCT = " \t\"'“”‘’`.,!?;:。，！？；：、…~～()[]{}（）「」『』【】《》<>*_-–—"
 _LEADING_ARTICLE = re.compile(r"^(?:a|an)\s+(?=\S)", re.IGNORECASE)
-_PRONOUNS = frozenset(
-    {
-        "it", "that", "this", "them", "these", "those", "him", "her", "you", "me", "us",
-        "one", "ones", "something", "anything", "everything", "nothing", "stuff", "things",
-        "what", "which", "so", "too", "here", "there", "it all", "all of them", "both",
-        "它", "这", "那", "这个", "那个", "这些", "那些", "他", "她", "你", "他们", "她们",
-        "什么", "东西",
-    }
-)
+_PRONOUNS = _words(
+    "it that this them these those him her you me us one ones something anything everything "
+    "nothing stuff things what which so too here there both "
+    "它 这 那 这个 那个 这些 那些 他 她 你 他们 她们 什么 东西"
+) | {"it all", "all of them"}
 
 
 class Extracted(NamedTuple):
@@ -85,13 +88,19 @@ def _latin_head(tail: str) -> str:
     return tail
 
 
+def _drop_filler(value: str) -> str:
+    match = _TRAILING_FILLER.search(value, max(0, len(value) - FILLER_WINDOW))
+    return value[: match.start()] if match else value
+
+
 def clean(value: str) -> str | None:
     """Trim punctuation, filler and articles; None when nothing meaningful is left."""
+    if len(value) > 2 * MAX_OBJECT_CHARS:
+        return None
     previous = None
     while previous != value:
         previous = value
-        value = value.strip(_EDGE_PUNCT)
-        value = _TRAILING_FILLER.sub("", value)
+        value = _drop_filler(value.strip(_EDGE_PUNCT))
     value = _LEADING_ARTICLE.sub("", value).strip(_EDGE_PUNCT)
     if not value or value.lower() in _PRONOUNS:
         return None
@@ -113,8 +122,9 @@ def _list_items(clause: str) -> list[str]:
         items.append(part)
         if closing:
             break
-    if len(parts) > 1 and len(items) > 1:
-        items[-1:] = [p for p in _AND_SPLIT.split(items[-1]) if p]
+    pieces = [p.strip() for p in _AND_SPLIT.split(items[-1])]
+    if len(pieces) > 1 and all(pieces):
+        items[-1:] = pieces
     return items
 
 
@@ -123,10 +133,7 @@ def extract(tail: str, *, many: bool, chinese: bool = False) -> Extracted:
     if chinese:
         tail = _latin_head(tail)
     clause = _cut(_cut(tail, _HARD_STOP), _CLAUSE_STOP)
-    if many:
-        raw = _list_items(clause)
-    else:
-        raw = [_LIST_SPLIT.split(clause)[0]]
+    raw = _list_items(clause) if many else [_LIST_SPLIT.split(clause)[0]]
     consumed = len(clause) if many else len(raw[0])
     values: list[str] = []
     for item in raw:
@@ -136,24 +143,18 @@ def extract(tail: str, *, many: bool, chinese: bool = False) -> Extracted:
     return Extracted(values, consumed)
 
 
-TECH_WORDS = frozenset(
-    {
-        "react", "vue", "angular", "svelte", "solid", "next", "nuxt", "remix", "astro",
-        "ember", "backbone", "jquery", "django", "flask", "fastapi", "rails", "laravel",
-        "spring", "express", "nestjs", "phoenix", "gin", "postgres", "postgresql", "mysql",
-        "mariadb", "sqlite", "mongodb", "mongo", "redis", "neo4j", "cassandra", "dynamodb",
-        "elasticsearch", "kafka", "rabbitmq", "python", "java", "kotlin", "scala", "go",
-        "golang", "rust", "ruby", "php", "perl", "swift", "typescript", "javascript", "c",
-        "haskell", "elixir", "erlang", "clojure", "dart", "flutter", "kubernetes", "k8s",
-        "docker", "podman", "terraform", "ansible", "aws", "gcp", "azure", "heroku",
-        "vercel", "netlify", "linux", "windows", "macos", "ubuntu", "debian", "vim",
-        "neovim", "emacs", "vscode", "intellij", "pycharm", "webpack", "vite", "babel",
-        "tailwind", "bootstrap", "graphql", "grpc", "jenkins", "gitlab", "github", "git",
-        "pytorch", "tensorflow", "jax", "pandas", "numpy", "spark", "hadoop", "airflow",
-        "snowflake", "bigquery", "supabase", "firebase", "electron", "tauri", "unity",
-        "unreal", "godot", "wordpress", "shopify", "salesforce", "sap", "oracle", "excel",
-        "notion", "slack", "jira", "figma", "mac", "iphone", "android", "ios",
-    }
+TECH_WORDS = _words(
+    "react vue angular svelte solid next nuxt remix astro ember backbone jquery django "
+    "flask fastapi rails laravel spring express nestjs phoenix gin postgres postgresql "
+    "mysql mariadb sqlite mongodb mongo redis neo4j cassandra dynamodb elasticsearch "
+    "kafka rabbitmq python java kotlin scala go golang rust ruby php perl swift "
+    "typescript javascript c haskell elixir erlang clojure dart flutter kubernetes k8s "
+    "docker podman terraform ansible aws gcp azure heroku vercel netlify linux windows "
+    "macos ubuntu debian vim neovim emacs vscode intellij pycharm webpack vite babel "
+    "tailwind bootstrap graphql grpc jenkins gitlab github git pytorch tensorflow jax "
+    "pandas numpy spark hadoop airflow snowflake bigquery supabase firebase electron "
+    "tauri unity unreal godot wordpress shopify salesforce sap oracle excel notion slack "
+    "jira figma mac iphone android ios"
 )
 _TECH_CONTEXT = re.compile(
     r"\b(?:projects?|apps?|applications?|codebases?|code|stacks?|tech\s+stack|frameworks?|"
@@ -168,9 +169,14 @@ _TECH_SHAPE = re.compile(r"[0-9#+]|\.js\b|(?:js|sql|db|ql)$", re.IGNORECASE)
 _CAMEL = re.compile(r"[a-z][A-Z]")
 
 
+@lru_cache(maxsize=256)
+def _tech_context(sentence: str) -> bool:
+    return _TECH_CONTEXT.search(sentence) is not None
+
+
 def technical(value: str, sentence: str) -> bool:
     """Whether a value (or its sentence) is about software rather than places or food."""
-    if _TECH_CONTEXT.search(sentence):
+    if _tech_context(sentence):
         return True
     words = value.lower().replace("-", " ").split()
     if value.lower() in TECH_WORDS or any(w.strip(".,") in TECH_WORDS for w in words):

@@ -23,6 +23,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 MAX_SENTENCE_CHARS = 2_000
 
 HARD_BREAKS = frozenset("\n\r\x00\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
@@ -32,20 +37,14 @@ CLOSERS = frozenset("\"'”’)]}»」』）】〕〉》")
 SOFT_CUTS = frozenset(" \t,，、;:")
 
 # Never a sentence end: titles and Latin abbreviations that are followed by more text.
-NEVER_ENDS = frozenset(
-    {
-        "mr", "mrs", "ms", "dr", "prof", "st", "mt", "sr", "jr", "rev", "hon", "gen", "col",
-        "lt", "sgt", "capt", "gov", "sen", "rep", "e.g", "i.e", "eg", "ie", "cf", "vs", "viz",
-        "approx", "fig", "figs", "vol", "pp", "dept", "est", "ca", "ref",
-    }
+NEVER_ENDS = _words(
+    "mr mrs ms dr prof st mt sr jr rev hon gen col lt sgt capt gov sen rep e.g i.e eg ie "
+    "cf vs viz approx fig figs vol pp dept est ca ref"
 )
 # A sentence end only when the next word starts with a capital letter.
-SOFT_ENDS = frozenset(
-    {
-        "etc", "inc", "ltd", "co", "corp", "llc", "jan", "feb", "mar", "apr", "jun", "jul",
-        "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "wed", "thu", "fri", "sat",
-        "sun", "no", "nos", "a.m", "p.m", "am", "pm", "u.s", "u.k", "u.s.a", "e.u", "ph.d", "al",
-    }
+SOFT_ENDS = _words(
+    "etc inc ltd co corp llc jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed "
+    "thu fri sat sun no nos a.m p.m am pm u.s u.k u.s.a e.u ph.d al"
 )
 OPENERS = "\"'“‘(（[「『【"
 
@@ -134,9 +133,7 @@ def _boundaries(text: str) -> list[tuple[int, int]]:
             run = _run_end(text, i)
             j = _skip_closers(text, run)
             single_dot = run - i == 1 and ch == "."
-            ends = (
-                _period_ends(text, start, i, j) if single_dot else _followed_by_break(text, j)
-            )
+            ends = _period_ends(text, start, i, j) if single_dot else _followed_by_break(text, j)
             if ends:
                 pieces.append((start, j))
                 start = j

@@ -128,24 +128,27 @@ def test_a_chain_stops_silently_at_what_the_reader_may_not_see(
     secret = _post(api["alice"], event(task, "budget_check", at("09:00"), access=["finance"]))
     shared = _post(api["carol"], event(task, "approve", at("09:30"), caused_by=[secret],
                                        access=["finance", "sales"]))
-    public = _post(api["carol"], event(task, "announce", at("10:00"), caused_by=[shared]))
-    for_bob = _chain(api["bob"], public)
-    assert [e["id"] for e in for_bob["events"]] == [public, shared]
+    sales = _post(api["carol"], event(task, "announce", at("10:00"), caused_by=[shared],
+                                      access=["sales"]))
+    for_bob = _chain(api["bob"], sales)
+    assert [e["id"] for e in for_bob["events"]] == [sales, shared]
     assert for_bob["events"][1]["caused_by"] == []
     assert for_bob["truncated"] is False
     assert "root" not in for_bob["events"][1]
-    for_alice = _chain(api["alice"], public)
-    assert [e["id"] for e in for_alice["events"]] == [public, shared, secret]
-    for_public = _chain(api["public"], public)
-    assert [e["id"] for e in for_public["events"]] == [public]
+    for_carol = _chain(api["carol"], sales)
+    assert [e["id"] for e in for_carol["events"]] == [sales, shared, secret]
+    assert for_carol["events"][1]["caused_by"] == [secret]
+    for_alice = _chain(api["alice"], shared, direction="effects")
+    assert [e["id"] for e in for_alice["events"]] == [shared]
     effects_for_bob = _chain(api["bob"], shared, direction="effects")
-    assert [e["id"] for e in effects_for_bob["events"]] == [shared, public]
+    assert [e["id"] for e in effects_for_bob["events"]] == [shared, sales]
 
     hidden = api["bob"].get(f"/v1/events/{secret}/chain")
     unknown = api["bob"].get("/v1/events/01ZZZZZZZZZZZZZZZZZZZZZZZZ/chain")
     assert hidden.status_code == unknown.status_code == 404
     assert hidden.json()["error"]["code"] == unknown.json()["error"]["code"] == "not_found"
     assert hidden.json()["error"]["message"] == unknown.json()["error"]["message"]
+    assert api["public"].get(f"/v1/events/{sales}/chain").status_code == 404
     assert api["bob"].get(f"/v1/events/{secret}").status_code == 404
     assert api["alice"].get(f"/v1/events/{secret}").json()["action"] == "budget_check"
 

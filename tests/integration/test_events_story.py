@@ -119,7 +119,7 @@ def test_why_replays_the_whole_chain_back_to_the_user(
     assert by_id[switched]["after"] == {"payment_channel": "B"}
     assert by_id[paid]["occurred_at"].startswith(at("15:00")[:19])
     assert by_id[asked]["actor"] == "user:dana"
-    assert by_id[created]["depth"] == 1 and by_id[asked]["depth"] == 5
+    assert by_id[created]["depth"] == 1 and by_id[asked]["depth"] == 4
     produced = {(a["predicate"], a["object"]) for a in by_id[looked]["assertions"]}
     assert produced == {("stock_level", "80"), ("safety_stock", "100")}
     assert [(a["predicate"], a["object"]) for a in by_id[failed]["assertions"]] == [
@@ -151,7 +151,7 @@ def test_timeline_and_effects(api: dict[str, Api], story: dict[str, Any]) -> Non
         f"/v1/events/{story['ids'][0]}/chain", direction="effects"
     ).json()
     assert [e["id"] for e in effects["events"]] == story["ids"]
-    assert effects["events"][-1]["depth"] == 5  # paid <- created <- decided <- looked <- asked
+    assert effects["events"][-1]["depth"] == 4  # paid <- created <- decided <- looked <- asked
 
 
 def test_why_status_for_unknown_slots(api: dict[str, Api], story: dict[str, Any]) -> None:

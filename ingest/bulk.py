@@ -1,0 +1,304 @@
+"""Bulk ingest: JSONL and LoCoMo readers, and a resumable loader that posts over HTTP.
+
+Every observation carries an idempotency key (LoCoMo: ``{sample_id}:{dia_id}``; a JSONL line
+without one gets a key derived from its content), so re-sending is always safe: the server
+replays instead of writing twice. A local progress file of finished keys lets a re-run skip
+what is done without even asking the server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from graph_schema.errors import TractatusError
+
+FORMATS = ("jsonl", "locomo")
+LOCOMO_TIME = "%I:%M %p on %d %B, %Y"
+_SESSION = re.compile(r"^session_(\d+)$")
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+class BulkInputError(TractatusError):
+    code = "bulk_input_invalid"
+
+
+class BulkAborted(TractatusError):
+    code = "bulk_aborted"
+
+
+# --- readers --------------------------------------------------------------------------------
+
+
+def detect_format(path: Path) -> str:
+    return "jsonl" if path.suffix.lower() in (".jsonl", ".ndjson") else "locomo"
+
+
+def content_key(item: dict[str, Any]) -> str:
+    canonical = json.dumps(item, ensure_ascii=False, sort_keys=True)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:40]
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """One observation body per line; blank lines skipped; a missing key is derived."""
+    items: list[dict[str, Any]] = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise BulkInputError(f"{path}:{number}: not JSON ({error.msg})") from error
+            if not isinstance(item, dict):
+                raise BulkInputError(f"{path}:{number}: not a JSON object")
+            if not item.get("idempotency_key"):
+                item["idempotency_key"] = content_key(item)
+            items.append(item)
+    return items
+
+
+def parse_locomo_time(text: str) -> datetime:
+    """``"1:56 pm on 8 May, 2023"`` -> 2023-05-08T13:56:00+00:00 (taken as UTC)."""
+    try:
+        parsed = datetime.strptime(text.strip(), LOCOMO_TIME)
+    except ValueError as error:
+        raise BulkInputError(f"not a LoCoMo session time: {text!r}") from error
+    return parsed.replace(tzinfo=UTC)
+
+
+def _sessions(conversation: dict[str, Any]) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    numbered = sorted(
+        (int(m.group(1)), key) for key in conversation if (m := _SESSION.match(key))
+    )
+    for _, key in numbered:
+        turns = conversation[key]
+        if isinstance(turns, list):
+            yield conversation[f"{key}_date_time"], turns
+
+
+def _turn_text(turn: dict[str, Any]) -> str:
+    text = str(turn.get("text") or "").strip()
+    caption = str(turn.get("blip_caption") or "").strip()
+    if caption:
+        text = f"{text} [image: {caption}]".strip()
+    return text
+
+
+def locomo_observations(
+    samples: list[dict[str, Any]], *, only: Iterable[str] | None = None
+) -> list[dict[str, Any]]:
+    wanted = set(only) if only is not None else None
+    items: list[dict[str, Any]] = []
+    for sample in samples:
+        sample_id = str(sample["sample_id"])
+        if wanted is not None and sample_id not in wanted:
+            continue
+        for when, turns in _sessions(sample["conversation"]):
+            start = parse_locomo_time(when)
+            for index, turn in enumerate(turns):
+                text = _turn_text(turn)
+                if not text:
+                    continue
+                items.append(
+                    {
+                        "text": text,
+                        "speaker": str(turn["speaker"]),
+                        "occurred_at": (start + timedelta(seconds=index)).isoformat(),
+                        "source_kind": "user_stated",
+                        "idempotency_key": f"{sample_id}:{turn['dia_id']}",
+                        "conversation_id": sample_id,
+                        "kind": "chat_turn",
+                    }
+                )
+    return items
+
+
+def read_locomo(path: Path, *, only: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    with path.open(encoding="utf-8") as handle:
+        samples = json.load(handle)
+    if not isinstance(samples, list):
+        raise BulkInputError(f"{path}: a LoCoMo file is a JSON list of samples")
+    return locomo_observations(samples, only=only)
+
+
+def read_observations(
+    path: Path, fmt: str | None = None, *, only: Iterable[str] | None = None
+) -> list[dict[str, Any]]:
+    fmt = fmt or detect_format(path)
+    if fmt == "jsonl":
+        return read_jsonl(path)
+    if fmt == "locomo":
+        return read_locomo(path, only=only)
+    raise BulkInputError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+
+
+# --- progress ---------------------------------------------------------------------------------
+
+
+def default_progress_path(source: Path, url: str, key: str) -> Path:
+    """One progress file per (input file, server, caller), under the user's cache dir."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    digest = hashlib.sha256(
+        "\x1f".join([str(source.resolve()), url.rstrip("/"), key]).encode("utf-8")
+    ).hexdigest()[:16]
+    return cache / "tractatus" / "ingest" / f"{source.name}.{digest}.done"
+
+
+class Progress:
+    """Append-only file of finished idempotency keys, one per line, flushed per batch."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.done: set[str] = set()
+        if path is not None and path.exists():
+            self.done = {line for line in path.read_text("utf-8").splitlines() if line}
+
+    def record(self, keys: list[str]) -> None:
+        self.done.update(keys)
+        if self.path is None or not keys:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write("".join(f"{k}\n" for k in keys))
+            handle.flush()
+            os.fsync(handle.fileno())
+
+
+# --- the loader -------------------------------------------------------------------------------
+
+
+@dataclass
+class Summary:
+    total: int = 0
+    skipped: int = 0
+    created: int = 0
+    replayed: int = 0
+    rejected: int = 0
+    failed: int = 0
+    assertions: int = 0
+    quarantined_drafts: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def observations_per_second(self) -> float:
+        return (self.created + self.replayed) / self.seconds if self.seconds else 0.0
+
+
+@dataclass(frozen=True)
+class _BatchResult:
+    done: list[str]
+    results: list[dict[str, Any]]
+    failed: int
+
+
+def _post(client: httpx.Client, batch: list[dict[str, Any]], retries: int) -> _BatchResult:
+    delay = 0.5
+    for attempt in range(retries + 1):
+        try:
+            response = client.post("/v1/observations", json={"observations": batch})
+        except httpx.TransportError:
+            response = None
+        if response is not None and response.status_code in (401, 403):
+            raise BulkAborted(f"the server refused the key: HTTP {response.status_code}")
+        if response is not None and response.status_code not in RETRY_STATUSES:
+            if response.status_code != 200:
+                raise BulkAborted(
+                    f"unexpected HTTP {response.status_code}: {response.text[:300]}"
+                )
+            results: list[dict[str, Any]] = response.json()["results"]
+            done = [
+                item["idempotency_key"]
+                for item, result in zip(batch, results, strict=True)
+                if result["status"] == 201
+            ]
+            return _BatchResult(done, results, 0)
+        if attempt < retries:
+            time.sleep(delay)
+            delay *= 2
+    return _BatchResult([], [], len(batch))
+
+
+def _tally(summary: Summary, outcome: _BatchResult) -> None:
+    summary.failed += outcome.failed
+    for result in outcome.results:
+        if result["status"] != 201:
+            summary.rejected += 1
+            continue
+        if result["replayed"]:
+            summary.replayed += 1
+        else:
+            summary.created += 1
+        summary.assertions += len(result["assertions"])
+        summary.quarantined_drafts += len(result["quarantined"])
+
+
+def _batches(items: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def load(
+    items: list[dict[str, Any]],
+    *,
+    url: str,
+    key: str,
+    progress: Progress,
+    batch_size: int = 64,
+    workers: int = 2,
+    retries: int = 4,
+    timeout: float = 300.0,
+    show_progress: bool = True,
+) -> Summary:
+    """Post ``items`` in batches with ``workers`` concurrent requests; skip finished keys."""
+    from tqdm import tqdm
+
+    todo = [item for item in items if item["idempotency_key"] not in progress.done]
+    summary = Summary(total=len(items), skipped=len(items) - len(todo))
+    started = time.perf_counter()
+    headers = {"Authorization": f"Bearer {key}"}
+    bar = tqdm(total=len(items), initial=summary.skipped, unit="obs", disable=not show_progress)
+    with (
+        httpx.Client(base_url=url, headers=headers, timeout=timeout) as client,
+        ThreadPoolExecutor(max_workers=workers) as pool,
+    ):
+        pending: set[Future[_BatchResult]] = set()
+        batches = _batches(todo, batch_size)
+        try:
+            for batch in batches:
+                pending.add(pool.submit(_post, client, batch, retries))
+                if len(pending) >= workers * 2:
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    _collect(finished, summary, progress, bar)
+            finished, pending = wait(pending)
+            _collect(finished, summary, progress, bar)
+        finally:
+            for future in pending:
+                future.cancel()
+            bar.close()
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _collect(
+    finished: set[Future[_BatchResult]], summary: Summary, progress: Progress, bar: Any
+) -> None:
+    for future in finished:
+        outcome = future.result()
+        progress.record(outcome.done)
+        _tally(summary, outcome)
+        bar.update(len(outcome.results) + outcome.failed)

@@ -1,0 +1,102 @@
+"""Shared machinery of the adversarial probe suite: secrets, controls and leak checks."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from tests.conftest import Api, assertion
+
+GROUP = {"alice": "finance", "bob": "sales", "dave": "hr", "erin": "legal", "frank": "eng",
+         "grace": "ops"}
+# (owner, prober): the prober shares no group with the owner's secret
+PAIRS = [("alice", "bob"), ("bob", "alice"), ("dave", "erin"), ("frank", "grace"),
+         ("erin", "public"), ("grace", "dave")]
+
+RESULTS: dict[str, list[str]] = {"attacks": [], "leaks": []}
+
+_VOLATILE = re.compile(
+    r'"(as_of|known_at|subject|id|recorded_at|valid_from|valid_to|superseded_at|superseded|closed|quarantine_ids|observation_id|event_id)":'
+    r'\s*("[^"]*"|\[[^\]]*\])'
+)
+
+
+@dataclass
+class Secret:
+    owner: str
+    prober: str
+    subject: str
+    control: str
+    token: str
+    ids: list[str] = field(default_factory=list)
+
+
+def plant(api: dict[str, Api], owner: str, prober: str) -> Secret:
+    token = f"SECRET{uuid.uuid4().hex[:10]}"
+    secret = Secret(owner, prober, f"probe:{uuid.uuid4().hex[:10]}",
+                    f"probe:{uuid.uuid4().hex[:10]}", token)
+    access = [GROUP[owner]]
+    bodies = [
+        assertion(secret.subject, "tech_stack", f"{token}-old", access=access,
+                  valid_from="2026-01-01T00:00:00Z", confidence=0.7,
+                  evidence={"quote": f"we used {token}-old"}),
+        assertion(secret.subject, "tech_stack", token, access=access,
+                  valid_from="2026-06-01T00:00:00Z", confidence=0.95,
+                  evidence={"quote": f"we use {token} now"}),
+        assertion(secret.subject, "uses", token, access=access,
+                  evidence={"quote": f"uses {token}"}),
+        assertion(secret.subject, "lives_in", token, access=access, task_id="probe-task",
+                  evidence={"quote": f"lives in {token}"}),
+    ]
+    response = api[owner].post("/v1/assertions", {"assertions": bodies})
+    assert response.status_code == 201, response.text
+    secret.ids = [r["assertion"]["id"] for r in response.json()["results"]]
+    return secret
+
+
+def normalise(response: httpx.Response, secret: Secret) -> tuple[int, str]:
+    text = response.text.replace(secret.subject, "<S>").replace(secret.control, "<S>")
+    return response.status_code, _VOLATILE.sub(r'"\1": <v>', text)
+
+
+def check(name: str, secret: Secret, probe: httpx.Response, control: httpx.Response) -> None:
+    """The probe must look exactly like the control and carry no byte of the secret."""
+    label = f"{name}[{secret.owner}->{secret.prober}]"
+    RESULTS["attacks"].append(label)
+    problems = []
+    if secret.token in probe.text:
+        problems.append("secret value in the response")
+    if any(i in probe.text for i in secret.ids):
+        problems.append("hidden id in the response")
+    if normalise(probe, secret) != normalise(control, secret):
+        problems.append(f"differs from control: {probe.status_code} {probe.text[:300]!r} vs "
+                        f"{control.status_code} {control.text[:300]!r}")
+    if problems:
+        RESULTS["leaks"].append(f"{label}: {'; '.join(problems)}")
+    assert not problems, problems
+
+
+def pair_ids() -> list[str]:
+    return [f"{o}->{p}" for o, p in PAIRS]
+
+
+def both(api: Api, secret: Secret, method: str, path: str, **kw: Any) -> tuple[
+    httpx.Response, httpx.Response
+]:
+    """The same request about the secret subject and about a subject that never existed."""
+    def run(subject: str) -> httpx.Response:
+        def fill(value: Any) -> Any:
+            if isinstance(value, str):
+                return value.replace("{S}", subject)
+            if isinstance(value, dict):
+                return {k: fill(v) for k, v in value.items()}
+            if isinstance(value, list):
+                return [fill(v) for v in value]
+            return value
+        filled = {k: fill(v) for k, v in kw.items()}
+        return api.client.request(method, fill(path), **filled)
+    return run(secret.subject), run(secret.control)

@@ -1,0 +1,80 @@
+"""The local embedding model: offline, 384 unit-length dimensions, thread-safe, batched."""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from graph_schema.domain import AssertionWrite
+from graph_schema.migrations import EMBEDDING_DIMENSIONS
+from ingest import embeddings
+
+
+def _item(predicate: str, obj: str, quote: str) -> AssertionWrite:
+    return AssertionWrite.model_validate({
+        "subject": "user:alice", "predicate": predicate, "object": obj,
+        "source_kind": "user_stated", "asserted_by": "user:alice", "confidence": 0.9,
+        "evidence": {"quote": quote},
+    })
+
+
+def test_the_text_embedded_per_assertion() -> None:
+    said = _item("said", "I love hiking.", "I love hiking.")
+    assert embeddings.assertion_text(said) == "I love hiking."
+    stack = _item("tech_stack", "React", "we moved the project to React")
+    assert embeddings.assertion_text(stack) == (
+        "user:alice tech stack React. we moved the project to React"
+    )
+
+
+def test_the_default_model_ships_in_the_wheel_and_no_hub_is_used() -> None:
+    path = Path(embeddings.default_model_path())
+    assert (path / "model.safetensors").exists()
+    assert os.environ["HF_HUB_OFFLINE"] == "1" and os.environ["TRANSFORMERS_OFFLINE"] == "1"
+    assert embeddings.make_embedder("none", batch_size=8) is None
+
+
+def test_vectors_are_unit_length_and_similar_texts_are_close() -> None:
+    embedder = embeddings.make_embedder(embeddings.default_model_path(), batch_size=2)
+    assert embedder is not None
+    texts = ["We use React for the frontend.", "Our frontend is built with React.",
+             "My grandmother grows tomatoes."]
+    vectors = embedder.embed(texts)
+    assert [len(v) for v in vectors] == [EMBEDDING_DIMENSIONS] * 3
+    for v in vectors:
+        assert math.isclose(sum(x * x for x in v), 1.0, rel_tol=1e-4)
+    def cos(a: list[float], b: list[float]) -> float:
+        return sum(x * y for x, y in zip(a, b, strict=True))
+    assert cos(vectors[0], vectors[1]) > cos(vectors[0], vectors[2]) + 0.3
+    assert embedder.embed([]) == []
+
+
+def test_one_model_per_process_and_threads_get_the_same_answers() -> None:
+    path = embeddings.default_model_path()
+    first = embeddings.make_embedder(path, batch_size=4)
+    assert first is embeddings.make_embedder(path, batch_size=4)
+    assert first is not None
+    text = ["the same sentence from several threads"]
+    expected = first.embed(text)
+    results: list[list[list[float]]] = []
+    def work() -> None:
+        results.append(first.embed(text * 3))
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 4
+    for batch in results:
+        for v in batch:
+            assert max(abs(a - b) for a, b in zip(v, expected[0], strict=True)) < 1e-5
+
+
+def test_a_missing_model_is_a_clear_error() -> None:
+    broken = embeddings.SentenceTransformerEmbedder("/nonexistent/model/dir", batch_size=2)
+    with pytest.raises(embeddings.EmbeddingUnavailable):
+        broken.embed(["x"])
