@@ -10,10 +10,16 @@ _VARIABLES = frozenset({"a", "d", "e", "o", "ev", "cause", "effect", "x", "s", "
 
 
 def visible(var: str) -> str:
-    """The visibility predicate: public, or sharing a group with the caller (``$groups``)."""
+    """The visibility predicate over ``$groups``: the node is public or shares a group with
+    the caller, and every source requirement in ``access_all`` (each "g1|g2": any of these
+    groups) is met too, so a derived fact is visible only to readers of all its sources."""
     if var not in _VARIABLES:
         raise ValueError(f"unknown Cypher variable {var!r}")
-    return f"(size({var}.access) = 0 OR any(g IN {var}.access WHERE g IN $groups))"
+    return (
+        f"((size({var}.access) = 0 OR any(g IN {var}.access WHERE g IN $groups))"
+        f" AND all(req IN coalesce({var}.access_all, [])"
+        " WHERE any(g IN split(req, '|') WHERE g IN $groups)))"
+    )
 
 
 def known_and_valid(var: str) -> str:
@@ -142,6 +148,16 @@ CREATE (x:Disclosure)
 SET x = d, x.recorded_at = $now
 CREATE (a)-[:DISCLOSED_AS]->(x)
 """
+VISIBLE_SOURCES = (
+    """
+UNWIND $ids AS id
+MATCH (o:Observation {id: id})
+WHERE """
+    + visible("o")
+    + """
+RETURN o.id AS id, o.access AS access, coalesce(o.access_all, []) AS access_all
+"""
+)
 LINK_CAUSED_BY = """
 MATCH (a:Assertion {id: $assertion_id}), (ev:Event {id: $event_id})
 CREATE (a)-[:CAUSED_BY]->(ev)

@@ -56,24 +56,36 @@ RETURN count(*) AS linked
 
 # --- reads ----------------------------------------------------------------------------------
 
-_EVENT_PROJECTION = (
-    """
-  e {.id, .task_id, .actor, .action, .outcome, .occurred_at, .recorded_at, .before, .after,
-     .access, .written_by} AS event,
-  [(e)-[:CAUSED_BY]->(cause:Event) WHERE """
+def _micros(prop: str) -> str:
+    """A DATETIME as integer microseconds since the epoch (the driver decodes ints far
+    faster than temporal values, which matters for 1,000-step replays)."""
+    return f"e.{prop}.epochSeconds * 1000000 + e.{prop}.microsecond"
+
+
+# One event as a map: its properties, its visible direct causes, the visible assertions it
+# wrote. Results are collected into ONE record: per-record overhead dominates long replays.
+_EVENT_MAP = (
+    """e {.id, .task_id, .actor, .action, .outcome, .before, .after, .access, .written_by,
+    occurred_us: """
+    + _micros("occurred_at")
+    + """,
+    recorded_us: """
+    + _micros("recorded_at")
+    + """,
+    caused_by: [(e)-[:CAUSED_BY]->(cause:Event) WHERE """
     + visible("cause")
-    + """ | cause.id] AS caused_by,
-  [(a:Assertion)-[:CAUSED_BY]->(e) WHERE """
+    + """ | cause.id],
+    assertions: [(a:Assertion)-[:CAUSED_BY]->(e) WHERE """
     + visible("a")
     + """ |
-    a {.id, .subject, .predicate, .object, .polarity, .source_kind}] AS assertions"""
+      a {.id, .subject, .predicate, .object, .polarity, .source_kind}]"""
 )
 
-_EFFECTS = (
+_WITH_EFFECTS = (
     """,
-  [(effect:Event)-[:CAUSED_BY]->(e) WHERE """
+    effects: [(effect:Event)-[:CAUSED_BY]->(e) WHERE """
     + visible("effect")
-    + """ | effect.id] AS effects"""
+    + """ | effect.id]"""
 )
 
 GET_EVENT = (
@@ -83,7 +95,9 @@ WHERE """
     + visible("e")
     + """
 RETURN """
-    + _EVENT_PROJECTION
+    + _EVENT_MAP
+    + """} AS event
+"""
 )
 
 TASK_TIMELINE = (
@@ -94,8 +108,10 @@ WHERE """
     + """
 WITH e ORDER BY e.occurred_at, e.recorded_at, e.id
 LIMIT $limit
-RETURN """
-    + _EVENT_PROJECTION
+RETURN collect("""
+    + _EVENT_MAP
+    + """}) AS events
+"""
 )
 
 GET_TASK = (
@@ -140,9 +156,11 @@ WHERE all(x IN nodes(p) WHERE """
         + visible("x")
         + """)
 WITH DISTINCT n AS e
-RETURN """
-        + _EVENT_PROJECTION
-        + (_EFFECTS if direction == "effects" else "")
+RETURN collect("""
+        + _EVENT_MAP
+        + (_WITH_EFFECTS if direction == "effects" else "")
+        + """}) AS events
+"""
     )
 
 

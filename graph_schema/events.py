@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from neo4j import Driver
@@ -34,6 +34,9 @@ MAX_DEPTH_CAP = 10_000
 MAX_REMNANT_HOPS = 64
 
 
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def _state(text: Any) -> dict[str, Any]:
     if not isinstance(text, str):
         return {}
@@ -41,18 +44,30 @@ def _state(text: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def event_out(record: Any) -> EventOut:
-    """Build an EventOut from a record made by ``cypher_events._EVENT_PROJECTION``."""
-    props = native(dict(record["event"]))
-    props["before"] = _state(props.get("before"))
-    props["after"] = _state(props.get("after"))
-    props["access"] = list(props.get("access") or [])
-    props["caused_by"] = sorted(record["caused_by"])
-    props["assertions"] = sorted(
-        (ProducedAssertion.model_validate(a) for a in record["assertions"]),
-        key=lambda a: (a.subject, a.predicate, a.id),
+def _instant(micros: Any) -> datetime:
+    return EPOCH + timedelta(microseconds=int(micros))
+
+
+def event_out(props: dict[str, Any]) -> EventOut:
+    """Build an EventOut from a map made by ``cypher_events._EVENT_MAP``."""
+    return EventOut(
+        id=props["id"],
+        task_id=props["task_id"],
+        actor=props["actor"],
+        action=props["action"],
+        outcome=props["outcome"],
+        occurred_at=_instant(props["occurred_us"]),
+        recorded_at=_instant(props["recorded_us"]),
+        before=_state(props.get("before")),
+        after=_state(props.get("after")),
+        access=list(props.get("access") or []),
+        written_by=props.get("written_by"),
+        caused_by=sorted(props["caused_by"]),
+        assertions=sorted(
+            (ProducedAssertion.model_validate(a) for a in props["assertions"]),
+            key=lambda a: (a.subject, a.predicate, a.id),
+        ),
     )
-    return EventOut.model_validate(props)
 
 
 def _time_order(event: EventOut) -> tuple[datetime, datetime, str]:
@@ -68,7 +83,7 @@ def get_event(
         q.GET_EVENT, id=event_id, groups=list(principal.groups),
         database_=database, routing_="r",
     )
-    return event_out(records[0]) if records else None
+    return event_out(records[0]["event"]) if records else None
 
 
 def _depths(start: str, neighbours: dict[str, list[str]]) -> dict[str, int]:
@@ -143,11 +158,12 @@ def chain(
         statement, id=event_id, groups=list(principal.groups),
         database_=database, routing_="r",
     )
-    if not records:
+    rows = records[0]["events"] if records else []
+    if not rows:
         return None
-    events = {e.id: e for e in (event_out(r) for r in records)}
+    events = {e.id: e for e in (event_out(row) for row in rows)}
     effects = (
-        {r["event"]["id"]: list(r["effects"]) for r in records}
+        {row["id"]: list(row["effects"]) for row in rows}
         if direction is Direction.effects
         else {}
     )
@@ -164,7 +180,7 @@ def timeline(
         q.TASK_TIMELINE, task_id=task_id, limit=limit + 1, groups=groups,
         database_=database, routing_="r",
     )
-    events = [event_out(r) for r in records]
+    events = [event_out(row) for row in (records[0]["events"] if records else [])]
     if not events:
         return None, [], False
     tasks, _, _ = driver.execute_query(

@@ -119,6 +119,35 @@ def check_batch(
     return accepted, rejected
 
 
+def check_sources(
+    driver: Driver, *, database: str, items: list[AssertionWrite], principal: Principal
+) -> tuple[list[Rejection], list[tuple[str, ...]]]:
+    """Evidence that names an observation must name one the writer can see; the assertion
+    then inherits that source's access as a requirement (``access_all``), so it is visible
+    only to principals allowed by every source. Unknown and invisible look the same."""
+    ids = sorted({i.evidence.observation_id for i in items if i.evidence.observation_id})
+    found: dict[str, tuple[str, ...]] = {}
+    if ids:
+        records, _, _ = driver.execute_query(
+            cypher.VISIBLE_SOURCES, ids=ids, groups=list(principal.groups),
+            database_=database, routing_="r",
+        )
+        for r in records:
+            own = ["|".join(sorted(r["access"]))] if r["access"] else []
+            found[r["id"]] = tuple(sorted({*own, *r["access_all"]}))
+    rejections: list[Rejection] = []
+    requirements: list[tuple[str, ...]] = []
+    for index, item in enumerate(items):
+        source = item.evidence.observation_id
+        if source is not None and source not in found:
+            rejections.append(Rejection(
+                index, "unknown_source", "evidence names an observation that does not exist",
+                item.model_dump(mode="json"),
+            ))
+        requirements.append(found.get(source, ()) if source else ())
+    return rejections, requirements
+
+
 def _payload_text(payload: Any) -> str:
     if isinstance(payload, BaseModel):
         payload = payload.model_dump(mode="json")

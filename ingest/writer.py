@@ -46,6 +46,7 @@ class Prepared:
     embedding: list[float] | None
     slot_object: str | None
     predicate: Predicate
+    access_all: tuple[str, ...] = ()
 
 
 def slot_key(item: AssertionWrite, predicate: Predicate) -> str:
@@ -62,6 +63,7 @@ def prepare(
     ontology: dict[str, Predicate],
     embeddings: Sequence[list[float] | None] | None = None,
     default_valid_from: datetime | None = None,
+    source_access: Sequence[tuple[str, ...]] | None = None,
 ) -> list[Prepared]:
     now = default_valid_from or utcnow()
     prepared = []
@@ -81,6 +83,7 @@ def prepare(
                 valid_to=parse_rfc3339(item.valid_to) if item.valid_to else None,
                 embedding=embeddings[n] if embeddings else None,
                 predicate=ontology[item.predicate],
+                access_all=source_access[n] if source_access else (),
                 slot_object=(
                     item.object_text()
                     if ontology[item.predicate].cardinality == "many"
@@ -172,6 +175,7 @@ def _node_props(p: Prepared, *, new: str, now: datetime, principal: Principal) -
         "tier": (Tier.short if item.task_id else Tier.long).value,
         "task_id": item.task_id,
         "access": item.access,
+        "access_all": list(p.access_all),
         "text": text,
         "embedding": p.embedding,
     }
@@ -191,6 +195,7 @@ def _evidence_props(p: Prepared, now: datetime) -> list[dict[str, Any]]:
             "occurred_at": parse_rfc3339(ev.occurred_at) if ev.occurred_at else None,
             "recorded_at": now,
             "access": p.item.access,
+            "access_all": list(p.access_all),
         }
     ]
 

@@ -104,11 +104,11 @@ def clean(value: str) -> str | None:
     value = _LEADING_ARTICLE.sub("", value).strip(_EDGE_PUNCT)
     if not value or value.lower() in _PRONOUNS:
         return None
-    if not any(ch.isalnum() for ch in value):
+    if len(value) > MAX_OBJECT_CHARS or not any(ch.isalnum() for ch in value):
         return None
-    cjk = sum(1 for ch in value if is_cjk(ch))
-    limit = MAX_CJK_OBJECT_CHARS if cjk > len(value) // 2 else MAX_OBJECT_CHARS
-    return value if len(value) <= limit else None
+    if len(value) > MAX_CJK_OBJECT_CHARS and sum(map(is_cjk, value)) > len(value) // 2:
+        return None
+    return value
 
 
 def _list_items(clause: str) -> list[str]:

@@ -69,7 +69,14 @@ def post_assertions(
         raise gate.refuse(
             driver, database=database, rejections=rejected, origin="assertions", principal=principal
         )
-    prepared = writer.prepare(accepted, ontology=ontology)
+    rejected, requirements = gate.check_sources(
+        driver, database=database, items=accepted, principal=principal
+    )
+    if rejected:
+        raise gate.refuse(
+            driver, database=database, rejections=rejected, origin="assertions", principal=principal
+        )
+    prepared = writer.prepare(accepted, ontology=ontology, source_access=requirements)
     results = writer.write_assertions(
         driver, database=database, prepared=prepared, principal=principal
     )

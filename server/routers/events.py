@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Query
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
+from pydantic import BaseModel
 
 from graph_schema import events
 from graph_schema.domain import Status
@@ -53,6 +54,15 @@ _SCHEMA = {
 NO_EVENT = "no visible event with this id"
 
 
+def _json(model: BaseModel, status_code: int = 200) -> Response:
+    """Serialise an already-validated answer once (a 1,000-step replay is large; FastAPI
+    would validate it again against the response model)."""
+    return Response(
+        model.model_dump_json(by_alias=True), status_code=status_code,
+        media_type="application/json",
+    )
+
+
 @router.post("/events", status_code=201, openapi_extra=_SCHEMA)
 def post_event(
     payload: Annotated[Any, Body()],
@@ -65,7 +75,7 @@ def post_event(
     written = event_writes.record_event(
         driver, database=settings.neo4j_database, raw=payload, principal=principal
     )
-    return JSONResponse(written.model_dump(mode="json", by_alias=True), status_code=201)
+    return _json(written, status_code=201)
 
 
 @router.get("/events/{event_id}", response_model=EventOut)
@@ -88,7 +98,7 @@ def get_chain(
     principal: PrincipalDep,
     direction: Direction = Direction.causes,
     max_depth: MaxDepth = events.DEFAULT_MAX_DEPTH,
-) -> ChainAnswer:
+) -> Response:
     depth = min(max_depth, events.MAX_DEPTH_CAP)
     replay = events.chain(
         driver, database=settings.neo4j_database, principal=principal,
@@ -96,10 +106,10 @@ def get_chain(
     )
     if replay is None:
         raise NotFound(NO_EVENT, details={"id": event_id})
-    return ChainAnswer(
+    return _json(ChainAnswer(
         status=Status.answered, direction=direction, max_depth=depth,
         events=replay.events, edges=replay.edges, truncated=replay.truncated,
-    )
+    ))
 
 
 @router.get("/facts/why", response_model=WhyAnswer)
@@ -112,21 +122,21 @@ def get_why(
     as_of: str | None = None,
     known_at: str | None = None,
     max_depth: MaxDepth = events.DEFAULT_MAX_DEPTH,
-) -> WhyAnswer:
+) -> Response:
     valid, known = coordinates(as_of, known_at)
     database = settings.neo4j_database
     if get_predicate(driver, database=database, name=predicate) is None:
-        return WhyAnswer(
+        return _json(WhyAnswer(
             status=Status.out_of_scope, subject=subject, predicate=predicate,
             explanations=[], as_of=valid, known_at=known,
-        )
+        ))
     explanations = events.why(
         driver, database=database, principal=principal, subject=subject,
         predicate=predicate, as_of=valid, known_at=known,
         max_depth=min(max_depth, events.MAX_DEPTH_CAP),
     )
-    return WhyAnswer(
+    return _json(WhyAnswer(
         status=Status.answered if explanations else Status.not_found,
         subject=subject, predicate=predicate, explanations=explanations,
         as_of=valid, known_at=known,
-    )
+    ))
