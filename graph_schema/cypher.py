@@ -64,7 +64,8 @@ ON CREATE SET p.cardinality = $cardinality, p.value_type = $value_type,
               p.created_at = datetime(), p._created = true
 WITH p, coalesce(p._created, false) AS created
 REMOVE p._created
-RETURN p {.name, .cardinality, .value_type, .ephemeral, .description, .disclosure} AS predicate, created
+RETURN p {.name, .cardinality, .value_type, .ephemeral, .description, .disclosure} AS predicate,
+       created
 """
 
 # --- the ledger: writes ----------------------------------------------------------------------

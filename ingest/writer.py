@@ -19,6 +19,7 @@ from typing import Any
 from neo4j import Driver, ManagedTransaction
 
 from graph_schema import cypher
+from graph_schema.disclosure import disclosures_for
 from graph_schema.domain import (
     AssertionOut,
     AssertionWrite,
@@ -27,7 +28,6 @@ from graph_schema.domain import (
     Tier,
     WriteResult,
 )
-from graph_schema.disclosure import disclosures_for
 from graph_schema.errors import PreconditionFailed, TractatusError
 from graph_schema.records import as_datetime, assertion_out
 from graph_schema.timeline import Plan, Version, governing, plan_write

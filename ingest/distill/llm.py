@@ -25,7 +25,9 @@ from graph_schema.errors import TractatusError
 from graph_schema.ontology import seed_predicates
 from ingest.distill.base import Draft, ObservationIn
 
-FailureReason = Literal["llm_invalid_json", "llm_schema_mismatch", "llm_unreachable", "llm_http_error"]
+FailureReason = Literal[
+    "llm_invalid_json", "llm_schema_mismatch", "llm_unreachable", "llm_http_error"
+]
 MAX_RAW_CHARS: Final = 2_000
 CHAT_PATH: Final = "/v1/chat/completions"
 SCHEMA_NAME: Final = "drafts"
@@ -69,7 +71,8 @@ class LlmDraft(BaseModel):
     start: int | None = Field(None, description="Character offset of the quote in the text.")
     end: int | None = Field(None, description="Offset just after the quote (start + length).")
     valid_from: str | None = Field(
-        None, description="RFC 3339 time with offset when it became true, if the text says; else null."
+        None,
+        description="RFC 3339 time with offset when it became true, if the text says; else null.",
     )
 
 
@@ -186,12 +189,15 @@ def _parse(content: str) -> DraftList:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "answer"
         raise DistillationFailed(
-            "llm_schema_mismatch", f"the model's answer has the wrong shape: {where}: "
-            f"{first['msg']}", raw=content
+            "llm_schema_mismatch",
+            f"the model's answer has the wrong shape: {where}: {first['msg']}",
+            raw=content,
         ) from None
 
 
-def locate(text: str, quote: str, start: int | None, end: int | None) -> tuple[int | None, int | None]:
+def locate(
+    text: str, quote: str, start: int | None, end: int | None
+) -> tuple[int | None, int | None]:
     """Offsets of ``quote`` in ``text``: the given ones when right; else the occurrence
     nearest the given start (the first one when none is given); else as given."""
     if start is not None and end is not None and 0 <= start <= end and text[start:end] == quote:
@@ -290,7 +296,11 @@ class LlmDistiller:
             "stream": False,
             "response_format": {
                 "type": "json_schema",
-                "json_schema": {"name": SCHEMA_NAME, "schema": drafts_json_schema(), "strict": True},
+                "json_schema": {
+                    "name": SCHEMA_NAME,
+                    "schema": drafts_json_schema(),
+                    "strict": True,
+                },
             },
         }
 

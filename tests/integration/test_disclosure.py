@@ -1,4 +1,5 @@
-"""Disclosure levels fixed at write time: finance sees the figure, sales the band, others nothing."""
+"""Disclosure levels fixed at write time: finance sees the figure, sales the band, others
+nothing."""
 
 from __future__ import annotations
 
