@@ -16,6 +16,7 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
+WHEELHOUSE ?= $(HOME)/.cache/tractatus/wheels
 NEO4J := $(PY) scripts/neo4j_local.py
 PYTEST_ARGS ?=
 HOST ?= 127.0.0.1
@@ -44,8 +45,17 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 # pip runs only when pyproject.toml is newer than the stamp (or the venv is new).
-$(INSTALLED): pyproject.toml | $(PY)
-	$(PY) -m pip install -e '.[dev,embeddings]'
+# The package index here sends no cacheable responses, so pip's own cache stays empty and
+# torch (a CUDA build of several GB) would be fetched again for every fresh clone. Wheels are
+# therefore kept in a wheelhouse outside the tree: `pip download` skips files it already
+# has, and the install itself reads only the wheelhouse.
+$(INSTALLED): pyproject.toml scripts/requirements.py | $(PY)
+	@mkdir -p "$(WHEELHOUSE)" var
+	$(PY) scripts/requirements.py dev embeddings > var/requirements.txt
+	$(PY) -m pip download --quiet --dest "$(WHEELHOUSE)" --find-links "$(WHEELHOUSE)" \
+	  -r var/requirements.txt
+	$(PY) -m pip install --quiet --no-index --find-links "$(WHEELHOUSE)" -r var/requirements.txt
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	@touch $@
 
 # --- Neo4j -----------------------------------------------------------------------------------

@@ -190,8 +190,19 @@ def machine(driver: Driver, database: str) -> dict[str, Any]:
         "neo4j": f"{records[0]['name']} {records[0]['version']} {records[0]['edition']}",
         "neo4j_settings": {r["name"]: r["value"] for r in settings},
         "python": platform.python_version(),
+        "neo4j_driver": _driver_version(),
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
         "platform": platform.platform(),
     }
+
+
+def _driver_version() -> str:
+    import importlib.metadata
+    import importlib.util
+
+    version = importlib.metadata.version("neo4j")
+    rust = importlib.util.find_spec("neo4j._rust") is not None
+    return f"neo4j {version} ({'Rust' if rust else 'pure-Python'} packstream)"
 
 
 def _cpu_model() -> str:
@@ -335,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
                         {"events": events, "fill_seconds": round(load_seconds, 1), "rows": rows}
                     )
             results["finished_at"] = datetime.now(UTC).isoformat()
+            results["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n", "utf-8")

@@ -78,7 +78,10 @@ _EVENT_MAP = (
     assertions: [(a:Assertion)-[:CAUSED_BY]->(e) WHERE """
     + visible("a")
     + """ |
-      a {.id, .subject, .predicate, .object, .polarity, .source_kind}]"""
+      a {.id, .subject, .predicate, .object, .polarity, .source_kind,
+         quote: [(a)-[:EVIDENCED_BY]->(ev:Evidence) WHERE """
+    + visible("ev")
+    + """ | ev.quote][0]}]"""
 )
 
 _WITH_EFFECTS = (

@@ -88,6 +88,7 @@ class ProducedAssertion(BaseModel):
     object: str | None
     polarity: bool
     source_kind: str
+    quote: str | None = None
 
 
 class EventOut(BaseModel):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -48,9 +47,10 @@ def _instant(micros: Any) -> datetime:
     return EPOCH + timedelta(microseconds=int(micros))
 
 
-def event_out(props: dict[str, Any]) -> EventOut:
+def event_out(props: dict[str, Any], *, depth: int | None = None) -> EventOut:
     """Build an EventOut from a map made by ``cypher_events._EVENT_MAP``."""
     return EventOut(
+        depth=depth,
         id=props["id"],
         task_id=props["task_id"],
         actor=props["actor"],
@@ -68,12 +68,6 @@ def event_out(props: dict[str, Any]) -> EventOut:
             key=lambda a: (a.subject, a.predicate, a.id),
         ),
     )
-
-
-def _time_order(event: EventOut) -> tuple[datetime, datetime, str]:
-    """Causes sort before their effects: a cause never occurred later and was recorded
-    earlier (it had to exist when the effect was written)."""
-    return event.occurred_at, event.recorded_at, event.id
 
 
 def get_event(
@@ -99,39 +93,35 @@ def _depths(start: str, neighbours: dict[str, list[str]]) -> dict[str, int]:
     return depth
 
 
+def _time_key(row: dict[str, Any]) -> tuple[int, int, str]:
+    """Causes sort before their effects: a cause never occurred later and was recorded
+    earlier (it had to exist when the effect was written)."""
+    return int(row["occurred_us"]), int(row["recorded_us"]), str(row["id"])
+
+
 def _assemble(
-    start: str,
-    events: dict[str, EventOut],
-    effects: dict[str, list[str]],
-    *,
-    direction: Direction,
-    max_depth: int,
+    start: str, rows: dict[str, dict[str, Any]], *, direction: Direction, max_depth: int
 ) -> Chain:
-    edges = [(e.id, c) for e in events.values() for c in e.caused_by if c in events]
+    """Cut the replayed subgraph at ``max_depth`` hops and order it by time."""
+    edges = [(eid, c) for eid, row in rows.items() for c in row["caused_by"] if c in rows]
     forward: dict[str, list[str]] = {}
     for effect, cause in edges:
         a, b = (effect, cause) if direction is Direction.causes else (cause, effect)
         forward.setdefault(a, []).append(b)
     depth = _depths(start, forward)
     kept = {eid for eid, d in depth.items() if d <= max_depth}
-    onward: Iterable[tuple[str, list[str]]] = (
-        ((eid, events[eid].caused_by) for eid in kept)
-        if direction is Direction.causes
-        else ((eid, effects.get(eid, [])) for eid in kept)
-    )
-    truncated = any(n not in kept for _, nexts in onward for n in nexts)
+    onward = "caused_by" if direction is Direction.causes else "effects"
+    truncated = any(n not in kept for eid in kept for n in rows[eid][onward])
     ordered = sorted(
-        (events[eid].model_copy(update={"depth": depth[eid]}) for eid in kept),
-        key=_time_order,
-        reverse=direction is Direction.causes,
+        (rows[eid] for eid in kept), key=_time_key, reverse=direction is Direction.causes
     )
-    position = {e.id: i for i, e in enumerate(ordered)}
+    position = {row["id"]: i for i, row in enumerate(ordered)}
     chain_edges = sorted(
         ((f, t) for f, t in edges if f in kept and t in kept),
         key=lambda edge: (position[edge[0]], position[edge[1]]),
     )
     return Chain(
-        events=ordered,
+        events=[event_out(row, depth=depth[row["id"]]) for row in ordered],
         edges=[ChainEdge(from_=f, to=t) for f, t in chain_edges],
         truncated=truncated,
     )
@@ -158,16 +148,10 @@ def chain(
         statement, id=event_id, groups=list(principal.groups),
         database_=database, routing_="r",
     )
-    rows = records[0]["events"] if records else []
+    rows = {row["id"]: row for row in (records[0]["events"] if records else [])}
     if not rows:
         return None
-    events = {e.id: e for e in (event_out(row) for row in rows)}
-    effects = (
-        {row["id"]: list(row["effects"]) for row in rows}
-        if direction is Direction.effects
-        else {}
-    )
-    return _assemble(event_id, events, effects, direction=direction, max_depth=depth)
+    return _assemble(event_id, rows, direction=direction, max_depth=depth)
 
 
 def timeline(

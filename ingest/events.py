@@ -18,7 +18,7 @@ from neo4j import Driver, ManagedTransaction
 from pydantic import ValidationError
 
 from graph_schema import cypher_events as q
-from graph_schema.domain import Principal
+from graph_schema.domain import Principal, WriteResult
 from graph_schema.domain_events import EventOut, EventWrite, EventWritten, ProducedAssertion
 from graph_schema.errors import TractatusError
 from graph_schema.ontology import predicate_map
@@ -110,6 +110,15 @@ def _event_props(
     }
 
 
+def _produced(result: WriteResult) -> ProducedAssertion:
+    a = result.assertion
+    return ProducedAssertion(
+        id=a.id, subject=a.subject, predicate=a.predicate, object=a.object,
+        polarity=a.polarity, source_kind=a.source_kind.value,
+        quote=a.evidence[0].quote if a.evidence else None,
+    )
+
+
 def _write(
     tx: ManagedTransaction,
     event: EventWrite,
@@ -139,9 +148,7 @@ def _write(
             "before": event.before,
             "after": event.after,
             "caused_by": sorted(causes),
-            "assertions": [
-                ProducedAssertion.model_validate(r.assertion.model_dump()) for r in results
-            ],
+            "assertions": [_produced(r) for r in results],
         }
     )
     return EventWritten(event=out, assertions=results)
@@ -157,7 +164,7 @@ def record_event(
         raise gate.refuse(
             driver, database=database, rejections=[checked], origin=ORIGIN, principal=principal
         )
-    ontology = predicate_map(driver, database=database)
+    ontology = predicate_map(driver, database=database) if checked.assertions else {}
     items = [_in_task(item, checked.task_id) for item in checked.assertions]
     accepted, rejected = gate.check_batch(items, ontology=ontology, principal=principal)
     if rejected:

@@ -37,6 +37,7 @@ from graph_schema.records import native
 from graph_schema.timeutil import new_id, parse_rfc3339, utcnow
 from ingest import gate, writer
 from ingest.distill.base import Distiller, ObservationIn
+from ingest.distill.llm import DistillationFailed
 from ingest.embeddings import Embedder, assertion_text
 from ingest.metrics import GATE_QUARANTINED
 
@@ -178,9 +179,9 @@ def fill_draft(draft: dict[str, Any], obs: ObservationIn, observation_id: str) -
 def _distill(ctx: Context, plan: _Plan, raw: Any) -> TractatusError | None:
     try:
         drafts = ctx.distiller.distill(plan.obs)
-    except TractatusError as error:  # DistillationFailed and kin: quarantine the observation
-        reason = str(getattr(error, "reason", None) or error.code)
-        rejection = gate.Rejection(plan.index, reason, error.message, raw)
+    except DistillationFailed as error:  # quarantine the observation with the model's reply
+        payload = {"observation": raw, "model_reply": error.details.get("raw", "")}
+        rejection = gate.Rejection(plan.index, error.reason, error.message, payload)
         return gate.refuse(
             ctx.driver, database=ctx.database, rejections=[rejection], origin=ORIGIN,
             principal=ctx.principal,
@@ -214,7 +215,10 @@ def _prepare(ctx: Context, plans: list[_Plan]) -> None:
     items = [item for plan in plans for item in plan.accepted]
     vectors: Sequence[list[float] | None]
     if ctx.embedder is not None and items:
-        vectors = ctx.embedder.embed([assertion_text(item) for item in items])
+        texts = [assertion_text(item) for item in items]
+        unique = list(dict.fromkeys(texts))  # a repeated sentence is encoded once
+        by_text = dict(zip(unique, ctx.embedder.embed(unique), strict=True))
+        vectors = [by_text[text] for text in texts]
     else:
         vectors = [None] * len(items)
     at = 0

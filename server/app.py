@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from ingest.distill.offline import OfflineDistiller
+from ingest.distill.factory import make_distiller
 from ingest.embeddings import make_embedder
 from server import errors
 from server.auth import KeyRing
@@ -38,7 +38,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.embedder = make_embedder(
             settings.embedding_model, batch_size=settings.embed_batch_size
         )
-        app.state.distiller = OfflineDistiller()
+        app.state.distiller = make_distiller(
+            llm_url=settings.llm_url,
+            llm_model=settings.llm_model,
+            llm_timeout=settings.llm_timeout,
+            llm_retries=settings.llm_retries,
+            llm_api_key=(
+                settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+            ),
+        )
         try:
             yield
         finally:

@@ -46,7 +46,7 @@ class Settings(BaseSettings):
     max_observation_batch: int = Field(256, ge=1, le=4_096)
     retain_raw_text: bool = True
     llm_url: str | None = None
-    llm_model: str | None = None
+    llm_model: str = "qwen2.5:7b-instruct"
     llm_timeout: float = Field(60.0, gt=0)
     llm_retries: int = Field(2, ge=0, le=10)
     llm_api_key: SecretStr | None = None

@@ -17,8 +17,8 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI
 
-from graph_schema.errors import TractatusError
 from ingest.distill.base import Draft, ObservationIn
+from ingest.distill.llm import DistillationFailed
 
 _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]?")
 
@@ -75,19 +75,15 @@ class ScriptedDistiller:
         return self.script(observation)
 
 
-class FakeDistillationFailed(TractatusError):
-    code = "distillation_failed"
-
-    def __init__(self, message: str, *, reason: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-
-
 class FailingDistiller:
+    """What the LLM distiller does when the model's reply is unusable."""
+
     name = "fake-failing"
 
     def distill(self, observation: ObservationIn) -> list[Draft]:
-        raise FakeDistillationFailed("the model answered no JSON", reason="llm_bad_json")
+        raise DistillationFailed(
+            "llm_invalid_json", "the model's answer is not JSON", raw="Sure! Here are"
+        )
 
 
 class SwitchDistiller:

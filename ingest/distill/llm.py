@@ -89,7 +89,12 @@ def _inline(node: Any, defs: dict[str, Any]) -> Any:
         return node
     if "$ref" in node:
         return _inline(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
-    out = {k: _inline(v, defs) for k, v in node.items() if k not in ("default", "title", "$defs")}
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "properties":
+            out[key] = {name: _inline(prop, defs) for name, prop in value.items()}
+        elif key not in ("default", "title", "$defs"):
+            out[key] = _inline(value, defs)
     if out.get("type") == "object" and "properties" in out:
         out["required"] = list(out["properties"])
         out["additionalProperties"] = False
@@ -312,7 +317,7 @@ class LlmDistiller:
                 time.sleep(self.backoff * 2 ** (attempt - 1))
             try:
                 response = self._client.post(CHAT_PATH, json=body)
-            except httpx.TransportError as error:
+            except httpx.RequestError as error:
                 problem = f"{type(error).__name__}: {error}"
                 continue
             if response.status_code == 429 or response.status_code >= 500:

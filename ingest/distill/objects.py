@@ -38,7 +38,7 @@ _CLAUSE_STOP = re.compile(
     r"|\s+(?:and|or|but|so|then)\s+(?:i|we|you|he|she|they|it|my|our|his|her|their|then|"
     r"also|now|still|that|this|there)\b"
     r"|因为|所以|但是|不过|可是|而且|并且|然后|而不是|胜过|多于|的时候|之后|以后|以前"
-    r"|(?<=.)[来去](?=[\u4e00-\u9fff])",
+    r"|(?<=.)来(?=[\u4e00-\u9fff])",
     re.IGNORECASE,
 )
 _LIST_SPLIT = re.compile(r"\s*[,，、]\s*")
@@ -55,16 +55,19 @@ _TRAILING_FILLER = re.compile(
     r"every\s+day|instead|already|still|though|actually|really|very\s+much|so\s+much|"
     r"much|more|a\s+lot\s+more|the\s+most|most|best|again|full[\s-]time|yet|then|here|"
     r"there|personally|myself|ourselves|lol|haha|lmao|tbh|imo)"
-    r"|了|啦|呢|啊|呀|吧|哦|嘛|咯|喔|哈+|的|现在|目前|最近|也|都|一下|而已|罢了)$",
+    r"|了|啦|呢|啊|呀|吧|哦|嘛|咯|喔|哈+|的|现在|目前|最近|一下|而已|罢了)$",
     re.IGNORECASE,
 )
 _EDGE_PUNCT = " \t\"'“”‘’`.,!?;:。，！？；：、…~～()[]{}（）「」『』【】《》<>*_-–—"
 _LEADING_ARTICLE = re.compile(r"^(?:a|an)\s+(?=\S)", re.IGNORECASE)
 _PRONOUNS = _words(
     "it that this them these those him her you me us one ones something anything everything "
-    "nothing stuff things what which so too here there both "
+    "nothing stuff things what which so too here there both not no none "
     "它 这 那 这个 那个 这些 那些 他 她 你 他们 她们 什么 东西"
 ) | {"it all", "all of them"}
+
+
+_PERSONAL = _words("you y'all you'all him her them us me it myself yourself")
 
 
 class Extracted(NamedTuple):
@@ -100,9 +103,10 @@ def clean(value: str) -> str | None:
     previous = None
     while previous != value:
         previous = value
-        value = _drop_filler(value.strip(_EDGE_PUNCT))
-    value = _LEADING_ARTICLE.sub("", value).strip(_EDGE_PUNCT)
-    if not value or value.lower() in _PRONOUNS:
+        value = _drop_filler(value.strip().strip(_EDGE_PUNCT))
+    value = _LEADING_ARTICLE.sub("", value).strip().strip(_EDGE_PUNCT).strip()
+    words = value.lower().split(maxsplit=1)
+    if not words or value.lower() in _PRONOUNS or words[0] in _PERSONAL:
         return None
     if len(value) > MAX_OBJECT_CHARS or not any(ch.isalnum() for ch in value):
         return None

@@ -25,6 +25,7 @@ from ingest.distill.sentences import Sentence, split_sentences
 SAID = "said"
 SAID_CONFIDENCE = 1.0
 HYPOTHETICAL_WINDOW = 60
+MAX_TRIES_PER_RULE = 16
 
 
 def _draft(
@@ -85,9 +86,11 @@ class _Matcher:
         return [draft for _, draft in sorted(self.found, key=lambda pair: pair[0])]
 
     def _apply(self, rule: Rule) -> None:
+        """Try ``rule`` at each place it matches, at most ``MAX_TRIES_PER_RULE`` times (a
+        real sentence says a thing a few times; a pathological one must stay cheap)."""
         text = self.sentence.text
         pos = 0
-        while pos < len(text):
+        for _ in range(MAX_TRIES_PER_RULE):
             match = rule.regex.search(text, pos)
             if match is None:
                 return

@@ -270,7 +270,7 @@ ENGLISH: tuple[Rule, ...] = (
 )
 
 # --- Chinese building blocks --------------------------------------------------------------
-_ZS = r"(?P<subj>我们|我)"
+_ZS = r"(?P<subj>我们(?:团队|公司|项目组?|小组|组|部门|家|这边)?|我)"
 _ZSTART = r"(?:^|(?<=[，,、；;：:\s。！？!?]))"
 _ZWHO = rf"(?:{_ZS}|{_ZSTART})"
 _ZADV = (
@@ -435,5 +435,6 @@ def hypothetical(prefix: str) -> bool:
 
 
 def question(sentence: str) -> bool:
+    """A sentence asked rather than stated: it ends in ?, ？ or 吗."""
     body = sentence.rstrip(" \t\"'”’)]）」』")
-    return body.endswith(("?", "？", "吗", "吗。", "嘛？")) or body.rstrip("。.!！").endswith("吗")
+    return body.endswith(("?", "？")) or body.rstrip("。.!！").endswith("吗")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -108,7 +109,7 @@ def test_a_refused_assertion_refuses_the_whole_event(
     root = _root(api["bob"], new_task())
     body = event(new_task(), "pay", at("11:00"), caused_by=[root], assertions=[
         fact(subject, "status", "paid", "paid", "tool_returned", "tool"),
-        fact(subject, "favourite_colour", "red", "red", "tool_returned", "tool"),
+        fact(subject, f"unknown_{uuid.uuid4().hex[:8]}", "red", "red", "tool_returned", "tool"),
     ])
     error = _refused(driver, api["bob"], body, "unknown_predicate")
     assert error["message"].startswith("refused by the gate: assertions[1]:")

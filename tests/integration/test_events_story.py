@@ -116,6 +116,7 @@ def test_why_replays_the_whole_chain_back_to_the_user(
     assert by_id[failed]["before"] == {"payment_status": "pending", "payment_channel": "A"}
     assert by_id[failed]["after"] == {"payment_status": "timed_out", "payment_channel": "A"}
     assert by_id[failed]["occurred_at"].startswith(at("14:30")[:19])
+    assert by_id[failed]["assertions"][0]["quote"] == "channel A: timeout"
     assert by_id[switched]["after"] == {"payment_channel": "B"}
     assert by_id[paid]["occurred_at"].startswith(at("15:00")[:19])
     assert by_id[asked]["actor"] == "user:dana"
@@ -157,7 +158,8 @@ def test_timeline_and_effects(api: dict[str, Api], story: dict[str, Any]) -> Non
 def test_why_status_for_unknown_slots(api: dict[str, Api], story: dict[str, Any]) -> None:
     missing = api["public"].get("/v1/facts/why", subject="order:none", predicate="payment_status")
     assert missing.json()["status"] == "not_found" and missing.json()["explanations"] == []
-    scope = api["public"].get("/v1/facts/why", subject=story["order"], predicate="colour")
+    unknown = f"unknown_{uuid.uuid4().hex[:8]}"
+    scope = api["public"].get("/v1/facts/why", subject=story["order"], predicate=unknown)
     assert scope.json()["status"] == "out_of_scope"
 
 

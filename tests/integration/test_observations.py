@@ -301,8 +301,13 @@ def test_a_failed_distillation_is_quarantined_with_its_reason(
         response = apis["alice"].post("/v1/observations", observation("Anything at all."))
     assert response.status_code == 422
     error = response.json()["error"]
-    assert error["details"]["rejections"][0]["reason"] == "llm_bad_json"
+    assert error["details"]["rejections"][0]["reason"] == "llm_invalid_json"
     assert count_nodes(driver, "Observation") == observations
+    [quarantine_id] = error["details"]["quarantine_ids"]
+    stored = apis["admin"].get("/v1/quarantine", origin="observations", limit=1000).json()
+    item = next(i for i in stored["items"] if i["id"] == quarantine_id)
+    assert item["reason"] == "llm_invalid_json"
+    assert "Anything at all." in item["payload"] and "Sure! Here are" in item["payload"]
 
 
 def test_a_batch_answers_per_item(apis: dict[str, Api]) -> None:

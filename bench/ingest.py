@@ -1,0 +1,266 @@
+"""Ingest throughput: LoCoMo turns end to end over HTTP and through the CLI, next to the raw
+embedding rate of the same model on the same texts, in the same run (a report, not a test).
+
+How to run (against a DEDICATED, loopback Neo4j: with --wipe everything in it is deleted):
+
+    NEO4J_URI=bolt://127.0.0.1:7687 .venv/bin/python bench/ingest.py --wipe
+    # options: --conversation conv-26 (repeatable; default: all five of locomo-dev.json)
+    #          --batch-size 64 --workers 2 --out bench/results/ingest.json
+
+What it does:
+
+1. Reads the LoCoMo turns (``ingest.bulk.read_locomo``) and, in this process, distils them
+   with the OfflineDistiller and the gate exactly as the server does, to get the texts the
+   server will embed. It encodes those texts directly with the same model and batch size:
+   the *raw embedding* rate (texts/s), the ceiling for the whole path on this machine.
+2. Starts the real server (``tractatus serve``) as a subprocess on a free loopback port and
+   sends one warm-up observation so that the model load is not timed.
+3. *http*: ``ingest.bulk.load`` from this process (batches of ``--batch-size`` observations,
+   ``--workers`` concurrent requests) into the freshly wiped store.
+4. *cli*: wipes the store again and runs ``tractatus ingest`` as a subprocess on the same
+   turns; timed from the outside (process start to exit) and by the CLI itself.
+
+It reports observations/s and assertions/s for both, and the ratio of end-to-end
+assertions/s to the raw embedding rate (goal >= 0.7), with the machine it ran on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+from neo4j import Driver
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from graph_schema import migrations, ontology  # noqa: E402
+from graph_schema.domain import AssertionWrite, Principal  # noqa: E402
+from ingest import bulk, gate  # noqa: E402
+from ingest.distill.base import ObservationIn  # noqa: E402
+from ingest.distill.offline import OfflineDistiller  # noqa: E402
+from ingest.embeddings import assertion_text, make_embedder  # noqa: E402
+from ingest.observations import fill_draft  # noqa: E402
+from server.settings import Settings, open_driver  # noqa: E402
+
+LOCOMO = Path("/work/shared/data/locomo-dev.json")
+KEY = "tr_bench_ingest_0000000000000000000000"
+PRINCIPALS = f'[[principal]]\nid = "bench"\nkey = "{KEY}"\ngroups = []\n'
+
+
+def _wipe(driver: Driver, database: str) -> None:
+    with driver.session(database=database) as session:
+        session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS").consume()
+    migrations.migrate(driver, database=database)
+    ontology.seed(driver, database=database)
+
+
+def _check_empty(driver: Driver, database: str, settings: Settings, wipe: bool) -> None:
+    host = settings.neo4j_uri.split("://", 1)[-1].split(":", 1)[0]
+    if wipe:
+        if host not in ("127.0.0.1", "localhost"):
+            sys.exit("refusing to wipe a non-loopback Neo4j")
+        _wipe(driver, database)
+        return
+    records, _, _ = driver.execute_query(
+        "MATCH (n) WHERE n:Observation OR n:Assertion RETURN count(n) AS c", database_=database
+    )
+    if records[0]["c"]:
+        sys.exit("the store is not empty: pass --wipe (dedicated loopback Neo4j only)")
+    migrations.migrate(driver, database=database)
+    ontology.seed(driver, database=database)
+
+
+def embedded_texts(items: list[dict[str, Any]], driver: Driver, database: str) -> list[str]:
+    """The texts the server embeds for these observations: distiller + gate, as in the path."""
+    predicates = ontology.predicate_map(driver, database=database)
+    principal = Principal(id="bench")
+    distiller = OfflineDistiller()
+    texts: list[str] = []
+    for raw in items:
+        obs = ObservationIn.model_validate(raw)
+        for index, draft in enumerate(distiller.distill(obs)):
+            checked = gate.check_item(
+                fill_draft(draft, obs, "bench"), index=index, ontology=predicates,
+                principal=principal,
+            )
+            if isinstance(checked, AssertionWrite):
+                texts.append(assertion_text(checked))
+    return texts
+
+
+def raw_embedding(texts: list[str], model: str, batch_size: int) -> dict[str, Any]:
+    embedder = make_embedder(model, batch_size=batch_size)
+    assert embedder is not None
+    embedder.embed(texts[:batch_size])  # load and warm up, untimed
+    started = time.perf_counter()
+    embedder.embed(texts)
+    seconds = time.perf_counter() - started
+    return {"texts": len(texts), "seconds": round(seconds, 3),
+            "texts_per_s": round(len(texts) / seconds, 1)}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def server(env: dict[str, str]) -> Any:
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.3)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def warm_up(url: str) -> None:
+    body = {"text": "Warm-up turn.", "speaker": "bench", "source_kind": "user_stated",
+            "occurred_at": "2020-01-01T00:00:00+00:00", "idempotency_key": "bench:warmup"}
+    response = httpx.post(f"{url}/v1/observations", json=body, timeout=300,
+                          headers={"Authorization": f"Bearer {KEY}"})
+    response.raise_for_status()
+
+
+def _rates(summary: dict[str, Any], seconds: float) -> dict[str, Any]:
+    return {
+        **summary,
+        "wall_seconds": round(seconds, 3),
+        "observations_per_s": round((summary["created"] + summary["replayed"]) / seconds, 1),
+        "assertions_per_s": round(summary["assertions"] / seconds, 1),
+    }
+
+
+def run_http(items: list[dict[str, Any]], url: str, args: argparse.Namespace) -> dict[str, Any]:
+    started = time.perf_counter()
+    summary = bulk.load(items, url=url, key=KEY, progress=bulk.Progress(None),
+                        batch_size=args.batch_size, workers=args.workers, show_progress=False)
+    return _rates(summary.as_dict(), time.perf_counter() - started)
+
+
+def run_cli(url: str, args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
+    command = [sys.executable, "-m", "server.cli", "ingest", str(args.file), "--format",
+               "locomo", "--url", url, "--key", KEY, "--no-progress", "--quiet",
+               "--batch-size", str(args.batch_size), "--workers", str(args.workers)]
+    for conversation in args.conversation or []:
+        command += ["--conversation", conversation]
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
+                          check=False)
+    seconds = time.perf_counter() - started
+    if done.returncode not in (0, 3):
+        raise RuntimeError(f"tractatus ingest failed: {done.stderr[-2000:]}")
+    summary = json.loads(done.stdout)
+    result = _rates(summary, seconds)
+    result["cli_reported_seconds"] = round(summary["seconds"], 3)
+    return result
+
+
+def machine() -> dict[str, Any]:
+    import torch
+
+    cpu = platform.processor()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        names = [line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines()
+                 if line.startswith("model name")]
+        cpu = names[0] if names else cpu
+    memory = ""
+    meminfo = Path("/proc/meminfo")
+    if meminfo.exists():
+        memory = meminfo.read_text().splitlines()[0].split(":", 1)[1].strip()
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory": memory,
+            "python": platform.python_version(), "platform": platform.platform(),
+            "torch": torch.__version__, "torch_threads": torch.get_num_threads()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--file", type=Path, default=LOCOMO)
+    parser.add_argument("--conversation", action="append", default=None)
+    parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--wipe", action="store_true")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench/results/ingest.json")
+    args = parser.parse_args()
+
+    settings = Settings()
+    database = settings.neo4j_database
+    items = bulk.read_locomo(args.file, only=args.conversation)
+    with tempfile.TemporaryDirectory() as tmp, open_driver(settings) as driver:
+        _check_empty(driver, database, settings, args.wipe)
+        texts = embedded_texts(items, driver, database)
+        raw = raw_embedding(texts, settings.embedding_model, settings.embed_batch_size)
+        print(f"raw embedding: {raw['texts']} texts in {raw['seconds']} s "
+              f"= {raw['texts_per_s']} texts/s", flush=True)
+        principals = Path(tmp) / "principals.toml"
+        principals.write_text(PRINCIPALS, "utf-8")
+        env = {**os.environ, "TRACTATUS_PRINCIPALS": str(principals)}
+        with server(env) as url:
+            warm_up(url)
+            http = run_http(items, url, args)
+            print(f"http: {http}", flush=True)
+            _wipe(driver, database)
+            warm_up(url)
+            cli = run_cli(url, args, env)
+            print(f"cli:  {cli}", flush=True)
+    ratio_http = http["assertions_per_s"] / raw["texts_per_s"]
+    ratio_cli = cli["assertions_per_s"] / raw["texts_per_s"]
+    result = {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "data": {"file": str(args.file), "conversations": args.conversation or "all",
+                 "observations": len(items), "embedded_texts": len(texts)},
+        "settings": {"batch_size": args.batch_size, "workers": args.workers,
+                     "embed_batch_size": settings.embed_batch_size,
+                     "model": settings.embedding_model, "distiller": "offline"},
+        "raw_embedding": raw,
+        "http": http,
+        "cli": cli,
+        "ratio_http_to_raw": round(ratio_http, 3),
+        "ratio_cli_to_raw": round(ratio_cli, 3),
+        "goal_ratio": 0.7,
+        "machine": machine(),
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n", "utf-8")
+    print()
+    print(f"{'path':<16}{'obs/s':>10}{'assertions/s':>14}{'ratio to raw':>14}")
+    print(f"{'raw embedding':<16}{'':>10}{raw['texts_per_s']:>14}{1.0:>14}")
+    print(f"{'http (library)':<16}{http['observations_per_s']:>10}"
+          f"{http['assertions_per_s']:>14}{ratio_http:>14.2f}")
+    print(f"{'cli':<16}{cli['observations_per_s']:>10}{cli['assertions_per_s']:>14}"
+          f"{ratio_cli:>14.2f}")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Local stand-ins for external services (only a language model endpoint may be stubbed)."""

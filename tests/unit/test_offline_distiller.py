@@ -1,0 +1,407 @@
+"""The offline distiller: sentence splitting, English and Chinese patterns, faithful `said`
+drafts, offsets that always point at the quote, and drafts the gate accepts."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from graph_schema.domain import AssertionWrite, Principal
+from graph_schema.ontology import seed_predicates
+from ingest.distill.base import Distiller, ObservationIn
+from ingest.distill.offline import OfflineDistiller, distill_text
+from ingest.distill.sentences import MAX_SENTENCE_CHARS, split_sentences
+from ingest.gate import check_item
+
+SPEAKER = "user:alice"
+ONTOLOGY = {p.name: p for p in seed_predicates()}
+
+
+def observe(text: str) -> ObservationIn:
+    return ObservationIn(
+        text=text,
+        speaker=SPEAKER,
+        occurred_at="2026-06-01T09:00:00+00:00",
+        source_kind="user_stated",
+    )
+
+
+def facts(text: str) -> list[tuple[str, Any, bool]]:
+    """(predicate, object, polarity) of the pattern drafts, without the `said` ones."""
+    drafts = OfflineDistiller().distill(observe(text))
+    return [
+        (d["predicate"], d["object"], d["polarity"]) for d in drafts if d["predicate"] != "said"
+    ]
+
+
+def as_write(draft: dict[str, Any], observation: ObservationIn) -> dict[str, Any]:
+    """What the observation endpoint builds from a draft before the gate."""
+    body = {k: v for k, v in draft.items() if k not in ("quote", "start", "end")}
+    body.update(
+        source_kind=observation.source_kind.value,
+        asserted_by=observation.speaker,
+        access=list(observation.access),
+        evidence={
+            "quote": draft["quote"],
+            "source_text": observation.text,
+            "start": draft["start"],
+            "end": draft["end"],
+            "speaker": observation.speaker,
+            "occurred_at": observation.occurred_at,
+        },
+    )
+    return body
+
+
+# --- patterns -------------------------------------------------------------------------------
+
+ENGLISH = [
+    ("I use Vim.", "uses", "Vim"),
+    ("We use Kubernetes in production.", "uses", "Kubernetes"),
+    ("I'm using VS Code now.", "uses", "VS Code"),
+    ("We're using React these days.", "uses", "React"),
+    ("I've been using Neovim for three years.", "uses", "Neovim"),
+    ("we moved the project from Vue to React", "tech_stack", "React"),
+    ("I switched from Python to Go last year.", "tech_stack", "Go"),
+    ("We migrated our database from MySQL to Postgres in 2023.", "tech_stack", "Postgres"),
+    ("We moved the project to React.", "tech_stack", "React"),
+    ("We now use Postgres instead of MySQL.", "tech_stack", "Postgres"),
+    ("Our backend runs on Go.", "tech_stack", "Go"),
+    ("I prefer tea over coffee.", "prefers", "tea"),
+    ("I'd prefer window seats.", "prefers", "window seats"),
+    ("I like Vue too.", "likes", "Vue"),
+    ("I love jazz.", "likes", "jazz"),
+    ("I really enjoy hiking these days.", "likes", "hiking"),
+    ("My favourite language is Rust.", "likes", "Rust"),
+    ("I live in Berlin now.", "lives_in", "Berlin"),
+    ("I moved to Paris last month.", "lives_in", "Paris"),
+    ("I moved from Berlin to Paris.", "lives_in", "Paris"),
+    ("We are based in Amsterdam.", "lives_in", "Amsterdam"),
+    ("I work at Google as an engineer.", "works_at", "Google"),
+    ("I work for Acme Corp.", "works_at", "Acme Corp"),
+    ("I'm a software engineer at Stripe.", "works_at", "Stripe"),
+    ("I'm allergic to peanuts.", "allergic_to", "peanuts"),
+    ("I have a penicillin allergy.", "allergic_to", "penicillin"),
+    ("My name is John Smith, nice to meet you.", "name", "John Smith"),
+    ("My name's Bob.", "name", "Bob"),
+    ("Call me Ishmael.", "name", "Ishmael"),
+]
+
+CHINESE = [
+    ("我在用React。", "uses", "React"),
+    ("我用Python写代码。", "uses", "Python"),
+    ("我们用Kubernetes部署。", "uses", "Kubernetes"),
+    ("我们现在用的是飞书。", "uses", "飞书"),
+    ("我们项目从Vue换成React了", "tech_stack", "React"),
+    ("我们从MySQL迁移到PostgreSQL了。", "tech_stack", "PostgreSQL"),
+    ("我们从Java转到Go了。", "tech_stack", "Go"),
+    ("我们的项目换成React了", "tech_stack", "React"),
+    ("我更喜欢Vue。", "prefers", "Vue"),
+    ("我喜欢猫。", "likes", "猫"),
+    ("我很喜欢火锅！", "likes", "火锅"),
+    ("我住在北京。", "lives_in", "北京"),
+    ("我现在生活在成都", "lives_in", "成都"),
+    ("我从北京搬到上海了。", "lives_in", "上海"),
+    ("我在谷歌工作。", "works_at", "谷歌"),
+    ("我一直在阿里巴巴上班", "works_at", "阿里巴巴"),
+    ("我对花生过敏。", "allergic_to", "花生"),
+    ("我叫小明。", "name", "小明"),
+    ("我的名字是李雷", "name", "李雷"),
+]
+
+
+@pytest.mark.parametrize(("text", "predicate", "value"), ENGLISH + CHINESE)
+def test_pattern_gives_the_fact(text: str, predicate: str, value: str) -> None:
+    assert facts(text) == [(predicate, value, True)]
+
+
+@pytest.mark.parametrize(
+    "text", ["we moved the project from Vue to React", "我们项目从Vue换成React了"]
+)
+def test_switch_gives_the_new_stack_and_never_the_old_one(text: str) -> None:
+    drafts = OfflineDistiller().distill(observe(text))
+    assert [(d["predicate"], d["object"]) for d in drafts] == [
+        ("tech_stack", "React"),
+        ("said", text),
+    ]
+    tech = drafts[0]
+    assert tech["subject"] == SPEAKER
+    assert tech["confidence"] == 0.9
+    assert (tech["quote"], tech["start"], tech["end"]) == (text, 0, len(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I don't use Emacs anymore.", [("uses", "Emacs", False)]),
+        ("I don't use Vim or Emacs.", [("uses", "Vim", False), ("uses", "Emacs", False)]),
+        ("I don't like Java.", [("likes", "Java", False)]),
+        ("I'm not allergic to cats.", [("allergic_to", "cats", False)]),
+        ("我不喜欢香菜。", [("likes", "香菜", False)]),
+        ("我对花生不过敏。", [("allergic_to", "花生", False)]),
+        ("我们不再用Jenkins了", [("uses", "Jenkins", False)]),
+    ],
+)
+def test_negations_give_polarity_false(text: str, expected: list[tuple[str, str, bool]]) -> None:
+    assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I'm allergic to peanuts, shellfish and cats.",
+            [("allergic_to", v, True) for v in ("peanuts", "shellfish", "cats")],
+        ),
+        (
+            "I use Vim, Git and Docker every day.",
+            [("uses", v, True) for v in ("Vim", "Git", "Docker")],
+        ),
+        ("we use React and TypeScript", [("uses", "React", True), ("uses", "TypeScript", True)]),
+        ("我喜欢猫和狗", [("likes", "猫", True), ("likes", "狗", True)]),
+        ("I use Vim, which is great.", [("uses", "Vim", True)]),
+        (
+            "I live in Berlin and I work at SAP.",
+            [("lives_in", "Berlin", True), ("works_at", "SAP", True)],
+        ),
+        ("我叫小明，住在上海。", [("name", "小明", True), ("lives_in", "上海", True)]),
+    ],
+)
+def test_lists_and_several_statements(text: str, expected: list[tuple[str, str, bool]]) -> None:
+    assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do you use React?",
+        "Should we use React",
+        "If I use Vim, it crashes.",
+        "We're thinking of switching from Vue to React.",
+        "We plan to migrate from MySQL to Postgres.",
+        "I'd like to book a flight.",
+        "I used to live in Rome.",
+        "I like it.",
+        "I work at home.",
+        "Alice uses React.",
+        "你喜欢什么？",
+        "你用React吗",
+        "我们打算从Vue换成React。",
+        "如果我用Vim就好了",
+        "他喜欢猫。",
+    ],
+)
+def test_questions_plans_and_third_persons_are_only_said(text: str) -> None:
+    drafts = OfflineDistiller().distill(observe(text))
+    assert [d["predicate"] for d in drafts] == ["said"]
+
+
+def test_implied_chinese_subject_is_weaker_than_explicit() -> None:
+    explicit = OfflineDistiller().distill(observe("我住在上海"))[0]
+    implied = OfflineDistiller().distill(observe("住在上海"))[0]
+    assert (explicit["predicate"], implied["predicate"]) == ("lives_in", "lives_in")
+    assert explicit["confidence"] == 0.9
+    assert implied["confidence"] < explicit["confidence"]
+
+
+def test_heuristic_move_is_less_confident_than_explicit_statement() -> None:
+    moved = OfflineDistiller().distill(observe("I moved to Paris."))[0]
+    lives = OfflineDistiller().distill(observe("I live in Paris."))[0]
+    assert moved["confidence"] < lives["confidence"] == 0.9
+
+
+# --- said drafts and offsets ---------------------------------------------------------------
+
+
+def test_every_sentence_gets_a_said_draft_after_its_pattern_drafts() -> None:
+    text = "Hello there!  I use Vim.\n我喜欢猫。Nothing else"
+    drafts = OfflineDistiller().distill(observe(text))
+    assert [(d["predicate"], d["object"]) for d in drafts] == [
+        ("said", "Hello there!"),
+        ("uses", "Vim"),
+        ("said", "I use Vim."),
+        ("likes", "猫"),
+        ("said", "我喜欢猫。"),
+        ("said", "Nothing else"),
+    ]
+    for d in drafts:
+        assert text[d["start"] : d["end"]] == d["quote"]
+        assert d["subject"] == SPEAKER
+    said = [d for d in drafts if d["predicate"] == "said"]
+    assert all(d["object"] == d["quote"] and d["confidence"] == 1.0 for d in said)
+
+
+def test_drafts_are_plain_json() -> None:
+    drafts = OfflineDistiller().distill(observe("I use Vim. 我们项目从Vue换成React了"))
+    assert json.loads(json.dumps(drafts)) == drafts
+    assert set(drafts[0]) == {
+        "subject",
+        "predicate",
+        "object",
+        "polarity",
+        "confidence",
+        "quote",
+        "start",
+        "end",
+    }
+
+
+def test_the_offline_distiller_satisfies_the_protocol() -> None:
+    distiller: Distiller = OfflineDistiller()
+    assert distiller.name == "offline"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "😀🎉",
+        "!!!",
+        "...",
+        "。。。",
+        "   \n\t ",
+        "\x00\x00",
+        "a\x00b",
+        "I use \U0001f600.",
+        "Mixed: I use Vim，我喜欢猫",
+    ],
+)
+def test_odd_input_never_raises_and_keeps_offsets(text: str) -> None:
+    drafts = OfflineDistiller().distill(observe(text))
+    for d in drafts:
+        assert text[d["start"] : d["end"]] == d["quote"]
+        assert d["quote"].strip()
+    if not text.replace("\x00", "").strip():
+        assert drafts == []
+
+
+def test_very_long_text_is_cut_into_sentences_the_gate_accepts() -> None:
+    text = ("word " * 3000) + "I use Vim. " + ("字" * 5000)
+    observation = observe(text)
+    drafts = OfflineDistiller().distill(observation)
+    assert ("uses", "Vim") in [(d["predicate"], d["object"]) for d in drafts]
+    for d in drafts:
+        assert len(d["quote"]) <= MAX_SENTENCE_CHARS
+        assert text[d["start"] : d["end"]] == d["quote"]
+        accepted = check_item(
+            as_write(d, observation), index=0, ontology=ONTOLOGY, principal=Principal(id="a")
+        )
+        assert isinstance(accepted, AssertionWrite), accepted
+
+
+# --- sentence splitting --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ("Dr. Smith uses React. I like Vue!", ["Dr. Smith uses React.", "I like Vue!"]),
+        (
+            "We use e.g. React and Vue. Pi is 3.14 today.",
+            ["We use e.g. React and Vue.", "Pi is 3.14 today."],
+        ),
+        (
+            "See example.com or v2.0.1 now. Then stop",
+            ["See example.com or v2.0.1 now.", "Then stop"],
+        ),
+        ("I met J. Smith at 5 p.m. yesterday.", ["I met J. Smith at 5 p.m. yesterday."]),
+        (
+            "Apples, pears etc. are fruit. Etc. Fine",
+            ["Apples, pears etc. are fruit.", "Etc.", "Fine"],
+        ),
+        ("So do I. We went home.", ["So do I.", "We went home."]),
+        ('He said "stop." Then left.', ['He said "stop."', "Then left."]),
+        ("Really?! Yes... maybe", ["Really?!", "Yes...", "maybe"]),
+        ("line one\nline two\r\n\nline three", ["line one", "line two", "line three"]),
+        (
+            "我在用React。我们项目从Vue换成React了！你呢？好；行",
+            ["我在用React。", "我们项目从Vue换成React了！", "你呢？", "好；", "行"],
+        ),
+        ("他说：“好的。”然后走了", ["他说：“好的。”", "然后走了"]),
+        ("I use React.我喜欢Vue", ["I use React.", "我喜欢Vue"]),
+        ("  padded  ", ["padded"]),
+        ("", []),
+    ],
+)
+def test_sentence_splitting(text: str, sentences: list[str]) -> None:
+    found = split_sentences(text)
+    assert [s.text for s in found] == sentences
+    assert all(text[s.start : s.end] == s.text for s in found)
+
+
+def test_a_sentence_longer_than_the_limit_is_cut_at_spaces() -> None:
+    text = " ".join(["token"] * 100)
+    pieces = split_sentences(text, max_chars=50)
+    assert all(len(p.text) <= 50 and not p.text.startswith(" ") for p in pieces)
+    assert " ".join(p.text for p in pieces) == text
+    assert all(p.text.replace(" ", "").replace("token", "") == "" for p in pieces)
+
+
+# --- properties over random text -----------------------------------------------------------
+
+FRAGMENTS = st.sampled_from(
+    [
+        "I use Vim",
+        "we moved the project from Vue to React",
+        "我们项目从Vue换成React了",
+        "I'm allergic to ",
+        "my name is ",
+        "我叫",
+        "住在",
+        "Dr. ",
+        "e.g. ",
+        "3.14",
+        ". ",
+        "。",
+        "？",
+        "!",
+        "\n",
+        ", ",
+        "、",
+        " and ",
+        "\x00",
+        "😀",
+        "...",
+        " ",
+        "\u3000",
+        "I",
+        "我",
+    ]
+)
+TEXTS = (
+    st.lists(st.one_of(FRAGMENTS, st.text(max_size=40)), min_size=1, max_size=12)
+    .map("".join)
+    .filter(lambda t: len(t) > 0)
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TEXTS)
+def test_quotes_are_slices_and_said_drafts_cover_all_visible_text(text: str) -> None:
+    drafts = distill_text(text, speaker=SPEAKER)
+    covered: set[int] = set()
+    for d in drafts:
+        assert text[d["start"] : d["end"]] == d["quote"]
+        assert d["quote"].strip()
+        if d["predicate"] == "said":
+            assert d["object"] == d["quote"]
+            covered.update(range(d["start"], d["end"]))
+    visible = {i for i, ch in enumerate(text) if not ch.isspace() and ch != "\x00"}
+    assert visible <= covered
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TEXTS)
+def test_distilling_is_deterministic_and_the_gate_accepts_every_draft(text: str) -> None:
+    observation = observe(text)
+    first = OfflineDistiller().distill(observation)
+    assert OfflineDistiller().distill(observation) == first
+    assert json.loads(json.dumps(first)) == first
+    for d in first:
+        result = check_item(
+            as_write(d, observation), index=0, ontology=ONTOLOGY, principal=Principal(id="a")
+        )
+        assert isinstance(result, AssertionWrite), result
