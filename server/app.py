@@ -11,7 +11,7 @@ from ingest.distill.factory import make_distiller
 from ingest.embeddings import make_embedder
 from server import errors
 from server.auth import KeyRing
-from server.middleware import BodyLimit, Metrics
+from server.middleware import Authenticate, BodyLimit, Metrics
 from server.routers import (
     assertions,
     events,
@@ -63,6 +63,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     for module in (assertions, facts, events, tasks, observations, ontology, quarantine, health):
         app.include_router(module.router)
+    # the last added runs first: metrics, then authentication, then the body limit
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(Authenticate, keyring=app.state.keyring)
     app.add_middleware(Metrics)
     return app

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Request
 from neo4j import Driver
 
 from graph_schema.domain import Principal
-from graph_schema.errors import PermissionDenied
+from graph_schema.errors import AuthenticationFailed, PermissionDenied
 from ingest.distill.base import Distiller
 from ingest.embeddings import Embedder
-from server.auth import KeyRing
 from server.settings import Settings
 
 
@@ -25,11 +24,12 @@ def get_driver(request: Request) -> Driver:
     return driver
 
 
-def get_principal(
-    request: Request, authorization: Annotated[str | None, Header()] = None
-) -> Principal:
-    keyring: KeyRing = request.app.state.keyring
-    return keyring.authenticate(authorization)
+def get_principal(request: Request) -> Principal:
+    """The caller, resolved by :class:`server.middleware.Authenticate` before the body."""
+    principal = getattr(request.state, "principal", None)
+    if not isinstance(principal, Principal):
+        raise AuthenticationFailed("a valid bearer key is required")
+    return principal
 
 
 def get_admin(principal: Annotated[Principal, Depends(get_principal)]) -> Principal:

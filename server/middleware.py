@@ -8,6 +8,8 @@ import time
 from prometheus_client import Counter, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from graph_schema.errors import AuthenticationFailed
+from server.auth import KeyRing
 from server.errors import error_body
 
 REQUESTS = Counter(
@@ -22,18 +24,19 @@ class BodyTooLarge(Exception):
     pass
 
 
+async def _send_json(
+    send: Send, status: int, body: dict[str, object], extra: list[tuple[bytes, bytes]]
+) -> None:
+    payload = json.dumps(body).encode()
+    headers = [(b"content-type", b"application/json"),
+               (b"content-length", str(len(payload)).encode()), *extra]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})
+
+
 async def _send_413(send: Send, limit: int) -> None:
-    body = json.dumps(
-        error_body("body_too_large", f"the body exceeds {limit} bytes", {"limit": limit})
-    ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [(b"content-type", b"application/json"), (b"connection", b"close")],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    body = error_body("body_too_large", f"the body exceeds {limit} bytes", {"limit": limit})
+    await _send_json(send, 413, body, [(b"connection", b"close")])
 
 
 class BodyLimit:
@@ -72,6 +75,31 @@ class BodyLimit:
         except BodyTooLarge:
             if not started:
                 await _send_413(send, self.limit)
+
+
+class Authenticate:
+    """Resolve the caller before anything else on ``/v1``: before the body is read or parsed.
+
+    The principal is left in ``scope["state"]["principal"]`` for :func:`server.deps.get_principal`.
+    """
+
+    def __init__(self, app: ASGIApp, keyring: KeyRing) -> None:
+        self.app, self.keyring = app, keyring
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/v1"):
+            await self.app(scope, receive, send)
+            return
+        headers = [v for k, v in scope["headers"] if k == b"authorization"]
+        header = headers[0].decode("latin-1") if len(headers) == 1 else None
+        try:
+            principal = self.keyring.authenticate(header)
+        except AuthenticationFailed as error:
+            await _send_json(send, 401, error_body(error.code, error.message),
+                             [(b"www-authenticate", b"Bearer")])
+            return
+        scope.setdefault("state", {})["principal"] = principal
+        await self.app(scope, receive, send)
 
 
 class Metrics:

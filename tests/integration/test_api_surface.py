@@ -108,3 +108,13 @@ def test_equal_instants_in_different_offsets_are_equal(api: dict[str, Api], subj
     just_before = pub.get("/v1/facts", subject=subject, predicate="tech_stack",
                           as_of="2026-05-31T23:59:59Z").json()
     assert [f["object"] for f in just_before["facts"]] == ["Vue"]
+
+
+def test_identity_is_resolved_before_the_body_is_read(base_url: str) -> None:
+    """Without a key, a malformed or oversized body still answers 401, not 400 or 413."""
+    bad_json = httpx.post(f"{base_url}/v1/assertions", content=b"{not json",
+                          headers={"Content-Type": "application/json"})
+    assert bad_json.status_code == 401
+    huge = httpx.post(f"{base_url}/v1/assertions", content=b"x" * (9 * 1024 * 1024),
+                      headers={"Content-Type": "application/json"})
+    assert huge.status_code == 401
