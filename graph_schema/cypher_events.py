@@ -117,12 +117,19 @@ RETURN collect("""
 """
 )
 
+# A task's start is the first event the reader can see, and its goal shows only to readers
+# of the task itself: a stored start taken from a hidden first event would reveal that event.
 GET_TASK = (
     """
 MATCH (t:Task {id: $task_id})
-RETURN CASE WHEN """
+OPTIONAL MATCH (e:Event {task_id: $task_id})
+  WHERE """
+    + visible("e")
+    + """
+WITH t, min(e.occurred_at) AS first_seen
+RETURN t {.id, goal: CASE WHEN """
     + visible("t")
-    + """ THEN t {.id, .goal, .started_at} ELSE t {.id} END AS task
+    + """ THEN t.goal END, started_at: first_seen} AS task
 """
 )
 

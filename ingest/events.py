@@ -45,7 +45,7 @@ def check_event(raw: Any, *, principal: Principal) -> EventWrite | gate.Rejectio
     try:
         event = EventWrite.model_validate(raw)
     except ValidationError as error:
-        reason, message = gate._schema_reason(error)
+        reason, message = gate.schema_reason(error)
         return gate.Rejection(0, reason, message, raw)
     outside = [g for g in event.access if g not in principal.groups]
     if outside and not principal.is_admin:

@@ -36,7 +36,7 @@ class Rejection:
         return {"index": self.index, "reason": self.reason, "message": self.message}
 
 
-def _schema_reason(error: ValidationError) -> tuple[str, str]:
+def schema_reason(error: ValidationError) -> tuple[str, str]:
     first = error.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or "body"
     message = first["msg"].removeprefix("Value error, ")
@@ -97,7 +97,7 @@ def check_item(
     try:
         item = AssertionWrite.model_validate(raw)
     except ValidationError as error:
-        reason, message = _schema_reason(error)
+        reason, message = schema_reason(error)
         return Rejection(index, reason, message, raw)
     problem = _semantic_reason(item, ontology, principal)
     if problem is not None:

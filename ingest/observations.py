@@ -111,7 +111,7 @@ def _validate(raw: Any, index: int, principal: Principal) -> ObservationIn | gat
         obs = ObservationIn.model_validate(raw)
     except ValidationError as error:
         # the gate's own wording, so reasons match those of /v1/assertions
-        reason, message = gate._schema_reason(error)
+        reason, message = gate.schema_reason(error)
         return gate.Rejection(index, reason, message, raw)
     outside = [g for g in obs.access if g not in principal.groups]
     if outside and not principal.is_admin:

@@ -20,7 +20,7 @@ PAIRS = [("alice", "bob"), ("bob", "alice"), ("dave", "erin"), ("frank", "grace"
 RESULTS: dict[str, list[str]] = {"attacks": [], "leaks": []}
 
 _VOLATILE = re.compile(
-    r'"(as_of|known_at|subject|id|recorded_at|valid_from|valid_to|superseded_at|superseded|closed|quarantine_ids|observation_id|event_id)":'
+    r'"(as_of|known_at|subject|id|task_id|recorded_at|valid_from|valid_to|superseded_at|superseded|closed|quarantine_ids|observation_id|event_id)":'
     r'\s*("[^"]*"|\[[^\]]*\])'
 )
 
@@ -63,14 +63,22 @@ def normalise(response: httpx.Response, secret: Secret) -> tuple[int, str]:
     return response.status_code, _VOLATILE.sub(r'"\1": <v>', text)
 
 
-def check(name: str, secret: Secret, probe: httpx.Response, control: httpx.Response) -> None:
-    """The probe must look exactly like the control and carry no byte of the secret."""
+def check(
+    name: str,
+    secret: Secret,
+    probe: httpx.Response,
+    control: httpx.Response,
+    supplied: tuple[str, ...] = (),
+) -> None:
+    """The probe must look exactly like the control and carry no byte of the secret.
+
+    ``supplied`` are hidden ids the prober itself sent (an echo of them reveals nothing)."""
     label = f"{name}[{secret.owner}->{secret.prober}]"
     RESULTS["attacks"].append(label)
     problems = []
     if secret.token in probe.text:
         problems.append("secret value in the response")
-    if any(i in probe.text for i in secret.ids):
+    if any(i in probe.text for i in secret.ids if i not in supplied):
         problems.append("hidden id in the response")
     if normalise(probe, secret) != normalise(control, secret):
         problems.append(f"differs from control: {probe.status_code} {probe.text[:300]!r} vs "

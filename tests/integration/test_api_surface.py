@@ -56,7 +56,7 @@ def test_ontology_lists_seeded_predicates(api: dict[str, Api]) -> None:
 def test_registering_predicates_is_admin_only_idempotent_and_conflict_checked(
     api: dict[str, Api]
 ) -> None:
-    predicate = {"name": "favourite_colour", "cardinality": "one", "description": "colour"}
+    predicate = {"name": "favourite_colour_probe", "cardinality": "one", "description": "colour"}
     member = api["alice"].post("/v1/ontology/predicates", predicate)
     assert member.status_code == 403 and member.json()["error"]["code"] == "forbidden"
     created = api["admin"].post("/v1/ontology/predicates", predicate)
@@ -68,7 +68,7 @@ def test_registering_predicates_is_admin_only_idempotent_and_conflict_checked(
     assert conflict.json()["error"]["details"]["existing"]["cardinality"] == "one"
     bad = api["admin"].post("/v1/ontology/predicates", {"name": "Bad Name", "cardinality": "one"})
     assert bad.status_code == 422
-    facts = api["public"].get("/v1/facts", subject="x", predicate="favourite_colour").json()
+    facts = api["public"].get("/v1/facts", subject="x", predicate="favourite_colour_probe").json()
     assert facts["status"] == "not_found"
 
 

@@ -167,7 +167,9 @@ def test_timeline_shows_only_visible_steps(api: dict[str, Api]) -> None:
     assert alice["task"]["goal"] == "close the quarter"
     bob = api["bob"].get(f"/v1/tasks/{task}/timeline").json()
     assert bob["status"] == "answered" and [e["id"] for e in bob["events"]] == [second]
-    assert bob["task"] == {"id": task, "goal": None, "started_at": None}
+    # the start bob sees is his first visible step: the hidden first step stays hidden
+    assert bob["task"]["goal"] is None
+    assert bob["task"]["started_at"] == at("09:10").replace("+00:00", "Z")
     nobody = api["public"].get(f"/v1/tasks/{task}/timeline").json()
     assert nobody["status"] == "not_found" and nobody["events"] == []
     assert nobody["task"] is None
