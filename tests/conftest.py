@@ -118,6 +118,12 @@ def _reset(drv: Driver, settings: Settings) -> None:
     ontology.seed(drv, database=db)
 
 
+@pytest.fixture
+def fresh_store(driver: Driver, settings: Settings) -> None:
+    """An empty, migrated store for tests that judge the whole store (e.g. check-chains)."""
+    _reset(driver, settings)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

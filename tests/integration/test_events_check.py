@@ -28,7 +28,9 @@ def _by_kind(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
 
 
 @pytest.fixture
-def broken(driver: Driver, api: dict[str, Api]) -> Iterator[dict[str, str]]:
+def broken(
+    driver: Driver, api: dict[str, Api], fresh_store: None
+) -> Iterator[dict[str, str]]:
     """Broken states no API call can make, created with raw Cypher and removed afterwards."""
     task = new_task()
     ok = api["public"].post("/v1/events", event(task, "start", at("10:00"))).json()["event"]["id"]
@@ -63,7 +65,7 @@ def broken(driver: Driver, api: dict[str, Api]) -> Iterator[dict[str, str]]:
 
 def test_a_clean_store_reports_nothing(
     driver: Driver, settings: Settings, api: dict[str, Api], subject: str,
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], fresh_store: None,
 ) -> None:
     task = new_task()
     root = api["carol"].post("/v1/events", event(task, "plan", at("09:00"),
