@@ -11,8 +11,11 @@ What it does:
 
 1. Reads the LoCoMo turns (``ingest.bulk.read_locomo``) and, in this process, distils them
    with the OfflineDistiller and the gate exactly as the server does, to get the texts the
-   server will embed. It encodes those texts directly with the same model and batch size:
-   the *raw embedding* rate (texts/s), the ceiling for the whole path on this machine.
+   server will embed. It encodes those texts (every k-th, ``--raw-sample`` of them, the same
+   mix of lengths) directly with the same model and batch size: the *raw embedding* rate
+   (texts/s), the ceiling for the whole path on this machine. It measures it before, between
+   and after the two runs below, and compares each run with the mean of the measurements
+   either side of it, so that a change of load on a shared machine does not skew the ratio.
 2. Starts the real server (``tractatus serve``) as a subprocess on a free loopback port and
    sends one warm-up observation so that the model load is not timed.
 3. *http*: ``ingest.bulk.load`` from this process (batches of ``--batch-size`` observations,
@@ -55,7 +58,7 @@ from ingest.embeddings import assertion_text, make_embedder  # noqa: E402
 from ingest.observations import fill_draft  # noqa: E402
 from server.settings import Settings, open_driver  # noqa: E402
 
-LOCOMO = Path("/work/shared/data/locomo-dev.json")
+LOCOMO = bulk.find_locomo() or Path("shared/data/locomo-dev.json")
 KEY = "tr_bench_ingest_0000000000000000000000"
 PRINCIPALS = f'[[principal]]\nid = "bench"\nkey = "{KEY}"\ngroups = []\n'
 
@@ -102,6 +105,7 @@ def embedded_texts(items: list[dict[str, Any]], driver: Driver, database: str) -
 
 
 def raw_embedding(texts: list[str], model: str, batch_size: int) -> dict[str, Any]:
+    """Encode ``texts`` directly, as the server would (same model, batch size, normalising)."""
     embedder = make_embedder(model, batch_size=batch_size)
     assert embedder is not None
     embedder.embed(texts[:batch_size])  # load and warm up, untimed
@@ -109,7 +113,13 @@ def raw_embedding(texts: list[str], model: str, batch_size: int) -> dict[str, An
     embedder.embed(texts)
     seconds = time.perf_counter() - started
     return {"texts": len(texts), "seconds": round(seconds, 3),
-            "texts_per_s": round(len(texts) / seconds, 1)}
+            "texts_per_s": round(len(texts) / seconds, 1), "load_avg_1m": os.getloadavg()[0]}
+
+
+def sample(texts: list[str], size: int) -> list[str]:
+    """Every k-th text: the same mix of lengths as the whole, in less time."""
+    step = max(1, len(texts) // size)
+    return texts[::step]
 
 
 def _free_port() -> int:
@@ -157,6 +167,7 @@ def _rates(summary: dict[str, Any], seconds: float) -> dict[str, Any]:
         "wall_seconds": round(seconds, 3),
         "observations_per_s": round((summary["created"] + summary["replayed"]) / seconds, 1),
         "assertions_per_s": round(summary["assertions"] / seconds, 1),
+        "load_avg_1m_end": os.getloadavg()[0],
     }
 
 
@@ -210,6 +221,8 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--wipe", action="store_true")
+    parser.add_argument("--raw-sample", type=int, default=2000,
+                        help="texts encoded per raw-embedding measurement")
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/ingest.json")
     args = parser.parse_args()
 
@@ -219,22 +232,34 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, open_driver(settings) as driver:
         _check_empty(driver, database, settings, args.wipe)
         texts = embedded_texts(items, driver, database)
-        raw = raw_embedding(texts, settings.embedding_model, settings.embed_batch_size)
-        print(f"raw embedding: {raw['texts']} texts in {raw['seconds']} s "
-              f"= {raw['texts_per_s']} texts/s", flush=True)
+        probe = sample(texts, args.raw_sample)
+
+        def measure(label: str) -> dict[str, Any]:
+            raw = raw_embedding(probe, settings.embedding_model, settings.embed_batch_size)
+            print(f"raw embedding ({label}): {raw}", flush=True)
+            return raw
+
         principals = Path(tmp) / "principals.toml"
         principals.write_text(PRINCIPALS, "utf-8")
         env = {**os.environ, "TRACTATUS_PRINCIPALS": str(principals)}
+        raws = [measure("before http")]
         with server(env) as url:
             warm_up(url)
             http = run_http(items, url, args)
             print(f"http: {http}", flush=True)
+            raws.append(measure("between"))
             _wipe(driver, database)
             warm_up(url)
             cli = run_cli(url, args, env)
             print(f"cli:  {cli}", flush=True)
-    ratio_http = http["assertions_per_s"] / raw["texts_per_s"]
-    ratio_cli = cli["assertions_per_s"] / raw["texts_per_s"]
+        raws.append(measure("after cli"))
+    # each run is compared with the raw rate measured right before and right after it
+    raw_http = (raws[0]["texts_per_s"] + raws[1]["texts_per_s"]) / 2
+    raw_cli = (raws[1]["texts_per_s"] + raws[2]["texts_per_s"]) / 2
+    ratio_http = http["assertions_per_s"] / raw_http
+    ratio_cli = cli["assertions_per_s"] / raw_cli
+    raw = {"texts_per_s": round((raw_http + raw_cli) / 2, 1), "measurements": raws,
+           "sample_of": len(texts)}
     result = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "data": {"file": str(args.file), "conversations": args.conversation or "all",
@@ -256,9 +281,9 @@ def main() -> None:
     print(f"{'path':<16}{'obs/s':>10}{'assertions/s':>14}{'ratio to raw':>14}")
     print(f"{'raw embedding':<16}{'':>10}{raw['texts_per_s']:>14}{1.0:>14}")
     print(f"{'http (library)':<16}{http['observations_per_s']:>10}"
-          f"{http['assertions_per_s']:>14}{ratio_http:>14.2f}")
+          f"{http['assertions_per_s']:>14}{ratio_http:>14.2f}  (raw {raw_http:.1f}/s)")
     print(f"{'cli':<16}{cli['observations_per_s']:>10}{cli['assertions_per_s']:>14}"
-          f"{ratio_cli:>14.2f}")
+          f"{ratio_cli:>14.2f}  (raw {raw_cli:.1f}/s)")
     print(f"wrote {args.out}")
 
 

@@ -82,6 +82,42 @@ MIGRATIONS: tuple[Migration, ...] = (
             "FOR (o:Observation) ON (o.conversation_id, o.occurred_at)",
         ),
     ),
+    Migration(
+        4,
+        "recall passages: one search document per observation, with its previous turn",
+        (
+            _unique("Passage", "observation_id"),
+            "CREATE INDEX passage_conversation IF NOT EXISTS "
+            "FOR (n:Passage) ON (n.conversation_id)",
+            "CREATE VECTOR INDEX passage_embedding IF NOT EXISTS "
+            "FOR (n:Passage) ON (n.embedding) OPTIONS {indexConfig: {"
+            f"`vector.dimensions`: {EMBEDDING_DIMENSIONS}, "
+            "`vector.similarity_function`: 'cosine'}}",
+            "CREATE VECTOR INDEX passage_context_embedding IF NOT EXISTS "
+            "FOR (n:Passage) ON (n.context_embedding) OPTIONS {indexConfig: {"
+            f"`vector.dimensions`: {EMBEDDING_DIMENSIONS}, "
+            "`vector.similarity_function`: 'cosine'}}",
+            "CREATE FULLTEXT INDEX passage_text IF NOT EXISTS "
+            "FOR (n:Passage) ON EACH [n.text] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
+            "CREATE FULLTEXT INDEX passage_context IF NOT EXISTS "
+            "FOR (n:Passage) ON EACH [n.context] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
+            # A second full-text index on the same label and properties is "equivalent" to
+            # the first for IF NOT EXISTS and silently not created, whatever its analyzer:
+            # the CJK indexes cover one more property, so they exist (migration 2's two CJK
+            # statements were no-ops for this reason).
+            "CREATE FULLTEXT INDEX passage_context_cjk IF NOT EXISTS "
+            "FOR (n:Passage) ON EACH [n.context, n.text] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk'}}",
+            "CREATE FULLTEXT INDEX assertion_text_cjk IF NOT EXISTS "
+            "FOR (a:Assertion) ON EACH [a.text, a.object] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk'}}",
+            "CREATE FULLTEXT INDEX evidence_quote_cjk IF NOT EXISTS "
+            "FOR (e:Evidence) ON EACH [e.quote, e.speaker] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk'}}",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

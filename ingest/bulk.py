@@ -125,6 +125,18 @@ def locomo_observations(
     return items
 
 
+def find_locomo() -> Path | None:
+    """The LoCoMo dev file: ``$TRACTATUS_LOCOMO``, else ``shared/data/`` beside the repo."""
+    repo = Path(__file__).resolve().parents[1]
+    candidates = [
+        os.environ.get("TRACTATUS_LOCOMO", ""),
+        str(repo.parent / "shared" / "data" / "locomo-dev.json"),
+        "/work/shared/data/locomo-dev.json",
+    ]
+    found = [Path(c) for c in candidates if c and Path(c).is_file()]
+    return found[0] if found else None
+
+
 def read_locomo(path: Path, *, only: Iterable[str] | None = None) -> list[dict[str, Any]]:
     with path.open(encoding="utf-8") as handle:
         samples = json.load(handle)

@@ -20,6 +20,7 @@ from server.routers import (
     observations,
     ontology,
     quarantine,
+    recall,
     tasks,
 )
 from server.settings import Settings, get_settings, open_driver
@@ -61,7 +62,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.keyring = KeyRing(settings.principals)
     errors.install(app)
-    for module in (assertions, facts, events, tasks, observations, ontology, quarantine, health):
+    for module in (
+        assertions, facts, events, tasks, observations, ontology, quarantine, recall, health,
+    ):
         app.include_router(module.router)
     # the last added runs first: metrics, then authentication, then the body limit
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)

@@ -11,7 +11,7 @@ from graph_schema.timeutil import parse_rfc3339
 from ingest import bulk
 from ingest.distill.base import ObservationIn
 
-LOCOMO = Path("/work/shared/data/locomo-dev.json")
+LOCOMO = bulk.find_locomo()
 
 
 def _sample() -> list[dict[str, object]]:
@@ -69,8 +69,9 @@ def test_locomo_turns_become_ordered_observations() -> None:
     assert [i["idempotency_key"] for i in only] == ["conv-y:D1:1"]
 
 
-@pytest.mark.skipif(not LOCOMO.exists(), reason="shared LoCoMo data not present")
+@pytest.mark.skipif(LOCOMO is None, reason="shared LoCoMo data not present")
 def test_the_locomo_dev_file_reads_whole() -> None:
+    assert LOCOMO is not None
     items = bulk.read_observations(LOCOMO)
     assert len(items) == 2760
     assert len({i["idempotency_key"] for i in items}) == len(items)

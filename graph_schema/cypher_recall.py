@@ -1,0 +1,331 @@
+"""All Cypher of recall: candidate lists, graph expansion, result fetch, passage indexing.
+
+Every candidate query applies visibility (:func:`graph_schema.cypher.visible`), the bitemporal
+filter (:func:`graph_schema.cypher.known_and_valid`) and the caller's filters in its WHERE,
+*before* ``ORDER BY ... LIMIT``: ranks are ranks among what the caller may see. The vector index
+answers its top ``$fetch`` before any WHERE, so index queries over-fetch; scoped requests
+(conversation, task, subject) scan their scope exactly instead.
+
+Parameters common to all statements: ``$groups``, ``$as_of``, ``$known_at``, ``$tiers``,
+``$min_confidence``, ``$source_kinds``, ``$subject``, ``$task_id``, ``$conversation_id``,
+``$include_superseded``, ``$vector`` (may be null), ``$limit``.
+
+A *group* is what recall ranks: the observation (conversation turn) an assertion was distilled
+from, or the assertion itself when it came from no observation. A ``(:Passage)`` is a derived
+search document for one observation: its text with the speaker, and a context made of the
+previous turn of the same conversation and visibility scope plus the turn itself.
+"""
+
+from __future__ import annotations
+
+from graph_schema import cypher
+from graph_schema.cypher import known_and_valid, visible
+
+VECTOR_INDEXES = {
+    "assertion": "assertion_embedding",
+    "passage": "passage_embedding",
+    "context": "passage_context_embedding",
+}
+FULLTEXT_INDEXES = {
+    ("assertion", False): "assertion_text",
+    ("assertion", True): "assertion_text_cjk",
+    ("passage", False): "passage_text",
+    ("passage", True): "passage_context_cjk",
+    ("context", False): "passage_context",
+    ("context", True): "passage_context_cjk",
+}
+PASSAGE_PROPERTIES = {"passage": "embedding", "context": "context_embedding"}
+
+
+def assertion_filter(var: str, *, conversation: bool = True) -> str:
+    """What a caller may get back: visible, known and valid (or recorded, when superseded
+    facts are asked for), positive, in the tiers, confident enough, within the filters."""
+    clauses = [
+        visible(var),
+        f"{var}.polarity = true",
+        f"{var}.tier IN $tiers",
+        f"{var}.confidence >= $min_confidence",
+        f"($source_kinds IS NULL OR {var}.source_kind IN $source_kinds)",
+        f"($subject IS NULL OR {var}.subject = $subject)",
+        f"($task_id IS NULL OR {var}.task_id = $task_id)",
+        f"(($include_superseded AND {var}.recorded_at <= $known_at)"
+        f" OR ({known_and_valid(var)}))",
+    ]
+    if conversation:
+        clauses.append(
+            f"($conversation_id IS NULL OR EXISTS {{ MATCH ({var})-[:EVIDENCED_BY]->(:Evidence)"
+            "-[:FROM]->(cv:Observation) WHERE cv.conversation_id = $conversation_id })"
+        )
+    return " AND ".join(clauses)
+
+
+def observation_filter(var: str) -> str:
+    """An observation counts when it is visible and holds at least one assertion that does."""
+    return (
+        f"{visible(var)} AND EXISTS {{ MATCH ({var})<-[:FROM]-(:Evidence)"
+        f"<-[:EVIDENCED_BY]-(a:Assertion) WHERE {assertion_filter('a', conversation=False)} }}"
+    )
+
+
+def passage_filter(var: str) -> str:
+    return (
+        f"{visible(var)} AND ($conversation_id IS NULL OR {var}.conversation_id = $conversation_id)"
+        f" AND ($task_id IS NULL OR {var}.task_id = $task_id)"
+        f" AND EXISTS {{ MATCH ({var})-[:OF]->(o:Observation) WHERE {observation_filter('o')} }}"
+    )
+
+
+_SIMILARITY = (
+    "CASE WHEN $vector IS NULL OR a.embedding IS NULL THEN null"
+    " ELSE vector.similarity.cosine(a.embedding, $vector) END"
+)
+
+_ASSERTION_ROW = """
+RETURN
+  coalesce(head([(a)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation) | o.id]), a.id) AS gid,
+  score AS similarity,
+  a.text AS text,
+  coalesce(head([(a)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation) | o.speaker]),
+           a.subject) AS speaker,
+  coalesce(head([(a)-[:EVIDENCED_BY]->(e:Evidence) WHERE e.occurred_at IS NOT NULL
+                 | e.occurred_at]), a.valid_from) AS occurred_at
+ORDER BY score DESC, a.id
+"""
+
+_PASSAGE_ROW = """
+RETURN n.observation_id AS gid, similarity, n.context AS text, n.speaker AS speaker,
+       n.occurred_at AS occurred_at
+ORDER BY score DESC, n.observation_id
+"""
+
+# --- assertion candidates -----------------------------------------------------------------------
+
+ASSERTION_VECTOR_INDEX = (
+    """
+CALL db.index.vector.queryNodes('assertion_embedding', $fetch, $vector) YIELD node AS a, score
+WHERE """
+    + assertion_filter("a")
+    + """
+WITH a, score ORDER BY score DESC, a.id LIMIT $limit
+"""
+    + _ASSERTION_ROW
+)
+
+_ASSERTION_SCAN_TAIL = (
+    """
+WITH DISTINCT a
+WITH a, vector.similarity.cosine(a.embedding, $vector) AS score
+ORDER BY score DESC, a.id LIMIT $limit
+"""
+    + _ASSERTION_ROW
+)
+
+ASSERTION_VECTOR_SCAN_CONVERSATION = (
+    """
+MATCH (o:Observation {conversation_id: $conversation_id})<-[:FROM]-(:Evidence)
+      <-[:EVIDENCED_BY]-(a:Assertion)
+WHERE a.embedding IS NOT NULL AND """
+    + assertion_filter("a", conversation=False)
+    + _ASSERTION_SCAN_TAIL
+)
+
+ASSERTION_VECTOR_SCAN_TASK = (
+    """
+MATCH (a:Assertion {task_id: $task_id})
+WHERE a.embedding IS NOT NULL AND """
+    + assertion_filter("a")
+    + _ASSERTION_SCAN_TAIL
+)
+
+ASSERTION_VECTOR_SCAN_SUBJECT = (
+    """
+MATCH (a:Assertion)
+WHERE a.subject = $subject AND a.embedding IS NOT NULL AND """
+    + assertion_filter("a")
+    + _ASSERTION_SCAN_TAIL
+)
+
+ASSERTION_FULLTEXT = (
+    """
+CALL db.index.fulltext.queryNodes($index, $lucene) YIELD node AS a, score
+WHERE """
+    + assertion_filter("a")
+    + """
+WITH a, score ORDER BY score DESC, a.id LIMIT $limit
+WITH a, """
+    + _SIMILARITY
+    + """ AS similarity, score
+"""
+    + _ASSERTION_ROW.replace("score AS similarity", "similarity")
+)
+
+# --- passage candidates -------------------------------------------------------------------------
+
+PASSAGE_VECTOR_INDEX = (
+    """
+CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS n, score
+WHERE """
+    + passage_filter("n")
+    + """
+WITH n, score, score AS similarity ORDER BY score DESC, n.observation_id LIMIT $limit
+"""
+    + _PASSAGE_ROW
+)
+
+PASSAGE_VECTOR_SCAN_CONVERSATION = (
+    """
+MATCH (n:Passage {conversation_id: $conversation_id})
+WHERE n[$property] IS NOT NULL AND """
+    + passage_filter("n")
+    + """
+WITH n, vector.similarity.cosine(n[$property], $vector) AS score
+WITH n, score, score AS similarity ORDER BY score DESC, n.observation_id LIMIT $limit
+"""
+    + _PASSAGE_ROW
+)
+
+PASSAGE_FULLTEXT = (
+    """
+CALL db.index.fulltext.queryNodes($index, $lucene) YIELD node AS n, score
+WHERE """
+    + passage_filter("n")
+    + """
+WITH n, score ORDER BY score DESC, n.observation_id LIMIT $limit
+WITH n, score, CASE WHEN $vector IS NULL OR n.embedding IS NULL THEN null
+                ELSE vector.similarity.cosine(n.embedding, $vector) END AS similarity
+"""
+    + _PASSAGE_ROW
+)
+
+# --- graph expansion ----------------------------------------------------------------------------
+
+_NEIGHBOUR_ROW = """
+RETURN x.id AS gid,
+       CASE WHEN $vector IS NULL THEN null ELSE head([(x)<-[:OF]-(p:Passage)
+         WHERE p.embedding IS NOT NULL | vector.similarity.cosine(p.embedding, $vector)]) END
+         AS similarity,
+       coalesce(head([(x)<-[:OF]-(p:Passage) | p.context]), x.text, '') AS text,
+       x.speaker AS speaker, x.occurred_at AS occurred_at
+"""
+
+NEIGHBOUR_TURNS = (
+    """
+UNWIND $ids AS id
+MATCH (o:Observation {id: id})
+WHERE o.conversation_id IS NOT NULL AND """
+    + visible("o")
+    + """
+CALL (o) {
+  MATCH (x:Observation {conversation_id: o.conversation_id})
+  WHERE x.occurred_at < o.occurred_at OR (x.occurred_at = o.occurred_at AND x.id < o.id)
+  WITH x ORDER BY x.occurred_at DESC, x.id DESC
+  WITH x WHERE """
+    + observation_filter("x")
+    + """
+  RETURN x LIMIT 1
+  UNION
+  MATCH (x:Observation {conversation_id: o.conversation_id})
+  WHERE x.occurred_at > o.occurred_at OR (x.occurred_at = o.occurred_at AND x.id > o.id)
+  WITH x ORDER BY x.occurred_at, x.id
+  WITH x WHERE """
+    + observation_filter("x")
+    + """
+  RETURN x LIMIT 1
+}
+WITH id AS source, x
+"""
+    + _NEIGHBOUR_ROW.replace("RETURN x.id AS gid", "RETURN source, x.id AS gid")
+)
+
+EVENT_NEIGHBOURS = (
+    """
+UNWIND $ids AS id
+MATCH (a:Assertion {id: id})-[:CAUSED_BY]->(ev:Event)
+WHERE """
+    + visible("ev")
+    + """
+MATCH (ev)-[:CAUSED_BY*0..1]-(cause:Event)
+WHERE """
+    + visible("cause")
+    + """
+MATCH (x:Assertion)-[:CAUSED_BY]->(cause)
+WHERE x.id <> id AND NOT EXISTS { (x)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(:Observation) }
+  AND """
+    + assertion_filter("x")
+    + """
+WITH DISTINCT id AS source, x
+RETURN source, x.id AS gid,
+       CASE WHEN $vector IS NULL OR x.embedding IS NULL THEN null
+         ELSE vector.similarity.cosine(x.embedding, $vector) END AS similarity,
+       x.text AS text, x.subject AS speaker, x.valid_from AS occurred_at
+"""
+)
+
+# --- results: the qualifying assertions of the chosen groups ------------------------------------
+
+_RESULT_TAIL = (
+    """
+RETURN gid, """
+    + _SIMILARITY
+    + """ AS similarity, a.text AS text,
+"""
+    + cypher._ASSERTION_PROJECTION
+)
+
+OBSERVATION_ASSERTIONS = (
+    """
+UNWIND $ids AS gid
+MATCH (o:Observation {id: gid})<-[:FROM]-(:Evidence)<-[:EVIDENCED_BY]-(a:Assertion)
+WHERE """
+    + assertion_filter("a", conversation=False)
+    + """
+WITH DISTINCT gid, a
+"""
+    + _RESULT_TAIL
+)
+
+GROUP_ASSERTIONS = (
+    """
+UNWIND $ids AS gid
+MATCH (a:Assertion {id: gid})
+WHERE """
+    + assertion_filter("a")
+    + _RESULT_TAIL
+)
+
+# --- passage indexing (a write path, run after observations are stored) ---------------------------
+
+PENDING_PASSAGES = """
+MATCH (o:Observation)
+WHERE ($conversation_id IS NULL OR o.conversation_id = $conversation_id)
+  AND NOT EXISTS { (o)<-[:OF]-(:Passage) }
+WITH o ORDER BY o.received_at, o.id LIMIT $limit
+CALL (o) {
+  OPTIONAL MATCH (x:Observation {conversation_id: o.conversation_id})
+  WHERE o.conversation_id IS NOT NULL AND x.access = o.access AND x.id <> o.id
+    AND (x.occurred_at < o.occurred_at OR (x.occurred_at = o.occurred_at AND x.id < o.id))
+  WITH x ORDER BY x.occurred_at DESC, x.id DESC LIMIT 1
+  RETURN x
+}
+RETURN o {.id, .text, .speaker, .occurred_at, .conversation_id, .task_id, .access} AS obs,
+       [(o)<-[:FROM]-(e:Evidence) | e.quote] AS quotes,
+       CASE WHEN x IS NULL THEN null ELSE x {.id, .text, .speaker} END AS prev,
+       CASE WHEN x IS NULL THEN [] ELSE [(x)<-[:FROM]-(e:Evidence) | e.quote] END AS prev_quotes
+"""
+
+COUNT_PENDING_PASSAGES = """
+MATCH (o:Observation)
+WHERE ($conversation_id IS NULL OR o.conversation_id = $conversation_id)
+  AND NOT EXISTS { (o)<-[:OF]-(:Passage) }
+RETURN count(o) AS pending
+"""
+
+# MERGE on the unique observation_id: a racing indexer waits, then matches and writes nothing.
+WRITE_PASSAGES = """
+UNWIND $rows AS row
+MATCH (o:Observation {id: row.observation_id})
+MERGE (n:Passage {observation_id: row.observation_id})
+ON CREATE SET n += row.props
+MERGE (n)-[:OF]->(o)
+RETURN count(n) AS written
+"""

@@ -1,0 +1,198 @@
+"""Fusion and rerank of recall candidates: pure functions over already-filtered lists.
+
+Every list handed in here was produced by a database query that applied visibility, validity
+and the caller's filters *before* ranking, so ranks are ranks among what the caller may see.
+Scores use ranks (reciprocal rank fusion) and per-item values (cosine similarity, query-term
+coverage) only; nothing is normalised over a candidate set, so one result's score never
+depends on a node the caller cannot see.
+
+Pipeline (see docs/recall.md):
+
+1. RRF: ``score(g) = sum_l w_l / (K + rank_l(g))`` over the candidate lists, per group ``g``
+   (a conversation turn, or a single assertion that came from no observation).
+2. Speaker boost: when the query names exactly one speaker/subject among the candidates, the
+   groups by or about that person get an extra RRF list (in their current order).
+3. Time boost: groups observed inside a window the query names get an extra RRF list.
+4. Graph expansion: each group inherits ``NEIGHBOUR`` times the best score of its graph
+   neighbours (adjacent turns of its conversation, assertions of the same event chain).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from graph_schema.recall_query import Window
+
+FEATURES = ("speaker", "time", "graph")
+DEFAULT_WEIGHTS: Mapping[str, float] = {
+    "passage_vector": 1.0,
+    "context_vector": 1.0,
+    "passage_fulltext": 1.0,
+    "context_fulltext": 1.0,
+    "assertion_vector": 0.5,
+    "assertion_fulltext": 0.5,
+}
+# the status threshold on relevance, calibrated on LoCoMo (docs/recall.md)
+ANSWER_THRESHOLD = 0.35
+SIMILARITY_WEIGHT = 0.5
+
+
+@dataclass(frozen=True)
+class FusionConfig:
+    k: int = 10
+    weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    speaker: float = 0.5
+    time: float = 0.5
+    neighbour: float = 0.2
+    disabled: frozenset[str] = frozenset()
+
+    def enabled(self, name: str) -> bool:
+        return name not in self.disabled
+
+    @classmethod
+    def from_env(cls) -> FusionConfig:
+        """Defaults, minus what ``TRACTATUS_RECALL_DISABLE`` (comma list) switches off.
+
+        Names are features (speaker, time, graph) or candidate lists; used for ablations.
+        """
+        raw = os.environ.get("TRACTATUS_RECALL_DISABLE", "")
+        disabled = frozenset(x.strip() for x in raw.split(",") if x.strip())
+        config = cls()
+        weights = {n: w for n, w in config.weights.items() if n not in disabled}
+        return replace(config, weights=weights, disabled=disabled)
+
+    def max_score(self) -> float:
+        """The score a group ranked first everywhere would get: a constant, not a set maximum."""
+        total = sum(self.weights.values())
+        total += self.speaker if self.enabled("speaker") else 0.0
+        total += self.time if self.enabled("time") else 0.0
+        factor = 1.0 + (self.neighbour if self.enabled("graph") else 0.0)
+        return factor * total / (self.k + 1)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One row of a candidate list: a group, its similarity to the query, what it says."""
+
+    gid: str
+    similarity: float | None = None
+    text: str = ""
+    speaker: str | None = None
+    occurred_at: datetime | None = None
+
+
+@dataclass
+class Scored:
+    gid: str
+    score: float = 0.0
+    sources: dict[str, int] = field(default_factory=dict)
+    boosts: list[str] = field(default_factory=list)
+    similarity: float | None = None
+    speaker: str | None = None
+    occurred_at: datetime | None = None
+    texts: list[str] = field(default_factory=list)
+
+    def absorb(self, c: Candidate) -> None:
+        if c.similarity is not None and (self.similarity is None or c.similarity > self.similarity):
+            self.similarity = c.similarity
+        self.speaker = self.speaker or c.speaker
+        self.occurred_at = self.occurred_at or c.occurred_at
+        if c.text and c.text not in self.texts:
+            self.texts.append(c.text)
+
+
+def rrf(
+    lists: Mapping[str, Sequence[Candidate]], config: FusionConfig
+) -> dict[str, Scored]:
+    """Reciprocal rank fusion; a group counts once per list, at its best rank."""
+    scored: dict[str, Scored] = {}
+    for name, rows in lists.items():
+        weight = config.weights.get(name, 0.0)
+        rank = 0
+        seen: set[str] = set()
+        for c in rows:
+            item = scored.setdefault(c.gid, Scored(c.gid))
+            item.absorb(c)
+            if c.gid in seen:
+                continue
+            seen.add(c.gid)
+            rank += 1
+            item.sources[name] = rank
+            item.score += weight / (config.k + rank)
+    return scored
+
+
+def ordered(scored: Mapping[str, Scored]) -> list[Scored]:
+    return sorted(scored.values(), key=lambda s: (-s.score, s.gid))
+
+
+def _boost(items: Iterable[Scored], weight: float, k: int, label: str) -> None:
+    for rank, item in enumerate(items, start=1):
+        item.score += weight / (k + rank)
+        item.boosts.append(label)
+
+
+def boost_named(
+    scored: Mapping[str, Scored], named: set[str], config: FusionConfig
+) -> None:
+    """Extra list of the groups by or about the one person the query names."""
+    if len(named) != 1 or not config.enabled("speaker"):
+        return
+    chosen = [s for s in ordered(scored) if s.speaker in named]
+    _boost(chosen, config.speaker, config.k, "speaker")
+
+
+def boost_time(
+    scored: Mapping[str, Scored], windows: Sequence[Window], config: FusionConfig
+) -> None:
+    """Extra list of the groups observed (or valid from) inside a window the query names."""
+    if not windows or not config.enabled("time"):
+        return
+    chosen = [
+        s for s in ordered(scored)
+        if s.occurred_at is not None and any(w.contains(s.occurred_at) for w in windows)
+    ]
+    _boost(chosen, config.time, config.k, "time")
+
+
+def expand(
+    scored: dict[str, Scored],
+    neighbours: Mapping[str, Sequence[Candidate]],
+    config: FusionConfig,
+) -> None:
+    """Each group gains ``neighbour`` x the best base score among its graph neighbours.
+
+    Neighbours that were no candidate join with that inherited score alone.
+    """
+    if not config.enabled("graph"):
+        return
+    base = {gid: s.score for gid, s in scored.items()}
+    for rows in neighbours.values():
+        for c in rows:
+            if c.gid not in scored:
+                scored[c.gid] = Scored(c.gid)
+                scored[c.gid].absorb(c)
+    links: dict[str, set[str]] = {}
+    for gid, rows in neighbours.items():
+        for c in rows:
+            links.setdefault(gid, set()).add(c.gid)
+            links.setdefault(c.gid, set()).add(gid)
+    for gid, linked in links.items():
+        best = max((base.get(n, 0.0) for n in linked), default=0.0)
+        if best > 0:
+            scored[gid].score += config.neighbour * best
+            scored[gid].boosts.append("graph")
+
+
+def relevance(similarity: float | None, coverage: float) -> float:
+    """How well one result answers the query, from its own values only (cosine, coverage).
+
+    Without a similarity (no embedding model, or a fact stored without an embedding) the
+    lexical coverage alone decides."""
+    if similarity is None:
+        return coverage
+    sim = max(similarity, 0.0)
+    return SIMILARITY_WEIGHT * sim + (1.0 - SIMILARITY_WEIGHT) * coverage

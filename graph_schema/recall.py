@@ -1,0 +1,262 @@
+"""Recall: candidate generation in one read transaction, then fusion (graph_schema.fusion).
+
+Every list comes from a query in :mod:`graph_schema.cypher_recall` that filters by visibility,
+validity and the caller's filters before it ranks. The query vector is computed by the caller
+(the embedding model lives in ``ingest``); without one, recall is lexical and graph-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from neo4j import Driver, ManagedTransaction
+
+from graph_schema import cypher_recall as q
+from graph_schema import fusion
+from graph_schema.domain import Principal, Status, Tier
+from graph_schema.domain_recall import RecallAnswer, RecallFilters, RecallResult, Why
+from graph_schema.fusion import Candidate, FusionConfig, Scored
+from graph_schema.reads import DEFAULT_TIERS
+from graph_schema.recall_query import (
+    content_terms,
+    coverage,
+    lucene_query,
+    names_in_query,
+    time_windows,
+)
+from graph_schema.records import as_datetime, assertion_out
+
+POOL = 60  # rows per candidate list
+EXPAND = 30  # groups whose graph neighbours are looked up
+OVERFETCH = 20  # the vector index answers before any WHERE: ask for this many times more
+MAX_FETCH = 2_000
+_CJK_MARK = ("\u3040", "\u9fff")
+
+
+@dataclass(frozen=True)
+class RecallQuery:
+    text: str
+    k: int
+    as_of: datetime
+    known_at: datetime
+    filters: RecallFilters = field(default_factory=RecallFilters)
+    vector: list[float] | None = None
+
+    @property
+    def cjk(self) -> bool:
+        return any(_CJK_MARK[0] <= ch <= _CJK_MARK[1] for ch in self.text)
+
+    @property
+    def fetch(self) -> int:
+        return min(max(POOL, self.k) * OVERFETCH, MAX_FETCH)
+
+
+def parameters(principal: Principal, query: RecallQuery) -> dict[str, Any]:
+    f = query.filters
+    tiers: Sequence[Tier] = f.tiers or DEFAULT_TIERS
+    return {
+        "groups": list(principal.groups),
+        "as_of": query.as_of,
+        "known_at": query.known_at,
+        "tiers": [t.value for t in tiers],
+        "min_confidence": float(f.min_confidence),
+        "source_kinds": [s.value for s in f.source_kinds] if f.source_kinds else None,
+        "subject": f.subject,
+        "task_id": f.task_id,
+        "conversation_id": f.conversation_id,
+        "include_superseded": f.include_superseded,
+        "vector": query.vector,
+        "limit": POOL,
+        "fetch": query.fetch,
+    }
+
+
+def _cosine(normalised: Any) -> float | None:
+    """Neo4j's cosine similarity is (1 + cos) / 2; give the cosine back."""
+    return None if normalised is None else round(2.0 * float(normalised) - 1.0, 6)
+
+
+def _candidate(record: Any) -> Candidate:
+    return Candidate(
+        gid=record["gid"],
+        similarity=_cosine(record["similarity"]),
+        text=record["text"] or "",
+        speaker=record["speaker"],
+        occurred_at=as_datetime(record["occurred_at"]),
+    )
+
+
+def _rows(tx: ManagedTransaction, statement: str, params: dict[str, Any]) -> list[Candidate]:
+    return [_candidate(r) for r in tx.run(statement, params)]
+
+
+def _assertion_vector(tx: ManagedTransaction, p: dict[str, Any]) -> list[Candidate]:
+    if p["conversation_id"] is not None:
+        return _rows(tx, q.ASSERTION_VECTOR_SCAN_CONVERSATION, p)
+    if p["task_id"] is not None:
+        return _rows(tx, q.ASSERTION_VECTOR_SCAN_TASK, p)
+    if p["subject"] is not None:
+        return _rows(tx, q.ASSERTION_VECTOR_SCAN_SUBJECT, p)
+    return _rows(tx, q.ASSERTION_VECTOR_INDEX, p)
+
+
+def _passage_vector(tx: ManagedTransaction, p: dict[str, Any], kind: str) -> list[Candidate]:
+    if p["conversation_id"] is not None:
+        params = {**p, "property": q.PASSAGE_PROPERTIES[kind]}
+        return _rows(tx, q.PASSAGE_VECTOR_SCAN_CONVERSATION, params)
+    return _rows(tx, q.PASSAGE_VECTOR_INDEX, {**p, "index": q.VECTOR_INDEXES[kind]})
+
+
+def candidate_lists(
+    tx: ManagedTransaction, p: dict[str, Any], query: RecallQuery, config: FusionConfig
+) -> dict[str, list[Candidate]]:
+    """Every enabled candidate list, each already filtered and ranked among visible nodes."""
+    lists: dict[str, list[Candidate]] = {}
+    wanted = set(config.weights)
+    if query.vector is not None:
+        if "assertion_vector" in wanted:
+            lists["assertion_vector"] = _assertion_vector(tx, p)
+        for kind in ("passage", "context"):
+            if f"{kind}_vector" in wanted:
+                lists[f"{kind}_vector"] = _passage_vector(tx, p, kind)
+    lucene = lucene_query(query.text)
+    if lucene is None:
+        return lists
+    if "assertion_fulltext" in wanted:
+        index = q.FULLTEXT_INDEXES[("assertion", query.cjk)]
+        lists["assertion_fulltext"] = _rows(
+            tx, q.ASSERTION_FULLTEXT, {**p, "index": index, "lucene": lucene}
+        )
+    kinds = ("context",) if query.cjk else ("passage", "context")
+    for kind in kinds:
+        if f"{kind}_fulltext" in wanted:
+            index = q.FULLTEXT_INDEXES[(kind, query.cjk)]
+            lists[f"{kind}_fulltext"] = _rows(
+                tx, q.PASSAGE_FULLTEXT, {**p, "index": index, "lucene": lucene}
+            )
+    return lists
+
+
+def neighbours(
+    tx: ManagedTransaction, p: dict[str, Any], gids: list[str]
+) -> dict[str, list[Candidate]]:
+    """Graph neighbours of the top groups: adjacent turns, assertions of the same events."""
+    found: dict[str, list[Candidate]] = {}
+    params = {**p, "ids": gids}
+    for statement in (q.NEIGHBOUR_TURNS, q.EVENT_NEIGHBOURS):
+        for record in tx.run(statement, params):
+            found.setdefault(record["source"], []).append(_candidate(record))
+    return found
+
+
+def _fetch_results(
+    tx: ManagedTransaction, p: dict[str, Any], gids: list[str]
+) -> dict[str, list[Any]]:
+    by_group: dict[str, list[Any]] = {}
+    params = {**p, "ids": gids}
+    for statement in (q.OBSERVATION_ASSERTIONS, q.GROUP_ASSERTIONS):
+        for record in tx.run(statement, params):
+            by_group.setdefault(record["gid"], []).append(record)
+    return by_group
+
+
+@dataclass
+class _Work:
+    ranked: list[Scored]
+    records: dict[str, list[Any]]
+
+
+def _search(
+    tx: ManagedTransaction, p: dict[str, Any], query: RecallQuery, config: FusionConfig
+) -> _Work:
+    lists = candidate_lists(tx, p, query, config)
+    scored = fusion.rrf(lists, config)
+    speakers = {s.speaker for s in scored.values() if s.speaker}
+    fusion.boost_named(scored, names_in_query(query.text, speakers), config)
+    fusion.boost_time(scored, time_windows(query.text), config)
+    if config.enabled("graph") and scored:
+        top = [s.gid for s in fusion.ordered(scored)[:EXPAND]]
+        fusion.expand(scored, neighbours(tx, p, top), config)
+    ranked = fusion.ordered(scored)[: query.k + 10]
+    return _Work(ranked, _fetch_results(tx, p, [s.gid for s in ranked]))
+
+
+def _best(records: list[Any], terms: list[str]) -> tuple[Any, float | None, float]:
+    """The assertion of a group that best matches the query (similarity and coverage)."""
+    def value(r: Any) -> tuple[float, str]:
+        rel = fusion.relevance(_cosine(r["similarity"]), coverage(terms, r["text"] or ""))
+        return rel, r["assertion"]["id"]
+
+    best = max(records, key=value)
+    return best, _cosine(best["similarity"]), coverage(terms, best["text"] or "")
+
+
+def _results(
+    work: _Work, query: RecallQuery, config: FusionConfig
+) -> tuple[list[RecallResult], float]:
+    terms = content_terms(query.text)
+    top = config.max_score()
+    results: list[RecallResult] = []
+    best_relevance = 0.0
+    for s in work.ranked:
+        records = work.records.get(s.gid)
+        if not records:
+            continue
+        record, similarity, cover = _best(records, terms)
+        group_cover = max([cover, *(coverage(terms, t) for t in s.texts)])
+        group_sim = max((x for x in (similarity, s.similarity) if x is not None), default=None)
+        best_relevance = max(best_relevance, fusion.relevance(group_sim, group_cover))
+        out = assertion_out(record, known_at=query.known_at)
+        results.append(
+            RecallResult(
+                assertion=out,
+                score=round(min(s.score / top, 1.0), 6),
+                evidence=out.evidence,
+                why=_why(s, group_sim, group_cover),
+            )
+        )
+        if len(results) == query.k:
+            break
+    return results, round(best_relevance, 6)
+
+
+def _why(s: Scored, similarity: float | None, cover: float) -> Why:
+    sources = set()
+    for name in s.sources:
+        sources.add("vector" if name.endswith("_vector") else "fulltext")
+    if "graph" in s.boosts:
+        sources.add("graph")
+    return Why(
+        sources=sorted(sources),
+        ranks=dict(sorted(s.sources.items())),
+        similarity=similarity,
+        coverage=round(cover, 6),
+        boosts=sorted(set(s.boosts)),
+    )
+
+
+def recall(
+    driver: Driver,
+    *,
+    database: str,
+    principal: Principal,
+    query: RecallQuery,
+    config: FusionConfig | None = None,
+) -> RecallAnswer:
+    """Ranked assertions for ``query`` as ``principal`` sees them; a read transaction."""
+    config = config or FusionConfig.from_env()
+    p = parameters(principal, query)
+    with driver.session(database=database, default_access_mode="READ") as session:
+        work = session.execute_read(_search, p, query, config)
+    results, relevance = _results(work, query, config)
+    answered = bool(results) and relevance >= fusion.ANSWER_THRESHOLD
+    return RecallAnswer(
+        status=Status.answered if answered else Status.not_found,
+        results=results,
+        relevance=relevance,
+        as_of=query.as_of,
+        known_at=query.known_at,
+    )

@@ -1,0 +1,177 @@
+"""What recall reads out of a query, without any model: terms, names and time windows.
+
+Pure functions, unit-tested in ``tests/unit/test_fusion.py``.
+
+* :func:`lucene_query` turns free text into a safe Lucene query: only word characters
+  survive tokenisation, every token is escaped again and lower-cased (so ``AND``/``OR``/``NOT``
+  are never operators), question words are dropped, the clause count is capped.
+* :func:`content_terms` are the query's meaningful words (lower-cased, lightly stemmed), used to
+  measure how much of the query a result covers.
+* :func:`time_windows` finds dates the query names (``May 2023``, ``8 May 2023``,
+  ``May 8, 2023``, ``2023-05-08``, ``in 2023``) as UTC ``[start, end)`` windows.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+MAX_TERMS = 64
+_WORD = re.compile(r"\w+", re.UNICODE)
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+# Lucene's English stop set plus question words: they carry no topic, and in a chat log they
+# match every turn that asks something.
+_STOP_TEXT = """a an and are as at be but by for if in into is it no not of on or such that
+    the their then there these they this to was will with what when where who whom whose which
+    why how did do does done doing has have had having can could would should shall might may must
+    much many kind type sort some any ever i me my you your he him his she her we us our its
+    s t am been being were"""
+STOP_WORDS = frozenset(_STOP_TEXT.split())
+
+
+def words(text: str) -> list[str]:
+    """Word tokens (letters, digits, CJK runs) of ``text``, in order, lower-cased."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def stem(word: str) -> str:
+    """A light English suffix stripper (live, lives, lived, living -> liv); the same on both
+    sides of a comparison, so it only has to be consistent, not linguistically right."""
+    if len(word) <= 3 or not word.isascii():
+        return word
+    if word.endswith(("ies", "ied")):
+        word = word[:-3] + "y"
+    elif word.endswith(("sses", "xes", "zes", "ches", "shes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ing", "ed", "ly"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+        word = word[:-1]
+    return word[:-1] if len(word) > 3 and word.endswith("e") else word
+
+
+def content_terms(text: str) -> list[str]:
+    """Distinct meaningful terms of ``text``: stop words out, lightly stemmed, CJK kept."""
+    seen: dict[str, None] = {}
+    for word in words(text):
+        if word in STOP_WORDS:
+            continue
+        if _CJK.search(word):
+            seen.setdefault(word, None)
+        elif len(word) > 1 or word.isdigit():
+            seen.setdefault(stem(word), None)
+    return list(seen)[:MAX_TERMS]
+
+
+def escape_lucene(term: str) -> str:
+    return _LUCENE_SPECIAL.sub(r"\\\1", term)
+
+
+def lucene_query(text: str) -> str | None:
+    """An OR of the query's escaped content words, or None when nothing is left to match."""
+    terms: dict[str, None] = {}
+    for word in words(text):
+        if word not in STOP_WORDS:
+            terms.setdefault(escape_lucene(word), None)
+    chosen = list(terms)[:MAX_TERMS]
+    return " ".join(chosen) if chosen else None
+
+
+def coverage(query_terms: list[str], text: str) -> float:
+    """Share of ``query_terms`` found in ``text`` (CJK terms by substring)."""
+    if not query_terms:
+        return 0.0
+    present = set(content_terms(text))
+    lowered = text.lower()
+    hits = sum(1 for t in query_terms if t in present or (_CJK.search(t) and t in lowered))
+    return hits / len(query_terms)
+
+
+def name_keys(name: str) -> set[str]:
+    """How a speaker or subject can be named in a query: ``user:alice`` -> {user:alice, alice}."""
+    lowered = name.strip().lower()
+    keys = {lowered}
+    for sep in (":", "/", "@"):
+        if sep in lowered:
+            keys.add(lowered.rsplit(sep, 1)[-1])
+    keys.update(w for w in words(lowered) if len(w) > 2)
+    return {k for k in keys if k and k not in STOP_WORDS}
+
+
+def names_in_query(query: str, candidates: set[str]) -> set[str]:
+    """The candidate names (speakers, subjects) that the query mentions."""
+    tokens = set(words(query))
+    lowered = query.lower()
+    found = set()
+    for name in candidates:
+        if any(k in tokens or (":" in k and k in lowered) for k in name_keys(name)):
+            found.add(name)
+    return found
+
+
+# --- time windows -------------------------------------------------------------------------------
+
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
+_MONTHS["sept"] = 9
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+_PATTERNS = (
+    re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<mnum>[01]\d)-(?P<day>[0-3]\d)\b"),
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.I),
+    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.I),
+    re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b", re.I),
+    re.compile(rf"\b(?:in|during|of|since|before|after|around)\s+{_YEAR}\b", re.I),
+)
+
+
+@dataclass(frozen=True)
+class Window:
+    start: datetime
+    end: datetime
+
+    def contains(self, when: datetime) -> bool:
+        return self.start <= when < self.end
+
+
+def _window(year: int, month: int | None, day: int | None) -> Window | None:
+    try:
+        if month is None:
+            return Window(datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC))
+        if day is None:
+            end = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=UTC)
+            return Window(datetime(year, month, 1, tzinfo=UTC), end)
+        start = datetime(year, month, day, tzinfo=UTC)
+    except ValueError:
+        return None
+    return Window(start, start + timedelta(days=1))
+
+
+def time_windows(query: str) -> list[Window]:
+    """Every date the query names, most specific first, overlapping mentions once."""
+    found: list[Window] = []
+    taken: list[tuple[int, int]] = []
+    for pattern in _PATTERNS:
+        for m in pattern.finditer(query):
+            if any(m.start() < end and start < m.end() for start, end in taken):
+                continue
+            groups = m.groupdict()
+            month = groups.get("month")
+            month_number = int(groups["mnum"]) if groups.get("mnum") else (
+                _MONTHS[month.lower().rstrip(".")] if month else None
+            )
+            day = int(groups["day"]) if groups.get("day") else None
+            window = _window(int(groups["year"]), month_number, day)
+            if window is not None:
+                found.append(window)
+                taken.append((m.start(), m.end()))
+    return found

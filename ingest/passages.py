@@ -1,0 +1,140 @@
+"""Recall passages: one derived search document per observation (see docs/recall.md).
+
+A ``(:Passage)-[:OF]->(:Observation)`` holds
+
+* ``text``: ``"{speaker}: {turn}"`` (the speaker's name is searchable), and
+* ``context``: the previous turn of the same conversation *and the same visibility scope*
+  followed by the turn itself, so a short reply ("Yes, last May!") is found by the words of
+  the question it answers,
+
+each embedded (``embedding``, ``context_embedding``) and full-text indexed. A passage carries
+its observation's ``access``; a neighbour in another scope is never copied into it. Passages
+are derived data, like an index: written once per observation (MERGE on the unique
+``observation_id``), never edited, rebuilt by deleting them. Raw text not retained falls back
+to the observation's evidence quotes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from neo4j import Driver
+
+from graph_schema import cypher_recall as q
+from graph_schema.records import native
+from graph_schema.timeutil import new_id, utcnow
+from ingest.embeddings import Embedder
+
+DEFAULT_BATCH = 256
+
+
+@dataclass(frozen=True)
+class IndexReport:
+    indexed: int
+    pending: int
+
+    def body(self) -> dict[str, int]:
+        return {"indexed": self.indexed, "pending": self.pending}
+
+
+def _turn(props: dict[str, Any] | None, quotes: list[str]) -> str:
+    if props is None:
+        return ""
+    text = props.get("text") or " ".join(dict.fromkeys(quotes))
+    speaker = props.get("speaker") or ""
+    return f"{speaker}: {text}".strip() if text else ""
+
+
+def passage_row(record: Any, now: Any) -> dict[str, Any]:
+    """The properties of one passage (without embeddings) from a PENDING_PASSAGES record.
+
+    An observation with no text at all still gets an (empty, unembedded) passage, so that it
+    is not pending forever."""
+    obs = native(dict(record["obs"]))
+    text = _turn(obs, record["quotes"])
+    prev = record["prev"]
+    before = _turn(dict(prev) if prev is not None else None, record["prev_quotes"])
+    return {
+        "observation_id": obs["id"],
+        "props": {
+            "id": new_id(),
+            "observation_id": obs["id"],
+            "conversation_id": obs.get("conversation_id"),
+            "task_id": obs.get("task_id"),
+            "speaker": obs.get("speaker"),
+            "occurred_at": obs.get("occurred_at"),
+            "access": list(obs.get("access") or []),
+            "text": text,
+            "context": f"{before}\n{text}" if before and text else text,
+            "context_of": prev["id"] if prev is not None else None,
+            "recorded_at": now,
+        },
+    }
+
+
+def _embed(rows: list[dict[str, Any]], embedder: Embedder | None) -> None:
+    rows = [r for r in rows if r["props"]["text"]]
+    if embedder is None or not rows:
+        return
+    texts = [r["props"]["text"] for r in rows] + [r["props"]["context"] for r in rows]
+    vectors = embedder.embed(texts)
+    for i, row in enumerate(rows):
+        row["props"]["embedding"] = vectors[i]
+        row["props"]["context_embedding"] = vectors[len(rows) + i]
+
+
+def pending(driver: Driver, *, database: str, conversation_id: str | None = None) -> int:
+    records, _, _ = driver.execute_query(
+        q.COUNT_PENDING_PASSAGES, conversation_id=conversation_id,
+        database_=database, routing_="r",
+    )
+    return int(records[0]["pending"])
+
+
+def index_batch(
+    driver: Driver,
+    *,
+    database: str,
+    embedder: Embedder | None,
+    conversation_id: str | None = None,
+    limit: int = DEFAULT_BATCH,
+) -> int:
+    """Build passages for up to ``limit`` observations that have none; return how many."""
+    records, _, _ = driver.execute_query(
+        q.PENDING_PASSAGES, conversation_id=conversation_id, limit=limit,
+        database_=database, routing_="r",
+    )
+    now = utcnow()
+    rows = [passage_row(r, now) for r in records]
+    _embed(rows, embedder)
+    if not rows:
+        return 0
+    with driver.session(database=database) as session:
+        written = session.execute_write(
+            lambda tx: tx.run(q.WRITE_PASSAGES, rows=rows).single(strict=True)["written"]
+        )
+    return int(written)
+
+
+def index_pending(
+    driver: Driver,
+    *,
+    database: str,
+    embedder: Embedder | None,
+    conversation_id: str | None = None,
+    max_batches: int = 1,
+    limit: int = DEFAULT_BATCH,
+) -> IndexReport:
+    """Index pending observations, oldest first, in up to ``max_batches`` transactions."""
+    total = 0
+    for _ in range(max_batches):
+        done = index_batch(
+            driver, database=database, embedder=embedder,
+            conversation_id=conversation_id, limit=limit,
+        )
+        total += done
+        if done < limit:
+            break
+    left = pending(driver, database=database, conversation_id=conversation_id)
+    return IndexReport(indexed=total, pending=left)

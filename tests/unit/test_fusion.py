@@ -1,0 +1,185 @@
+"""Pure parts of recall: query analysis, Lucene escaping, fusion, boosts, graph expansion."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graph_schema import fusion
+from graph_schema.fusion import Candidate, FusionConfig
+from graph_schema.recall_query import (
+    content_terms,
+    coverage,
+    escape_lucene,
+    lucene_query,
+    names_in_query,
+    time_windows,
+)
+
+
+def when(*args: int) -> datetime:
+    return datetime(*args, tzinfo=UTC)
+
+
+# --- query analysis ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'alice" OR 1=1 //',
+        "name:* AND NOT x",
+        "a) MATCH (n) DETACH DELETE n //",
+        "foo~2 bar^10 [a TO z] {x} \\ / && || !",
+        "'; CALL db.index.fulltext.drop('assertion_text') //",
+    ],
+)
+def test_lucene_query_keeps_only_plain_lowercase_words(text: str) -> None:
+    query = lucene_query(text)
+    assert query is not None
+    for token in query.split(" "):
+        assert token.isalnum() or "_" in token, token
+        assert token == token.lower()
+    assert " AND " not in query and " OR " not in query and " NOT " not in query
+
+
+def test_lucene_query_of_only_stop_words_and_symbols_is_none() -> None:
+    assert lucene_query("what is it?") is None
+    assert lucene_query("*** ??? :::") is None
+
+
+def test_escape_lucene_escapes_every_special_character() -> None:
+    assert escape_lucene('a+b-c!(d)"e:f\\g/h') == 'a\\+b\\-c\\!\\(d\\)\\"e\\:f\\\\g\\/h'
+
+
+def test_content_terms_drop_question_words_and_stem() -> None:
+    assert content_terms("When did Caroline go to the LGBTQ support groups?") == [
+        "carolin", "go", "lgbtq", "support", "group"
+    ]
+    assert content_terms("she lives, he lived, living") == ["liv"]
+    assert content_terms("我们项目从Vue换成React了") == ["我们项目从vue换成react了"]
+
+
+def test_coverage_counts_query_terms_found() -> None:
+    terms = content_terms("Which painting did Melanie finish?")
+    assert coverage(terms, "Melanie: I finished a painting of a sunrise") == 1.0
+    assert coverage(terms, "Caroline: hello there") == 0.0
+    assert coverage([], "anything") == 0.0
+
+
+def test_names_in_query_match_speakers_and_subjects() -> None:
+    names = {"Caroline", "Melanie", "user:alice", "bob smith"}
+    assert names_in_query("What did Caroline research?", names) == {"Caroline"}
+    assert names_in_query("what does ALICE use", names) == {"user:alice"}
+    assert names_in_query("did user:alice move?", names) == {"user:alice"}
+    assert names_in_query("Where does Smith live?", names) == {"bob smith"}
+    assert names_in_query("what happened?", names) == set()
+
+
+def test_time_windows_month_day_year_and_iso() -> None:
+    (may,) = time_windows("What did Caroline do in May 2023?")
+    assert (may.start, may.end) == (when(2023, 5, 1), when(2023, 6, 1))
+    (day,) = time_windows("what happened on 8 May, 2023")
+    assert (day.start, day.end) == (when(2023, 5, 8), when(2023, 5, 9))
+    (us,) = time_windows("and on May 8th, 2023?")
+    assert us.start == when(2023, 5, 8)
+    (iso,) = time_windows("logs of 2024-02-29 please")
+    assert iso.start == when(2024, 2, 29)
+    (dec,) = time_windows("in Dec 2022")
+    assert dec.end == when(2023, 1, 1)
+    (year,) = time_windows("Where did she live in 2021?")
+    assert (year.start, year.end) == (when(2021, 1, 1), when(2022, 1, 1))
+    assert time_windows("when did Caroline go there?") == []
+    (feb,) = time_windows("on 31 February 2023")  # no such day: the month is what is left
+    assert (feb.start, feb.end) == (when(2023, 2, 1), when(2023, 3, 1))
+    assert day.contains(when(2023, 5, 8, 13, 56)) and not day.contains(when(2023, 5, 9))
+
+
+# --- fusion -----------------------------------------------------------------------------------
+
+
+def c(gid: str, **kw: object) -> Candidate:
+    return Candidate(gid=gid, **kw)  # type: ignore[arg-type]
+
+
+CONFIG = FusionConfig(
+    k=10, weights={"v": 1.0, "f": 1.0}, speaker=0.5, time=0.5, neighbour=0.2
+)
+
+
+def test_rrf_counts_a_group_once_per_list_at_its_best_rank() -> None:
+    lists = {"v": [c("a"), c("b"), c("a")], "f": [c("b")]}
+    scored = fusion.rrf(lists, CONFIG)
+    assert scored["a"].sources == {"v": 1}
+    assert scored["b"].sources == {"v": 2, "f": 1}
+    assert scored["a"].score == pytest.approx(1 / 11)
+    assert scored["b"].score == pytest.approx(1 / 12 + 1 / 11)
+    assert [s.gid for s in fusion.ordered(scored)] == ["b", "a"]
+
+
+def test_rrf_keeps_the_best_similarity_and_ignores_unweighted_lists() -> None:
+    lists = {"v": [c("a", similarity=0.2), c("a", similarity=0.7)], "other": [c("b")]}
+    scored = fusion.rrf(lists, CONFIG)
+    assert scored["a"].similarity == 0.7
+    assert scored["b"].score == 0.0
+
+
+def test_score_of_a_group_depends_only_on_ranks_not_on_other_items_values() -> None:
+    one = fusion.rrf({"v": [c("a", similarity=0.9), c("b", similarity=0.1)]}, CONFIG)
+    two = fusion.rrf({"v": [c("a", similarity=0.3), c("b", similarity=0.29)]}, CONFIG)
+    assert one["a"].score == two["a"].score and one["b"].score == two["b"].score
+
+
+def test_speaker_boost_only_when_exactly_one_person_is_named() -> None:
+    lists = {"v": [c("x", speaker="Mel"), c("y", speaker="Caro")]}
+    scored = fusion.rrf(lists, CONFIG)
+    fusion.boost_named(scored, {"Caro"}, CONFIG)
+    assert [s.gid for s in fusion.ordered(scored)] == ["y", "x"]
+    assert scored["y"].boosts == ["speaker"]
+    again = fusion.rrf(lists, CONFIG)
+    fusion.boost_named(again, {"Caro", "Mel"}, CONFIG)
+    assert [s.gid for s in fusion.ordered(again)] == ["x", "y"]
+    off = fusion.rrf(lists, FusionConfig(weights={"v": 1.0}, disabled=frozenset({"speaker"})))
+    fusion.boost_named(off, {"Caro"}, FusionConfig(disabled=frozenset({"speaker"})))
+    assert not off["y"].boosts
+
+
+def test_time_boost_favours_groups_inside_the_window() -> None:
+    (may,) = time_windows("in May 2023")
+    lists = {"v": [c("x", occurred_at=when(2023, 7, 1)), c("y", occurred_at=when(2023, 5, 8))]}
+    scored = fusion.rrf(lists, CONFIG)
+    fusion.boost_time(scored, [may], CONFIG)
+    assert [s.gid for s in fusion.ordered(scored)] == ["y", "x"]
+    assert scored["x"].boosts == []
+
+
+def test_expand_adds_neighbours_and_propagates_scores_both_ways() -> None:
+    scored = fusion.rrf({"v": [c("a"), c("b")]}, CONFIG)
+    base_a, base_b = scored["a"].score, scored["b"].score
+    fusion.expand(scored, {"a": [c("n")], "b": [c("a")]}, CONFIG)
+    assert scored["n"].score == pytest.approx(0.2 * base_a)
+    assert scored["a"].score == pytest.approx(base_a + 0.2 * base_b)
+    assert scored["b"].score == pytest.approx(base_b + 0.2 * base_a)
+    assert "graph" in scored["n"].boosts
+
+
+def test_max_score_is_a_constant_of_the_configuration() -> None:
+    assert CONFIG.max_score() == pytest.approx(1.2 * 3.0 / 11)
+    top = fusion.rrf({"v": [c("a")], "f": [c("a")]}, CONFIG)
+    assert top["a"].score <= CONFIG.max_score()
+
+
+def test_from_env_disables_features_and_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRACTATUS_RECALL_DISABLE", "graph, passage_vector")
+    config = FusionConfig.from_env()
+    assert not config.enabled("graph") and config.enabled("speaker")
+    assert "passage_vector" not in config.weights and "context_vector" in config.weights
+
+
+def test_relevance_mixes_similarity_and_coverage() -> None:
+    assert fusion.relevance(None, 0.0) == 0.0
+    assert fusion.relevance(None, 0.5) == 0.5
+    assert fusion.relevance(-0.5, 0.0) == 0.0
+    assert fusion.relevance(1.0, 1.0) == pytest.approx(1.0)
+    assert fusion.relevance(0.6, 0.5) > fusion.relevance(0.6, 0.0)
