@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from fastapi.routing import APIRoute
-
 from server.app import create_app
 from server.settings import Settings
 
@@ -17,19 +15,21 @@ README = (ROOT / "README.md").read_text("utf-8")
 
 def _app_routes() -> set[tuple[str, str]]:
     app = create_app(Settings(principals=ROOT / "README.md"))
-    routes = set()
-    for route in app.routes:
-        if isinstance(route, APIRoute) and route.include_in_schema:
-            for method in route.methods - {"HEAD"}:
-                routes.add((method, re.sub(r"\{(\w+)(:path)?\}", r"{\1}", route.path)))
-    return routes
+    return {
+        (method.upper(), path)
+        for path, operations in app.openapi()["paths"].items()
+        for method in operations
+    }
 
 
 def _readme_routes() -> set[tuple[str, str]]:
     routes = set()
-    for cell in re.findall(r"^\| `([^`]+)`", README, flags=re.M):
-        for part in cell.split(", "):
-            match = re.match(r"(GET|POST|PUT|DELETE|PATCH) (/\S*)", part.strip())
+    for line in README.splitlines():
+        if not line.startswith("| `"):
+            continue
+        first_column = line.split(" | ")[0]
+        for cell in re.findall(r"`([^`]+)`", first_column):
+            match = re.match(r"(GET|POST|PUT|DELETE|PATCH) (/\S*)", cell.strip())
             if match:
                 routes.add((match.group(1), match.group(2).split("?")[0]))
     return routes
