@@ -1,0 +1,110 @@
+"""Adversarial probes against recall and observations: a hidden fact must not change what
+another principal gets back (results, scores, ranks, counts), nor be replayed to it."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import Api
+from tests.integration.probes import GROUP, PAIRS, RESULTS, Secret, check, pair_ids, plant
+
+
+def _recall(api: Api, query: str, **extra: Any) -> httpx.Response:
+    return api.post("/v1/recall", {"query": query, **extra})
+
+
+def _stable(response: httpx.Response) -> tuple[int, str]:
+    """Recall answers without the echoed coordinates (they move with the clock)."""
+    body = response.json()
+    body.pop("as_of", None)
+    body.pop("known_at", None)
+    return response.status_code, json.dumps(body, sort_keys=True)
+
+
+QUERIES = {
+    "exact_value": "{token}",
+    "paraphrase": "which tech stack does {subject} use now?",
+    "subject_only": "{subject}",
+    "old_value": "{token}-old",
+}
+
+
+@pytest.mark.parametrize("owner,prober", PAIRS, ids=pair_ids())
+@pytest.mark.parametrize("query", list(QUERIES))
+@pytest.mark.parametrize("k", [1, 10, 100])
+def test_recall_is_unchanged_by_a_hidden_fact(
+    api: dict[str, Api], owner: str, prober: str, query: str, k: int
+) -> None:
+    token = f"SECRET{uuid.uuid4().hex[:10]}"
+    subject = f"probe:{uuid.uuid4().hex[:10]}"
+    text = QUERIES[query].format(token=token, subject=subject)
+    before = _recall(api[prober], text, k=k)
+    secret = plant(api, owner, prober)
+    # re-plant under the names the query used, so the query aims exactly at the secret
+    body = {"subject": subject, "predicate": "tech_stack", "object": token,
+            "source_kind": "user_stated", "asserted_by": subject, "confidence": 0.9,
+            "evidence": {"quote": f"we use {token} now"}, "access": [GROUP[owner]]}
+    assert api[owner].post("/v1/assertions", body).status_code == 201
+    hidden = api[owner].post("/v1/assertions", {**body, "object": f"{token}-old",
+                                               "valid_from": "2026-01-01T00:00:00Z"})
+    assert hidden.status_code == 201
+    after = _recall(api[prober], text, k=k)
+    label = f"recall:{query}:k={k}[{owner}->{prober}]"
+    RESULTS["attacks"].append(label)
+    problems = []
+    if token in after.text or secret.token in after.text:
+        problems.append("secret value in recall results")
+    if _stable(after) != _stable(before):
+        problems.append("recall results changed when a hidden fact was added")
+    if problems:
+        RESULTS["leaks"].append(f"{label}: {problems}")
+    assert not problems, problems
+    assert api[owner].post("/v1/recall", {"query": token}).text.count(token) >= 1
+
+
+@pytest.fixture(params=PAIRS, ids=pair_ids())
+def secret(request: pytest.FixtureRequest, api: dict[str, Api]) -> Secret:
+    owner, prober = request.param
+    return plant(api, owner, prober)
+
+
+def _observation(
+    key: str, text: str, access: list[str], speaker: str = "user:probe"
+) -> dict[str, Any]:
+    return {"text": text, "speaker": speaker, "occurred_at": "2026-06-01T09:00:00Z",
+            "source_kind": "user_stated", "access": access, "idempotency_key": key,
+            "conversation_id": "probe-chat"}
+
+
+def test_idempotency_key_of_another_principal(secret: Secret, api: dict[str, Api]) -> None:
+    key = f"chat-{uuid.uuid4().hex[:8]}"
+    owned = api[secret.owner].post(
+        "/v1/observations", _observation(key, f"I use {secret.token}.", [GROUP[secret.owner]])
+    )
+    assert owned.status_code == 201, owned.text
+    secret.ids.append(owned.json()["observation_id"])
+    probe = api[secret.prober].post(
+        "/v1/observations", _observation(key, "I use Vim.", [], speaker=secret.subject)
+    )
+    control = api[secret.prober].post("/v1/observations", _observation(
+        f"chat-{uuid.uuid4().hex[:8]}", "I use Vim.", [], speaker=secret.control
+    ))
+    assert probe.status_code == 201
+    assert probe.headers.get("idempotent-replayed") == control.headers.get("idempotent-replayed")
+    check("observation:foreign-idempotency-key", secret, probe, control)
+
+
+def test_hidden_observation_by_id(secret: Secret, api: dict[str, Api]) -> None:
+    owned = api[secret.owner].post("/v1/observations", _observation(
+        f"chat-{uuid.uuid4().hex[:8]}", f"I live in {secret.token}.", [GROUP[secret.owner]]))
+    hidden_id = owned.json()["observation_id"]
+    secret.ids.append(hidden_id)
+    probe = api[secret.prober].get(f"/v1/observations/{hidden_id}", context=3)
+    control = api[secret.prober].get(f"/v1/observations/{uuid.uuid4().hex.upper()[:26]}",
+                                     context=3)
+    check("observation:get-hidden", secret, probe, control, supplied=(hidden_id,))
