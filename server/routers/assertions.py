@@ -10,45 +10,12 @@ from fastapi.responses import JSONResponse
 from graph_schema.domain import AssertionWrite
 from graph_schema.ontology import predicate_map
 from ingest import gate, writer
+from server.batches import batch_items, batch_schema
 from server.deps import DriverDep, PrincipalDep, SettingsDep
-from server.errors import error_response
 
 router = APIRouter(prefix="/v1", tags=["assertions"])
 
-_SCHEMA = {
-    "requestBody": {
-        "content": {
-            "application/json": {
-                "schema": {
-                    "oneOf": [
-                        AssertionWrite.model_json_schema(ref_template="#/components/schemas/{model}"),
-                        {
-                            "type": "object",
-                            "properties": {"assertions": {"type": "array", "maxItems": 1000}},
-                            "required": ["assertions"],
-                        },
-                    ]
-                }
-            }
-        },
-        "required": True,
-    }
-}
-
-
-def _items(payload: Any, max_batch: int) -> tuple[list[Any], bool] | JSONResponse:
-    if isinstance(payload, dict) and set(payload) == {"assertions"}:
-        items = payload["assertions"]
-        if not isinstance(items, list) or not items:
-            return error_response(422, "invalid_request", "assertions must be a non-empty list")
-        if len(items) > max_batch:
-            return error_response(
-                413, "batch_too_large", f"a batch holds at most {max_batch} assertions"
-            )
-        return items, True
-    if isinstance(payload, dict):
-        return [payload], False
-    return error_response(422, "invalid_request", "the body must be a JSON object")
+_SCHEMA = batch_schema(AssertionWrite, "assertions", 1000)
 
 
 @router.post("/assertions", status_code=201, openapi_extra=_SCHEMA)
@@ -58,7 +25,7 @@ def post_assertions(
     settings: SettingsDep,
     principal: PrincipalDep,
 ) -> Any:
-    parsed = _items(payload, settings.max_batch)
+    parsed = batch_items(payload, key="assertions", max_batch=settings.max_batch)
     if isinstance(parsed, JSONResponse):
         return parsed
     raw_items, is_batch = parsed

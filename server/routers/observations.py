@@ -12,49 +12,15 @@ from graph_schema.errors import TractatusError
 from graph_schema.ontology import predicate_map
 from ingest.distill.base import ObservationIn
 from ingest.observations import Context, Outcome, get_observation, ingest_observations
+from server.batches import batch_items, batch_schema
 from server.deps import DistillerDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
-from server.errors import STATUS, error_body, error_response
+from server.errors import STATUS, error_body
 
 router = APIRouter(prefix="/v1/observations", tags=["observations"])
 
 REPLAYED_HEADER = "Idempotent-Replayed"
 
-_SCHEMA = {
-    "requestBody": {
-        "content": {
-            "application/json": {
-                "schema": {
-                    "oneOf": [
-                        ObservationIn.model_json_schema(
-                            ref_template="#/components/schemas/{model}"
-                        ),
-                        {
-                            "type": "object",
-                            "properties": {"observations": {"type": "array", "maxItems": 256}},
-                            "required": ["observations"],
-                        },
-                    ]
-                }
-            }
-        },
-        "required": True,
-    }
-}
-
-
-def _items(payload: Any, max_batch: int) -> tuple[list[Any], bool] | JSONResponse:
-    if isinstance(payload, dict) and set(payload) == {"observations"}:
-        items = payload["observations"]
-        if not isinstance(items, list) or not items:
-            return error_response(422, "invalid_request", "observations must be a non-empty list")
-        if len(items) > max_batch:
-            return error_response(
-                413, "batch_too_large", f"a batch holds at most {max_batch} observations"
-            )
-        return items, True
-    if isinstance(payload, dict):
-        return [payload], False
-    return error_response(422, "invalid_request", "the body must be a JSON object")
+_SCHEMA = batch_schema(ObservationIn, "observations", 256)
 
 
 def _status(error: TractatusError) -> int:
@@ -83,7 +49,7 @@ def post_observations(
 
     A batch answers 200 with one result per observation, each with its own ``status``.
     """
-    parsed = _items(payload, settings.max_observation_batch)
+    parsed = batch_items(payload, key="observations", max_batch=settings.max_observation_batch)
     if isinstance(parsed, JSONResponse):
         return parsed
     raw_items, is_batch = parsed
