@@ -70,21 +70,26 @@ RETURN p {.name, .cardinality, .value_type, .ephemeral, .description, .disclosur
 
 # --- the ledger: writes ----------------------------------------------------------------------
 
-LOCK_SLOT = """
-MERGE (s:Slot {key: $key})
-ON CREATE SET s.subject = $subject, s.predicate = $predicate, s.object = $object,
-              s.access = $access, s.version = 0, s.created_at = $wall_clock
+# Rows are processed in the order given ($slots sorted by key), so the locks are taken in
+# key order and two batches cannot deadlock each other.
+LOCK_SLOTS = """
+UNWIND $slots AS slot
+MERGE (s:Slot {key: slot.key})
+ON CREATE SET s.subject = slot.subject, s.predicate = slot.predicate, s.object = slot.object,
+              s.access = slot.access, s.version = 0, s.created_at = $wall_clock
 SET s.version = s.version + 1
-RETURN s.version AS version, s.last_recorded_at AS last_recorded_at
+RETURN max(s.last_recorded_at) AS last_recorded_at
 """
-SET_SLOT_HEAD = """
-MATCH (s:Slot {key: $key})
-SET s.head = $head, s.last_recorded_at = $now
+SET_SLOT_HEADS = """
+UNWIND $heads AS h
+MATCH (s:Slot {key: h.key})
+SET s.head = h.head, s.last_recorded_at = $now
 """
 ALIVE_VERSIONS = """
-MATCH (a:Assertion {slot_key: $key})
+UNWIND $keys AS key
+MATCH (a:Assertion {slot_key: key})
 WHERE a.superseded_at IS NULL
-RETURN a.id AS id, a.valid_from AS valid_from, a.valid_to AS valid_to,
+RETURN key, a.id AS id, a.valid_from AS valid_from, a.valid_to AS valid_to,
        a.polarity AS polarity, a.object AS object
 ORDER BY a.valid_from
 """

@@ -36,6 +36,7 @@ class Plan:
     close: list[tuple[str, datetime]] = field(default_factory=list)
     supersede: list[str] = field(default_factory=list)
     remnants: list[Remnant] = field(default_factory=list)
+    sources: dict[str, Version] = field(default_factory=dict)
 
     @property
     def touched(self) -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,6 +23,7 @@ from graph_schema.disclosure import disclosures_for
 from graph_schema.domain import (
     AssertionOut,
     AssertionWrite,
+    EvidenceOut,
     Predicate,
     Principal,
     Tier,
@@ -96,34 +97,30 @@ def prepare(
 
 def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared], wall: datetime) -> datetime:
     """Lock every slot of the batch; return a record time later than all their stamps."""
-    latest = wall - ONE_MICROSECOND
-    for p in sorted({p.key: p for p in prepared}.values(), key=lambda p: p.key):
-        record = tx.run(
-            cypher.LOCK_SLOT,
-            key=p.key,
-            subject=p.item.subject,
-            predicate=p.item.predicate,
-            object=p.slot_object,
-            access=p.item.access,
-            wall_clock=wall,
-        ).single(strict=True)
-        last = as_datetime(record["last_recorded_at"])
-        if last is not None and last > latest:
-            latest = last
-    return max(wall, latest + ONE_MICROSECOND)
-
-
-def _alive(tx: ManagedTransaction, key: str) -> list[Version]:
-    return [
-        Version(
-            id=r["id"],
-            valid_from=as_datetime(r["valid_from"]),  # type: ignore[arg-type]
-            valid_to=as_datetime(r["valid_to"]),
-            polarity=bool(r["polarity"]),
-            object=r["object"],
-        )
-        for r in tx.run(cypher.ALIVE_VERSIONS, key=key)
+    unique = sorted({p.key: p for p in prepared}.values(), key=lambda p: p.key)
+    slots = [
+        {"key": p.key, "subject": p.item.subject, "predicate": p.item.predicate,
+         "object": p.slot_object, "access": p.item.access}
+        for p in unique
     ]
+    record = tx.run(cypher.LOCK_SLOTS, slots=slots, wall_clock=wall).single(strict=True)
+    last = as_datetime(record["last_recorded_at"])
+    return max(wall, last + ONE_MICROSECOND) if last is not None else wall
+
+
+def _alive_by_slot(tx: ManagedTransaction, keys: list[str]) -> dict[str, list[Version]]:
+    alive: dict[str, list[Version]] = {key: [] for key in keys}
+    for r in tx.run(cypher.ALIVE_VERSIONS, keys=keys):
+        alive[r["key"]].append(
+            Version(
+                id=r["id"],
+                valid_from=as_datetime(r["valid_from"]),  # type: ignore[arg-type]
+                valid_to=as_datetime(r["valid_to"]),
+                polarity=bool(r["polarity"]),
+                object=r["object"],
+            )
+        )
+    return alive
 
 
 def _fetch(
@@ -200,7 +197,8 @@ def _evidence_props(p: Prepared, now: datetime) -> list[dict[str, Any]]:
     ]
 
 
-def _apply(tx: ManagedTransaction, plan: Plan, new: str, now: datetime) -> None:
+def _apply(tx: ManagedTransaction, plan: Plan, new: str, now: datetime) -> list[Version]:
+    """Set the closing stamps and write the remnants; return the remnants as versions."""
     closes = [{"id": vid, "valid_to": vt} for vid, vt in plan.close]
     if closes:
         closed = tx.run(cypher.CLOSE_VERSIONS, closes=closes, new_id=new, now=now).single()
@@ -210,15 +208,20 @@ def _apply(tx: ManagedTransaction, plan: Plan, new: str, now: datetime) -> None:
         done = tx.run(cypher.SUPERSEDE_VERSIONS, ids=plan.supersede, new_id=new, now=now).single()
         if done is None or done["superseded"] != len(plan.supersede):
             raise TractatusError("superseded_at already set: the slot lock did not hold")
+    remnants = []
     for remnant in plan.remnants:
+        rid = new_id()
         tx.run(
-            cypher.CREATE_REMNANT,
-            source_id=remnant.source_id,
-            id=new_id(),
-            valid_from=remnant.valid_from,
-            valid_to=remnant.valid_to,
-            now=now,
+            cypher.CREATE_REMNANT, source_id=remnant.source_id, id=rid,
+            valid_from=remnant.valid_from, valid_to=remnant.valid_to, now=now,
         ).consume()
+        remnants.append((rid, remnant))
+    sources = plan.sources
+    return [
+        Version(rid, r.valid_from, r.valid_to, sources[r.source_id].polarity,
+                sources[r.source_id].object)
+        for rid, r in remnants
+    ]
 
 
 def _disclose(
@@ -231,34 +234,59 @@ def _disclose(
         tx.run(cypher.CREATE_DISCLOSURES, id=new, disclosures=views, now=now).consume()
 
 
+def _alive_after(
+    alive: list[Version], plan: Plan, new: Version, remnants: list[Version]
+) -> list[Version]:
+    """The slot's alive versions once the plan is applied (mirrors what the Cypher did)."""
+    closed = dict(plan.close)
+    kept = [
+        replace(v, valid_to=closed[v.id]) if v.id in closed else v
+        for v in alive
+        if v.id not in plan.supersede
+    ]
+    return sorted([*kept, *remnants, new], key=lambda v: v.valid_from)
+
+
+def _out(props: dict[str, Any], evidence: list[dict[str, Any]], touched: list[str]) -> AssertionOut:
+    """The written assertion as the writer sees it, built from what was just written."""
+    fields = {k: props.get(k) for k in AssertionOut.model_fields if k in props}
+    fields["evidence"] = [
+        EvidenceOut.model_validate({k: e.get(k) for k in EvidenceOut.model_fields})
+        for e in evidence
+    ]
+    fields["supersedes"] = sorted(touched)
+    return AssertionOut.model_validate(fields)
+
+
 def _write_one(
     tx: ManagedTransaction,
     p: Prepared,
+    alive: list[Version],
     *,
     now: datetime,
     principal: Principal,
     caused_by_event: str | None,
-) -> WriteResult:
-    groups = list(principal.groups)
-    alive = _alive(tx, p.key)
-    _check_precondition(tx, p, alive, now, groups)
+) -> tuple[WriteResult, list[Version]]:
+    _check_precondition(tx, p, alive, now, list(principal.groups))
     before = governing(alive, now)
     plan = plan_write(alive, p.valid_from, p.valid_to)
+    plan.sources = {v.id: v for v in alive}
     new = new_id()
     props = _node_props(p, new=new, now=now, principal=principal)
     props["valid_to"] = plan.valid_to
     props["closed_at"] = now if plan.valid_to is not None else None
-    tx.run(cypher.CREATE_ASSERTION, props=props, evidence=_evidence_props(p, now)).consume()
+    evidence = _evidence_props(p, now)
+    tx.run(cypher.CREATE_ASSERTION, props=props, evidence=evidence).consume()
     _disclose(tx, p, alive, new, now)
-    _apply(tx, plan, new, now)
+    remnants = _apply(tx, plan, new, now)
     if caused_by_event is not None:
         tx.run(cypher.LINK_CAUSED_BY, assertion_id=new, event_id=caused_by_event).consume()
-    after = governing(_alive(tx, p.key), now)
-    tx.run(cypher.SET_SLOT_HEAD, key=p.key, head=after.id if after else None, now=now).consume()
+    written = Version(new, p.valid_from, plan.valid_to, p.item.polarity, p.object_text)
     superseded = before.id if before is not None and before.id in plan.touched else None
-    return WriteResult(
-        assertion=_fetch(tx, new, groups, now), superseded=superseded, closed=plan.touched
+    result = WriteResult(
+        assertion=_out(props, evidence, plan.touched), superseded=superseded, closed=plan.touched
     )
+    return result, _alive_after(alive, plan, written, remnants)
 
 
 def write_in_tx(
@@ -268,12 +296,26 @@ def write_in_tx(
     principal: Principal,
     caused_by_event: str | None = None,
 ) -> list[WriteResult]:
-    """Write a validated batch inside an open write transaction (used by events too)."""
+    """Write a validated batch inside an open write transaction (used by events too).
+
+    The slots are locked and their alive versions read once for the whole batch; each write
+    then updates that picture in memory, so a batch costs about one round trip per item."""
+    if not prepared:
+        return []
     now = _lock_slots(tx, prepared, utcnow())
-    return [
-        _write_one(tx, p, now=now, principal=principal, caused_by_event=caused_by_event)
-        for p in prepared
-    ]
+    alive = _alive_by_slot(tx, sorted({p.key for p in prepared}))
+    results = []
+    for p in prepared:
+        result, alive[p.key] = _write_one(
+            tx, p, alive[p.key], now=now, principal=principal, caused_by_event=caused_by_event
+        )
+        results.append(result)
+    heads = []
+    for key, versions in alive.items():
+        head = governing(versions, now)
+        heads.append({"key": key, "head": head.id if head else None})
+    tx.run(cypher.SET_SLOT_HEADS, heads=heads, now=now).consume()
+    return results
 
 
 def write_assertions(
