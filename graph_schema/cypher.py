@@ -109,6 +109,23 @@ CALL (e, ev) {
 }
 RETURN count(e) AS evidence
 """
+CREATE_ASSERTIONS = """
+UNWIND $rows AS row
+CREATE (a:Assertion)
+SET a = row.props
+WITH a, row
+UNWIND row.evidence AS ev
+CREATE (e:Evidence)
+SET e = ev
+CREATE (a)-[:EVIDENCED_BY]->(e)
+WITH e, ev
+CALL (e, ev) {
+  WITH e, ev WHERE ev.observation_id IS NOT NULL
+  MATCH (o:Observation {id: ev.observation_id})
+  CREATE (e)-[:FROM]->(o)
+}
+RETURN count(e) AS evidence
+"""
 CLOSE_VERSIONS = """
 UNWIND $closes AS c
 MATCH (x:Assertion {id: c.id})

@@ -289,6 +289,29 @@ def _write_one(
     return result, _alive_after(alive, plan, written, remnants)
 
 
+def _fresh(
+    p: Prepared, alive: list[Version], *, now: datetime, principal: Principal
+) -> tuple[dict[str, Any], WriteResult, Version] | None:
+    """A write into a slot with no alive version, no disclosure and no precondition that
+    could fail needs no plan: it is batched into one CREATE with the others like it."""
+    if alive or p.item.expected_current is not None:
+        return None
+    if disclosures_for(p.item, p.predicate, None):
+        return None
+    new = new_id()
+    props = _node_props(p, new=new, now=now, principal=principal)
+    evidence = _evidence_props(p, now)
+    result = WriteResult(assertion=_out(props, evidence, []), superseded=None, closed=[])
+    version = Version(new, p.valid_from, p.valid_to, p.item.polarity, p.object_text)
+    return {"props": props, "evidence": evidence}, result, version
+
+
+def _flush(tx: ManagedTransaction, rows: list[dict[str, Any]]) -> None:
+    if rows:
+        tx.run(cypher.CREATE_ASSERTIONS, rows=rows).consume()
+        rows.clear()
+
+
 def write_in_tx(
     tx: ManagedTransaction,
     prepared: list[Prepared],
@@ -304,12 +327,22 @@ def write_in_tx(
         return []
     now = _lock_slots(tx, prepared, utcnow())
     alive = _alive_by_slot(tx, sorted({p.key for p in prepared}))
-    results = []
+    results: list[WriteResult] = []
+    pending: list[dict[str, Any]] = []
     for p in prepared:
-        result, alive[p.key] = _write_one(
-            tx, p, alive[p.key], now=now, principal=principal, caused_by_event=caused_by_event
-        )
+        fresh = None if caused_by_event else _fresh(p, alive[p.key], now=now, principal=principal)
+        if fresh is not None:
+            row, result, version = fresh
+            pending.append(row)
+            alive[p.key] = [version]
+        else:
+            _flush(tx, pending)  # a planned write may close a version still pending
+            result, alive[p.key] = _write_one(
+                tx, p, alive[p.key], now=now, principal=principal,
+                caused_by_event=caused_by_event,
+            )
         results.append(result)
+    _flush(tx, pending)
     heads = []
     for key, versions in alive.items():
         head = governing(versions, now)
