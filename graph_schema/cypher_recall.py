@@ -102,11 +102,12 @@ ORDER BY score DESC, n.observation_id
 
 ASSERTION_VECTOR_INDEX = (
     """
-CALL db.index.vector.queryNodes('assertion_embedding', $fetch, $vector) YIELD node AS a, score
+CALL db.index.vector.queryNodes('assertion_embedding', $fetch, $vector) YIELD node AS a
 WHERE """
     + assertion_filter("a")
     + """
-WITH a, score ORDER BY score DESC, a.id LIMIT $limit
+WITH a, vector.similarity.cosine(a.embedding, $vector) AS score
+ORDER BY score DESC, a.id LIMIT $limit
 """
     + _ASSERTION_ROW
 )
@@ -163,10 +164,11 @@ WITH a, """
 
 PASSAGE_VECTOR_INDEX = (
     """
-CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS n, score
+CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS n
 WHERE """
     + passage_filter("n")
     + """
+WITH n, vector.similarity.cosine(n[$property], $vector) AS score
 WITH n, score, score AS similarity ORDER BY score DESC, n.observation_id LIMIT $limit
 """
     + _PASSAGE_ROW

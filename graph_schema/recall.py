@@ -33,6 +33,7 @@ POOL = 60  # rows per candidate list
 EXPAND = 30  # groups whose graph neighbours are looked up
 OVERFETCH = 20  # the vector index answers before any WHERE: ask for this many times more
 MAX_FETCH = 2_000
+MAX_ADAPTIVE_FETCH = 32_000  # past this a visible list may be cut short by hidden nodes
 _CJK_MARK = ("\u3040", "\u9fff")
 
 
@@ -93,6 +94,21 @@ def _rows(tx: ManagedTransaction, statement: str, params: dict[str, Any]) -> lis
     return [_candidate(r) for r in tx.run(statement, params)]
 
 
+def _index_rows(tx: ManagedTransaction, statement: str, p: dict[str, Any]) -> list[Candidate]:
+    """A vector-index list that does not depend on what the caller cannot see.
+
+    The index answers its top ``fetch`` before any WHERE, so hidden nodes could push visible
+    ones out of a fixed over-fetch: ask again with a larger ``fetch`` until the list is full
+    or the store is exhausted. Scores are recomputed exactly in Cypher, because the index's
+    own scores move slightly as other (possibly hidden) vectors are added."""
+    fetch = int(p["fetch"])
+    while True:
+        rows = _rows(tx, statement, {**p, "fetch": fetch})
+        if len(rows) >= int(p["limit"]) or fetch >= MAX_ADAPTIVE_FETCH:
+            return rows
+        fetch *= 4
+
+
 def _assertion_vector(tx: ManagedTransaction, p: dict[str, Any]) -> list[Candidate]:
     if p["conversation_id"] is not None:
         return _rows(tx, q.ASSERTION_VECTOR_SCAN_CONVERSATION, p)
@@ -100,14 +116,15 @@ def _assertion_vector(tx: ManagedTransaction, p: dict[str, Any]) -> list[Candida
         return _rows(tx, q.ASSERTION_VECTOR_SCAN_TASK, p)
     if p["subject"] is not None:
         return _rows(tx, q.ASSERTION_VECTOR_SCAN_SUBJECT, p)
-    return _rows(tx, q.ASSERTION_VECTOR_INDEX, p)
+    return _index_rows(tx, q.ASSERTION_VECTOR_INDEX, p)
 
 
 def _passage_vector(tx: ManagedTransaction, p: dict[str, Any], kind: str) -> list[Candidate]:
     if p["conversation_id"] is not None:
         params = {**p, "property": q.PASSAGE_PROPERTIES[kind]}
         return _rows(tx, q.PASSAGE_VECTOR_SCAN_CONVERSATION, params)
-    return _rows(tx, q.PASSAGE_VECTOR_INDEX, {**p, "index": q.VECTOR_INDEXES[kind]})
+    params = {**p, "index": q.VECTOR_INDEXES[kind], "property": q.PASSAGE_PROPERTIES[kind]}
+    return _index_rows(tx, q.PASSAGE_VECTOR_INDEX, params)
 
 
 def candidate_lists(

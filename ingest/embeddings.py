@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -57,6 +58,18 @@ def assertion_text(item: AssertionWrite) -> str:
     triple = " ".join(x for x in (item.subject, item.predicate.replace("_", " "), obj) if x)
     quote = item.evidence.quote
     return triple if not quote or quote == obj else f"{triple}. {quote}"
+
+
+def embed_items(
+    embedder: Embedder | None, items: Sequence[AssertionWrite]
+) -> list[list[float] | None]:
+    """One vector per item (None without an embedder); a repeated text is encoded once."""
+    if embedder is None or not items:
+        return [None] * len(items)
+    texts = [assertion_text(item) for item in items]
+    unique = list(dict.fromkeys(texts))
+    by_text = dict(zip(unique, embedder.embed(unique), strict=True))
+    return [by_text[text] for text in texts]
 
 
 class SentenceTransformerEmbedder:

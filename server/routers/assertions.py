@@ -10,8 +10,9 @@ from fastapi.responses import JSONResponse
 from graph_schema.domain import AssertionWrite
 from graph_schema.ontology import predicate_map
 from ingest import gate, writer
+from ingest.embeddings import embed_items
 from server.batches import batch_items, batch_schema
-from server.deps import DriverDep, PrincipalDep, SettingsDep
+from server.deps import DriverDep, EmbedderDep, PrincipalDep, SettingsDep
 
 router = APIRouter(prefix="/v1", tags=["assertions"])
 
@@ -24,6 +25,7 @@ def post_assertions(
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
+    embedder: EmbedderDep,
 ) -> Any:
     parsed = batch_items(payload, key="assertions", max_batch=settings.max_batch)
     if isinstance(parsed, JSONResponse):
@@ -43,7 +45,12 @@ def post_assertions(
         raise gate.refuse(
             driver, database=database, rejections=rejected, origin="assertions", principal=principal
         )
-    prepared = writer.prepare(accepted, ontology=ontology, source_access=requirements)
+    prepared = writer.prepare(
+        accepted,
+        ontology=ontology,
+        source_access=requirements,
+        embeddings=embed_items(embedder, accepted),
+    )
     results = writer.write_assertions(
         driver, database=database, prepared=prepared, principal=principal
     )

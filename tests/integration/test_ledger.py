@@ -140,3 +140,16 @@ def test_concurrent_writers_without_cas_are_serialised(
     current = pub.get("/v1/facts", subject=subject, predicate="status").json()
     assert len(current["facts"]) == 1
     assert overlapping_versions(driver, database="neo4j") == []
+
+
+def test_structured_writes_are_embedded_for_recall(
+    api: dict[str, Api], subject: str, driver: Driver
+) -> None:
+    written = api["public"].post("/v1/assertions", assertion(subject, "uses", "a tandem bicycle"))
+    new_id = written.json()["assertion"]["id"]
+    records, _, _ = driver.execute_query(
+        "MATCH (a:Assertion {id: $id}) "
+        "CALL db.index.vector.queryNodes('assertion_embedding', 5, a.embedding) "
+        "YIELD node RETURN collect(node.id) AS ids", id=new_id,
+    )
+    assert new_id in records[0]["ids"]

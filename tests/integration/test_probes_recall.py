@@ -60,7 +60,11 @@ def test_recall_is_unchanged_by_a_hidden_fact(
     if token in after.text or secret.token in after.text:
         problems.append("secret value in recall results")
     if _stable(after) != _stable(before):
-        problems.append("recall results changed when a hidden fact was added")
+        b, a = before.json()["results"], after.json()["results"]
+        pairs = zip(b, a, strict=False)
+        diff = [{k: (x[k], y[k]) for k in x if x[k] != y[k]} for x, y in pairs if x != y][:1]
+        problems.append(f"recall results changed when a hidden fact was added: {len(b)} vs "
+                        f"{len(a)} {diff}")
     if problems:
         RESULTS["leaks"].append(f"{label}: {problems}")
     assert not problems, problems
