@@ -130,7 +130,9 @@ def test_malformed_events_are_quarantined(
     driver: Driver, api: dict[str, Api], change: dict[str, Any], reason: str
 ) -> None:
     body = event(new_task(), "step", at("10:00")) | change
-    _refused(driver, api["bob"], body, reason)
+    error = _refused(driver, api["bob"], body, reason)
+    assert error["message"].startswith("refused by the gate: ")
+    assert error["details"]["rejections"][0]["message"] in error["message"]
 
 
 def test_missing_fields_and_non_objects(driver: Driver, api: dict[str, Api]) -> None:
