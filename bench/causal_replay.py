@@ -28,7 +28,6 @@ import argparse
 import json
 import os
 import platform
-import socket
 import statistics
 import sys
 import tempfile
@@ -48,6 +47,7 @@ from neo4j import Driver
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.harness import free_port  # noqa: E402
 from graph_schema import cypher_events, migrations, ontology  # noqa: E402
 from graph_schema import events as event_reads  # noqa: E402
 from graph_schema.domain import Principal  # noqa: E402
@@ -212,15 +212,9 @@ def _cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def http_server(settings: Settings) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
     )

@@ -33,12 +33,10 @@ import argparse
 import json
 import os
 import platform
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -49,6 +47,7 @@ from neo4j import Driver
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.harness import serve  # noqa: E402
 from graph_schema import migrations, ontology  # noqa: E402
 from graph_schema.domain import AssertionWrite, Principal  # noqa: E402
 from ingest import bulk, gate  # noqa: E402
@@ -120,37 +119,6 @@ def sample(texts: list[str], size: int) -> list[str]:
     """Every k-th text: the same mix of lengths as the whole, in less time."""
     step = max(1, len(texts) // size)
     return texts[::step]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def server(env: dict[str, str]) -> Any:
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.3)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def warm_up(url: str) -> None:
@@ -243,7 +211,7 @@ def main() -> None:
         principals.write_text(PRINCIPALS, "utf-8")
         env = {**os.environ, "TRACTATUS_PRINCIPALS": str(principals)}
         raws = [measure("before http")]
-        with server(env) as url:
+        with serve(env) as url:
             warm_up(url)
             http = run_http(items, url, args)
             print(f"http: {http}", flush=True)

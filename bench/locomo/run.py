@@ -24,13 +24,9 @@ import hashlib
 import json
 import os
 import platform
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -51,13 +47,10 @@ from scoring import (  # noqa: E402
     threshold_curve,
 )
 
+from bench.harness import serve  # noqa: E402
 from ingest import bulk  # noqa: E402
 
-LOCOMO = next(
-    (p for p in (ROOT.parent / "shared/data/locomo-dev.json",
-                 Path("/work/shared/data/locomo-dev.json")) if p.exists()),
-    Path("/work/shared/data/locomo-dev.json"),
-)
+LOCOMO = bulk.find_locomo() or Path("/work/shared/data/locomo-dev.json")
 KEY = "tr_bench_locomo_000000000000000000000"
 PRINCIPALS = f'[[principal]]\nid = "bench"\nkey = "{KEY}"\ngroups = []\nrole = "admin"\n'
 THRESHOLDS = [round(0.05 * i, 2) for i in range(0, 21)]
@@ -80,38 +73,6 @@ def prepare_store(fresh: bool) -> None:
                 session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS").consume()
         migrations.migrate(driver, database=settings.neo4j_database)
         ontology.seed(driver, database=settings.neo4j_database)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def server(principals: Path) -> Iterator[str]:
-    port = _free_port()
-    env = {**os.environ, "TRACTATUS_PRINCIPALS": str(principals)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.3)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 # --- ingest -----------------------------------------------------------------------------------
@@ -286,7 +247,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         principals = Path(tmp) / "principals.toml"
         principals.write_text(PRINCIPALS, "utf-8")
-        with server(principals) as url, httpx.Client(
+        with serve({**os.environ, "TRACTATUS_PRINCIPALS": str(principals)}) as url, httpx.Client(
             base_url=url, headers={"Authorization": f"Bearer {KEY}"}, timeout=600
         ) as client:
             t0 = time.perf_counter()
