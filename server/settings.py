@@ -11,7 +11,7 @@ from neo4j import Driver, GraphDatabase
 from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from ingest.embeddings import default_model_path
+from ingest.embeddings import DEFAULT_CACHE_SIZE, default_model_path
 
 WEAK_PASSWORDS = frozenset({"", "neo4j", "password", "changeme", "secret", "test"})
 
@@ -43,6 +43,7 @@ class Settings(BaseSettings):
     # observations: embeddings, distiller, raw-text retention (docs/ingestion.md)
     embedding_model: str = Field(default_factory=default_model_path)
     embed_batch_size: int = Field(64, ge=1, le=4_096)
+    embed_cache_size: int = Field(DEFAULT_CACHE_SIZE, ge=0, le=1_000_000)
     max_observation_batch: int = Field(256, ge=1, le=4_096)
     retain_raw_text: bool = True
     llm_url: str | None = None

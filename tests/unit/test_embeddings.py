@@ -78,3 +78,35 @@ def test_a_missing_model_is_a_clear_error() -> None:
     broken = embeddings.SentenceTransformerEmbedder("/nonexistent/model/dir", batch_size=2)
     with pytest.raises(embeddings.EmbeddingUnavailable):
         broken.embed(["x"])
+
+
+def test_repeated_texts_come_from_the_cache_and_match_the_model() -> None:
+    cached = embeddings.SentenceTransformerEmbedder(
+        embeddings.default_model_path(), batch_size=8, cache_size=3
+    )
+    uncached = embeddings.SentenceTransformerEmbedder(
+        embeddings.default_model_path(), batch_size=8, cache_size=0
+    )
+    first = cached.embed(["Thanks!", "Wow!", "Thanks!"])
+    assert cached.encoded == 2  # the repeat inside one call is encoded once
+    second = cached.embed(["Wow!", "Cool!", "Thanks!"])
+    assert cached.encoded == 3  # only "Cool!" was new
+    assert second[0] == first[1] and second[2] == first[0]
+    direct = uncached.embed(["Thanks!", "Wow!", "Cool!", "Thanks!"])
+    assert uncached.encoded == 4  # no cache: every text goes through the model
+    for got, want in zip([first[0], first[1], second[1]], direct[:3], strict=True):
+        assert max(abs(a - b) for a, b in zip(got, want, strict=True)) < 1e-5
+    # LRU of 3: "Wow!" (least recently used) leaves when two new texts arrive
+    cached.embed(["Hi!", "Bye!"])
+    cached.embed(["Wow!"])
+    assert cached.encoded == 6
+
+
+def test_the_cache_returns_copies_callers_cannot_corrupt() -> None:
+    cached = embeddings.SentenceTransformerEmbedder(
+        embeddings.default_model_path(), batch_size=8, cache_size=10
+    )
+    vector = cached.embed(["a sentence"])[0]
+    original = list(vector)
+    vector[0] = 42.0
+    assert cached.embed(["a sentence"])[0] == original
