@@ -37,6 +37,7 @@ import platform
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,7 +55,7 @@ from graph_schema.domain import AssertionWrite, Principal  # noqa: E402
 from ingest import bulk, gate  # noqa: E402
 from ingest.distill.base import ObservationIn  # noqa: E402
 from ingest.distill.offline import OfflineDistiller  # noqa: E402
-from ingest.embeddings import assertion_text, make_embedder  # noqa: E402
+from ingest.embeddings import SentenceTransformerEmbedder, assertion_text  # noqa: E402
 from ingest.observations import fill_draft  # noqa: E402
 from server.settings import Settings, open_driver  # noqa: E402
 
@@ -104,17 +105,33 @@ def embedded_texts(items: list[dict[str, Any]], driver: Driver, database: str) -
     return texts
 
 
-def raw_embedding(texts: list[str], model: str, batch_size: int) -> dict[str, Any]:
-    """Encode ``texts`` directly, as the server would (same model, batch size, normalising),
-    every text through the model: no cache, repeated texts encoded again."""
-    embedder = make_embedder(model, batch_size=batch_size, cache_size=0)
-    assert embedder is not None
-    embedder.embed(texts[:batch_size])  # load and warm up, untimed
+def _encode_rate(texts: list[str], model: str, batch_size: int, replicas: int) -> float:
+    """texts/s of ``replicas`` model copies encoding an equal share of ``texts`` at once."""
+    embedder = SentenceTransformerEmbedder(
+        model, batch_size=batch_size, cache_size=0, replicas=replicas
+    )
+    embedder.warm()
+    embedder.embed(texts[:batch_size])  # warm up, untimed
+    shares = [texts[i::replicas] for i in range(replicas)]
+    threads = [threading.Thread(target=embedder.embed, args=(share,)) for share in shares]
     started = time.perf_counter()
-    embedder.embed(texts)
-    seconds = time.perf_counter() - started
-    return {"texts": len(texts), "seconds": round(seconds, 3),
-            "texts_per_s": round(len(texts) / seconds, 1), "load_avg_1m": os.getloadavg()[0]}
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return len(texts) / (time.perf_counter() - started)
+
+
+def raw_embedding(texts: list[str], model: str, batch_size: int, replicas: int) -> dict[str, Any]:
+    """Encode ``texts`` directly with the same model, batch size and normalising, every text
+    through the model (no cache), in two configurations: one model on all cores (the plain
+    sentence-transformers call) and the server's ``replicas`` single-model copies. The
+    higher of the two is the raw rate a run is compared with."""
+    one = _encode_rate(texts, model, batch_size, 1)
+    server = _encode_rate(texts, model, batch_size, replicas) if replicas > 1 else one
+    return {"texts": len(texts), "one_model_texts_per_s": round(one, 1),
+            "replicas": replicas, "replicas_texts_per_s": round(server, 1),
+            "texts_per_s": round(max(one, server), 1), "load_avg_1m": os.getloadavg()[0]}
 
 
 def sample(texts: list[str], size: int) -> list[str]:
@@ -123,12 +140,21 @@ def sample(texts: list[str], size: int) -> list[str]:
     return texts[::step]
 
 
-def warm_up(url: str) -> None:
-    body = {"text": "Warm-up turn.", "speaker": "bench", "source_kind": "user_stated",
-            "occurred_at": "2020-01-01T00:00:00+00:00", "idempotency_key": "bench:warmup"}
-    response = httpx.post(f"{url}/v1/observations", json=body, timeout=300,
-                          headers={"Authorization": f"Bearer {KEY}"})
-    response.raise_for_status()
+def warm_up(url: str, replicas: int) -> None:
+    """One observation per model replica, at once, so every replica loads untimed."""
+    def post(n: int) -> None:
+        body = {"text": "Warm-up turn.", "speaker": "bench", "source_kind": "user_stated",
+                "occurred_at": "2020-01-01T00:00:00+00:00",
+                "idempotency_key": f"bench:warmup:{n}"}
+        response = httpx.post(f"{url}/v1/observations", json=body, timeout=300,
+                              headers={"Authorization": f"Bearer {KEY}"})
+        response.raise_for_status()
+
+    threads = [threading.Thread(target=post, args=(n,)) for n in range(replicas)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 def _rates(summary: dict[str, Any], seconds: float) -> dict[str, Any]:
@@ -205,7 +231,8 @@ def main() -> None:
         probe = sample(texts, args.raw_sample)
 
         def measure(label: str) -> dict[str, Any]:
-            raw = raw_embedding(probe, settings.embedding_model, settings.embed_batch_size)
+            raw = raw_embedding(probe, settings.embedding_model, settings.embed_batch_size,
+                                settings.embed_replicas)
             print(f"raw embedding ({label}): {raw}", flush=True)
             return raw
 
@@ -215,13 +242,13 @@ def main() -> None:
         raws = [measure("before http")]
         # a fresh server per run: its embedding cache must not carry texts from the last run
         with serve(env) as url:
-            warm_up(url)
+            warm_up(url, settings.embed_replicas)
             http = run_http(items, url, args)
             print(f"http: {http}", flush=True)
         raws.append(measure("between"))
         _wipe(driver, database)
         with serve(env) as url:
-            warm_up(url)
+            warm_up(url, settings.embed_replicas)
             cli = run_cli(url, args, env)
             print(f"cli:  {cli}", flush=True)
         raws.append(measure("after cli"))
@@ -235,9 +262,12 @@ def main() -> None:
     result = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "data": {"file": str(args.file), "conversations": args.conversation or "all",
-                 "observations": len(items), "embedded_texts": len(texts)},
+                 "observations": len(items), "embedded_texts": len(texts),
+                 "distinct_texts": len(set(texts))},
         "settings": {"batch_size": args.batch_size, "workers": args.workers,
                      "embed_batch_size": settings.embed_batch_size,
+                     "embed_replicas": settings.embed_replicas,
+                     "embed_cache_size": settings.embed_cache_size,
                      "model": settings.embedding_model, "distiller": "offline"},
         "raw_embedding": raw,
         "http": http,

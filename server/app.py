@@ -40,6 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.embedding_model,
             batch_size=settings.embed_batch_size,
             cache_size=settings.embed_cache_size,
+            replicas=settings.embed_replicas,
         )
         app.state.distiller = make_distiller(
             llm_url=settings.llm_url,

@@ -11,7 +11,7 @@ from neo4j import Driver, GraphDatabase
 from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from ingest.embeddings import DEFAULT_CACHE_SIZE, default_model_path
+from ingest.embeddings import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE, default_model_path
 
 WEAK_PASSWORDS = frozenset({"", "neo4j", "password", "changeme", "secret", "test"})
 
@@ -42,8 +42,9 @@ class Settings(BaseSettings):
     max_batch: int = Field(1_000, ge=1, le=10_000)
     # observations: embeddings, distiller, raw-text retention (docs/ingestion.md)
     embedding_model: str = Field(default_factory=default_model_path)
-    embed_batch_size: int = Field(64, ge=1, le=4_096)
+    embed_batch_size: int = Field(DEFAULT_BATCH_SIZE, ge=1, le=4_096)
     embed_cache_size: int = Field(DEFAULT_CACHE_SIZE, ge=0, le=1_000_000)
+    embed_replicas: int = Field(2, ge=1, le=64)
     max_observation_batch: int = Field(256, ge=1, le=4_096)
     retain_raw_text: bool = True
     llm_url: str | None = None

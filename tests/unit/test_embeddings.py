@@ -110,3 +110,29 @@ def test_the_cache_returns_copies_callers_cannot_corrupt() -> None:
     original = list(vector)
     vector[0] = 42.0
     assert cached.embed(["a sentence"])[0] == original
+
+
+def test_replicas_encode_concurrently_with_the_same_answers() -> None:
+    pooled = embeddings.SentenceTransformerEmbedder(
+        embeddings.default_model_path(), batch_size=4, cache_size=0, replicas=2
+    )
+    single = embeddings.SentenceTransformerEmbedder(
+        embeddings.default_model_path(), batch_size=4, cache_size=0, replicas=1
+    )
+    texts = [f"sentence number {n} about gardening" for n in range(12)]
+    expected = single.embed(texts)
+    results: dict[int, list[list[float]]] = {}
+
+    def work(n: int) -> None:
+        results[n] = pooled.embed(texts)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [0, 1, 2, 3]
+    assert pooled._loaded <= 2 and pooled.encoded == 48
+    for batch in results.values():
+        for got, want in zip(batch, expected, strict=True):
+            assert max(abs(a - b) for a, b in zip(got, want, strict=True)) < 1e-5
