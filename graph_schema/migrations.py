@@ -118,6 +118,16 @@ MIGRATIONS: tuple[Migration, ...] = (
             "OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk'}}",
         ),
     ),
+    Migration(
+        5,
+        "drop the evidence full-text indexes: nothing reads them, every write paid for them",
+        (
+            # recall searches assertions and passages (which hold the same words); each
+            # Evidence node cost two Lucene documents at commit (docs/ingestion.md)
+            "DROP INDEX evidence_quote IF EXISTS",
+            "DROP INDEX evidence_quote_cjk IF EXISTS",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -23,6 +23,7 @@ import queue
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -45,6 +46,12 @@ DISABLED = frozenset({"", "none", "off", "disabled"})
 DEFAULT_CACHE_SIZE = 10_000
 # requests embed ~100-200 texts; small batches pad less (measured: bench/README-ingest.md)
 DEFAULT_BATCH_SIZE = 16
+
+
+def np_concat(arrays: list[Any]) -> Any:
+    import numpy
+
+    return numpy.concatenate(arrays)
 
 
 class EmbeddingUnavailable(TractatusError):
@@ -123,6 +130,7 @@ class SentenceTransformerEmbedder:
         self._load_lock = threading.Lock()
         self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._loaded = 0
+        self._executor: ThreadPoolExecutor | None = None
 
     def _load(self) -> Any:
         from sentence_transformers import SentenceTransformer
@@ -161,6 +169,27 @@ class SentenceTransformerEmbedder:
             self._idle.put(model)
 
     def _encode(self, texts: list[str]) -> Any:
+        """Rows for ``texts``; a call larger than one batch is shared among the replicas.
+
+        Each part borrows a replica of its own, so while another request is busy writing
+        its replica's core does not stand idle (a request no longer embeds on one core)."""
+        parts = min(self.replicas, -(-len(texts) // self.batch_size))
+        if parts <= 1:
+            return self._encode_part(texts)
+        size = -(-len(texts) // parts)
+        chunks = [texts[i : i + size] for i in range(0, len(texts), size)]
+        pool = self._pool()
+        return np_concat(list(pool.map(self._encode_part, chunks)))
+
+    def _pool(self) -> ThreadPoolExecutor:
+        with self._load_lock:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(
+                    max_workers=self.replicas * 2, thread_name_prefix="embed"
+                )
+            return self._executor
+
+    def _encode_part(self, texts: list[str]) -> Any:
         model = self._borrow()
         try:
             _use_threads(self.threads)

@@ -136,3 +136,18 @@ def test_replicas_encode_concurrently_with_the_same_answers() -> None:
     for batch in results.values():
         for got, want in zip(batch, expected, strict=True):
             assert max(abs(a - b) for a, b in zip(got, want, strict=True)) < 1e-5
+
+
+def test_one_call_larger_than_a_batch_is_shared_among_replicas_in_order() -> None:
+    pooled = embeddings.SentenceTransformerEmbedder(
+        embeddings.default_model_path(), batch_size=4, cache_size=0, replicas=2
+    )
+    single = embeddings.SentenceTransformerEmbedder(
+        embeddings.default_model_path(), batch_size=4, cache_size=0, replicas=1
+    )
+    texts = [f"turn {n}: the weather on day {n * 7} was mild" for n in range(11)]
+    got = pooled.embed(texts)
+    assert pooled._loaded == 2  # a single call put both replicas to work
+    for row, want in zip(got, single.embed(texts), strict=True):
+        assert max(abs(a - b) for a, b in zip(row, want, strict=True)) < 1e-5
+    assert len(pooled.embed(texts[:3])) == 3  # smaller than a batch: one replica, no split

@@ -1,0 +1,263 @@
+"""Fusion settings checked on conversations they were not fitted on (leave one conversation out).
+
+    # 1. a store holding the LoCoMo ingest and passages (run.py has built it), then:
+    NEO4J_URI=bolt://127.0.0.1:7687 .venv/bin/python bench/locomo/crossval.py dump
+    # 2. offline, seconds per configuration, no database:
+    .venv/bin/python bench/locomo/crossval.py fit
+
+``dump`` runs recall's own candidate queries (``graph_schema.recall.candidate_lists`` and
+``neighbours``, every list on, the question's conversation as scope) for every question of
+categories 1-4 and stores them with the gold dialog ids (``var/locomo-candidates.pkl``).
+
+``fit`` replays fusion offline with recall's own functions (``graph_schema.fusion``): the
+shipped defaults first (they reproduce run.py's numbers), then, for each conversation in turn,
+a coordinate ascent over a small grid of round values of the fusion parameters, fitted on the
+*other four* conversations and scored on the held-out one. The pooled held-out scores are the
+estimate for conversations the settings have never seen; the in-sample score of the settings
+fitted on all five is printed next to it. Nothing here looks at a question's text beyond what
+recall itself does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import sys
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from multiprocessing import Pool
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
+
+from scoring import ANSWERABLE, dedupe, gold_ids, hit_at, reciprocal_rank  # noqa: E402
+
+from graph_schema import fusion  # noqa: E402
+from graph_schema.fusion import Candidate, FusionConfig  # noqa: E402
+from graph_schema.recall_query import names_in_query, time_windows  # noqa: E402
+from ingest import bulk  # noqa: E402
+
+LOCOMO = bulk.find_locomo() or Path("/work/shared/data/locomo-dev.json")
+DUMP = ROOT / "var/locomo-candidates.pkl"
+LISTS = ("passage_vector", "context_vector", "passage_fulltext", "context_fulltext",
+         "assertion_vector", "assertion_fulltext")
+GRID: dict[str, tuple[float, ...]] = {
+    "k": (5, 10, 20, 30),
+    "speaker": (0.0, 0.5, 1.0, 2.0, 3.0, 4.0),
+    "time": (0.0, 0.5, 1.0, 2.0, 3.0, 4.0),
+    "neighbour": (0.0, 0.1, 0.2, 0.3, 0.4, 0.5),
+    **{name: (0.0, 0.25, 0.5, 1.0, 1.5, 2.0) for name in LISTS},
+}
+
+
+# where every fit starts: the hand-set values recall shipped before the first fit
+START = FusionConfig(
+    k=10, speaker=0.5, time=0.5, neighbour=0.2,
+    weights={**dict.fromkeys(LISTS[:4], 1.0), "assertion_vector": 0.5, "assertion_fulltext": 0.5},
+)
+
+
+@dataclass
+class Question:
+    sample: str
+    category: int
+    text: str
+    gold: set[str]
+    lists: dict[str, list[Candidate]]
+    neighbours: dict[str, list[Candidate]]
+
+
+# --- dump (needs the store) -------------------------------------------------------------------
+
+def dump(file: Path, out: Path) -> None:
+    import json
+
+    from graph_schema.domain import Principal
+    from graph_schema.domain_recall import RecallFilters
+    from graph_schema.recall import RecallQuery, candidate_lists, neighbours, parameters
+    from ingest.embeddings import default_model_path, make_embedder
+    from server.settings import Settings, open_driver
+
+    settings = Settings()
+    embedder = make_embedder(default_model_path(), batch_size=16)
+    assert embedder is not None
+    principal = Principal(id="bench", role="admin")
+    config = FusionConfig(weights=dict.fromkeys(LISTS, 1.0))
+    driver = open_driver(settings)
+    dias = _dialog_ids(driver, settings.neo4j_database)
+    questions: list[Question] = []
+    now = datetime.now(UTC)
+    for sample in json.loads(file.read_text("utf-8")):
+        for qa in sample["qa"]:
+            gold = set(gold_ids(qa.get("evidence", [])))
+            if qa["category"] not in ANSWERABLE or not gold:
+                continue
+            query = RecallQuery(
+                text=qa["question"], k=10, as_of=now, known_at=now,
+                filters=RecallFilters(conversation_id=sample["sample_id"]),
+                vector=embedder.embed([qa["question"]])[0],
+            )
+            p = parameters(principal, query)
+            with driver.session(database=settings.neo4j_database,
+                                default_access_mode="READ") as session:
+                lists = session.execute_read(candidate_lists, p, query, config)
+                gids = list(dict.fromkeys(c.gid for rows in lists.values() for c in rows))
+                near = session.execute_read(neighbours, p, gids)
+            lists = {n: [_as_dia(c, dias) for c in rows] for n, rows in lists.items()}
+            near = {dias.get(g, g): [_as_dia(c, dias) for c in rows] for g, rows in near.items()}
+            questions.append(Question(sample["sample_id"], qa["category"], qa["question"],
+                                      gold, lists, near))
+        print(f"{sample['sample_id']}: {len(questions)} questions", flush=True)
+    driver.close()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(pickle.dumps(questions))
+
+
+def _dialog_ids(driver: Any, database: str) -> dict[str, str]:
+    """observation id -> dialog id, from the idempotency key ``{sample}:{dia}``."""
+    records, _, _ = driver.execute_query(
+        "MATCH (o:Observation) WHERE o.idempotency_key CONTAINS ':' "
+        "RETURN o.id AS id, o.idempotency_key AS key", database_=database)
+    return {r["id"]: r["key"].split(":", 1)[1] for r in records}
+
+
+def _as_dia(c: Candidate, dias: dict[str, str]) -> Candidate:
+    return replace(c, gid=dias.get(c.gid, c.gid))
+
+
+# --- fit (offline) ----------------------------------------------------------------------------
+
+def ranking(q: Question, config: FusionConfig, expand: int = 30) -> list[str]:
+    """recall._search without the database: the same fusion functions in the same order."""
+    lists = {n: rows for n, rows in q.lists.items() if config.weights.get(n, 0.0) > 0}
+    if not config.enabled("graph"):
+        expand = 0
+    scored = fusion.rrf(lists, config)
+    speakers = {s.speaker for s in scored.values() if s.speaker}
+    fusion.boost_named(scored, names_in_query(q.text, speakers), config)
+    fusion.boost_time(scored, time_windows(q.text), config)
+    top = [s.gid for s in fusion.ordered(scored)[:expand]]
+    fusion.expand(scored, {g: q.neighbours.get(g, []) for g in top}, config)
+    return dedupe(s.gid for s in fusion.ordered(scored)[:10])
+
+
+def evaluate(questions: list[Question], config: FusionConfig) -> dict[str, float]:
+    ranked = [(ranking(q, config), q.gold) for q in questions]
+    return {
+        "hit5": mean(hit_at(r, g, 5) for r, g in ranked),
+        "hit10": mean(hit_at(r, g, 10) for r, g in ranked),
+        "mrr": mean(reciprocal_rank(r, g) for r, g in ranked),
+    }
+
+
+def objective(s: dict[str, float]) -> float:
+    return s["hit10"] + s["mrr"]
+
+
+def with_value(config: FusionConfig, name: str, value: float) -> FusionConfig:
+    if name in LISTS:
+        return replace(config, weights={**config.weights, name: value})
+    if name == "k":
+        return replace(config, k=int(value))
+    return replace(config, **{name: value})
+
+
+def fit(questions: list[Question], start: FusionConfig, rounds: int = 3) -> FusionConfig:
+    """Coordinate ascent over GRID: each parameter in turn takes its best grid value."""
+    best, best_value = start, objective(evaluate(questions, start))
+    for _ in range(rounds):
+        improved = False
+        for name, values in GRID.items():
+            for value in values:
+                candidate = with_value(best, name, value)
+                value_of = objective(evaluate(questions, candidate))
+                if value_of > best_value + 1e-9:
+                    best, best_value, improved = candidate, value_of, True
+        if not improved:
+            break
+    return best
+
+
+def describe(config: FusionConfig) -> str:
+    weights = ", ".join(f"{n}={config.weights.get(n, 0.0):g}" for n in LISTS)
+    return (f"K={config.k} speaker={config.speaker:g} time={config.time:g} "
+            f"neighbour={config.neighbour:g} {weights}")
+
+
+def show(label: str, s: dict[str, float]) -> None:
+    print(f"{label:<50} Hit@5 {s['hit5']:.3f}  Hit@10 {s['hit10']:.3f}  MRR {s['mrr']:.3f}",
+          flush=True)
+
+
+def _fit_fold(args: tuple[list[Question], str | None]) -> FusionConfig:
+    questions, held_out = args
+    return fit([q for q in questions if q.sample != held_out], START)
+
+
+def cross_validate(questions: list[Question], jobs: int) -> None:
+    show("start values (all)", evaluate(questions, START))
+    show("shipped defaults (all)", evaluate(questions, FusionConfig()))
+    samples: list[str | None] = sorted({q.sample for q in questions})
+    with Pool(jobs) as pool:
+        configs = pool.map(_fit_fold, [(questions, s) for s in [*samples, None]])
+    held: list[tuple[list[str], set[str]]] = []
+    for sample, fitted in zip(samples, configs, strict=False):
+        test = [q for q in questions if q.sample == sample]
+        show(f"held out {sample} ({len(test)})", evaluate(test, fitted))
+        print(f"    fitted on the others: {describe(fitted)}", flush=True)
+        held += [(ranking(q, fitted), q.gold) for q in test]
+    show("held-out, pooled", {
+        "hit5": mean(hit_at(r, g, 5) for r, g in held),
+        "hit10": mean(hit_at(r, g, 10) for r, g in held),
+        "mrr": mean(reciprocal_rank(r, g) for r, g in held),
+    })
+    show("fitted on all five (in-sample)", evaluate(questions, configs[-1]))
+    print(f"    {describe(configs[-1])}")
+
+
+ABLATIONS = (
+    ("full pipeline (shipped defaults)", ()),
+    ("without the sentence-level assertion lists", ("assertion_vector", "assertion_fulltext")),
+    ("without graph expansion", ("graph",)),
+    ("without the speaker boost", ("speaker",)),
+    ("without the time boost", ("time",)),
+    ("without context passages (previous turn + turn)", ("context_vector", "context_fulltext")),
+    ("without bare passages", ("passage_vector", "passage_fulltext")),
+    ("vector lists only", ("passage_fulltext", "context_fulltext", "assertion_fulltext")),
+    ("full-text lists only", ("passage_vector", "context_vector", "assertion_vector")),
+)
+
+
+def ablate(questions: list[Question]) -> None:
+    """Each part switched off in turn, as TRACTATUS_RECALL_DISABLE does, on the defaults."""
+    for label, off in ABLATIONS:
+        config = FusionConfig()
+        config = replace(
+            config,
+            weights={n: w for n, w in config.weights.items() if n not in off},
+            disabled=frozenset(off),
+        )
+        show(label, evaluate(questions, config))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=("dump", "fit", "ablate"))
+    parser.add_argument("--file", type=Path, default=LOCOMO)
+    parser.add_argument("--dump", type=Path, default=DUMP)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    if args.command == "dump":
+        dump(args.file, args.dump)
+    elif args.command == "ablate":
+        ablate(pickle.loads(args.dump.read_bytes()))
+    else:
+        cross_validate(pickle.loads(args.dump.read_bytes()), args.jobs)
+
+
+if __name__ == "__main__":
+    main()
