@@ -35,6 +35,7 @@ FULLTEXT_INDEXES = {
     ("context", True): "passage_context_cjk",
 }
 PASSAGE_PROPERTIES = {"passage": "embedding", "context": "context_embedding"}
+TEXT_PROPERTIES = {"passage": "text", "context": "context"}
 
 
 def assertion_filter(var: str, *, conversation: bool = True) -> str:
@@ -146,11 +147,39 @@ WHERE a.subject = $subject AND a.embedding IS NOT NULL AND """
     + _ASSERTION_SCAN_TAIL
 )
 
+def _visible_bm25(var: str, where: str, length: str) -> str:
+    """Full-text hits ranked by BM25 computed over what the caller may see, nothing else.
+
+    Lucene's own score weighs terms by index-wide statistics that count hidden documents,
+    so a hidden document could reorder visible hits. Here the index only *matches*: one
+    query per term (``$terms``), each filtered by ``where`` before anything is counted; a
+    term's document frequency, the number of documents and their average length are counted
+    over the visible, filtered matches; every match counts its term once (tf = 1; chat turns
+    and sentences rarely repeat a word). Only the caller's own view enters the score."""
+    return f"""
+UNWIND $terms AS term
+CALL (term) {{
+  CALL db.index.fulltext.queryNodes($index, term) YIELD node AS {var}
+  WHERE {where}
+  RETURN collect({var}) AS hits
+}}
+WITH size(hits) AS df, hits
+UNWIND hits AS {var}
+WITH {var}, collect(df) AS dfs
+WITH collect({{node: {var}, dfs: dfs, dl: toFloat(size(coalesce({length}, '')))}}) AS rows
+WITH rows WHERE size(rows) > 0
+WITH rows, toFloat(size(rows)) AS n,
+     reduce(t = 0.0, r IN rows | t + r.dl) / size(rows) AS avgdl
+UNWIND rows AS r
+WITH r.node AS {var},
+     reduce(t = 0.0, df IN r.dfs | t + log(1.0 + (n - df + 0.5) / (df + 0.5)))
+       * 2.2 / (1.0 + 1.2 * (0.25 + 0.75 * r.dl / CASE WHEN avgdl > 0 THEN avgdl ELSE 1.0 END))
+       AS score
+"""
+
+
 ASSERTION_FULLTEXT = (
-    """
-CALL db.index.fulltext.queryNodes($index, $lucene) YIELD node AS a, score
-WHERE """
-    + assertion_filter("a")
+    _visible_bm25("a", assertion_filter("a"), "a.text")
     + """
 WITH a, score ORDER BY score DESC, a.id LIMIT $limit
 WITH a, """
@@ -187,10 +216,7 @@ WITH n, score, score AS similarity ORDER BY score DESC, n.observation_id LIMIT $
 )
 
 PASSAGE_FULLTEXT = (
-    """
-CALL db.index.fulltext.queryNodes($index, $lucene) YIELD node AS n, score
-WHERE """
-    + passage_filter("n")
+    _visible_bm25("n", passage_filter("n"), "n[$property]")
     + """
 WITH n, score ORDER BY score DESC, n.observation_id LIMIT $limit
 WITH n, score, CASE WHEN $vector IS NULL OR n.embedding IS NULL THEN null

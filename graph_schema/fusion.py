@@ -30,7 +30,7 @@ FEATURES = ("speaker", "time", "graph")
 # Fitted on LoCoMo with bench/locomo/crossval.py (round grid values); held-out estimate in
 # docs/recall.md. The assertion lists deviate from the fit (1.0 / 0.25): for facts without
 # passages they are the only lists, and an exact match of rare words (names, ids) must beat a
-# loose semantic neighbour; LoCoMo cannot show this and pays 0.6 points of MRR for it.
+# loose semantic neighbour; LoCoMo cannot show this (within 0.6 points there).
 DEFAULT_WEIGHTS: Mapping[str, float] = {
     "passage_vector": 0.5,
     "context_vector": 1.0,

@@ -23,7 +23,7 @@ from graph_schema.reads import DEFAULT_TIERS
 from graph_schema.recall_query import (
     content_terms,
     coverage,
-    lucene_query,
+    lucene_terms,
     names_in_query,
     time_windows,
 )
@@ -139,21 +139,20 @@ def candidate_lists(
         for kind in ("passage", "context"):
             if f"{kind}_vector" in wanted:
                 lists[f"{kind}_vector"] = _passage_vector(tx, p, kind)
-    lucene = lucene_query(query.text)
-    if lucene is None:
+    terms = lucene_terms(query.text)
+    if not terms:
         return lists
     if "assertion_fulltext" in wanted:
         index = q.FULLTEXT_INDEXES[("assertion", query.cjk)]
         lists["assertion_fulltext"] = _rows(
-            tx, q.ASSERTION_FULLTEXT, {**p, "index": index, "lucene": lucene}
+            tx, q.ASSERTION_FULLTEXT, {**p, "index": index, "terms": terms}
         )
     kinds = ("context",) if query.cjk else ("passage", "context")
     for kind in kinds:
         if f"{kind}_fulltext" in wanted:
             index = q.FULLTEXT_INDEXES[(kind, query.cjk)]
-            lists[f"{kind}_fulltext"] = _rows(
-                tx, q.PASSAGE_FULLTEXT, {**p, "index": index, "lucene": lucene}
-            )
+            params = {**p, "index": index, "terms": terms, "property": q.TEXT_PROPERTIES[kind]}
+            lists[f"{kind}_fulltext"] = _rows(tx, q.PASSAGE_FULLTEXT, params)
     return lists
 
 

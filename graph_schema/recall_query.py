@@ -75,13 +75,18 @@ def escape_lucene(term: str) -> str:
     return _LUCENE_SPECIAL.sub(r"\\\1", term)
 
 
-def lucene_query(text: str) -> str | None:
-    """An OR of the query's escaped content words, or None when nothing is left to match."""
+def lucene_terms(text: str) -> list[str]:
+    """The query's escaped content words, distinct, in order, at most ``MAX_TERMS``."""
     terms: dict[str, None] = {}
     for word in words(text):
         if word not in STOP_WORDS:
             terms.setdefault(escape_lucene(word), None)
-    chosen = list(terms)[:MAX_TERMS]
+    return list(terms)[:MAX_TERMS]
+
+
+def lucene_query(text: str) -> str | None:
+    """An OR of the query's escaped content words, or None when nothing is left to match."""
+    chosen = lucene_terms(text)
     return " ".join(chosen) if chosen else None
 
 

@@ -13,6 +13,7 @@ from graph_schema.recall_query import (
     coverage,
     escape_lucene,
     lucene_query,
+    lucene_terms,
     names_in_query,
     time_windows,
 )
@@ -42,6 +43,15 @@ def test_lucene_query_keeps_only_plain_lowercase_words(text: str) -> None:
         assert token.isalnum() or "_" in token, token
         assert token == token.lower()
     assert " AND " not in query and " OR " not in query and " NOT " not in query
+
+
+def test_lucene_terms_are_the_query_clauses_one_per_distinct_word() -> None:
+    assert lucene_terms("Where does Caroline live, and does Caroline paint?") == [
+        "caroline", "live", "paint"
+    ]
+    assert lucene_terms("what is it?") == []
+    assert len(lucene_terms(" ".join(f"w{n}" for n in range(100)))) == 64
+    assert lucene_query("Caroline paints") == " ".join(lucene_terms("Caroline paints"))
 
 
 def test_lucene_query_of_only_stop_words_and_symbols_is_none() -> None:
