@@ -147,6 +147,7 @@ WHERE a.subject = $subject AND a.embedding IS NOT NULL AND """
     + _ASSERTION_SCAN_TAIL
 )
 
+
 def _visible_bm25(var: str, where: str, length: str) -> str:
     """Full-text hits ranked by BM25 computed over what the caller may see, nothing else.
 

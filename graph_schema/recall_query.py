@@ -2,7 +2,7 @@
 
 Pure functions, unit-tested in ``tests/unit/test_fusion.py``.
 
-* :func:`lucene_query` turns free text into a safe Lucene query: only word characters
+* :func:`lucene_terms` turns free text into safe Lucene terms: only word characters
   survive tokenisation, every token is escaped again and lower-cased (so ``AND``/``OR``/``NOT``
   are never operators), question words are dropped, the clause count is capped.
 * :func:`content_terms` are the query's meaningful words (lower-cased, lightly stemmed), used to
@@ -82,12 +82,6 @@ def lucene_terms(text: str) -> list[str]:
         if word not in STOP_WORDS:
             terms.setdefault(escape_lucene(word), None)
     return list(terms)[:MAX_TERMS]
-
-
-def lucene_query(text: str) -> str | None:
-    """An OR of the query's escaped content words, or None when nothing is left to match."""
-    chosen = lucene_terms(text)
-    return " ".join(chosen) if chosen else None
 
 
 def coverage(query_terms: list[str], text: str) -> float:

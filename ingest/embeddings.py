@@ -48,7 +48,7 @@ DEFAULT_CACHE_SIZE = 10_000
 DEFAULT_BATCH_SIZE = 16
 
 
-def np_concat(arrays: list[Any]) -> Any:
+def _concat(arrays: list[Any]) -> Any:
     import numpy
 
     return numpy.concatenate(arrays)
@@ -179,7 +179,7 @@ class SentenceTransformerEmbedder:
         size = -(-len(texts) // parts)
         chunks = [texts[i : i + size] for i in range(0, len(texts), size)]
         pool = self._pool()
-        return np_concat(list(pool.map(self._encode_part, chunks)))
+        return _concat(list(pool.map(self._encode_part, chunks)))
 
     def _pool(self) -> ThreadPoolExecutor:
         with self._load_lock:

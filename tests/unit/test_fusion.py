@@ -12,7 +12,6 @@ from graph_schema.recall_query import (
     content_terms,
     coverage,
     escape_lucene,
-    lucene_query,
     lucene_terms,
     names_in_query,
     time_windows,
@@ -36,13 +35,12 @@ def when(*args: int) -> datetime:
         "'; CALL db.index.fulltext.drop('assertion_text') //",
     ],
 )
-def test_lucene_query_keeps_only_plain_lowercase_words(text: str) -> None:
-    query = lucene_query(text)
-    assert query is not None
-    for token in query.split(" "):
+def test_lucene_terms_are_only_plain_lowercase_words(text: str) -> None:
+    terms = lucene_terms(text)
+    assert terms
+    for token in terms:
         assert token.isalnum() or "_" in token, token
         assert token == token.lower()
-    assert " AND " not in query and " OR " not in query and " NOT " not in query
 
 
 def test_lucene_terms_are_the_query_clauses_one_per_distinct_word() -> None:
@@ -51,12 +49,11 @@ def test_lucene_terms_are_the_query_clauses_one_per_distinct_word() -> None:
     ]
     assert lucene_terms("what is it?") == []
     assert len(lucene_terms(" ".join(f"w{n}" for n in range(100)))) == 64
-    assert lucene_query("Caroline paints") == " ".join(lucene_terms("Caroline paints"))
 
 
-def test_lucene_query_of_only_stop_words_and_symbols_is_none() -> None:
-    assert lucene_query("what is it?") is None
-    assert lucene_query("*** ??? :::") is None
+def test_lucene_terms_of_only_stop_words_and_symbols_are_none() -> None:
+    assert lucene_terms("what is it?") == []
+    assert lucene_terms("*** ??? :::") == []
 
 
 def test_escape_lucene_escapes_every_special_character() -> None:
