@@ -5,7 +5,7 @@ How to run (against a DEDICATED, loopback Neo4j: with --wipe everything in it is
 
     NEO4J_URI=bolt://127.0.0.1:7687 .venv/bin/python bench/ingest.py --wipe
     # options: --conversation conv-26 (repeatable; default: all five of locomo-dev.json)
-    #          --batch-size 64 --workers 2 --out bench/results/ingest.json
+    #          --batch-size 128 --workers 2 --out bench/results/ingest.json
 
 What it does:
 
@@ -214,7 +214,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--file", type=Path, default=LOCOMO)
     parser.add_argument("--conversation", action="append", default=None)
-    parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--batch-size", type=int, default=bulk.DEFAULT_BATCH)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--wipe", action="store_true")
     parser.add_argument("--raw-sample", type=int, default=2000,

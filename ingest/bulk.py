@@ -28,6 +28,9 @@ FORMATS = ("jsonl", "locomo")
 LOCOMO_TIME = "%I:%M %p on %d %B, %Y"
 _SESSION = re.compile(r"^session_(\d+)$")
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+# observations per request: one write transaction each; 128 measured ~+0.05 of the ingest
+# ratio over 64 (fewer commits), 256 no better (bench/README-ingest.md)
+DEFAULT_BATCH = 128
 
 
 class BulkInputError(TractatusError):
@@ -270,7 +273,7 @@ def load(
     url: str,
     key: str,
     progress: Progress,
-    batch_size: int = 64,
+    batch_size: int = DEFAULT_BATCH,
     workers: int = 2,
     retries: int = 4,
     timeout: float = 300.0,

@@ -100,7 +100,7 @@ def _add_ingest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                         help="default: jsonl for .jsonl/.ndjson, else locomo")
     ingest.add_argument("--url", default=os.environ.get("TRACTATUS_URL", "http://127.0.0.1:8000"))
     ingest.add_argument("--key", default=None, help="bearer key (default: $TRACTATUS_API_KEY)")
-    ingest.add_argument("--batch-size", type=int, default=64)
+    ingest.add_argument("--batch-size", type=int, default=128)  # = ingest.bulk.DEFAULT_BATCH
     ingest.add_argument("--workers", type=int, default=2, help="concurrent requests")
     ingest.add_argument("--conversation", action="append", default=None,
                         help="LoCoMo sample_id to load (repeatable; default: all)")
