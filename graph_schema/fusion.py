@@ -20,13 +20,14 @@ Pipeline (see docs/recall.md):
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from graph_schema.recall_query import Window
+from graph_schema.recall_query import Window, names_in_query, time_windows
 
 FEATURES = ("speaker", "time", "graph")
+EXPAND = 30  # groups whose graph neighbours are looked up
 # Fitted on LoCoMo with bench/locomo/crossval.py (round grid values); held-out estimate in
 # docs/recall.md. The assertion lists deviate from the fit (1.0 / 0.25): for facts without
 # passages they are the only lists, and an exact match of rare words (names, ids) must beat a
@@ -189,6 +190,23 @@ def expand(
         if best > 0:
             scored[gid].score += config.neighbour * best
             scored[gid].boosts.append("graph")
+
+
+def fuse(
+    lists: Mapping[str, Sequence[Candidate]],
+    text: str,
+    config: FusionConfig,
+    neighbours_of: Callable[[list[str]], Mapping[str, Sequence[Candidate]]],
+) -> list[Scored]:
+    """Steps 1-4 of the pipeline, best first. ``neighbours_of`` looks up the graph
+    neighbours of the top groups (a read query in recall, a stored answer offline)."""
+    scored = rrf(lists, config)
+    speakers = {s.speaker for s in scored.values() if s.speaker}
+    boost_named(scored, names_in_query(text, speakers), config)
+    boost_time(scored, time_windows(text), config)
+    if config.enabled("graph") and scored:
+        expand(scored, neighbours_of([s.gid for s in ordered(scored)[:EXPAND]]), config)
+    return ordered(scored)
 
 
 def relevance(similarity: float | None, coverage: float) -> float:

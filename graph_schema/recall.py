@@ -24,13 +24,10 @@ from graph_schema.recall_query import (
     content_terms,
     coverage,
     lucene_terms,
-    names_in_query,
-    time_windows,
 )
 from graph_schema.records import as_datetime, assertion_out
 
 POOL = 60  # rows per candidate list
-EXPAND = 30  # groups whose graph neighbours are looked up
 OVERFETCH = 20  # the vector index answers before any WHERE: ask for this many times more
 MAX_FETCH = 2_000
 MAX_ADAPTIVE_FETCH = 32_000  # past this a visible list may be cut short by hidden nodes
@@ -189,14 +186,8 @@ def _search(
     tx: ManagedTransaction, p: dict[str, Any], query: RecallQuery, config: FusionConfig
 ) -> _Work:
     lists = candidate_lists(tx, p, query, config)
-    scored = fusion.rrf(lists, config)
-    speakers = {s.speaker for s in scored.values() if s.speaker}
-    fusion.boost_named(scored, names_in_query(query.text, speakers), config)
-    fusion.boost_time(scored, time_windows(query.text), config)
-    if config.enabled("graph") and scored:
-        top = [s.gid for s in fusion.ordered(scored)[:EXPAND]]
-        fusion.expand(scored, neighbours(tx, p, top), config)
-    ranked = fusion.ordered(scored)[: query.k + 10]
+    fused = fusion.fuse(lists, query.text, config, lambda gids: neighbours(tx, p, gids))
+    ranked = fused[: query.k + 10]
     return _Work(ranked, _fetch_results(tx, p, [s.gid for s in ranked]))
 
 

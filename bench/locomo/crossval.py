@@ -9,13 +9,13 @@
 ``neighbours``, every list on, the question's conversation as scope) for every question of
 categories 1-4 and stores them with the gold dialog ids (``var/locomo-candidates.pkl``).
 
-``fit`` replays fusion offline with recall's own functions (``graph_schema.fusion``): the
-shipped defaults first (they reproduce run.py's numbers), then, for each conversation in turn,
-a coordinate ascent over a small grid of round values of the fusion parameters, fitted on the
-*other four* conversations and scored on the held-out one. The pooled held-out scores are the
-estimate for conversations the settings have never seen; the in-sample score of the settings
-fitted on all five is printed next to it. Nothing here looks at a question's text beyond what
-recall itself does.
+``fit`` replays fusion offline with recall's own ``graph_schema.fusion.fuse``: the start
+values and the shipped defaults first (the latter reproduce run.py's numbers), then, for
+each conversation in turn, a coordinate ascent over a small grid of round values of the
+fusion parameters, fitted on the *other four* conversations and scored on the held-out one.
+The pooled held-out scores are the estimate for conversations the settings have never seen;
+the in-sample score of the settings fitted on all five is printed next to it. Nothing here
+looks at a question's text beyond what recall itself does.
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ from scoring import ANSWERABLE, dedupe, gold_ids, hit_at, reciprocal_rank  # noq
 
 from graph_schema import fusion  # noqa: E402
 from graph_schema.fusion import Candidate, FusionConfig  # noqa: E402
-from graph_schema.recall_query import names_in_query, time_windows  # noqa: E402
 from ingest import bulk  # noqa: E402
 
 LOCOMO = bulk.find_locomo() or Path("/work/shared/data/locomo-dev.json")
@@ -131,27 +130,26 @@ def _as_dia(c: Candidate, dias: dict[str, str]) -> Candidate:
 
 # --- fit (offline) ----------------------------------------------------------------------------
 
-def ranking(q: Question, config: FusionConfig, expand: int = 30) -> list[str]:
-    """recall._search without the database: the same fusion functions in the same order."""
+def ranking(q: Question, config: FusionConfig) -> list[str]:
+    """recall's fusion (``fusion.fuse``) on the stored lists; a weight of 0 switches a list off."""
     lists = {n: rows for n, rows in q.lists.items() if config.weights.get(n, 0.0) > 0}
-    if not config.enabled("graph"):
-        expand = 0
-    scored = fusion.rrf(lists, config)
-    speakers = {s.speaker for s in scored.values() if s.speaker}
-    fusion.boost_named(scored, names_in_query(q.text, speakers), config)
-    fusion.boost_time(scored, time_windows(q.text), config)
-    top = [s.gid for s in fusion.ordered(scored)[:expand]]
-    fusion.expand(scored, {g: q.neighbours.get(g, []) for g in top}, config)
-    return dedupe(s.gid for s in fusion.ordered(scored)[:10])
+    def near(gids: list[str]) -> dict[str, list[Candidate]]:
+        return {g: q.neighbours.get(g, []) for g in gids}
+
+    fused = fusion.fuse(lists, q.text, config, near)
+    return dedupe(s.gid for s in fused[:10])
 
 
-def evaluate(questions: list[Question], config: FusionConfig) -> dict[str, float]:
-    ranked = [(ranking(q, config), q.gold) for q in questions]
+def metrics(ranked: list[tuple[list[str], set[str]]]) -> dict[str, float]:
     return {
         "hit5": mean(hit_at(r, g, 5) for r, g in ranked),
         "hit10": mean(hit_at(r, g, 10) for r, g in ranked),
         "mrr": mean(reciprocal_rank(r, g) for r, g in ranked),
     }
+
+
+def evaluate(questions: list[Question], config: FusionConfig) -> dict[str, float]:
+    return metrics([(ranking(q, config), q.gold) for q in questions])
 
 
 def objective(s: dict[str, float]) -> float:
@@ -210,11 +208,7 @@ def cross_validate(questions: list[Question], jobs: int) -> None:
         show(f"held out {sample} ({len(test)})", evaluate(test, fitted))
         print(f"    fitted on the others: {describe(fitted)}", flush=True)
         held += [(ranking(q, fitted), q.gold) for q in test]
-    show("held-out, pooled", {
-        "hit5": mean(hit_at(r, g, 5) for r, g in held),
-        "hit10": mean(hit_at(r, g, 10) for r, g in held),
-        "mrr": mean(reciprocal_rank(r, g) for r, g in held),
-    })
+    show("held-out, pooled", metrics(held))
     show("fitted on all five (in-sample)", evaluate(questions, configs[-1]))
     print(f"    {describe(configs[-1])}")
 

@@ -112,13 +112,19 @@ def test_the_cache_returns_copies_callers_cannot_corrupt() -> None:
     assert cached.embed(["a sentence"])[0] == original
 
 
+def _uncached(replicas: int) -> embeddings.SentenceTransformerEmbedder:
+    return embeddings.SentenceTransformerEmbedder(
+        embeddings.default_model_path(), batch_size=4, cache_size=0, replicas=replicas
+    )
+
+
+def _assert_same_rows(got: list[list[float]], want: list[list[float]]) -> None:
+    for row, expected in zip(got, want, strict=True):
+        assert max(abs(a - b) for a, b in zip(row, expected, strict=True)) < 1e-5
+
+
 def test_replicas_encode_concurrently_with_the_same_answers() -> None:
-    pooled = embeddings.SentenceTransformerEmbedder(
-        embeddings.default_model_path(), batch_size=4, cache_size=0, replicas=2
-    )
-    single = embeddings.SentenceTransformerEmbedder(
-        embeddings.default_model_path(), batch_size=4, cache_size=0, replicas=1
-    )
+    pooled, single = _uncached(2), _uncached(1)
     texts = [f"sentence number {n} about gardening" for n in range(12)]
     expected = single.embed(texts)
     results: dict[int, list[list[float]]] = {}
@@ -134,20 +140,13 @@ def test_replicas_encode_concurrently_with_the_same_answers() -> None:
     assert sorted(results) == [0, 1, 2, 3]
     assert pooled._loaded <= 2 and pooled.encoded == 48
     for batch in results.values():
-        for got, want in zip(batch, expected, strict=True):
-            assert max(abs(a - b) for a, b in zip(got, want, strict=True)) < 1e-5
+        _assert_same_rows(batch, expected)
 
 
 def test_one_call_larger_than_a_batch_is_shared_among_replicas_in_order() -> None:
-    pooled = embeddings.SentenceTransformerEmbedder(
-        embeddings.default_model_path(), batch_size=4, cache_size=0, replicas=2
-    )
-    single = embeddings.SentenceTransformerEmbedder(
-        embeddings.default_model_path(), batch_size=4, cache_size=0, replicas=1
-    )
+    pooled, single = _uncached(2), _uncached(1)
     texts = [f"turn {n}: the weather on day {n * 7} was mild" for n in range(11)]
     got = pooled.embed(texts)
     assert pooled._loaded == 2  # a single call put both replicas to work
-    for row, want in zip(got, single.embed(texts), strict=True):
-        assert max(abs(a - b) for a, b in zip(row, want, strict=True)) < 1e-5
+    _assert_same_rows(got, single.embed(texts))
     assert len(pooled.embed(texts[:3])) == 3  # smaller than a batch: one replica, no split
