@@ -93,11 +93,18 @@ RETURN
 ORDER BY score DESC, a.id
 """
 
+# a passage row describes the turn itself: its own text and its own cosine to the query (the
+# context only decides the rank of the context lists)
 _PASSAGE_ROW = """
-RETURN n.observation_id AS gid, similarity, n.context AS text, n.speaker AS speaker,
-       n.occurred_at AS occurred_at
+RETURN n.observation_id AS gid, similarity, n.text AS text, n.speaker AS speaker,
+       n.occurred_at AS occurred_at, true AS turn
 ORDER BY score DESC, n.observation_id
 """
+
+_PASSAGE_SIMILARITY = (
+    "CASE WHEN $vector IS NULL OR n.embedding IS NULL THEN null"
+    " ELSE vector.similarity.cosine(n.embedding, $vector) END"
+)
 
 # --- assertion candidates -----------------------------------------------------------------------
 
@@ -199,7 +206,10 @@ WHERE """
     + passage_filter("n")
     + """
 WITH n, vector.similarity.cosine(n[$property], $vector) AS score
-WITH n, score, score AS similarity ORDER BY score DESC, n.observation_id LIMIT $limit
+ORDER BY score DESC, n.observation_id LIMIT $limit
+WITH n, score, """
+    + _PASSAGE_SIMILARITY
+    + """ AS similarity
 """
     + _PASSAGE_ROW
 )
@@ -211,7 +221,10 @@ WHERE n[$property] IS NOT NULL AND """
     + passage_filter("n")
     + """
 WITH n, vector.similarity.cosine(n[$property], $vector) AS score
-WITH n, score, score AS similarity ORDER BY score DESC, n.observation_id LIMIT $limit
+ORDER BY score DESC, n.observation_id LIMIT $limit
+WITH n, score, """
+    + _PASSAGE_SIMILARITY
+    + """ AS similarity
 """
     + _PASSAGE_ROW
 )
@@ -220,8 +233,9 @@ PASSAGE_FULLTEXT = (
     _visible_bm25("n", passage_filter("n"), "n[$property]")
     + """
 WITH n, score ORDER BY score DESC, n.observation_id LIMIT $limit
-WITH n, score, CASE WHEN $vector IS NULL OR n.embedding IS NULL THEN null
-                ELSE vector.similarity.cosine(n.embedding, $vector) END AS similarity
+WITH n, score, """
+    + _PASSAGE_SIMILARITY
+    + """ AS similarity
 """
     + _PASSAGE_ROW
 )
@@ -233,8 +247,9 @@ RETURN x.id AS gid,
        CASE WHEN $vector IS NULL THEN null ELSE head([(x)<-[:OF]-(p:Passage)
          WHERE p.embedding IS NOT NULL | vector.similarity.cosine(p.embedding, $vector)]) END
          AS similarity,
-       coalesce(head([(x)<-[:OF]-(p:Passage) | p.context]), x.text, '') AS text,
-       x.speaker AS speaker, x.occurred_at AS occurred_at
+       coalesce(head([(x)<-[:OF]-(p:Passage) | p.text]), x.text, '') AS text,
+       x.speaker AS speaker, x.occurred_at AS occurred_at,
+       EXISTS { (x)<-[:OF]-(:Passage) } AS turn
 """
 
 NEIGHBOUR_TURNS = (

@@ -15,6 +15,8 @@ Pipeline (see docs/recall.md):
 3. Time boost: groups observed inside a window the query names get an extra RRF list.
 4. Graph expansion: each group inherits ``NEIGHBOUR`` times the best score of its graph
    neighbours (adjacent turns of its conversation, assertions of the same event chain).
+
+Step 5, the learned rerank of the fused groups, is :mod:`graph_schema.rerank`.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from datetime import datetime
 
 from graph_schema.recall_query import Window, names_in_query, time_windows
 
-FEATURES = ("speaker", "time", "graph")
+FEATURES = ("speaker", "time", "graph", "rerank")
 EXPAND = 30  # groups whose graph neighbours are looked up
 # Fitted on LoCoMo with bench/locomo/crossval.py (round grid values); held-out estimate in
 # docs/recall.md. The assertion lists deviate from the fit (1.0 / 0.25): for facts without
@@ -87,6 +89,7 @@ class Candidate:
     text: str = ""
     speaker: str | None = None
     occurred_at: datetime | None = None
+    turn: bool = False  # ``text`` is a conversation turn (a passage), not one sentence
 
 
 @dataclass
@@ -99,6 +102,9 @@ class Scored:
     speaker: str | None = None
     occurred_at: datetime | None = None
     texts: list[str] = field(default_factory=list)
+    turn: str | None = None  # the turn's own text, when the group is a conversation turn
+    near: float | None = None  # the best cosine to the query among its graph neighbours
+    rerank: float | None = None  # step 5's score (graph_schema.rerank), when it ran
 
     def absorb(self, c: Candidate) -> None:
         if c.similarity is not None and (self.similarity is None or c.similarity > self.similarity):
@@ -107,6 +113,8 @@ class Scored:
         self.occurred_at = self.occurred_at or c.occurred_at
         if c.text and c.text not in self.texts:
             self.texts.append(c.text)
+        if c.turn and c.text:
+            self.turn = c.text
 
 
 def rrf(
@@ -170,7 +178,8 @@ def expand(
 ) -> None:
     """Each group gains ``neighbour`` x the best base score among its graph neighbours.
 
-    Neighbours that were no candidate join with that inherited score alone.
+    Neighbours that were no candidate join with that inherited score alone. Each linked group
+    also records its neighbours' best cosine (``near``, for the rerank).
     """
     if not config.enabled("graph"):
         return
@@ -190,6 +199,8 @@ def expand(
         if best > 0:
             scored[gid].score += config.neighbour * best
             scored[gid].boosts.append("graph")
+        similar = [x for x in (scored[n].similarity for n in linked) if x is not None]
+        scored[gid].near = max(similar, default=None)
 
 
 def fuse(

@@ -15,7 +15,7 @@ from typing import Any
 from neo4j import Driver, ManagedTransaction
 
 from graph_schema import cypher_recall as q
-from graph_schema import fusion
+from graph_schema import fusion, rerank
 from graph_schema.domain import Principal, Status, Tier
 from graph_schema.domain_recall import RecallAnswer, RecallFilters, RecallResult, Why
 from graph_schema.fusion import Candidate, FusionConfig, Scored
@@ -84,6 +84,7 @@ def _candidate(record: Any) -> Candidate:
         text=record["text"] or "",
         speaker=record["speaker"],
         occurred_at=as_datetime(record["occurred_at"]),
+        turn=bool(record.get("turn")),
     )
 
 
@@ -186,7 +187,7 @@ def _search(
     tx: ManagedTransaction, p: dict[str, Any], query: RecallQuery, config: FusionConfig
 ) -> _Work:
     lists = candidate_lists(tx, p, query, config)
-    fused = fusion.fuse(lists, query.text, config, lambda gids: neighbours(tx, p, gids))
+    fused = rerank.rank(lists, query.text, config, lambda gids: neighbours(tx, p, gids))
     ranked = fused[: query.k + 10]
     return _Work(ranked, _fetch_results(tx, p, [s.gid for s in ranked]))
 
@@ -220,7 +221,7 @@ def _results(
         results.append(
             RecallResult(
                 assertion=out,
-                score=round(min(s.score / top, 1.0), 6),
+                score=round(_score(s, top), 6),
                 evidence=out.evidence,
                 why=_why(s, group_sim, group_cover),
             )
@@ -228,6 +229,11 @@ def _results(
         if len(results) == query.k:
             break
     return results, round(best_relevance, 6)
+
+
+def _score(s: Scored, top: float) -> float:
+    """The rerank's score; the fused score over its constant maximum without the rerank."""
+    return s.rerank if s.rerank is not None else min(s.score / top, 1.0)
 
 
 def _why(s: Scored, similarity: float | None, cover: float) -> Why:

@@ -17,6 +17,7 @@ import calendar
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 
 MAX_TERMS = 64
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -84,11 +85,17 @@ def lucene_terms(text: str) -> list[str]:
     return list(terms)[:MAX_TERMS]
 
 
+@lru_cache(maxsize=8_192)
+def _term_set(text: str) -> frozenset[str]:
+    # recall measures the coverage of the same candidate texts several times per query
+    return frozenset(content_terms(text))
+
+
 def coverage(query_terms: list[str], text: str) -> float:
     """Share of ``query_terms`` found in ``text`` (CJK terms by substring)."""
     if not query_terms:
         return 0.0
-    present = set(content_terms(text))
+    present = _term_set(text)
     lowered = text.lower()
     hits = sum(1 for t in query_terms if t in present or (_CJK.search(t) and t in lowered))
     return hits / len(query_terms)

@@ -2,12 +2,18 @@
 
     # 1. a store holding the LoCoMo ingest and passages (run.py has built it), then:
     NEO4J_URI=bolt://127.0.0.1:7687 .venv/bin/python bench/locomo/crossval.py dump
-    # 2. offline, seconds per configuration, no database:
+    # 2. offline, no database: the fusion settings (grid), the rerank weights, ablations
     .venv/bin/python bench/locomo/crossval.py fit
+    .venv/bin/python bench/locomo/crossval.py rerank
+    .venv/bin/python bench/locomo/crossval.py ablate
 
 ``dump`` runs recall's own candidate queries (``graph_schema.recall.candidate_lists`` and
 ``neighbours``, every list on, the question's conversation as scope) for every question of
 categories 1-4 and stores them with the gold dialog ids (``var/locomo-candidates.pkl``).
+
+``rerank`` fits the weights of the learned rerank (``graph_schema.rerank``, step 5) by
+pairwise logistic regression over the shipped fusion's top groups, with the same
+leave-one-conversation-out protocol, and prints the weights to ship.
 
 ``fit`` replays fusion offline with recall's own ``graph_schema.fusion.fuse``: the start
 values and the shipped defaults first (the latter reproduce run.py's numbers), then, for
@@ -24,6 +30,7 @@ import argparse
 import os
 import pickle
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from multiprocessing import Pool
@@ -36,8 +43,9 @@ sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 
 from scoring import ANSWERABLE, dedupe, gold_ids, hit_at, reciprocal_rank  # noqa: E402
 
-from graph_schema import fusion  # noqa: E402
-from graph_schema.fusion import Candidate, FusionConfig  # noqa: E402
+from graph_schema import rerank  # noqa: E402
+from graph_schema.fusion import Candidate, FusionConfig, Scored  # noqa: E402
+from graph_schema.recall_query import content_terms  # noqa: E402
 from ingest import bulk  # noqa: E402
 
 LOCOMO = bulk.find_locomo() or Path("/work/shared/data/locomo-dev.json")
@@ -57,7 +65,12 @@ GRID: dict[str, tuple[float, ...]] = {
 START = FusionConfig(
     k=10, speaker=0.5, time=0.5, neighbour=0.2,
     weights={**dict.fromkeys(LISTS[:4], 1.0), "assertion_vector": 0.5, "assertion_fulltext": 0.5},
+    disabled=frozenset({"rerank"}),
 )
+# the fusion the rerank is fitted on: the shipped settings, without the rerank
+FUSED = FusionConfig(disabled=frozenset({"rerank"}))
+DEPTH = 30  # fused groups per question the rerank learns from
+C = 0.01  # inverse regularisation strength of the logistic regression
 
 
 @dataclass
@@ -130,14 +143,19 @@ def _as_dia(c: Candidate, dias: dict[str, str]) -> Candidate:
 
 # --- fit (offline) ----------------------------------------------------------------------------
 
-def ranking(q: Question, config: FusionConfig) -> list[str]:
-    """recall's fusion (``fusion.fuse``) on the stored lists; a weight of 0 switches a list off."""
+def ranking(
+    q: Question, config: FusionConfig, weights: Mapping[str, float] = rerank.WEIGHTS
+) -> list[str]:
+    """recall's ranking (``rerank.rank``) on the stored lists; a weight of 0 switches a list off."""
+    return dedupe(s.gid for s in _ranked(q, config, weights)[:10])
+
+
+def _ranked(q: Question, config: FusionConfig, weights: Mapping[str, float]) -> list[Scored]:
     lists = {n: rows for n, rows in q.lists.items() if config.weights.get(n, 0.0) > 0}
     def near(gids: list[str]) -> dict[str, list[Candidate]]:
         return {g: q.neighbours.get(g, []) for g in gids}
 
-    fused = fusion.fuse(lists, q.text, config, near)
-    return dedupe(s.gid for s in fused[:10])
+    return rerank.rank(lists, q.text, config, near, weights)
 
 
 def metrics(ranked: list[tuple[list[str], set[str]]]) -> dict[str, float]:
@@ -198,7 +216,7 @@ def _fit_fold(args: tuple[list[Question], str | None]) -> FusionConfig:
 
 def cross_validate(questions: list[Question], jobs: int) -> None:
     show("start values (all)", evaluate(questions, START))
-    show("shipped defaults (all)", evaluate(questions, FusionConfig()))
+    show("shipped fusion, no rerank (all)", evaluate(questions, FUSED))
     samples: list[str | None] = sorted({q.sample for q in questions})
     with Pool(jobs) as pool:
         configs = pool.map(_fit_fold, [(questions, s) for s in [*samples, None]])
@@ -213,8 +231,62 @@ def cross_validate(questions: list[Question], jobs: int) -> None:
     print(f"    {describe(configs[-1])}")
 
 
+# --- rerank (offline) -------------------------------------------------------------------------
+
+@dataclass
+class Sample:
+    sample: str
+    values: Any  # DEPTH x len(rerank.FEATURES)
+    gold: Any  # DEPTH booleans
+
+
+def _sample(q: Question) -> Sample:
+    fused = _ranked(q, FUSED, rerank.WEIGHTS)[:DEPTH]
+    terms = content_terms(q.text)
+    import numpy as np
+
+    values = [rerank.features(s, i, terms, FUSED) for i, s in enumerate(fused, start=1)]
+    gold = np.array([s.gid in q.gold for s in fused])
+    return Sample(q.sample, np.array(values, dtype=float), gold)
+
+
+def _pairwise(samples: list[Sample]) -> dict[str, float]:
+    """Logistic regression on (gold - other) differences: P(gold above other)."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
+    diffs = [s.values[i] - s.values[j] for s in samples
+             for i in np.flatnonzero(s.gold) for j in np.flatnonzero(~s.gold)]
+    x = np.array(diffs)
+    x = np.vstack([x, -x])
+    y = np.r_[np.ones(len(diffs)), np.zeros(len(diffs))]
+    scale = x.std(axis=0) + 1e-12
+    model = LogisticRegression(C=C, fit_intercept=False, max_iter=5_000).fit(x / scale, y)
+    return {n: float(f"{w:.3g}") for n, w in zip(rerank.FEATURES, model.coef_[0] / scale,
+                                                  strict=True)}
+
+
+def fit_rerank(questions: list[Question]) -> None:
+    show("shipped fusion, no rerank (all)", evaluate(questions, FUSED))
+    show("shipped fusion + shipped rerank (all)", evaluate(questions, FusionConfig()))
+    samples = [_sample(q) for q in questions]
+    held: list[tuple[list[str], set[str]]] = []
+    for name in sorted({q.sample for q in questions}):
+        weights = _pairwise([s for s in samples if s.sample != name])
+        test = [(ranking(q, FusionConfig(), weights), q.gold)
+                for q in questions if q.sample == name]
+        show(f"held out {name} ({len(test)})", metrics(test))
+        held += test
+    show("held-out, pooled", metrics(held))
+    weights = _pairwise(samples)
+    show("fitted on all five (in-sample)",
+         metrics([(ranking(q, FusionConfig(), weights), q.gold) for q in questions]))
+    print("    WEIGHTS = {" + ", ".join(f"{n!r}: {w}" for n, w in weights.items()) + "}")
+
+
 ABLATIONS = (
     ("full pipeline (shipped defaults)", ()),
+    ("without the rerank (fusion only)", ("rerank",)),
     ("without the sentence-level assertion lists", ("assertion_vector", "assertion_fulltext")),
     ("without graph expansion", ("graph",)),
     ("without the speaker boost", ("speaker",)),
@@ -240,7 +312,7 @@ def ablate(questions: list[Question]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=("dump", "fit", "ablate"))
+    parser.add_argument("command", choices=("dump", "fit", "rerank", "ablate"))
     parser.add_argument("--file", type=Path, default=LOCOMO)
     parser.add_argument("--dump", type=Path, default=DUMP)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -249,6 +321,8 @@ def main() -> None:
         dump(args.file, args.dump)
     elif args.command == "ablate":
         ablate(pickle.loads(args.dump.read_bytes()))
+    elif args.command == "rerank":
+        fit_rerank(pickle.loads(args.dump.read_bytes()))
     else:
         cross_validate(pickle.loads(args.dump.read_bytes()), args.jobs)
 

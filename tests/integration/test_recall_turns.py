@@ -72,6 +72,18 @@ def test_a_reply_is_found_through_the_question_it_answers(
     assert "vector" in reply["why"]["sources"]
 
 
+def test_why_describes_the_turn_itself_not_the_context_that_found_it(
+    api: dict[str, Api], conversation: dict[str, str]
+) -> None:
+    c = conversation
+    answer = ask(api["bob"], f"{c['word']} festival", c["id"])
+    by_turn = dict(zip(turns(answer), answer["results"], strict=True))
+    assert by_turn[c["t1"]]["why"]["coverage"] == 1.0
+    reply = by_turn[c["t2"]]["why"]
+    assert "context_fulltext" in reply["ranks"], "found through its previous turn"
+    assert reply["coverage"] == 0.0, "the reply itself names neither word"
+
+
 def test_hidden_turn_is_never_context_neighbour_or_result(
     api: dict[str, Api], conversation: dict[str, str]
 ) -> None:

@@ -43,7 +43,11 @@ def test_configuration_table_names_real_settings() -> None:
     table = README.split("## Configuration", 1)[1].split("\n## ", 1)[0]
     names = set(re.findall(r"^\| `([A-Z0-9_]+)`", table, flags=re.M))
     names |= set(re.findall(r"/ `([A-Z0-9_]+)`", table))
-    runtime = (ROOT / "scripts" / "neo4j_local.py").read_text("utf-8")
+    # read outside Settings: the local Neo4j runner, and recall's ablation switch
+    runtime = "".join(
+        (ROOT / path).read_text("utf-8")
+        for path in ("scripts/neo4j_local.py", "graph_schema/fusion.py")
+    )
     known = {
         alias
         for name, field in Settings.model_fields.items()

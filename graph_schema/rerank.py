@@ -1,0 +1,100 @@
+"""Step 5 of recall: a learned linear rerank of the fused groups (docs/recall.md, *Rerank*).
+
+Fusion (steps 1-4, :mod:`graph_schema.fusion`) ranks by reciprocal ranks, which forget how
+close a match was. The rerank describes each fused group by values of its own and scores it
+with a weighted sum:
+
+* ``fused``, ``rank``: its fused score (over the configuration's constant maximum) and 1 / its
+  position in the fused order;
+* ``similarity``: its best cosine to the query (its turn's or one of its sentences');
+* ``coverage``: the share of the query's content words its own text holds;
+* ``speaker``, ``time``: whether the speaker or the time boost chose it;
+* ``near``: the best cosine among its graph neighbours (an answer sits next to the turns that
+  talk about the same thing); its own cosine when none were looked up;
+* ``length``: log of its turn's length, saturating at ``LONG_TEXT`` (long turns state more);
+  a group that is no conversation turn (a structured fact, an event's assertion) counts as a
+  turn of ``TYPICAL_TURN`` characters, so that the length never decides among such facts;
+* ``question``: its text ends with a question mark (a turn that asks rarely holds the answer);
+* ``list:<name>``: ``1 / (K + rank)`` in each candidate list, 0 when absent.
+
+The result's score is the logistic of the sum: in (0, 1), monotone in the order, from the
+group's own values and ranks only (ranks among visible candidates), never normalised over the
+set. The weights were fitted by pairwise logistic regression on LoCoMo, each conversation
+held out in turn (``bench/locomo/crossval.py rerank``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+
+from graph_schema.fusion import DEFAULT_WEIGHTS, Candidate, FusionConfig, Scored, fuse
+from graph_schema.recall_query import content_terms, coverage
+
+LONG_TEXT = 1_000  # characters; the length value saturates here
+TYPICAL_TURN = 120  # characters: the median turn of LoCoMo ("Speaker: text")
+LISTS = tuple(DEFAULT_WEIGHTS)
+FEATURES = (
+    "fused", "rank", "similarity", "coverage", "speaker", "time", "near", "length",
+    "question", *(f"list:{name}" for name in LISTS),
+)
+# Fitted with `bench/locomo/crossval.py rerank` (all five conversations), rounded.
+WEIGHTS: Mapping[str, float] = {
+    "fused": 7.05, "rank": 0.489, "similarity": 1.82, "coverage": 1.25, "speaker": 1.3,
+    "time": 2.14, "near": 2.12, "length": 6.85, "question": -0.493,
+    "list:passage_vector": 1.14, "list:context_vector": 2.32, "list:passage_fulltext": -4.67,
+    "list:context_fulltext": 5.33, "list:assertion_vector": 2.13, "list:assertion_fulltext": 1.36,
+}
+
+
+def features(s: Scored, position: int, terms: list[str], config: FusionConfig) -> list[float]:
+    """The values of one group, in ``FEATURES`` order."""
+    text = s.turn if s.turn is not None else max(s.texts, key=len, default="")
+    own = max(s.similarity or 0.0, 0.0)
+    return [
+        s.score / config.max_score(),
+        1.0 / position,
+        own,
+        max((coverage(terms, t) for t in s.texts), default=0.0),
+        float("speaker" in s.boosts),
+        float("time" in s.boosts),
+        own if s.near is None else max(s.near, 0.0),
+        _length(len(s.turn) if s.turn is not None else TYPICAL_TURN),
+        float(text.rstrip().endswith("?")),
+        *(1.0 / (config.k + s.sources[n]) if n in s.sources else 0.0 for n in LISTS),
+    ]
+
+
+def _length(chars: int) -> float:
+    return min(math.log1p(chars) / math.log1p(LONG_TEXT), 1.0)
+
+
+def logistic(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+
+
+def rerank(
+    fused: Sequence[Scored], text: str, config: FusionConfig,
+    weights: Mapping[str, float] = WEIGHTS,
+) -> list[Scored]:
+    """The fused groups ordered by the rerank score, which each gets as ``rerank``."""
+    terms = content_terms(text)
+    w = [weights.get(name, 0.0) for name in FEATURES]
+    for position, s in enumerate(fused, start=1):
+        values = features(s, position, terms, config)
+        s.rerank = logistic(sum(a * b for a, b in zip(w, values, strict=True)))
+    return sorted(fused, key=lambda s: (-(s.rerank or 0.0), s.gid))
+
+
+def rank(
+    lists: Mapping[str, Sequence[Candidate]],
+    text: str,
+    config: FusionConfig,
+    neighbours_of: Callable[[list[str]], Mapping[str, Sequence[Candidate]]],
+    weights: Mapping[str, float] = WEIGHTS,
+) -> list[Scored]:
+    """The whole ranking of recall (steps 1-5), best first; used by recall and the bench."""
+    fused = fuse(lists, text, config, neighbours_of)
+    if not config.enabled("rerank"):
+        return fused
+    return rerank(fused, text, config, weights)

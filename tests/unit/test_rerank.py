@@ -1,0 +1,88 @@
+"""Step 5 of recall, the learned rerank: its values, its order, and what it may not read."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from graph_schema import fusion, rerank
+from graph_schema.fusion import Candidate, FusionConfig, Scored
+from graph_schema.recall_query import content_terms
+
+CONFIG = FusionConfig()
+
+
+def turn(gid: str, text: str, similarity: float = 0.5, **kw: object) -> Candidate:
+    return Candidate(gid=gid, text=text, similarity=similarity, turn=True, **kw)  # type: ignore[arg-type]
+
+
+def values(s: Scored, position: int = 1, query: str = "paint lake") -> dict[str, float]:
+    found = rerank.features(s, position, content_terms(query), CONFIG)
+    return dict(zip(rerank.FEATURES, found, strict=True))
+
+
+def test_features_are_the_groups_own_values() -> None:
+    scored = fusion.rrf({"context_fulltext": [turn("a", "Mel: I paint a lake?", 0.6)]}, CONFIG)
+    a = scored["a"]
+    a.boosts.append("speaker")
+    v = values(a, position=2)
+    assert v["fused"] == pytest.approx(a.score / CONFIG.max_score())
+    assert v["rank"] == 0.5
+    assert v["similarity"] == 0.6
+    assert v["coverage"] == 1.0
+    assert (v["speaker"], v["time"]) == (1.0, 0.0)
+    assert v["near"] == 0.6, "no neighbours looked up: its own cosine"
+    assert v["length"] == pytest.approx(math.log1p(20) / math.log1p(rerank.LONG_TEXT))
+    assert v["question"] == 1.0
+    assert v["list:context_fulltext"] == pytest.approx(1 / (CONFIG.k + 1))
+    assert v["list:passage_vector"] == 0.0
+
+
+def test_near_is_the_best_cosine_of_the_graph_neighbours() -> None:
+    scored = fusion.rrf({"context_vector": [turn("a", "Mel: hi", 0.2)]}, CONFIG)
+    fusion.expand(scored, {"a": [turn("b", "Mel: yes", 0.7), turn("c", "Jo: no", 0.4)]}, CONFIG)
+    assert values(scored["a"])["near"] == 0.7
+    assert values(scored["b"])["near"] == 0.2
+
+
+def test_a_group_that_is_no_turn_counts_as_a_typical_turn_whatever_its_length() -> None:
+    short = Scored("f1", texts=["Alice uses zq9"], similarity=0.5)
+    long = Scored("f2", texts=["Alice " + "uses a rather long description " * 20], similarity=0.5)
+    typical = math.log1p(rerank.TYPICAL_TURN) / math.log1p(rerank.LONG_TEXT)
+    assert values(short)["length"] == values(long)["length"] == pytest.approx(typical)
+    assert values(Scored("t", turn="x" * 5_000))["length"] == 1.0
+
+
+def test_rerank_orders_by_the_logistic_of_the_weighted_sum() -> None:
+    weights = dict.fromkeys(rerank.FEATURES, 0.0) | {"similarity": 4.0}
+    fused = [Scored("a", score=0.9, similarity=0.1), Scored("b", score=0.1, similarity=0.8)]
+    ranked = rerank.rerank(fused, "q", CONFIG, weights)
+    assert [s.gid for s in ranked] == ["b", "a"]
+    assert ranked[0].rerank == pytest.approx(1 / (1 + math.exp(-3.2)))
+    assert all(0.0 < (s.rerank or 0.0) < 1.0 for s in ranked)
+
+
+def test_a_score_does_not_move_when_other_groups_change_their_values() -> None:
+    a = turn("a", "Mel: I paint", 0.4)
+    one = fusion.rrf({"context_vector": [a, turn("b", "Jo: hello", 0.1)]}, CONFIG)
+    two = fusion.rrf({"context_vector": [a, turn("b", "Jo: I paint the lake?", 0.99)]}, CONFIG)
+    first = rerank.rerank(fusion.ordered(one), "paint", CONFIG)
+    second = rerank.rerank(fusion.ordered(two), "paint", CONFIG)
+    assert {s.gid: s.rerank for s in first}["a"] == {s.gid: s.rerank for s in second}["a"]
+
+
+def test_switched_off_the_rank_is_the_fused_order() -> None:
+    lists = {"context_vector": [turn("a", "Mel: ok", 0.1), turn("b", "Mel: " + "x" * 900, 0.9)]}
+    off = replace(CONFIG, disabled=frozenset({"rerank"}))
+    fused = rerank.rank(lists, "q", off, lambda gids: {})
+    assert [s.gid for s in fused] == ["a", "b"] and fused[0].rerank is None
+    on = rerank.rank(lists, "q", CONFIG, lambda gids: {})
+    assert [s.gid for s in on] == ["b", "a"], "longer and more similar"
+
+
+def test_logistic_is_stable_at_the_extremes() -> None:
+    assert rerank.logistic(1_000.0) == 1.0
+    assert rerank.logistic(-1_000.0) == 0.0
+    assert rerank.logistic(0.0) == 0.5
