@@ -1,4 +1,4 @@
-"""Fusion and rerank of recall candidates: pure functions over already-filtered lists.
+"""Fusion of recall candidates (steps 1-4): pure functions over already-filtered lists.
 
 Every list handed in here was produced by a database query that applied visibility, validity
 and the caller's filters *before* ranking, so ranks are ranks among what the caller may see.
