@@ -104,6 +104,7 @@ class Scored:
     texts: list[str] = field(default_factory=list)
     turn: str | None = None  # the turn's own text, when the group is a conversation turn
     near: float | None = None  # the best cosine to the query among its graph neighbours
+    after_question: bool = False  # the turn before it (a graph neighbour) asks something
     rerank: float | None = None  # step 5's score (graph_schema.rerank), when it ran
 
     def absorb(self, c: Candidate) -> None:
@@ -179,7 +180,8 @@ def expand(
     """Each group gains ``neighbour`` x the best base score among its graph neighbours.
 
     Neighbours that were no candidate join with that inherited score alone. Each linked group
-    also records its neighbours' best cosine (``near``, for the rerank).
+    also records its neighbours' best cosine (``near``) and whether the turn before it asks a
+    question (``after_question``), for the rerank.
     """
     if not config.enabled("graph"):
         return
@@ -201,6 +203,18 @@ def expand(
             scored[gid].boosts.append("graph")
         similar = [x for x in (scored[n].similarity for n in linked) if x is not None]
         scored[gid].near = max(similar, default=None)
+    for gid, rows in neighbours.items():
+        for c in rows:
+            _mark_answer(scored[gid], scored[c.gid])
+
+
+def _mark_answer(a: Scored, b: Scored) -> None:
+    """Of two adjacent turns, the later one follows a question when the earlier asks one."""
+    if a.occurred_at is None or b.occurred_at is None or a.occurred_at == b.occurred_at:
+        return
+    before, after = (a, b) if a.occurred_at < b.occurred_at else (b, a)
+    if (before.turn or "").rstrip().endswith("?"):
+        after.after_question = True
 
 
 def fuse(

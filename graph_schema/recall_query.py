@@ -101,6 +101,26 @@ def coverage(query_terms: list[str], text: str) -> float:
     return hits / len(query_terms)
 
 
+_ASKS_WHEN = re.compile(r"^\W*(when|how long|what (year|month|date|day|time))\b", re.IGNORECASE)
+_TIME_WORDS = re.compile(
+    r"\b(yesterday|today|tonight|tomorrow|last|next|ago|weekend|weeks?|months?|years?|days"
+    r"|since|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march"
+    r"|april|may|june|july|august|september|october|november|december|\d{4}|morning|evening"
+    r"|recently|just)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_when(query: str) -> bool:
+    """The query asks for a time ("When did …", "How long …", "What year …")."""
+    return _ASKS_WHEN.search(query) is not None
+
+
+def mentions_time(text: str) -> bool:
+    """The text places something in time (a date, a weekday, "last week", "ago", …)."""
+    return _TIME_WORDS.search(text) is not None
+
+
 def name_keys(name: str) -> set[str]:
     """How a speaker or subject can be named in a query: ``user:alice`` -> {user:alice, alice}."""
     lowered = name.strip().lower()

@@ -15,6 +15,9 @@ with a weighted sum:
   a group that is no conversation turn (a structured fact, an event's assertion) counts as a
   turn of ``TYPICAL_TURN`` characters, so that the length never decides among such facts;
 * ``question``: its text ends with a question mark (a turn that asks rarely holds the answer);
+* ``after_question``: the turn before it asks a question (it may be the answer);
+* ``when_time``: the query asks for a time ("When did …") and its text places something in
+  time ("last week", a weekday, a year; ``recall_query.mentions_time``);
 * ``list:<name>``: ``1 / (K + rank)`` in each candidate list, 0 when absent.
 
 The result's score is the logistic of the sum: in (0, 1), monotone in the order, from the
@@ -29,26 +32,29 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 
 from graph_schema.fusion import DEFAULT_WEIGHTS, Candidate, FusionConfig, Scored, fuse
-from graph_schema.recall_query import content_terms, coverage
+from graph_schema.recall_query import asks_when, content_terms, coverage, mentions_time
 
 LONG_TEXT = 1_000  # characters; the length value saturates here
 TYPICAL_TURN = 120  # characters: the median turn of LoCoMo ("Speaker: text")
 LISTS = tuple(DEFAULT_WEIGHTS)
 FEATURES = (
     "fused", "rank", "similarity", "coverage", "speaker", "time", "near", "length",
-    "question", *(f"list:{name}" for name in LISTS),
+    "question", "after_question", "when_time", *(f"list:{name}" for name in LISTS),
 )
 # Fitted with `bench/locomo/crossval.py rerank` (all five conversations), rounded.
 WEIGHTS: Mapping[str, float] = {
-    "fused": 7.05, "rank": 0.489, "similarity": 1.82, "coverage": 1.25, "speaker": 1.3,
-    "time": 2.14, "near": 2.12, "length": 6.85, "question": -0.493,
-    "list:passage_vector": 1.14, "list:context_vector": 2.32, "list:passage_fulltext": -4.67,
-    "list:context_fulltext": 5.33, "list:assertion_vector": 2.13, "list:assertion_fulltext": 1.36,
+    "fused": 6.65, "rank": 0.43, "similarity": 1.45, "coverage": 1.35, "speaker": 1.23,
+    "time": 2.21, "near": 2.03, "length": 6.19, "question": -0.411, "after_question": 0.575,
+    "when_time": 1.94, "list:passage_vector": 0.776, "list:context_vector": 3.4,
+    "list:passage_fulltext": -3.85, "list:context_fulltext": 4.73, "list:assertion_vector": 3.3,
+    "list:assertion_fulltext": 1.98,
 }
 
 
-def features(s: Scored, position: int, terms: list[str], config: FusionConfig) -> list[float]:
-    """The values of one group, in ``FEATURES`` order."""
+def features(
+    s: Scored, position: int, terms: list[str], config: FusionConfig, *, when: bool = False
+) -> list[float]:
+    """The values of one group, in ``FEATURES`` order; ``when``: the query asks for a time."""
     text = s.turn if s.turn is not None else max(s.texts, key=len, default="")
     own = max(s.similarity or 0.0, 0.0)
     return [
@@ -61,6 +67,8 @@ def features(s: Scored, position: int, terms: list[str], config: FusionConfig) -
         own if s.near is None else max(s.near, 0.0),
         _length(len(s.turn) if s.turn is not None else TYPICAL_TURN),
         float(text.rstrip().endswith("?")),
+        float(s.after_question),
+        float(when and mentions_time(text)),
         *(1.0 / (config.k + s.sources[n]) if n in s.sources else 0.0 for n in LISTS),
     ]
 
@@ -78,10 +86,10 @@ def rerank(
     weights: Mapping[str, float] = WEIGHTS,
 ) -> list[Scored]:
     """The fused groups ordered by the rerank score, which each gets as ``rerank``."""
-    terms = content_terms(text)
+    terms, when = content_terms(text), asks_when(text)
     w = [weights.get(name, 0.0) for name in FEATURES]
     for position, s in enumerate(fused, start=1):
-        values = features(s, position, terms, config)
+        values = features(s, position, terms, config, when=when)
         s.rerank = logistic(sum(a * b for a, b in zip(w, values, strict=True)))
     return sorted(fused, key=lambda s: (-(s.rerank or 0.0), s.gid))
 

@@ -45,7 +45,7 @@ from scoring import ANSWERABLE, dedupe, gold_ids, hit_at, reciprocal_rank  # noq
 
 from graph_schema import rerank  # noqa: E402
 from graph_schema.fusion import Candidate, FusionConfig, Scored  # noqa: E402
-from graph_schema.recall_query import content_terms  # noqa: E402
+from graph_schema.recall_query import asks_when, content_terms  # noqa: E402
 from ingest import bulk  # noqa: E402
 
 LOCOMO = bulk.find_locomo() or Path("/work/shared/data/locomo-dev.json")
@@ -242,10 +242,11 @@ class Sample:
 
 def _sample(q: Question) -> Sample:
     fused = _ranked(q, FUSED, rerank.WEIGHTS)[:DEPTH]
-    terms = content_terms(q.text)
+    terms, when = content_terms(q.text), asks_when(q.text)
     import numpy as np
 
-    values = [rerank.features(s, i, terms, FUSED) for i, s in enumerate(fused, start=1)]
+    values = [rerank.features(s, i, terms, FUSED, when=when)
+              for i, s in enumerate(fused, start=1)]
     gold = np.array([s.gid in q.gold for s in fused])
     return Sample(q.sample, np.array(values, dtype=float), gold)
 

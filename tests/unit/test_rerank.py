@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from datetime import UTC, datetime
 
 import pytest
 
 from graph_schema import fusion, rerank
 from graph_schema.fusion import Candidate, FusionConfig, Scored
-from graph_schema.recall_query import content_terms
+from graph_schema.recall_query import asks_when, content_terms, mentions_time
 
 CONFIG = FusionConfig()
+
+
+def when(*args: int) -> datetime:
+    return datetime(*args, tzinfo=UTC)
 
 
 def turn(gid: str, text: str, similarity: float = 0.5, **kw: object) -> Candidate:
@@ -86,3 +91,25 @@ def test_logistic_is_stable_at_the_extremes() -> None:
     assert rerank.logistic(1_000.0) == 1.0
     assert rerank.logistic(-1_000.0) == 0.0
     assert rerank.logistic(0.0) == 0.5
+
+
+def test_the_query_asks_when_and_the_turn_places_something_in_time() -> None:
+    assert asks_when("When did Mel paint the lake?")
+    assert asks_when("How long has Jo been married?") and asks_when("what year was it?")
+    assert not asks_when("What did Mel paint?") and not asks_when("Where is the lake, when?")
+    assert mentions_time("I painted it last week") and mentions_time("back in 2019")
+    assert not mentions_time("I painted a lake")
+    dated = Scored("a", turn="Mel: I painted it yesterday!")
+    assert values(dated)["when_time"] == 0.0, "the query does not ask when"
+    found = rerank.features(dated, 1, [], CONFIG, when=True)
+    assert dict(zip(rerank.FEATURES, found, strict=True))["when_time"] == 1.0
+
+
+def test_the_turn_after_a_question_is_marked_as_a_possible_answer() -> None:
+    ask = turn("q", "Jo: where did you go?", occurred_at=when(2023, 5, 8, 13, 0))
+    reply = turn("r", "Mel: to the lake", occurred_at=when(2023, 5, 8, 13, 1))
+    later = turn("s", "Jo: nice", occurred_at=when(2023, 5, 8, 13, 2))
+    scored = fusion.rrf({"context_vector": [reply]}, CONFIG)
+    fusion.expand(scored, {"r": [ask, later]}, CONFIG)
+    assert scored["r"].after_question and values(scored["r"])["after_question"] == 1.0
+    assert not scored["q"].after_question and not scored["s"].after_question
