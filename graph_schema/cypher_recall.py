@@ -76,10 +76,15 @@ def passage_filter(var: str) -> str:
     )
 
 
-_SIMILARITY = (
-    "CASE WHEN $vector IS NULL OR a.embedding IS NULL THEN null"
-    " ELSE vector.similarity.cosine(a.embedding, $vector) END"
-)
+def similarity(var: str) -> str:
+    """The node's own cosine to the query vector, null without a vector or an embedding."""
+    return (
+        f"CASE WHEN $vector IS NULL OR {var}.embedding IS NULL THEN null"
+        f" ELSE vector.similarity.cosine({var}.embedding, $vector) END"
+    )
+
+
+_SIMILARITY = similarity("a")
 
 _ASSERTION_ROW = """
 RETURN
@@ -101,9 +106,18 @@ RETURN n.observation_id AS gid, similarity, n.text AS text, n.speaker AS speaker
 ORDER BY score DESC, n.observation_id
 """
 
-_PASSAGE_SIMILARITY = (
-    "CASE WHEN $vector IS NULL OR n.embedding IS NULL THEN null"
-    " ELSE vector.similarity.cosine(n.embedding, $vector) END"
+_PASSAGE_SIMILARITY = similarity("n")
+
+# a passage list ranked by the cosine of one of its embeddings (``$property``)
+_PASSAGE_VECTOR_TAIL = (
+    """
+WITH n, vector.similarity.cosine(n[$property], $vector) AS score
+ORDER BY score DESC, n.observation_id LIMIT $limit
+WITH n, score, """
+    + _PASSAGE_SIMILARITY
+    + """ AS similarity
+"""
+    + _PASSAGE_ROW
 )
 
 # --- assertion candidates -----------------------------------------------------------------------
@@ -204,14 +218,7 @@ PASSAGE_VECTOR_INDEX = (
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS n
 WHERE """
     + passage_filter("n")
-    + """
-WITH n, vector.similarity.cosine(n[$property], $vector) AS score
-ORDER BY score DESC, n.observation_id LIMIT $limit
-WITH n, score, """
-    + _PASSAGE_SIMILARITY
-    + """ AS similarity
-"""
-    + _PASSAGE_ROW
+    + _PASSAGE_VECTOR_TAIL
 )
 
 PASSAGE_VECTOR_SCAN_CONVERSATION = (
@@ -219,14 +226,7 @@ PASSAGE_VECTOR_SCAN_CONVERSATION = (
 MATCH (n:Passage {conversation_id: $conversation_id})
 WHERE n[$property] IS NOT NULL AND """
     + passage_filter("n")
-    + """
-WITH n, vector.similarity.cosine(n[$property], $vector) AS score
-ORDER BY score DESC, n.observation_id LIMIT $limit
-WITH n, score, """
-    + _PASSAGE_SIMILARITY
-    + """ AS similarity
-"""
-    + _PASSAGE_ROW
+    + _PASSAGE_VECTOR_TAIL
 )
 
 PASSAGE_FULLTEXT = (
@@ -298,9 +298,9 @@ WHERE x.id <> id AND NOT EXISTS { (x)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(:Ob
     + assertion_filter("x")
     + """
 WITH DISTINCT id AS source, x
-RETURN source, x.id AS gid,
-       CASE WHEN $vector IS NULL OR x.embedding IS NULL THEN null
-         ELSE vector.similarity.cosine(x.embedding, $vector) END AS similarity,
+RETURN source, x.id AS gid, """
+    + similarity("x")
+    + """ AS similarity,
        x.text AS text, x.subject AS speaker, x.valid_from AS occurred_at
 """
 )

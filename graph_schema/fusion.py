@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from graph_schema.recall_query import Window, names_in_query, time_windows
+from graph_schema.recall_query import Window, is_question, names_in_query, time_windows
 
 FEATURES = ("speaker", "time", "graph", "rerank")
 EXPAND = 30  # groups whose graph neighbours are looked up
@@ -196,6 +196,7 @@ def expand(
         for c in rows:
             links.setdefault(gid, set()).add(c.gid)
             links.setdefault(c.gid, set()).add(gid)
+            _mark_answer(scored[gid], scored[c.gid])
     for gid, linked in links.items():
         best = max((base.get(n, 0.0) for n in linked), default=0.0)
         if best > 0:
@@ -203,9 +204,6 @@ def expand(
             scored[gid].boosts.append("graph")
         similar = [x for x in (scored[n].similarity for n in linked) if x is not None]
         scored[gid].near = max(similar, default=None)
-    for gid, rows in neighbours.items():
-        for c in rows:
-            _mark_answer(scored[gid], scored[c.gid])
 
 
 def _mark_answer(a: Scored, b: Scored) -> None:
@@ -213,7 +211,7 @@ def _mark_answer(a: Scored, b: Scored) -> None:
     if a.occurred_at is None or b.occurred_at is None or a.occurred_at == b.occurred_at:
         return
     before, after = (a, b) if a.occurred_at < b.occurred_at else (b, a)
-    if (before.turn or "").rstrip().endswith("?"):
+    if is_question(before.turn or ""):
         after.after_question = True
 
 

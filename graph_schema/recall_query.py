@@ -7,8 +7,9 @@ Pure functions, unit-tested in ``tests/unit/test_fusion.py``.
   are never operators), question words are dropped, the clause count is capped.
 * :func:`content_terms` are the query's meaningful words (lower-cased, lightly stemmed), used to
   measure how much of the query a result covers.
-* :func:`asks_when` / :func:`mentions_time`: the query asks for a time, a text places something
-  in time (English words; a CJK query never asks when, so the rerank value stays 0).
+* :func:`is_question`, :func:`asks_when` / :func:`mentions_time`: a text asks something, the
+  query asks for a time, a text places something in time (English words; a CJK query never
+  asks when, so the rerank value stays 0).
 * :func:`time_windows` finds dates the query names (``May 2023``, ``8 May 2023``,
   ``May 8, 2023``, ``2023-05-08``, ``in 2023``) as UTC ``[start, end)`` windows.
 """
@@ -111,6 +112,11 @@ _TIME_WORDS = re.compile(
     r"|recently|just)\b",
     re.IGNORECASE,
 )
+
+
+def is_question(text: str) -> bool:
+    """The text (a turn, a sentence) ends by asking something."""
+    return text.rstrip().endswith("?")
 
 
 def asks_when(query: str) -> bool:

@@ -32,7 +32,13 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 
 from graph_schema.fusion import DEFAULT_WEIGHTS, Candidate, FusionConfig, Scored, fuse
-from graph_schema.recall_query import asks_when, content_terms, coverage, mentions_time
+from graph_schema.recall_query import (
+    asks_when,
+    content_terms,
+    coverage,
+    is_question,
+    mentions_time,
+)
 
 LONG_TEXT = 1_000  # characters; the length value saturates here
 TYPICAL_TURN = 120  # characters: the median turn of LoCoMo ("Speaker: text")
@@ -66,7 +72,7 @@ def features(
         float("time" in s.boosts),
         own if s.near is None else max(s.near, 0.0),
         _length(len(s.turn) if s.turn is not None else TYPICAL_TURN),
-        float(text.rstrip().endswith("?")),
+        float(is_question(text)),
         float(s.after_question),
         float(when and mentions_time(text)),
         *(1.0 / (config.k + s.sources[n]) if n in s.sources else 0.0 for n in LISTS),

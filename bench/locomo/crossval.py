@@ -241,10 +241,10 @@ class Sample:
 
 
 def _sample(q: Question) -> Sample:
-    fused = _ranked(q, FUSED, rerank.WEIGHTS)[:DEPTH]
-    terms, when = content_terms(q.text), asks_when(q.text)
     import numpy as np
 
+    fused = _ranked(q, FUSED, rerank.WEIGHTS)[:DEPTH]
+    terms, when = content_terms(q.text), asks_when(q.text)
     values = [rerank.features(s, i, terms, FUSED, when=when)
               for i, s in enumerate(fused, start=1)]
     gold = np.array([s.gid in q.gold for s in fused])
