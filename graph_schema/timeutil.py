@@ -6,7 +6,9 @@ import os
 import re
 import secrets
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Any
 
 _RFC3339 = re.compile(
     r"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$"
@@ -41,6 +43,17 @@ def utcnow() -> datetime:
 
 def to_rfc3339(value: datetime) -> str:
     return value.isoformat()
+
+
+def with_rfc3339(props: dict[str, Any], keys: Iterable[str]) -> dict[str, Any]:
+    """A copy of ``props`` whose datetimes at ``keys`` are RFC 3339 strings, for statements
+    that turn them back into datetimes in Cypher (``cypher.set_times``)."""
+    out = dict(props)
+    for key in keys:
+        value = out.get(key)
+        if value is not None:
+            out[key] = value.isoformat()
+    return out
 
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"

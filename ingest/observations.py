@@ -33,7 +33,7 @@ from graph_schema import cypher
 from graph_schema.domain import AssertionWrite, Predicate, Principal
 from graph_schema.errors import NotFound, PreconditionFailed, TractatusError
 from graph_schema.records import native
-from graph_schema.timeutil import new_id, parse_rfc3339, utcnow
+from graph_schema.timeutil import new_id, parse_rfc3339, utcnow, with_rfc3339
 from ingest import gate, writer
 from ingest.distill.base import Distiller, ObservationIn
 from ingest.distill.llm import DistillationFailed
@@ -281,7 +281,11 @@ def _create_nodes(
     steps = ((cypher.MERGE_OBSERVATIONS, keyed), (cypher.CREATE_OBSERVATIONS, plain))
     for statement, group in steps:
         if group:
-            rows = [{"index": p.index, "props": _props(p, ctx, received_at)} for p in group]
+            rows = [
+                {"index": p.index,
+                 "props": with_rfc3339(_props(p, ctx, received_at), cypher.OBSERVATION_TIMES)}
+                for p in group
+            ]
             records.extend(tx.run(statement, rows=rows))
     return records
 

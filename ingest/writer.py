@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -32,7 +32,7 @@ from graph_schema.domain import (
 from graph_schema.errors import PreconditionFailed, TractatusError
 from graph_schema.records import as_datetime, assertion_out
 from graph_schema.timeline import Plan, Version, governing, plan_write
-from graph_schema.timeutil import new_id, parse_rfc3339, utcnow
+from graph_schema.timeutil import new_id, parse_rfc3339, to_rfc3339, utcnow, with_rfc3339
 
 ONE_MICROSECOND = timedelta(microseconds=1)
 
@@ -197,13 +197,21 @@ def _evidence_props(p: Prepared, now: datetime) -> list[dict[str, Any]]:
     ]
 
 
+def _closes(plan: Plan, new: str) -> list[dict[str, Any]]:
+    return [{"id": vid, "valid_to": to_rfc3339(vt), "new_id": new} for vid, vt in plan.close]
+
+
+def _close(tx: ManagedTransaction, closes: list[dict[str, Any]], now: datetime) -> None:
+    if not closes:
+        return
+    closed = tx.run(cypher.CLOSE_VERSIONS, closes=closes, now=now).single()
+    if closed is None or closed["closed"] != len(closes):
+        raise TractatusError("closing stamp already set: the slot lock did not hold")
+
+
 def _apply(tx: ManagedTransaction, plan: Plan, new: str, now: datetime) -> list[Version]:
     """Set the closing stamps and write the remnants; return the remnants as versions."""
-    closes = [{"id": vid, "valid_to": vt} for vid, vt in plan.close]
-    if closes:
-        closed = tx.run(cypher.CLOSE_VERSIONS, closes=closes, new_id=new, now=now).single()
-        if closed is None or closed["closed"] != len(closes):
-            raise TractatusError("closing stamp already set: the slot lock did not hold")
+    _close(tx, _closes(plan, new), now)
     if plan.supersede:
         done = tx.run(cypher.SUPERSEDE_VERSIONS, ids=plan.supersede, new_id=new, now=now).single()
         if done is None or done["superseded"] != len(plan.supersede):
@@ -276,7 +284,7 @@ def _write_one(
     props["valid_to"] = plan.valid_to
     props["closed_at"] = now if plan.valid_to is not None else None
     evidence = _evidence_props(p, now)
-    tx.run(cypher.CREATE_ASSERTION, props=props, evidence=evidence).consume()
+    tx.run(cypher.CREATE_ASSERTIONS, rows=[_row(props, evidence)]).consume()
     _disclose(tx, p, alive, new, now)
     remnants = _apply(tx, plan, new, now)
     if caused_by_event is not None:
@@ -289,27 +297,57 @@ def _write_one(
     return result, _alive_after(alive, plan, written, remnants)
 
 
-def _fresh(
-    p: Prepared, alive: list[Version], *, now: datetime, principal: Principal
-) -> tuple[dict[str, Any], WriteResult, Version] | None:
-    """A write into a slot with no alive version, no disclosure and no precondition that
-    could fail needs no plan: it is batched into one CREATE with the others like it."""
-    if alive or p.item.expected_current is not None:
+def _row(props: dict[str, Any], evidence: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "props": with_rfc3339(props, cypher.ASSERTION_TIMES),
+        "evidence": [with_rfc3339(e, cypher.EVIDENCE_TIMES) for e in evidence],
+    }
+
+
+@dataclass
+class _Pending:
+    """Creates and closes held back to be sent as one statement each (creates first: a
+    close may name a version created earlier in the batch)."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    closes: list[dict[str, Any]] = field(default_factory=list)
+
+    def flush(self, tx: ManagedTransaction, now: datetime) -> None:
+        if self.rows:
+            tx.run(cypher.CREATE_ASSERTIONS, rows=self.rows).consume()
+        _close(tx, self.closes, now)
+        self.rows, self.closes = [], []
+
+
+def _batched(
+    p: Prepared, alive: list[Version], pending: _Pending, *, now: datetime, principal: Principal
+) -> tuple[WriteResult, list[Version]] | None:
+    """A write that needs no precondition check, no disclosure, no supersession and no
+    remnant (a first version, or one that closes the open-ended version before it) is held
+    in ``pending``; anything else returns None and goes through :func:`_write_one`."""
+    if p.item.has_precondition and (alive or p.item.expected_current is not None):
         return None
-    if disclosures_for(p.item, p.predicate, None):
+    previous = governing(alive, p.valid_from - ONE_MICROSECOND)
+    previous_object = previous.object if previous is not None and previous.polarity else None
+    if disclosures_for(p.item, p.predicate, previous_object):
         return None
+    plan = plan_write(alive, p.valid_from, p.valid_to)
+    if plan.supersede or plan.remnants:
+        return None
+    before = governing(alive, now)
     new = new_id()
     props = _node_props(p, new=new, now=now, principal=principal)
+    props["valid_to"] = plan.valid_to
+    props["closed_at"] = now if plan.valid_to is not None else None
     evidence = _evidence_props(p, now)
-    result = WriteResult(assertion=_out(props, evidence, []), superseded=None, closed=[])
-    version = Version(new, p.valid_from, p.valid_to, p.item.polarity, p.object_text)
-    return {"props": props, "evidence": evidence}, result, version
-
-
-def _flush(tx: ManagedTransaction, rows: list[dict[str, Any]]) -> None:
-    if rows:
-        tx.run(cypher.CREATE_ASSERTIONS, rows=rows).consume()
-        rows.clear()
+    pending.rows.append(_row(props, evidence))
+    pending.closes.extend(_closes(plan, new))
+    superseded = before.id if before is not None and before.id in plan.touched else None
+    result = WriteResult(
+        assertion=_out(props, evidence, plan.touched), superseded=superseded, closed=plan.touched
+    )
+    written = Version(new, p.valid_from, plan.valid_to, p.item.polarity, p.object_text)
+    return result, _alive_after(alive, plan, written, [])
 
 
 def write_in_tx(
@@ -322,27 +360,29 @@ def write_in_tx(
     """Write a validated batch inside an open write transaction (used by events too).
 
     The slots are locked and their alive versions read once for the whole batch; each write
-    then updates that picture in memory, so a batch costs about one round trip per item."""
+    then updates that picture in memory. Plain writes (see :func:`_batched`) go out together,
+    so a batch costs a handful of statements plus a few for each write that supersedes,
+    splits or discloses."""
     if not prepared:
         return []
     now = _lock_slots(tx, prepared, utcnow())
     alive = _alive_by_slot(tx, sorted({p.key for p in prepared}))
     results: list[WriteResult] = []
-    pending: list[dict[str, Any]] = []
+    pending = _Pending()
     for p in prepared:
-        fresh = None if caused_by_event else _fresh(p, alive[p.key], now=now, principal=principal)
-        if fresh is not None:
-            row, result, version = fresh
-            pending.append(row)
-            alive[p.key] = [version]
-        else:
-            _flush(tx, pending)  # a planned write may close a version still pending
-            result, alive[p.key] = _write_one(
+        batched = (
+            None if caused_by_event
+            else _batched(p, alive[p.key], pending, now=now, principal=principal)
+        )
+        if batched is None:
+            pending.flush(tx, now)  # a planned write may touch a version still pending
+            batched = _write_one(
                 tx, p, alive[p.key], now=now, principal=principal,
                 caused_by_event=caused_by_event,
             )
+        result, alive[p.key] = batched
         results.append(result)
-    _flush(tx, pending)
+    pending.flush(tx, now)
     heads = []
     for key, versions in alive.items():
         head = governing(versions, now)

@@ -84,6 +84,36 @@ def test_batch_is_one_transaction_with_one_record_time(api: dict[str, Api], subj
     assert len(_objects(api["public"], subject, "uses")) == 50
 
 
+def test_a_batch_closes_versions_it_wrote_itself(
+    api: dict[str, Api], subject: str, driver: Driver
+) -> None:
+    """Plain writes are sent together: a close may name a version created in the same batch."""
+    items = [assertion(subject, "tech_stack", name, valid_from=when)
+             for name, when in (("Vue", JAN), ("React", MAR), ("Angular", JUN))]
+    response = api["public"].post("/v1/assertions", {"assertions": items})
+    assert response.status_code == 201, response.text
+    vue, react, angular = (r["assertion"]["id"] for r in response.json()["results"])
+    assert [r["superseded"] for r in response.json()["results"]] == [None, vue, react]
+    assert _objects(api["public"], subject, "tech_stack", as_of="2026-04-01T00:00:00Z") == [
+        "React"
+    ]
+    records, _, _ = driver.execute_query(
+        "MATCH (a:Assertion {subject: $s})-[:EVIDENCED_BY]->(e:Evidence) "
+        "OPTIONAL MATCH (a)-[:SUPERSEDES]->(x) "
+        "RETURN a.id AS id, x.id AS closes, toString(a.valid_to) AS valid_to, "
+        "[t IN [a.valid_from, a.recorded_at, e.recorded_at] | valueType(t)] AS types, "
+        "a.valid_to IS NULL OR valueType(a.valid_to) = valueType(a.valid_from) AS same "
+        "ORDER BY a.valid_from", s=subject,
+    )
+    assert [(r["id"], r["closes"]) for r in records] == [
+        (vue, None), (react, vue), (angular, react)
+    ]
+    assert [r["valid_to"] for r in records] == [
+        "2026-03-01T00:00:00Z", "2026-06-01T00:00:00Z", None
+    ]
+    assert all(r["types"] == ["ZONED DATETIME NOT NULL"] * 3 and r["same"] for r in records)
+
+
 def test_cas_refuses_a_stale_writer_with_the_current_version(
     api: dict[str, Api], subject: str
 ) -> None:

@@ -109,6 +109,14 @@ def test_an_observation_becomes_assertions_with_evidence_and_embeddings(
         id=oid,
     )
     assert linked == 2
+    times = _scalar(  # times are sent as strings and stored as datetimes (cypher.set_times)
+        driver,
+        "MATCH (o:Observation {id: $id})<-[:FROM]-(e:Evidence) WITH o, e LIMIT 1 "
+        "RETURN [t IN [o.occurred_at, o.received_at, e.occurred_at, e.recorded_at] "
+        "| valueType(t)]",
+        id=oid,
+    )
+    assert times == ["ZONED DATETIME NOT NULL"] * 4
     embedding = _scalar(
         driver, "MATCH (a:Assertion {id: $id}) RETURN a.embedding", id=first["id"]
     )
