@@ -6,6 +6,7 @@ How to run (against a DEDICATED, loopback Neo4j: with --wipe everything in it is
     NEO4J_URI=bolt://127.0.0.1:7687 .venv/bin/python bench/ingest.py --wipe
     # options: --conversation conv-26 (repeatable; default: all five of locomo-dev.json)
     #          --batch-size 128 --workers 2 --out bench/results/ingest.json
+    #          --repeat 3 (rounds of http + cli; the median run of each path is reported)
 
 What it does:
 
@@ -13,8 +14,8 @@ What it does:
    with the OfflineDistiller and the gate exactly as the server does, to get the texts the
    server will embed. It encodes those texts (every k-th, ``--raw-sample`` of them, the same
    mix of lengths) directly with the same model and batch size: the *raw embedding* rate
-   (texts/s), the ceiling for the whole path on this machine. It measures it before, between
-   and after the two runs below, and compares each run with the mean of the measurements
+   (texts/s), the ceiling for the whole path on this machine. It measures it before the
+   first run and after every run, and compares each run with the mean of the measurements
    either side of it, so that a change of load on a shared machine does not skew the ratio.
 2. Starts the real server (``tractatus serve``) as a subprocess on a free loopback port and
    sends one warm-up observation so that the model load is not timed. Each run gets a server
@@ -23,6 +24,9 @@ What it does:
    ``--workers`` concurrent requests) into the freshly wiped store.
 4. *cli*: wipes the store again and runs ``tractatus ingest`` as a subprocess on the same
    turns; timed from the outside (process start to exit) and by the CLI itself.
+5. ``--repeat N`` runs steps 3-4 N times (each run into a wiped store). On a shared host
+   the load moves within seconds, so one run can land 0.05 either way; the report gives
+   the run with the median ratio of each path, and every round's ratios.
 
 It reports observations/s and assertions/s for both, and the ratio of end-to-end
 assertions/s to the raw embedding rate (goal >= 0.7), with the machine it ran on.
@@ -34,6 +38,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -210,6 +215,35 @@ def machine() -> dict[str, Any]:
             "torch": torch.__version__, "torch_threads": torch.get_num_threads()}
 
 
+def _one_run(
+    label: str, go: Any, env: dict[str, str], args: argparse.Namespace, wipe: Any, measure: Any,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Wipe the store, load it with ``go(url)`` through a fresh server (its embedding cache
+    must not carry texts from the last run), then measure the raw rate again."""
+    wipe()
+    with serve(env) as url:
+        warm_up(url, args.replicas)
+        run: dict[str, Any] = go(url)
+        print(f"{label}: {run}", flush=True)
+    return run, measure(f"after {label}")
+
+
+def _round(
+    n: int, items: list[dict[str, Any]], args: argparse.Namespace, env: dict[str, str],
+    measure: Any, wipe: Any, before: dict[str, Any],
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One http run and one cli run, each between two raw measurements; ``before`` is the
+    measurement that ends the previous round (or opens the first)."""
+    http, between = _one_run(f"http {n}", lambda url: run_http(items, url, args), env, args,
+                             wipe, measure)
+    cli, after = _one_run(f"cli {n}", lambda url: run_cli(url, args, env), env, args,
+                          wipe, measure)
+    for run, raws in ((http, (before, between)), (cli, (between, after))):
+        run["raw_texts_per_s"] = round(sum(r["texts_per_s"] for r in raws) / 2, 1)
+        run["ratio_to_raw"] = round(run["assertions_per_s"] / run["raw_texts_per_s"], 3)
+    return {"http": http, "cli": cli, "raw_after_http": between, "raw_after_cli": after}, after
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--file", type=Path, default=LOCOMO)
@@ -217,12 +251,15 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=bulk.DEFAULT_BATCH)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--wipe", action="store_true")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="rounds of (http, cli); the medians are reported")
     parser.add_argument("--raw-sample", type=int, default=2000,
                         help="texts encoded per raw-embedding measurement")
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/ingest.json")
     args = parser.parse_args()
 
     settings = Settings()
+    args.replicas = settings.embed_replicas
     database = settings.neo4j_database
     items = bulk.read_locomo(args.file, only=args.conversation)
     with tempfile.TemporaryDirectory() as tmp, open_driver(settings) as driver:
@@ -239,27 +276,31 @@ def main() -> None:
         principals = Path(tmp) / "principals.toml"
         principals.write_text(PRINCIPALS, "utf-8")
         env = {**os.environ, "TRACTATUS_PRINCIPALS": str(principals)}
-        raws = [measure("before http")]
-        # a fresh server per run: its embedding cache must not carry texts from the last run
-        with serve(env) as url:
-            warm_up(url, settings.embed_replicas)
-            http = run_http(items, url, args)
-            print(f"http: {http}", flush=True)
-        raws.append(measure("between"))
-        _wipe(driver, database)
-        with serve(env) as url:
-            warm_up(url, settings.embed_replicas)
-            cli = run_cli(url, args, env)
-            print(f"cli:  {cli}", flush=True)
-        raws.append(measure("after cli"))
-    # each run is compared with the raw rate measured right before and right after it
-    raw_http = (raws[0]["texts_per_s"] + raws[1]["texts_per_s"]) / 2
-    raw_cli = (raws[1]["texts_per_s"] + raws[2]["texts_per_s"]) / 2
-    ratio_http = http["assertions_per_s"] / raw_http
-    ratio_cli = cli["assertions_per_s"] / raw_cli
-    raw = {"texts_per_s": round((raw_http + raw_cli) / 2, 1), "measurements": raws,
-           "sample_of": len(texts)}
-    result = {
+        first = last = measure("before")
+        rounds = []
+        for n in range(1, args.repeat + 1):
+            result, last = _round(n, items, args, env, measure,
+                                  lambda: _wipe(driver, database), last)
+            rounds.append(result)
+    result = report(args, items, texts, settings, first, rounds)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n", "utf-8")
+    print_table(result)
+    print(f"wrote {args.out}")
+
+
+def report(
+    args: argparse.Namespace, items: list[dict[str, Any]], texts: list[str],
+    settings: Settings, first: dict[str, Any], rounds: list[dict[str, Any]],
+) -> dict[str, Any]:
+    def median_run(path: str) -> dict[str, Any]:
+        runs = sorted((r[path] for r in rounds), key=lambda run: run["ratio_to_raw"])
+        middle: dict[str, Any] = runs[len(runs) // 2]
+        return middle
+
+    http, cli = median_run("http"), median_run("cli")
+    raws = [first] + [r[k] for r in rounds for k in ("raw_after_http", "raw_after_cli")]
+    return {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "data": {"file": str(args.file), "conversations": args.conversation or "all",
                  "observations": len(items), "embedded_texts": len(texts),
@@ -268,25 +309,34 @@ def main() -> None:
                      "embed_batch_size": settings.embed_batch_size,
                      "embed_replicas": settings.embed_replicas,
                      "embed_cache_size": settings.embed_cache_size,
-                     "model": settings.embedding_model, "distiller": "offline"},
-        "raw_embedding": raw,
+                     "model": settings.embedding_model, "distiller": "offline",
+                     "repeat": args.repeat},
+        "raw_embedding": {"texts_per_s": round(statistics.median(
+            r["texts_per_s"] for r in raws), 1), "measurements": raws,
+            "sample_of": len(texts)},
         "http": http,
         "cli": cli,
-        "ratio_http_to_raw": round(ratio_http, 3),
-        "ratio_cli_to_raw": round(ratio_cli, 3),
+        "ratio_http_to_raw": http["ratio_to_raw"],
+        "ratio_cli_to_raw": cli["ratio_to_raw"],
+        "ratios_per_round": [{"http": r["http"]["ratio_to_raw"], "cli": r["cli"]["ratio_to_raw"]}
+                             for r in rounds],
         "goal_ratio": 0.7,
         "machine": machine(),
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n", "utf-8")
+
+
+def print_table(result: dict[str, Any]) -> None:
+    http, cli = result["http"], result["cli"]
+    rounds = len(result["ratios_per_round"])
     print()
+    print(f"median of {rounds} round(s); each run against the raw rate measured either side")
     print(f"{'path':<16}{'obs/s':>10}{'assertions/s':>14}{'ratio to raw':>14}")
-    print(f"{'raw embedding':<16}{'':>10}{raw['texts_per_s']:>14}{1.0:>14}")
-    print(f"{'http (library)':<16}{http['observations_per_s']:>10}"
-          f"{http['assertions_per_s']:>14}{ratio_http:>14.2f}  (raw {raw_http:.1f}/s)")
-    print(f"{'cli':<16}{cli['observations_per_s']:>10}{cli['assertions_per_s']:>14}"
-          f"{ratio_cli:>14.2f}  (raw {raw_cli:.1f}/s)")
-    print(f"wrote {args.out}")
+    print(f"{'raw embedding':<16}{'':>10}{result['raw_embedding']['texts_per_s']:>14}{1.0:>14}")
+    for name, run in (("http (library)", http), ("cli", cli)):
+        print(f"{name:<16}{run['observations_per_s']:>10}{run['assertions_per_s']:>14}"
+              f"{run['ratio_to_raw']:>14.2f}  (raw {run['raw_texts_per_s']:.1f}/s)")
+    for n, ratios in enumerate(result["ratios_per_round"], 1):
+        print(f"round {n}: http {ratios['http']:.2f}, cli {ratios['cli']:.2f}")
 
 
 if __name__ == "__main__":
