@@ -232,12 +232,17 @@ def _apply(tx: ManagedTransaction, plan: Plan, new: str, now: datetime) -> list[
     ]
 
 
+def _views(p: Prepared, alive: list[Version]) -> list[dict[str, Any]]:
+    """The disclosures this write needs, given what the slot held just before it."""
+    previous = governing(alive, p.valid_from - ONE_MICROSECOND)
+    previous_object = previous.object if previous is not None and previous.polarity else None
+    return disclosures_for(p.item, p.predicate, previous_object)
+
+
 def _disclose(
     tx: ManagedTransaction, p: Prepared, alive: list[Version], new: str, now: datetime
 ) -> None:
-    previous = governing(alive, p.valid_from - ONE_MICROSECOND)
-    previous_object = previous.object if previous is not None and previous.polarity else None
-    views = disclosures_for(p.item, p.predicate, previous_object)
+    views = _views(p, alive)
     if views:
         tx.run(cypher.CREATE_DISCLOSURES, id=new, disclosures=views, now=now).consume()
 
@@ -276,25 +281,35 @@ def _write_one(
     caused_by_event: str | None,
 ) -> tuple[WriteResult, list[Version]]:
     _check_precondition(tx, p, alive, now, list(principal.groups))
-    before = governing(alive, now)
     plan = plan_write(alive, p.valid_from, p.valid_to)
     plan.sources = {v.id: v for v in alive}
+    row, result, written = _new_version(p, alive, plan, now=now, principal=principal)
+    tx.run(cypher.CREATE_ASSERTIONS, rows=[row]).consume()
+    _disclose(tx, p, alive, written.id, now)
+    remnants = _apply(tx, plan, written.id, now)
+    if caused_by_event is not None:
+        tx.run(
+            cypher.LINK_CAUSED_BY, assertion_id=written.id, event_id=caused_by_event
+        ).consume()
+    return result, _alive_after(alive, plan, written, remnants)
+
+
+def _new_version(
+    p: Prepared, alive: list[Version], plan: Plan, *, now: datetime, principal: Principal
+) -> tuple[dict[str, Any], WriteResult, Version]:
+    """The new version's statement row, the writer's result and the version itself."""
+    before = governing(alive, now)
     new = new_id()
     props = _node_props(p, new=new, now=now, principal=principal)
     props["valid_to"] = plan.valid_to
     props["closed_at"] = now if plan.valid_to is not None else None
     evidence = _evidence_props(p, now)
-    tx.run(cypher.CREATE_ASSERTIONS, rows=[_row(props, evidence)]).consume()
-    _disclose(tx, p, alive, new, now)
-    remnants = _apply(tx, plan, new, now)
-    if caused_by_event is not None:
-        tx.run(cypher.LINK_CAUSED_BY, assertion_id=new, event_id=caused_by_event).consume()
-    written = Version(new, p.valid_from, plan.valid_to, p.item.polarity, p.object_text)
     superseded = before.id if before is not None and before.id in plan.touched else None
     result = WriteResult(
         assertion=_out(props, evidence, plan.touched), superseded=superseded, closed=plan.touched
     )
-    return result, _alive_after(alive, plan, written, remnants)
+    written = Version(new, p.valid_from, plan.valid_to, p.item.polarity, p.object_text)
+    return _row(props, evidence), result, written
 
 
 def _row(props: dict[str, Any], evidence: list[dict[str, Any]]) -> dict[str, Any]:
@@ -327,26 +342,14 @@ def _batched(
     in ``pending``; anything else returns None and goes through :func:`_write_one`."""
     if p.item.has_precondition and (alive or p.item.expected_current is not None):
         return None
-    previous = governing(alive, p.valid_from - ONE_MICROSECOND)
-    previous_object = previous.object if previous is not None and previous.polarity else None
-    if disclosures_for(p.item, p.predicate, previous_object):
+    if _views(p, alive):
         return None
     plan = plan_write(alive, p.valid_from, p.valid_to)
     if plan.supersede or plan.remnants:
         return None
-    before = governing(alive, now)
-    new = new_id()
-    props = _node_props(p, new=new, now=now, principal=principal)
-    props["valid_to"] = plan.valid_to
-    props["closed_at"] = now if plan.valid_to is not None else None
-    evidence = _evidence_props(p, now)
-    pending.rows.append(_row(props, evidence))
-    pending.closes.extend(_closes(plan, new))
-    superseded = before.id if before is not None and before.id in plan.touched else None
-    result = WriteResult(
-        assertion=_out(props, evidence, plan.touched), superseded=superseded, closed=plan.touched
-    )
-    written = Version(new, p.valid_from, plan.valid_to, p.item.polarity, p.object_text)
+    row, result, written = _new_version(p, alive, plan, now=now, principal=principal)
+    pending.rows.append(row)
+    pending.closes.extend(_closes(plan, written.id))
     return result, _alive_after(alive, plan, written, [])
 
 

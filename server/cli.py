@@ -36,9 +36,9 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _dev_principals(args: argparse.Namespace) -> int:
-    path = Path(args.path)
     from server.auth import write_dev_principals
 
+    path = Path(args.path)
     key = write_dev_principals(path)
     if key is None:
         print(f"{path} exists; keys are in it")
