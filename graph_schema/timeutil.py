@@ -52,7 +52,7 @@ def with_rfc3339(props: dict[str, Any], keys: Iterable[str]) -> dict[str, Any]:
     for key in keys:
         value = out.get(key)
         if value is not None:
-            out[key] = value.isoformat()
+            out[key] = to_rfc3339(value)
     return out
 
 
