@@ -37,6 +37,20 @@ def known_and_valid(var: str) -> str:
     )
 
 
+# Neo4j replans a cached statement once the store's statistics have moved far enough since
+# it was planned. A store growing from empty during a bulk load moves them every few seconds
+# ("Discarded stale query" in debug.log, 15-20 times a load, 16-73 ms each plus the JIT work
+# on the new code). The write path's statements find every node by an indexed key, so their
+# plan does not depend on the statistics, and they keep it. A test checks that each one plans
+# as index seeks on an empty store: the plan it would keep.
+STABLE_PLAN = "CYPHER replan=skip\n"
+
+
+def stable(statement: str) -> str:
+    """``statement`` keeping its cached plan when statistics move (see STABLE_PLAN)."""
+    return STABLE_PLAN + statement.lstrip("\n")
+
+
 # --- schema bookkeeping -------------------------------------------------------------------
 
 SCHEMA_VERSION = "MATCH (v:SchemaVersion {id: 'schema'}) RETURN v.version AS version"
@@ -72,27 +86,27 @@ RETURN p {.name, .cardinality, .value_type, .ephemeral, .description, .disclosur
 
 # Rows are processed in the order given ($slots sorted by key), so the locks are taken in
 # key order and two batches cannot deadlock each other.
-LOCK_SLOTS = """
+LOCK_SLOTS = stable("""
 UNWIND $slots AS slot
 MERGE (s:Slot {key: slot.key})
 ON CREATE SET s.subject = slot.subject, s.predicate = slot.predicate, s.object = slot.object,
               s.access = slot.access, s.version = 0, s.created_at = $wall_clock
 SET s.version = s.version + 1
 RETURN max(s.last_recorded_at) AS last_recorded_at
-"""
-SET_SLOT_HEADS = """
+""")
+SET_SLOT_HEADS = stable("""
 UNWIND $heads AS h
 MATCH (s:Slot {key: h.key})
 SET s.head = h.head, s.last_recorded_at = $now
-"""
-ALIVE_VERSIONS = """
+""")
+ALIVE_VERSIONS = stable("""
 UNWIND $keys AS key
 MATCH (a:Assertion {slot_key: key})
 WHERE a.superseded_at IS NULL
 RETURN key, a.id AS id, a.valid_from AS valid_from, a.valid_to AS valid_to,
        a.polarity AS polarity, a.object AS object
 ORDER BY a.valid_from
-"""
+""")
 # Times travel as RFC 3339 strings and become datetimes here: the driver encodes a Python
 # datetime in pure Python (~50 us each), and a bulk write carries four per assertion.
 ASSERTION_TIMES = ("valid_from", "valid_to", "closed_at", "recorded_at", "superseded_at")
@@ -107,7 +121,7 @@ def set_times(var: str, source: str, keys: tuple[str, ...]) -> str:
     return ", ".join(f"{var}.{k} = datetime({source}.{k})" for k in keys)
 
 
-CREATE_ASSERTIONS = f"""
+CREATE_ASSERTIONS = stable(f"""
 UNWIND $rows AS row
 CREATE (a:Assertion)
 SET a = row.props
@@ -125,9 +139,9 @@ CALL (e, ev) {{
   CREATE (e)-[:FROM]->(o)
 }}
 RETURN count(e) AS evidence
-"""
+""")
 # Each close names the version that closes it ($closes: {id, valid_to, new_id}).
-CLOSE_VERSIONS = """
+CLOSE_VERSIONS = stable("""
 UNWIND $closes AS c
 MATCH (x:Assertion {id: c.id})
 WHERE x.valid_to IS NULL AND x.superseded_at IS NULL
@@ -136,8 +150,8 @@ WITH x, c
 MATCH (a:Assertion {id: c.new_id})
 CREATE (a)-[:SUPERSEDES]->(x)
 RETURN count(x) AS closed
-"""
-SUPERSEDE_VERSIONS = """
+""")
+SUPERSEDE_VERSIONS = stable("""
 UNWIND $ids AS id
 MATCH (x:Assertion {id: id})
 WHERE x.superseded_at IS NULL
@@ -146,8 +160,8 @@ WITH x
 MATCH (a:Assertion {id: $new_id})
 CREATE (a)-[:SUPERSEDES]->(x)
 RETURN count(x) AS superseded
-"""
-CREATE_REMNANT = """
+""")
+CREATE_REMNANT = stable("""
 MATCH (src:Assertion {id: $source_id})-[:EVIDENCED_BY]->(e:Evidence)
 WITH src, collect(e) AS evidence
 CREATE (r:Assertion)
@@ -164,15 +178,15 @@ CALL (r, src) {
   CREATE (r)-[:DISCLOSED_AS]->(d)
 }
 RETURN r.id AS id
-"""
-CREATE_DISCLOSURES = """
+""")
+CREATE_DISCLOSURES = stable("""
 MATCH (a:Assertion {id: $id})
 UNWIND $disclosures AS d
 CREATE (x:Disclosure)
 SET x = d, x.recorded_at = $now
 CREATE (a)-[:DISCLOSED_AS]->(x)
-"""
-VISIBLE_SOURCES = (
+""")
+VISIBLE_SOURCES = stable(
     """
 UNWIND $ids AS id
 MATCH (o:Observation {id: id})
@@ -270,12 +284,12 @@ RETURN """
 
 # --- quarantine -------------------------------------------------------------------------------
 
-CREATE_QUARANTINE = """
+CREATE_QUARANTINE = stable("""
 UNWIND $items AS item
 CREATE (q:Quarantine)
 SET q = item
 RETURN count(q) AS quarantined
-"""
+""")
 LIST_QUARANTINE = """
 MATCH (q:Quarantine)
 WHERE $origin IS NULL OR q.origin = $origin
@@ -307,37 +321,37 @@ LIMIT 100
 
 # --- observations -----------------------------------------------------------------------------
 
-FIND_OBSERVATIONS_BY_SCOPE = """
+FIND_OBSERVATIONS_BY_SCOPE = stable("""
 UNWIND $scopes AS scope
 MATCH (o:Observation {idempotency_scope: scope})
 RETURN scope, o.id AS id, o.request_sha256 AS request_sha256, o.response AS response
-"""
+""")
 # The uniqueness constraint on idempotency_scope makes MERGE lock: a racing twin waits for the
 # winner to commit, then matches its node (created is false) and writes nothing.
 # $rows are sorted by scope, so two batches take these locks in the same order.
-MERGE_OBSERVATIONS = f"""
+MERGE_OBSERVATIONS = stable(f"""
 UNWIND $rows AS row
 MERGE (o:Observation {{idempotency_scope: row.props.idempotency_scope}})
 ON CREATE SET o += row.props, {set_times("o", "row.props", OBSERVATION_TIMES)}
 RETURN row.index AS index, o.id = row.props.id AS created, o.id AS id,
        o.request_sha256 AS request_sha256, o.response AS response
-"""
-CREATE_OBSERVATIONS = f"""
+""")
+CREATE_OBSERVATIONS = stable(f"""
 UNWIND $rows AS row
 CREATE (o:Observation)
 SET o = row.props
 SET {set_times("o", "row.props", OBSERVATION_TIMES)}
 RETURN row.index AS index, true AS created, o.id AS id,
        o.request_sha256 AS request_sha256, o.response AS response
-"""
+""")
 # The response is part of the creating transaction (what a replay returns), set once.
-SET_OBSERVATION_RESPONSES = """
+SET_OBSERVATION_RESPONSES = stable("""
 UNWIND $rows AS row
 MATCH (o:Observation {id: row.id})
 WHERE o.response IS NULL
 SET o.response = row.response
 RETURN count(o) AS set
-"""
+""")
 _OBSERVATION_PROJECTION = (
     "{.id, .kind, .speaker, .occurred_at, .received_at, .source_kind, .conversation_id, "
     ".task_id, .access, .text, .sha256, .distiller}"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from neo4j import Driver
 
-from graph_schema import cypher_recall
+from graph_schema import cypher, cypher_recall
 from graph_schema.migrations import LATEST_VERSION, current_version
 
 pytestmark = pytest.mark.integration
@@ -22,3 +24,33 @@ def test_recall_indexes_exist_and_the_unread_evidence_full_text_indexes_are_gone
     assert read_by_recall <= names
     # every Evidence node paid two Lucene documents for these; nothing queried them
     assert not {"evidence_quote", "evidence_quote_cjk"} & names
+
+
+def _operators(plan: Any) -> list[str]:
+    found = [str(plan.get("operatorType", "")).split("@")[0]]
+    for child in plan.get("children", []):
+        found += _operators(child)
+    return found
+
+
+def test_statements_that_skip_replanning_plan_as_index_seeks_on_an_empty_store(
+    driver: Driver, fresh_store: None,
+) -> None:
+    # The plan a statement keeps under `replan=skip` may be made on an empty store; it must be
+    # the plan it would get on a full one: every node found by an indexed key, nothing scanned.
+    stable = {name: value for name, value in vars(cypher).items()
+              if isinstance(value, str) and value.startswith(cypher.STABLE_PLAN)
+              and value != cypher.STABLE_PLAN}
+    assert {"CREATE_ASSERTIONS", "ALIVE_VERSIONS", "MERGE_OBSERVATIONS"} <= set(stable)
+    records, _, _ = driver.execute_query(
+        "MATCH (n) WHERE n:Assertion OR n:Observation OR n:Slot RETURN count(n) AS c"
+    )
+    assert records[0]["c"] == 0
+    driver.execute_query("CALL db.clearQueryCaches()")
+    for name, statement in stable.items():
+        with driver.session(database="neo4j") as session:
+            summary = session.run(f"EXPLAIN {statement}").consume()
+        assert summary.plan is not None, name
+        operators = _operators(summary.plan)
+        scans = [op for op in operators if "Scan" in op]
+        assert not scans, f"{name} scans on an empty store: {operators}"
