@@ -13,10 +13,12 @@ What it does:
 1. Reads the LoCoMo turns (``ingest.bulk.read_locomo``) and, in this process, distils them
    with the OfflineDistiller and the gate exactly as the server does, to get the texts the
    server will embed. It encodes those texts (every k-th, ``--raw-sample`` of them, the same
-   mix of lengths) directly with the same model and batch size: the *raw embedding* rate
-   (texts/s), the ceiling for the whole path on this machine. It measures it before the
-   first run and after every run, and compares each run with the mean of the measurements
-   either side of it, so that a change of load on a shared machine does not skew the ratio.
+   mix of lengths) directly with the same model and batch size, three ways (one model on all
+   cores; the replicas as threads; the replicas as child processes), and takes the fastest:
+   the *raw embedding* rate (texts/s), the ceiling for the whole path on this machine. It
+   measures it before the first run and after every run, and compares each run with the
+   mean of the measurements either side of it, so that a change of load on a shared
+   machine does not skew the ratio.
 2. Starts the real server (``tractatus serve``) as a subprocess on a free loopback port and
    sends one warm-up observation so that the model load is not timed. Each run gets a server
    of its own, so the server's embedding cache starts empty for both.
@@ -110,14 +112,27 @@ def embedded_texts(items: list[dict[str, Any]], driver: Driver, database: str) -
     return texts
 
 
-def _encode_rate(texts: list[str], model: str, batch_size: int, replicas: int) -> float:
-    """texts/s of ``replicas`` model copies encoding an equal share of ``texts`` at once."""
-    embedder = SentenceTransformerEmbedder(
-        model, batch_size=batch_size, cache_size=0, replicas=replicas
-    )
-    embedder.warm()
-    embedder.embed(texts[:batch_size])  # warm up, untimed
-    shares = [texts[i::replicas] for i in range(replicas)]
+def raw_embedders(model: str, batch_size: int, replicas: int) -> dict[str, Any]:
+    """The ways the raw rate is measured, each loaded once and warmed: one model on all
+    cores (the plain sentence-transformers call), and ``replicas`` single-threaded copies as
+    threads of this process and as child processes (the server's two modes)."""
+    ways = {"one_model": {"replicas": 1}}
+    if replicas > 1:
+        ways["thread_replicas"] = {"replicas": replicas}
+    ways["process_replicas"] = {"replicas": replicas, "processes": True}
+    embedders = {
+        name: SentenceTransformerEmbedder(model, batch_size=batch_size, cache_size=0, **how)
+        for name, how in ways.items()
+    }
+    for embedder in embedders.values():
+        embedder.warm()
+        embedder.embed(["warm-up"] * batch_size * embedder.replicas)  # untimed
+    return embedders
+
+
+def _encode_rate(texts: list[str], embedder: SentenceTransformerEmbedder) -> float:
+    """texts/s of ``embedder`` encoding ``texts``, one equal share per replica at once."""
+    shares = [texts[i :: embedder.replicas] for i in range(embedder.replicas)]
     threads = [threading.Thread(target=embedder.embed, args=(share,)) for share in shares]
     started = time.perf_counter()
     for thread in threads:
@@ -127,16 +142,13 @@ def _encode_rate(texts: list[str], model: str, batch_size: int, replicas: int) -
     return len(texts) / (time.perf_counter() - started)
 
 
-def raw_embedding(texts: list[str], model: str, batch_size: int, replicas: int) -> dict[str, Any]:
+def raw_embedding(texts: list[str], embedders: dict[str, Any]) -> dict[str, Any]:
     """Encode ``texts`` directly with the same model, batch size and normalising, every text
-    through the model (no cache), in two configurations: one model on all cores (the plain
-    sentence-transformers call) and the server's ``replicas`` single-model copies. The
-    higher of the two is the raw rate a run is compared with."""
-    one = _encode_rate(texts, model, batch_size, 1)
-    server = _encode_rate(texts, model, batch_size, replicas) if replicas > 1 else one
-    return {"texts": len(texts), "one_model_texts_per_s": round(one, 1),
-            "replicas": replicas, "replicas_texts_per_s": round(server, 1),
-            "texts_per_s": round(max(one, server), 1), "load_avg_1m": os.getloadavg()[0]}
+    through the model (no cache), each way of :func:`raw_embedders`. The fastest is the raw
+    rate a run is compared with."""
+    rates = {name: round(_encode_rate(texts, e), 1) for name, e in embedders.items()}
+    return {"texts": len(texts), **{f"{name}_texts_per_s": r for name, r in rates.items()},
+            "texts_per_s": max(rates.values()), "load_avg_1m": os.getloadavg()[0]}
 
 
 def sample(texts: list[str], size: int) -> list[str]:
@@ -266,10 +278,11 @@ def main() -> None:
         _check_empty(driver, database, settings, args.wipe)
         texts = embedded_texts(items, driver, database)
         probe = sample(texts, args.raw_sample)
+        embedders = raw_embedders(settings.embedding_model, settings.embed_batch_size,
+                                  settings.embed_replicas)
 
         def measure(label: str) -> dict[str, Any]:
-            raw = raw_embedding(probe, settings.embedding_model, settings.embed_batch_size,
-                                settings.embed_replicas)
+            raw = raw_embedding(probe, embedders)
             print(f"raw embedding ({label}): {raw}", flush=True)
             return raw
 
@@ -308,6 +321,7 @@ def report(
         "settings": {"batch_size": args.batch_size, "workers": args.workers,
                      "embed_batch_size": settings.embed_batch_size,
                      "embed_replicas": settings.embed_replicas,
+                     "embed_processes": settings.embed_processes,
                      "embed_cache_size": settings.embed_cache_size,
                      "model": settings.embedding_model, "distiller": "offline",
                      "repeat": args.repeat},

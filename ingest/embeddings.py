@@ -8,7 +8,9 @@ lazily, once per process and model path.
 threads; a tokenizer is not safe to share between threads, so a call borrows one whole
 replica. On the 2-core reference machine two single-threaded replicas encode ~10-25% more
 texts/s than one two-threaded model, and they keep working when Neo4j takes a core, where a
-two-threaded forward pass stalls at every operation (bench/README-ingest.md).
+two-threaded forward pass stalls at every operation (bench/README-ingest.md). The replicas
+are threads of this process, or with ``processes=True`` child processes with an interpreter
+lock of their own (``ingest.embed_processes``; the server's default).
 
 Chat repeats itself ("Thanks!", "Wow!"): an LRU cache of recent texts (``cache_size``
 entries, float32, ~1.6 KB each) answers repeated texts without the model. On the LoCoMo
@@ -26,12 +28,15 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from graph_schema.domain import AssertionWrite
 from graph_schema.errors import TractatusError
 from graph_schema.migrations import EMBEDDING_DIMENSIONS
 from graph_schema.vectors import Vector
+
+if TYPE_CHECKING:
+    from ingest.embed_processes import ProcessReplicas
 
 # Set before sentence-transformers / transformers are imported anywhere in this process.
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -51,7 +56,7 @@ DEFAULT_BATCH_SIZE = 16
 def _concat(arrays: list[Any]) -> Any:
     import numpy
 
-    return numpy.concatenate(arrays)
+    return arrays[0] if len(arrays) == 1 else numpy.concatenate(arrays)
 
 
 class EmbeddingUnavailable(TractatusError):
@@ -98,12 +103,41 @@ def embed_items(
     return [by_text[text] for text in texts]
 
 
-def _use_threads(threads: int) -> None:
+def use_threads(threads: int) -> None:
     """torch's intra-op thread count is per process: set it to what this embedder wants."""
     import torch
 
     if torch.get_num_threads() != threads:
         torch.set_num_threads(threads)
+
+
+def load_model(model: str, device: str = "cpu") -> Any:
+    """The sentence-transformers model at ``model``, checked to give the index's dimensions."""
+    from sentence_transformers import SentenceTransformer
+
+    try:
+        loaded = SentenceTransformer(model, device=device)
+    except OSError as error:
+        raise EmbeddingUnavailable(
+            f"cannot load embedding model {model!r} (offline): {error}"
+        ) from error
+    dims = len(loaded.encode(["dimension probe"], show_progress_bar=False)[0])
+    if dims != EMBEDDING_DIMENSIONS:
+        raise EmbeddingUnavailable(
+            f"model {model!r} gives {dims} dimensions; the index needs {EMBEDDING_DIMENSIONS}"
+        )
+    return loaded
+
+
+def encode_with(model: Any, texts: list[str], batch_size: int) -> Any:
+    """Unit-length float32 rows for ``texts`` from a loaded model."""
+    return model.encode(
+        texts,
+        batch_size=batch_size,
+        normalize_embeddings=True,
+        convert_to_numpy=True,
+        show_progress_bar=False,
+    )
 
 
 class SentenceTransformerEmbedder:
@@ -117,6 +151,7 @@ class SentenceTransformerEmbedder:
         device: str = "cpu",
         cache_size: int = DEFAULT_CACHE_SIZE,
         replicas: int = 1,
+        processes: bool = False,
     ) -> None:
         self.name = model
         self.batch_size = batch_size
@@ -131,23 +166,14 @@ class SentenceTransformerEmbedder:
         self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._loaded = 0
         self._executor: ThreadPoolExecutor | None = None
+        self._processes: ProcessReplicas | None = None
+        if processes:
+            from ingest.embed_processes import ProcessReplicas
+
+            self._processes = ProcessReplicas(model, replicas=self.replicas, threads=self.threads)
 
     def _load(self) -> Any:
-        from sentence_transformers import SentenceTransformer
-
-        try:
-            model = SentenceTransformer(self.name, device=self.device)
-        except OSError as error:
-            raise EmbeddingUnavailable(
-                f"cannot load embedding model {self.name!r} (offline): {error}"
-            ) from error
-        dims = len(model.encode(["dimension probe"], show_progress_bar=False)[0])
-        if dims != EMBEDDING_DIMENSIONS:
-            raise EmbeddingUnavailable(
-                f"model {self.name!r} gives {dims} dimensions; the index needs "
-                f"{EMBEDDING_DIMENSIONS}"
-            )
-        return model
+        return load_model(self.name, self.device)
 
     def _borrow(self) -> Any:
         """An idle replica; a new one while fewer than ``replicas`` exist; else wait."""
@@ -164,6 +190,9 @@ class SentenceTransformerEmbedder:
 
     def warm(self) -> None:
         """Load every replica now (otherwise the first calls pay for it)."""
+        if self._processes is not None:
+            self._processes.warm()
+            return
         models = [self._borrow() for _ in range(self.replicas)]
         for model in models:
             self._idle.put(model)
@@ -171,15 +200,20 @@ class SentenceTransformerEmbedder:
     def _encode(self, texts: list[str]) -> Any:
         """Rows for ``texts``; a call larger than one batch is shared among the replicas.
 
-        Each part borrows a replica of its own, so while another request is busy writing
+        Each part goes to a replica of its own, so while another request is busy writing
         its replica's core does not stand idle (a request no longer embeds on one core)."""
         parts = min(self.replicas, -(-len(texts) // self.batch_size))
-        if parts <= 1:
-            return self._encode_part(texts)
-        size = -(-len(texts) // parts)
+        size = -(-len(texts) // max(1, parts))
         chunks = [texts[i : i + size] for i in range(0, len(texts), size)]
-        pool = self._pool()
-        return _concat(list(pool.map(self._encode_part, chunks)))
+        if self._processes is not None:
+            rows = _concat(self._processes.encode(chunks, self.batch_size))
+        elif len(chunks) == 1:
+            rows = self._encode_part(texts)
+        else:
+            rows = _concat(list(self._pool().map(self._encode_part, chunks)))
+        with self._cache_lock:
+            self.encoded += len(texts)
+        return rows
 
     def _pool(self) -> ThreadPoolExecutor:
         with self._load_lock:
@@ -192,18 +226,10 @@ class SentenceTransformerEmbedder:
     def _encode_part(self, texts: list[str]) -> Any:
         model = self._borrow()
         try:
-            _use_threads(self.threads)
-            return model.encode(
-                texts,
-                batch_size=self.batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
+            use_threads(self.threads)
+            return encode_with(model, texts, self.batch_size)
         finally:
             self._idle.put(model)
-            with self._cache_lock:
-                self.encoded += len(texts)
 
     def _cached(self, texts: list[str]) -> list[Any]:
         """Rows for ``texts``: cache hits, and one model call for the distinct misses."""
@@ -230,11 +256,12 @@ class SentenceTransformerEmbedder:
 
 @lru_cache(maxsize=4)
 def shared_embedder(
-    model: str, batch_size: int, cache_size: int, replicas: int
+    model: str, batch_size: int, cache_size: int, replicas: int, processes: bool = False
 ) -> SentenceTransformerEmbedder:
     """One embedder per configuration per process, so apps and tests share weights."""
     return SentenceTransformerEmbedder(
-        model, batch_size=batch_size, cache_size=cache_size, replicas=replicas
+        model, batch_size=batch_size, cache_size=cache_size, replicas=replicas,
+        processes=processes,
     )
 
 
@@ -244,8 +271,9 @@ def make_embedder(
     batch_size: int,
     cache_size: int = DEFAULT_CACHE_SIZE,
     replicas: int = 1,
+    processes: bool = False,
 ) -> Embedder | None:
     """The embedder named by settings; ``none`` turns embeddings off (no vector recall)."""
     if model.strip().lower() in DISABLED:
         return None
-    return shared_embedder(model, batch_size, cache_size, replicas)
+    return shared_embedder(model, batch_size, cache_size, replicas, processes)

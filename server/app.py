@@ -41,6 +41,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             batch_size=settings.embed_batch_size,
             cache_size=settings.embed_cache_size,
             replicas=settings.embed_replicas,
+            processes=settings.embed_processes,
         )
         app.state.distiller = make_distiller(
             llm_url=settings.llm_url,

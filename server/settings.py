@@ -45,6 +45,7 @@ class Settings(BaseSettings):
     embed_batch_size: int = Field(DEFAULT_BATCH_SIZE, ge=1, le=4_096)
     embed_cache_size: int = Field(DEFAULT_CACHE_SIZE, ge=0, le=1_000_000)
     embed_replicas: int = Field(2, ge=1, le=64)
+    embed_processes: bool = True
     max_observation_batch: int = Field(256, ge=1, le=4_096)
     retain_raw_text: bool = True
     llm_url: str | None = None

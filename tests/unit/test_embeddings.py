@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
+import signal
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -150,3 +153,61 @@ def test_one_call_larger_than_a_batch_is_shared_among_replicas_in_order() -> Non
     assert pooled._loaded == 2  # a single call put both replicas to work
     _assert_same_rows(got, single.embed(texts))
     assert len(pooled.embed(texts[:3])) == 3  # smaller than a batch: one replica, no split
+
+
+@pytest.fixture(scope="module")
+def in_processes() -> Iterator[embeddings.SentenceTransformerEmbedder]:
+    embedder = embeddings.SentenceTransformerEmbedder(
+        embeddings.default_model_path(), batch_size=4, cache_size=0, replicas=2, processes=True
+    )
+    yield embedder
+    assert embedder._processes is not None
+    embedder._processes.close()
+
+
+def _children() -> list[multiprocessing.process.BaseProcess]:
+    return [p for p in multiprocessing.active_children() if p.is_alive()]
+
+
+def test_replicas_in_child_processes_give_the_rows_of_one_in_process_model(
+    in_processes: embeddings.SentenceTransformerEmbedder,
+) -> None:
+    texts = [f"turn {n}: we planted {n} rows of beans" for n in range(13)]
+    before = set(_children())
+    results: dict[int, list[list[float]]] = {}
+
+    def work(n: int) -> None:
+        results[n] = in_processes.embed(texts[n:])
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    expected = _uncached(1).embed(texts)
+    for n in range(3):
+        _assert_same_rows(results[n], expected[n:])
+    assert in_processes.encoded == 13 + 12 + 11
+    assert len(set(_children()) - before) == 2  # both started at the first call, once
+
+
+def test_a_replica_process_that_dies_fails_its_call_clearly_and_is_replaced(
+    in_processes: embeddings.SentenceTransformerEmbedder,
+) -> None:
+    in_processes.warm()
+    children = _children()
+    assert len(children) >= 2
+    os.kill(children[0].pid or 0, signal.SIGKILL)
+    children[0].join(timeout=10)
+    with pytest.raises(embeddings.EmbeddingUnavailable, match="embedding process stopped"):
+        in_processes.embed([f"text {n}" for n in range(9)])
+    again = in_processes.embed(["the next call starts new processes"])
+    _assert_same_rows(again, _uncached(1).embed(["the next call starts new processes"]))
+
+
+def test_a_missing_model_in_a_child_process_is_a_clear_error() -> None:
+    broken = embeddings.SentenceTransformerEmbedder(
+        "/nonexistent/model/dir", batch_size=2, replicas=2, processes=True
+    )
+    with pytest.raises(embeddings.EmbeddingUnavailable, match="cannot load embedding model"):
+        broken.embed(["x"])
