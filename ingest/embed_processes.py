@@ -63,6 +63,16 @@ def _encode(texts: list[str], batch_size: int) -> Any:
     return embeddings.encode_with(_MODEL, texts, batch_size)
 
 
+def _start_all(pool: ProcessPoolExecutor, replicas: int) -> str | None:
+    """Start every child now (as many tasks at once as replicas: each one starts a child of
+    its own); the first load error, if any."""
+    try:
+        errors = [f.result() for f in [pool.submit(_ready) for _ in range(replicas)]]
+    except BrokenProcessPool:
+        return "an embedding process could not start"
+    return next((e for e in errors if e), None)
+
+
 class ProcessReplicas:
     """``replicas`` child processes with a model each; chunks go to whichever is free."""
 
@@ -83,11 +93,10 @@ class ProcessReplicas:
                     initializer=_start,
                     initargs=(self.model, self.threads),
                 )
-                # as many tasks at once as replicas: each one starts a child of its own
-                errors = [f.result() for f in [pool.submit(_ready) for _ in range(self.replicas)]]
-                if any(errors):
+                error = _start_all(pool, self.replicas)
+                if error is not None:
                     pool.shutdown(cancel_futures=True)
-                    raise embeddings.EmbeddingUnavailable(next(e for e in errors if e))
+                    raise embeddings.EmbeddingUnavailable(error)
                 self._pool = pool
             return self._pool
 
@@ -104,6 +113,13 @@ class ProcessReplicas:
 
     def warm(self) -> None:
         self._executor()
+
+    def pids(self) -> list[int]:
+        """The children's process ids, once started (for monitoring and tests)."""
+        with self._lock:
+            pool = self._pool
+        # ProcessPoolExecutor keeps its children by pid; it has no public accessor
+        return sorted(pool._processes or {}) if pool is not None else []
 
     def _discard(self, pool: ProcessPoolExecutor) -> None:
         with self._lock:

@@ -117,7 +117,7 @@ def load_model(model: str, device: str = "cpu") -> Any:
 
     try:
         loaded = SentenceTransformer(model, device=device)
-    except OSError as error:
+    except (OSError, ValueError) as error:  # missing files; unreadable JSON configuration
         raise EmbeddingUnavailable(
             f"cannot load embedding model {model!r} (offline): {error}"
         ) from error

@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -195,19 +196,46 @@ def test_a_replica_process_that_dies_fails_its_call_clearly_and_is_replaced(
     in_processes: embeddings.SentenceTransformerEmbedder,
 ) -> None:
     in_processes.warm()
-    children = _children()
-    assert len(children) >= 2
-    os.kill(children[0].pid or 0, signal.SIGKILL)
-    children[0].join(timeout=10)
-    with pytest.raises(embeddings.EmbeddingUnavailable, match="embedding process stopped"):
-        in_processes.embed([f"text {n}" for n in range(9)])
+    assert in_processes._processes is not None
+    pids = in_processes._processes.pids()
+    assert len(pids) == 2
+    os.kill(pids[0], signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{pids[0]}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)  # reaped once the pool's manager thread has seen it die
+    # until the pool has seen the death the survivor may still answer (correctly); then
+    # exactly one call fails, clearly, and the ones after it run on a fresh set
+    failed: list[str] = []
+    for _ in range(20):
+        try:
+            in_processes.embed([f"text {n}" for n in range(9)])
+        except embeddings.EmbeddingUnavailable as error:
+            failed.append(error.message)
+            break
+        time.sleep(0.1)
+    assert failed and "embedding process stopped" in failed[0]
     again = in_processes.embed(["the next call starts new processes"])
     _assert_same_rows(again, _uncached(1).embed(["the next call starts new processes"]))
+    assert in_processes._processes is not None
+    assert not set(in_processes._processes.pids()) & set(pids)
 
 
 def test_a_missing_model_in_a_child_process_is_a_clear_error() -> None:
     broken = embeddings.SentenceTransformerEmbedder(
         "/nonexistent/model/dir", batch_size=2, replicas=2, processes=True
+    )
+    with pytest.raises(embeddings.EmbeddingUnavailable, match="cannot load embedding model"):
+        broken.embed(["x"])
+
+
+@pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
+def test_an_unreadable_model_directory_is_a_clear_error(
+    processes: bool, tmp_path: Path,
+) -> None:
+    (tmp_path / "config.json").write_text("{not json", "utf-8")
+    (tmp_path / "modules.json").write_text("{not json", "utf-8")
+    broken = embeddings.SentenceTransformerEmbedder(
+        str(tmp_path), batch_size=2, replicas=2, processes=processes
     )
     with pytest.raises(embeddings.EmbeddingUnavailable, match="cannot load embedding model"):
         broken.embed(["x"])
