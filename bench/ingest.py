@@ -112,11 +112,13 @@ def embedded_texts(items: list[dict[str, Any]], driver: Driver, database: str) -
     return texts
 
 
-def raw_embedders(model: str, batch_size: int, replicas: int) -> dict[str, Any]:
+def raw_embedders(
+    model: str, batch_size: int, replicas: int
+) -> dict[str, SentenceTransformerEmbedder]:
     """The ways the raw rate is measured, each loaded once and warmed: one model on all
     cores (the plain sentence-transformers call), and ``replicas`` single-threaded copies as
     threads of this process and as child processes (the server's two modes)."""
-    ways = {"one_model": {"replicas": 1}}
+    ways: dict[str, dict[str, Any]] = {"one_model": {"replicas": 1}}
     if replicas > 1:
         ways["thread_replicas"] = {"replicas": replicas}
     ways["process_replicas"] = {"replicas": replicas, "processes": True}
@@ -142,7 +144,9 @@ def _encode_rate(texts: list[str], embedder: SentenceTransformerEmbedder) -> flo
     return len(texts) / (time.perf_counter() - started)
 
 
-def raw_embedding(texts: list[str], embedders: dict[str, Any]) -> dict[str, Any]:
+def raw_embedding(
+    texts: list[str], embedders: dict[str, SentenceTransformerEmbedder]
+) -> dict[str, Any]:
     """Encode ``texts`` directly with the same model, batch size and normalising, every text
     through the model (no cache), each way of :func:`raw_embedders`. The fastest is the raw
     rate a run is compared with."""
