@@ -21,26 +21,36 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@contextmanager
-def serve(env: dict[str, str], *, timeout: float = 120) -> Iterator[str]:
-    """Run `tractatus serve` on a free port until /healthz answers; yield its URL."""
+def start_server(
+    env: dict[str, str], *, timeout: float = 120
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start `tractatus serve` on a free port; return the process and its URL once /healthz
+    answers (the process is killed if it does not)."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.kill()
+            process.wait(timeout=30)
+            raise RuntimeError("the server did not start")
+        time.sleep(0.3)
+
+
+@contextmanager
+def serve(env: dict[str, str], *, timeout: float = 120) -> Iterator[str]:
+    """Run `tractatus serve` (:func:`start_server`) for the block; yield its URL."""
+    process, url = start_server(env, timeout=timeout)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.3)
         yield url
     finally:
         process.terminate()

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -14,10 +12,10 @@ import httpx
 import pytest
 from neo4j import Driver
 
-from tests.conftest import KEYS, _free_port
+from bench.harness import start_server
+from tests.conftest import KEYS
 
 pytestmark = pytest.mark.integration
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _children(pid: int) -> set[int]:
@@ -37,34 +35,14 @@ def _alive(pids: set[int]) -> set[int]:
     return {pid for pid in pids if Path(f"/proc/{pid}").exists()}
 
 
-def _serve(principals: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    env = {**os.environ, "TRACTATUS_PRINCIPALS": str(principals),
-           "TRACTATUS_EMBED_PROCESSES": "true", "TRACTATUS_EMBED_REPLICAS": "2"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                return process, url
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline or process.poll() is not None:
-            process.kill()
-            pytest.fail("the server did not start")
-        time.sleep(0.2)
-
-
 @pytest.mark.skipif(not Path("/proc").exists(), reason="reads the process table in /proc")
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "sigkill"])
 def test_the_embedding_processes_end_with_the_server(
     stop: signal.Signals, principals_file: Path, driver: Driver,
 ) -> None:
-    process, url = _serve(principals_file)
+    env = {**os.environ, "TRACTATUS_PRINCIPALS": str(principals_file),
+           "TRACTATUS_EMBED_PROCESSES": "true", "TRACTATUS_EMBED_REPLICAS": "2"}
+    process, url = start_server(env, timeout=60)
     try:
         response = httpx.post(
             f"{url}/v1/observations", timeout=120,
