@@ -103,7 +103,8 @@ def chain_items(length: int, task: str, clock: Clock, access: list[str]) -> list
 def load(driver: Driver, database: str, items: list[dict[str, Any]]) -> None:
     for start in range(0, len(items), BATCH):
         driver.execute_query(
-            cypher_events.BULK_LOAD_EVENTS, events=items[start : start + BATCH],
+            cypher_events.BULK_LOAD_EVENTS,
+            events=items[start : start + BATCH],
             database_=database,
         )
 
@@ -172,7 +173,8 @@ def db_hits(driver: Driver, database: str, event_id: str) -> int:
 def machine(driver: Driver, database: str) -> dict[str, Any]:
     records, _, _ = driver.execute_query(
         "CALL dbms.components() YIELD name, versions, edition "
-        "RETURN name, versions[0] AS version, edition", database_=database,
+        "RETURN name, versions[0] AS version, edition",
+        database_=database,
     )
     settings, _, _ = driver.execute_query(
         "SHOW SETTINGS YIELD name, value WHERE name IN $names RETURN name, value",
@@ -180,7 +182,8 @@ def machine(driver: Driver, database: str) -> dict[str, Any]:
         database_=database,
     )
     mem_kb = next(
-        int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
+        int(line.split()[1])
+        for line in Path("/proc/meminfo").read_text().splitlines()
         if line.startswith("MemTotal:")
     )
     return {
@@ -263,9 +266,9 @@ def run_size(
 ) -> list[dict[str, Any]]:
     rows = []
     for length, head in probes.items():
+
         def library(head: str = head) -> int:
-            replay = event_reads.chain(driver, database=database, principal=READER,
-                                       event_id=head)
+            replay = event_reads.chain(driver, database=database, principal=READER, event_id=head)
             assert replay is not None
             return len(replay.events)
 
@@ -274,12 +277,14 @@ def run_size(
             response.raise_for_status()
             return len(response.json()["events"])
 
-        rows.append({
-            "chain_length": length,
-            "db_hits": db_hits(driver, database, head),
-            "library": measure(library, length, args.reps, args.warmup),
-            "http": measure(over_http, length, args.reps, args.warmup),
-        })
+        rows.append(
+            {
+                "chain_length": length,
+                "db_hits": db_hits(driver, database, head),
+                "library": measure(library, length, args.reps, args.warmup),
+                "http": measure(over_http, length, args.reps, args.warmup),
+            }
+        )
     return rows
 
 
@@ -327,14 +332,18 @@ def main(argv: list[str] | None = None) -> int:
                 "reader_groups": list(READER.groups),
                 "sizes": [],
             }
-            with http_server(settings) as base, httpx.Client(
-                base_url=base, headers={"Authorization": f"Bearer {READER_KEY}"}, timeout=120
-            ) as client:
+            with (
+                http_server(settings) as base,
+                httpx.Client(
+                    base_url=base, headers={"Authorization": f"Bearer {READER_KEY}"}, timeout=120
+                ) as client,
+            ):
                 for size in sizes:
                     load_seconds = fill_to(driver, database, size, clock)
                     events = event_count(driver, database)
-                    print(f"store at {events:,} events (filled in {load_seconds:.1f} s)",
-                          flush=True)
+                    print(
+                        f"store at {events:,} events (filled in {load_seconds:.1f} s)", flush=True
+                    )
                     rows = run_size(driver, database, client, probes, args)
                     results["sizes"].append(
                         {"events": events, "fill_seconds": round(load_seconds, 1), "rows": rows}

@@ -104,7 +104,9 @@ def embedded_texts(items: list[dict[str, Any]], driver: Driver, database: str) -
         obs = ObservationIn.model_validate(raw)
         for index, draft in enumerate(distiller.distill(obs)):
             checked = gate.check_item(
-                fill_draft(draft, obs, "bench"), index=index, ontology=predicates,
+                fill_draft(draft, obs, "bench"),
+                index=index,
+                ontology=predicates,
                 principal=principal,
             )
             if isinstance(checked, AssertionWrite):
@@ -151,8 +153,12 @@ def raw_embedding(
     through the model (no cache), each way of :func:`raw_embedders`. The fastest is the raw
     rate a run is compared with."""
     rates = {name: round(_encode_rate(texts, e), 1) for name, e in embedders.items()}
-    return {"texts": len(texts), **{f"{name}_texts_per_s": r for name, r in rates.items()},
-            "texts_per_s": max(rates.values()), "load_avg_1m": os.getloadavg()[0]}
+    return {
+        "texts": len(texts),
+        **{f"{name}_texts_per_s": r for name, r in rates.items()},
+        "texts_per_s": max(rates.values()),
+        "load_avg_1m": os.getloadavg()[0],
+    }
 
 
 def sample(texts: list[str], size: int) -> list[str]:
@@ -163,12 +169,21 @@ def sample(texts: list[str], size: int) -> list[str]:
 
 def warm_up(url: str, replicas: int) -> None:
     """One observation per model replica, at once, so every replica loads untimed."""
+
     def post(n: int) -> None:
-        body = {"text": "Warm-up turn.", "speaker": "bench", "source_kind": "user_stated",
-                "occurred_at": "2020-01-01T00:00:00+00:00",
-                "idempotency_key": f"bench:warmup:{n}"}
-        response = httpx.post(f"{url}/v1/observations", json=body, timeout=300,
-                              headers={"Authorization": f"Bearer {KEY}"})
+        body = {
+            "text": "Warm-up turn.",
+            "speaker": "bench",
+            "source_kind": "user_stated",
+            "occurred_at": "2020-01-01T00:00:00+00:00",
+            "idempotency_key": f"bench:warmup:{n}",
+        }
+        response = httpx.post(
+            f"{url}/v1/observations",
+            json=body,
+            timeout=300,
+            headers={"Authorization": f"Bearer {KEY}"},
+        )
         response.raise_for_status()
 
     threads = [threading.Thread(target=post, args=(n,)) for n in range(replicas)]
@@ -190,20 +205,42 @@ def _rates(summary: dict[str, Any], seconds: float) -> dict[str, Any]:
 
 def run_http(items: list[dict[str, Any]], url: str, args: argparse.Namespace) -> dict[str, Any]:
     started = time.perf_counter()
-    summary = bulk.load(items, url=url, key=KEY, progress=bulk.Progress(None),
-                        batch_size=args.batch_size, workers=args.workers, show_progress=False)
+    summary = bulk.load(
+        items,
+        url=url,
+        key=KEY,
+        progress=bulk.Progress(None),
+        batch_size=args.batch_size,
+        workers=args.workers,
+        show_progress=False,
+    )
     return _rates(summary.as_dict(), time.perf_counter() - started)
 
 
 def run_cli(url: str, args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
-    command = [sys.executable, "-m", "server.cli", "ingest", str(args.file), "--format",
-               "locomo", "--url", url, "--key", KEY, "--no-progress", "--quiet",
-               "--batch-size", str(args.batch_size), "--workers", str(args.workers)]
+    command = [
+        sys.executable,
+        "-m",
+        "server.cli",
+        "ingest",
+        str(args.file),
+        "--format",
+        "locomo",
+        "--url",
+        url,
+        "--key",
+        KEY,
+        "--no-progress",
+        "--quiet",
+        "--batch-size",
+        str(args.batch_size),
+        "--workers",
+        str(args.workers),
+    ]
     for conversation in args.conversation or []:
         command += ["--conversation", conversation]
     started = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
-                          check=False)
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - started
     if done.returncode not in (0, 3):
         raise RuntimeError(f"tractatus ingest failed: {done.stderr[-2000:]}")
@@ -219,20 +256,34 @@ def machine() -> dict[str, Any]:
     cpu = platform.processor()
     cpuinfo = Path("/proc/cpuinfo")
     if cpuinfo.exists():
-        names = [line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines()
-                 if line.startswith("model name")]
+        names = [
+            line.split(":", 1)[1].strip()
+            for line in cpuinfo.read_text().splitlines()
+            if line.startswith("model name")
+        ]
         cpu = names[0] if names else cpu
     memory = ""
     meminfo = Path("/proc/meminfo")
     if meminfo.exists():
         memory = meminfo.read_text().splitlines()[0].split(":", 1)[1].strip()
-    return {"cpu": cpu, "cores": os.cpu_count(), "memory": memory,
-            "python": platform.python_version(), "platform": platform.platform(),
-            "torch": torch.__version__, "torch_threads": torch.get_num_threads()}
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory": memory,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "torch": torch.__version__,
+        "torch_threads": torch.get_num_threads(),
+    }
 
 
 def _one_run(
-    label: str, go: Any, env: dict[str, str], args: argparse.Namespace, wipe: Any, measure: Any,
+    label: str,
+    go: Any,
+    env: dict[str, str],
+    args: argparse.Namespace,
+    wipe: Any,
+    measure: Any,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Wipe the store, load it with ``go(url)`` through a fresh server (its embedding cache
     must not carry texts from the last run), then measure the raw rate again."""
@@ -245,15 +296,20 @@ def _one_run(
 
 
 def _round(
-    n: int, items: list[dict[str, Any]], args: argparse.Namespace, env: dict[str, str],
-    measure: Any, wipe: Any, before: dict[str, Any],
+    n: int,
+    items: list[dict[str, Any]],
+    args: argparse.Namespace,
+    env: dict[str, str],
+    measure: Any,
+    wipe: Any,
+    before: dict[str, Any],
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """One http run and one cli run, each between two raw measurements; ``before`` is the
     measurement that ends the previous round (or opens the first)."""
-    http, between = _one_run(f"http {n}", lambda url: run_http(items, url, args), env, args,
-                             wipe, measure)
-    cli, after = _one_run(f"cli {n}", lambda url: run_cli(url, args, env), env, args,
-                          wipe, measure)
+    http, between = _one_run(
+        f"http {n}", lambda url: run_http(items, url, args), env, args, wipe, measure
+    )
+    cli, after = _one_run(f"cli {n}", lambda url: run_cli(url, args, env), env, args, wipe, measure)
     for run, raws in ((http, (before, between)), (cli, (between, after))):
         run["raw_texts_per_s"] = round(sum(r["texts_per_s"] for r in raws) / 2, 1)
         run["ratio_to_raw"] = round(run["assertions_per_s"] / run["raw_texts_per_s"], 3)
@@ -267,10 +323,12 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=bulk.DEFAULT_BATCH)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--wipe", action="store_true")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="rounds of (http, cli); the medians are reported")
-    parser.add_argument("--raw-sample", type=int, default=2000,
-                        help="texts encoded per raw-embedding measurement")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="rounds of (http, cli); the medians are reported"
+    )
+    parser.add_argument(
+        "--raw-sample", type=int, default=2000, help="texts encoded per raw-embedding measurement"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/ingest.json")
     args = parser.parse_args()
 
@@ -282,8 +340,9 @@ def main() -> None:
         _check_empty(driver, database, settings, args.wipe)
         texts = embedded_texts(items, driver, database)
         probe = sample(texts, args.raw_sample)
-        embedders = raw_embedders(settings.embedding_model, settings.embed_batch_size,
-                                  settings.embed_replicas)
+        embedders = raw_embedders(
+            settings.embedding_model, settings.embed_batch_size, settings.embed_replicas
+        )
 
         def measure(label: str) -> dict[str, Any]:
             raw = raw_embedding(probe, embedders)
@@ -296,8 +355,9 @@ def main() -> None:
         first = last = measure("before")
         rounds = []
         for n in range(1, args.repeat + 1):
-            result, last = _round(n, items, args, env, measure,
-                                  lambda: _wipe(driver, database), last)
+            result, last = _round(
+                n, items, args, env, measure, lambda: _wipe(driver, database), last
+            )
             rounds.append(result)
     result = report(args, items, texts, settings, first, rounds)
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -307,8 +367,12 @@ def main() -> None:
 
 
 def report(
-    args: argparse.Namespace, items: list[dict[str, Any]], texts: list[str],
-    settings: Settings, first: dict[str, Any], rounds: list[dict[str, Any]],
+    args: argparse.Namespace,
+    items: list[dict[str, Any]],
+    texts: list[str],
+    settings: Settings,
+    first: dict[str, Any],
+    rounds: list[dict[str, Any]],
 ) -> dict[str, Any]:
     def median_run(path: str) -> dict[str, Any]:
         runs = sorted((r[path] for r in rounds), key=lambda run: run["ratio_to_raw"])
@@ -319,25 +383,36 @@ def report(
     raws = [first] + [r[k] for r in rounds for k in ("raw_after_http", "raw_after_cli")]
     return {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
-        "data": {"file": str(args.file), "conversations": args.conversation or "all",
-                 "observations": len(items), "embedded_texts": len(texts),
-                 "distinct_texts": len(set(texts))},
-        "settings": {"batch_size": args.batch_size, "workers": args.workers,
-                     "embed_batch_size": settings.embed_batch_size,
-                     "embed_replicas": settings.embed_replicas,
-                     "embed_processes": settings.embed_processes,
-                     "embed_cache_size": settings.embed_cache_size,
-                     "model": settings.embedding_model, "distiller": "offline",
-                     "repeat": args.repeat},
-        "raw_embedding": {"texts_per_s": round(statistics.median(
-            r["texts_per_s"] for r in raws), 1), "measurements": raws,
-            "sample_of": len(texts)},
+        "data": {
+            "file": str(args.file),
+            "conversations": args.conversation or "all",
+            "observations": len(items),
+            "embedded_texts": len(texts),
+            "distinct_texts": len(set(texts)),
+        },
+        "settings": {
+            "batch_size": args.batch_size,
+            "workers": args.workers,
+            "embed_batch_size": settings.embed_batch_size,
+            "embed_replicas": settings.embed_replicas,
+            "embed_processes": settings.embed_processes,
+            "embed_cache_size": settings.embed_cache_size,
+            "model": settings.embedding_model,
+            "distiller": "offline",
+            "repeat": args.repeat,
+        },
+        "raw_embedding": {
+            "texts_per_s": round(statistics.median(r["texts_per_s"] for r in raws), 1),
+            "measurements": raws,
+            "sample_of": len(texts),
+        },
         "http": http,
         "cli": cli,
         "ratio_http_to_raw": http["ratio_to_raw"],
         "ratio_cli_to_raw": cli["ratio_to_raw"],
-        "ratios_per_round": [{"http": r["http"]["ratio_to_raw"], "cli": r["cli"]["ratio_to_raw"]}
-                             for r in rounds],
+        "ratios_per_round": [
+            {"http": r["http"]["ratio_to_raw"], "cli": r["cli"]["ratio_to_raw"]} for r in rounds
+        ],
         "goal_ratio": 0.7,
         "machine": machine(),
     }
@@ -351,8 +426,10 @@ def print_table(result: dict[str, Any]) -> None:
     print(f"{'path':<16}{'obs/s':>10}{'assertions/s':>14}{'ratio to raw':>14}")
     print(f"{'raw embedding':<16}{'':>10}{result['raw_embedding']['texts_per_s']:>14}{1.0:>14}")
     for name, run in (("http (library)", http), ("cli", cli)):
-        print(f"{name:<16}{run['observations_per_s']:>10}{run['assertions_per_s']:>14}"
-              f"{run['ratio_to_raw']:>14.2f}  (raw {run['raw_texts_per_s']:.1f}/s)")
+        print(
+            f"{name:<16}{run['observations_per_s']:>10}{run['assertions_per_s']:>14}"
+            f"{run['ratio_to_raw']:>14.2f}  (raw {run['raw_texts_per_s']:.1f}/s)"
+        )
     for n, ratios in enumerate(result["ratios_per_round"], 1):
         print(f"round {n}: http {ratios['http']:.2f}, cli {ratios['cli']:.2f}")
 

@@ -203,13 +203,19 @@ CREATE (a)-[:CAUSED_BY]->(ev)
 
 # --- the ledger: reads ------------------------------------------------------------------------
 
-_ASSERTION_PROJECTION = """
+_ASSERTION_PROJECTION = (
+    """
   a {.*, embedding: null, text: null, slot_key: null} AS assertion,
-  [(a)-[:EVIDENCED_BY]->(e) WHERE """ + visible("e") + """ | e {.*}] AS evidence,
+  [(a)-[:EVIDENCED_BY]->(e) WHERE """
+    + visible("e")
+    + """ | e {.*}] AS evidence,
   [(a)-[:SUPERSEDES]->(x) | x.id] AS supersedes,
-  [(x)-[:SUPERSEDES]->(a) WHERE x.recorded_at <= $known_at AND """ + visible("x") + """ | x.id]
+  [(x)-[:SUPERSEDES]->(a) WHERE x.recorded_at <= $known_at AND """
+    + visible("x")
+    + """ | x.id]
     AS superseded_by
 """
+)
 
 _VIEW_FIELDS = (
     ".subject, .predicate, .polarity, .valid_from, .valid_to, .closed_at, .recorded_at,"

@@ -56,6 +56,7 @@ RETURN count(*) AS linked
 
 # --- reads ----------------------------------------------------------------------------------
 
+
 def _micros(prop: str) -> str:
     """A DATETIME as integer microseconds since the epoch (the driver decodes ints far
     faster than temporal values, which matters for 1,000-step replays)."""

@@ -49,8 +49,7 @@ def assertion_filter(var: str, *, conversation: bool = True) -> str:
         f"($source_kinds IS NULL OR {var}.source_kind IN $source_kinds)",
         f"($subject IS NULL OR {var}.subject = $subject)",
         f"($task_id IS NULL OR {var}.task_id = $task_id)",
-        f"(($include_superseded AND {var}.recorded_at <= $known_at)"
-        f" OR ({known_and_valid(var)}))",
+        f"(($include_superseded AND {var}.recorded_at <= $known_at) OR ({known_and_valid(var)}))",
     ]
     if conversation:
         clauses.append(

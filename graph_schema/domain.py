@@ -167,9 +167,7 @@ class AssertionWrite(_Strict):
     access: AccessList = Field(default_factory=list)
     task_id: Name | None = None
     expected_current: StrictStr | None = None
-    disclosures: Annotated[list[DisclosureWrite], Field(max_length=8)] = Field(
-        default_factory=list
-    )
+    disclosures: Annotated[list[DisclosureWrite], Field(max_length=8)] = Field(default_factory=list)
 
     @field_validator("source_kind", mode="before")
     @classmethod

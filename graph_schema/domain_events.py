@@ -54,9 +54,7 @@ class EventWrite(BaseModel):
     occurred_at: Timestamp
     before: State
     after: State
-    caused_by: Annotated[list[EventId], Field(max_length=MAX_CAUSES)] = Field(
-        default_factory=list
-    )
+    caused_by: Annotated[list[EventId], Field(max_length=MAX_CAUSES)] = Field(default_factory=list)
     root: StrictBool = False
     access: AccessList = Field(default_factory=list)
     goal: Annotated[StrictStr, Field(min_length=1, max_length=2_000)] | None = None

@@ -50,7 +50,6 @@ class RecallRequest(_Strict):
     filters: RecallFilters = Field(default_factory=RecallFilters)
 
 
-
 class Why(BaseModel):
     """How a result was found: which candidate lists held it and at what rank."""
 

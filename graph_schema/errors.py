@@ -1,14 +1,14 @@
 """The domain exception tree. HTTP status codes are chosen in ``server/errors.py``.
 
-    TractatusError
-    ├── GateRejected            input refused by the validation gate (quarantined)
-    ├── PreconditionFailed      ``expected_current`` did not match the slot
-    ├── ValidTimeConflict       an explicit ``valid_to`` crosses a later version
-    ├── NotFound                a named resource does not exist (or is not visible)
-    ├── OntologyConflict        a predicate is re-registered with a different definition
-    ├── AuthenticationFailed    missing, malformed or unknown bearer key
-    ├── PermissionDenied        the principal's role may not use this operation
-    └── StoreUnavailable        Neo4j cannot be reached
+TractatusError
+├── GateRejected            input refused by the validation gate (quarantined)
+├── PreconditionFailed      ``expected_current`` did not match the slot
+├── ValidTimeConflict       an explicit ``valid_to`` crosses a later version
+├── NotFound                a named resource does not exist (or is not visible)
+├── OntologyConflict        a predicate is re-registered with a different definition
+├── AuthenticationFailed    missing, malformed or unknown bearer key
+├── PermissionDenied        the principal's role may not use this operation
+└── StoreUnavailable        Neo4j cannot be reached
 """
 
 from __future__ import annotations

@@ -74,8 +74,11 @@ def get_event(
     driver: Driver, *, database: str, principal: Principal, event_id: str
 ) -> EventOut | None:
     records, _, _ = driver.execute_query(
-        q.GET_EVENT, id=event_id, groups=list(principal.groups),
-        database_=database, routing_="r",
+        q.GET_EVENT,
+        id=event_id,
+        groups=list(principal.groups),
+        database_=database,
+        routing_="r",
     )
     return event_out(records[0]["event"]) if records else None
 
@@ -145,8 +148,11 @@ def chain(
     depth = max(0, min(max_depth, MAX_DEPTH_CAP))
     statement, _ = q.chain_statement(direction.value, depth)
     records, _, _ = driver.execute_query(
-        statement, id=event_id, groups=list(principal.groups),
-        database_=database, routing_="r",
+        statement,
+        id=event_id,
+        groups=list(principal.groups),
+        database_=database,
+        routing_="r",
     )
     rows = {row["id"]: row for row in (records[0]["events"] if records else [])}
     if not rows:
@@ -161,8 +167,12 @@ def timeline(
     more visible events exist."""
     groups = list(principal.groups)
     records, _, _ = driver.execute_query(
-        q.TASK_TIMELINE, task_id=task_id, limit=limit + 1, groups=groups,
-        database_=database, routing_="r",
+        q.TASK_TIMELINE,
+        task_id=task_id,
+        limit=limit + 1,
+        groups=groups,
+        database_=database,
+        routing_="r",
     )
     events = [event_out(row) for row in (records[0]["events"] if records else [])]
     if not events:
@@ -184,8 +194,11 @@ def causing_event(
         if current is None:
             return None
         records, _, _ = driver.execute_query(
-            q.ASSERTION_ORIGIN, id=current, groups=list(principal.groups),
-            database_=database, routing_="r",
+            q.ASSERTION_ORIGIN,
+            id=current,
+            groups=list(principal.groups),
+            database_=database,
+            routing_="r",
         )
         if not records:
             return None
@@ -209,8 +222,14 @@ def why(
 ) -> list[Explanation]:
     """Each current fact of a slot with the event that wrote it and that event's causes."""
     facts = reads.current_facts(
-        driver, database=database, principal=principal, subject=subject,
-        predicate=predicate, as_of=as_of, known_at=known_at, tiers=tiers,
+        driver,
+        database=database,
+        principal=principal,
+        subject=subject,
+        predicate=predicate,
+        as_of=as_of,
+        known_at=known_at,
+        tiers=tiers,
     )
     explanations = []
     for fact in facts:
@@ -218,8 +237,14 @@ def why(
             driver, database=database, principal=principal, assertion_id=fact.id
         )
         replay = (
-            chain(driver, database=database, principal=principal, event_id=event_id,
-                  direction=Direction.causes, max_depth=max_depth)
+            chain(
+                driver,
+                database=database,
+                principal=principal,
+                event_id=event_id,
+                direction=Direction.causes,
+                max_depth=max_depth,
+            )
             if event_id is not None
             else None
         )

@@ -118,9 +118,7 @@ class Scored:
             self.turn = c.text
 
 
-def rrf(
-    lists: Mapping[str, Sequence[Candidate]], config: FusionConfig
-) -> dict[str, Scored]:
+def rrf(lists: Mapping[str, Sequence[Candidate]], config: FusionConfig) -> dict[str, Scored]:
     """Reciprocal rank fusion; a group counts once per list, at its best rank."""
     scored: dict[str, Scored] = {}
     for name, rows in lists.items():
@@ -149,9 +147,7 @@ def _boost(items: Iterable[Scored], weight: float, k: int, label: str) -> None:
         item.boosts.append(label)
 
 
-def boost_named(
-    scored: Mapping[str, Scored], named: set[str], config: FusionConfig
-) -> None:
+def boost_named(scored: Mapping[str, Scored], named: set[str], config: FusionConfig) -> None:
     """Extra list of the groups by or about the one person the query names."""
     if len(named) != 1 or not config.enabled("speaker"):
         return
@@ -166,7 +162,8 @@ def boost_time(
     if not windows or not config.enabled("time"):
         return
     chosen = [
-        s for s in ordered(scored)
+        s
+        for s in ordered(scored)
         if s.occurred_at is not None and any(w.contains(s.occurred_at) for w in windows)
     ]
     _boost(chosen, config.time, config.k, "time")

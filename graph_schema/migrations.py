@@ -134,9 +134,7 @@ LATEST_VERSION = MIGRATIONS[-1].version
 
 
 def current_version(driver: Driver, *, database: str) -> int:
-    records, _, _ = driver.execute_query(
-        cypher.SCHEMA_VERSION, database_=database, routing_="r"
-    )
+    records, _, _ = driver.execute_query(cypher.SCHEMA_VERSION, database_=database, routing_="r")
     return int(records[0]["version"]) if records else 0
 
 

@@ -194,6 +194,7 @@ def _search(
 
 def _best(records: list[Any], terms: list[str]) -> tuple[Any, float | None, float]:
     """The assertion of a group that best matches the query (similarity and coverage)."""
+
     def value(r: Any) -> tuple[float, str]:
         rel = fusion.relevance(_cosine(r["similarity"]), coverage(terms, r["text"] or ""))
         return rel, r["assertion"]["id"]

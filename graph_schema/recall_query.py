@@ -200,8 +200,10 @@ def time_windows(query: str) -> list[Window]:
                 continue
             groups = m.groupdict()
             month = groups.get("month")
-            month_number = int(groups["mnum"]) if groups.get("mnum") else (
-                _MONTHS[month.lower().rstrip(".")] if month else None
+            month_number = (
+                int(groups["mnum"])
+                if groups.get("mnum")
+                else (_MONTHS[month.lower().rstrip(".")] if month else None)
             )
             day = int(groups["day"]) if groups.get("day") else None
             window = _window(int(groups["year"]), month_number, day)

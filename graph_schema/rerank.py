@@ -44,15 +44,37 @@ LONG_TEXT = 1_000  # characters; the length value saturates here
 TYPICAL_TURN = 120  # characters: the median turn of LoCoMo ("Speaker: text")
 LISTS = tuple(DEFAULT_WEIGHTS)
 FEATURES = (
-    "fused", "rank", "similarity", "coverage", "speaker", "time", "near", "length",
-    "question", "after_question", "when_time", *(f"list:{name}" for name in LISTS),
+    "fused",
+    "rank",
+    "similarity",
+    "coverage",
+    "speaker",
+    "time",
+    "near",
+    "length",
+    "question",
+    "after_question",
+    "when_time",
+    *(f"list:{name}" for name in LISTS),
 )
 # Fitted with `bench/locomo/crossval.py rerank` (all five conversations), rounded.
 WEIGHTS: Mapping[str, float] = {
-    "fused": 6.65, "rank": 0.43, "similarity": 1.45, "coverage": 1.35, "speaker": 1.23,
-    "time": 2.21, "near": 2.03, "length": 6.19, "question": -0.411, "after_question": 0.575,
-    "when_time": 1.94, "list:passage_vector": 0.776, "list:context_vector": 3.4,
-    "list:passage_fulltext": -3.85, "list:context_fulltext": 4.73, "list:assertion_vector": 3.3,
+    "fused": 6.65,
+    "rank": 0.43,
+    "similarity": 1.45,
+    "coverage": 1.35,
+    "speaker": 1.23,
+    "time": 2.21,
+    "near": 2.03,
+    "length": 6.19,
+    "question": -0.411,
+    "after_question": 0.575,
+    "when_time": 1.94,
+    "list:passage_vector": 0.776,
+    "list:context_vector": 3.4,
+    "list:passage_fulltext": -3.85,
+    "list:context_fulltext": 4.73,
+    "list:assertion_vector": 3.3,
     "list:assertion_fulltext": 1.98,
 }
 
@@ -88,7 +110,9 @@ def logistic(z: float) -> float:
 
 
 def rerank(
-    fused: Sequence[Scored], text: str, config: FusionConfig,
+    fused: Sequence[Scored],
+    text: str,
+    config: FusionConfig,
     weights: Mapping[str, float] = WEIGHTS,
 ) -> list[Scored]:
     """The fused groups ordered by the rerank score, which each gets as ``rerank``."""

@@ -82,9 +82,7 @@ def parse_locomo_time(text: str) -> datetime:
 
 
 def _sessions(conversation: dict[str, Any]) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    numbered = sorted(
-        (int(m.group(1)), key) for key in conversation if (m := _SESSION.match(key))
-    )
+    numbered = sorted((int(m.group(1)), key) for key in conversation if (m := _SESSION.match(key)))
     for _, key in numbered:
         turns = conversation[key]
         if isinstance(turns, list):
@@ -232,9 +230,7 @@ def _post(client: httpx.Client, batch: list[dict[str, Any]], retries: int) -> _B
             raise BulkAborted(f"the server refused the key: HTTP {response.status_code}")
         if response is not None and response.status_code not in RETRY_STATUSES:
             if response.status_code != 200:
-                raise BulkAborted(
-                    f"unexpected HTTP {response.status_code}: {response.text[:300]}"
-                )
+                raise BulkAborted(f"unexpected HTTP {response.status_code}: {response.text[:300]}")
             results: list[dict[str, Any]] = response.json()["results"]
             done = [
                 item["idempotency_key"]

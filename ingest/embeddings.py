@@ -260,7 +260,10 @@ def shared_embedder(
 ) -> SentenceTransformerEmbedder:
     """One embedder per configuration per process, so apps and tests share weights."""
     return SentenceTransformerEmbedder(
-        model, batch_size=batch_size, cache_size=cache_size, replicas=replicas,
+        model,
+        batch_size=batch_size,
+        cache_size=cache_size,
+        replicas=replicas,
         processes=processes,
     )
 

@@ -113,8 +113,12 @@ def _event_props(
 def _produced(result: WriteResult) -> ProducedAssertion:
     a = result.assertion
     return ProducedAssertion(
-        id=a.id, subject=a.subject, predicate=a.predicate, object=a.object,
-        polarity=a.polarity, source_kind=a.source_kind.value,
+        id=a.id,
+        subject=a.subject,
+        predicate=a.predicate,
+        object=a.object,
+        polarity=a.polarity,
+        source_kind=a.source_kind.value,
         quote=a.evidence[0].quote if a.evidence else None,
     )
 
@@ -154,9 +158,7 @@ def _write(
     return EventWritten(event=out, assertions=results)
 
 
-def record_event(
-    driver: Driver, *, database: str, raw: Any, principal: Principal
-) -> EventWritten:
+def record_event(driver: Driver, *, database: str, raw: Any, principal: Principal) -> EventWritten:
     """Validate and write one event with its assertions; refused input is quarantined and
     raised as GateRejected, a moved-on slot as PreconditionFailed (nothing written)."""
     checked = check_event(raw, principal=principal)
@@ -169,8 +171,11 @@ def record_event(
     accepted, rejected = gate.check_batch(items, ontology=ontology, principal=principal)
     if rejected:
         raise gate.refuse(
-            driver, database=database, rejections=[_nested(r, raw) for r in rejected],
-            origin=ORIGIN, principal=principal,
+            driver,
+            database=database,
+            rejections=[_nested(r, raw) for r in rejected],
+            origin=ORIGIN,
+            principal=principal,
         )
     prepared = writer.prepare(
         accepted, ontology=ontology, default_valid_from=parse_rfc3339(checked.occurred_at)
@@ -180,8 +185,11 @@ def record_event(
             written = session.execute_write(_write, checked, raw, prepared, principal)
     except _CausesRefused as refused:
         raise gate.refuse(
-            driver, database=database, rejections=refused.rejections,
-            origin=ORIGIN, principal=principal,
+            driver,
+            database=database,
+            rejections=refused.rejections,
+            origin=ORIGIN,
+            principal=principal,
         ) from None
     gate.count_accepted(ORIGIN, 1 + len(written.assertions))
     return written

@@ -129,8 +129,11 @@ def check_sources(
     found: dict[str, tuple[str, ...]] = {}
     if ids:
         records, _, _ = driver.execute_query(
-            cypher.VISIBLE_SOURCES, ids=ids, groups=list(principal.groups),
-            database_=database, routing_="r",
+            cypher.VISIBLE_SOURCES,
+            ids=ids,
+            groups=list(principal.groups),
+            database_=database,
+            routing_="r",
         )
         for r in records:
             own = ["|".join(sorted(r["access"]))] if r["access"] else []
@@ -140,10 +143,14 @@ def check_sources(
     for index, item in enumerate(items):
         source = item.evidence.observation_id
         if source is not None and source not in found:
-            rejections.append(Rejection(
-                index, "unknown_source", "evidence names an observation that does not exist",
-                item.model_dump(mode="json"),
-            ))
+            rejections.append(
+                Rejection(
+                    index,
+                    "unknown_source",
+                    "evidence names an observation that does not exist",
+                    item.model_dump(mode="json"),
+                )
+            )
         requirements.append(found.get(source, ()) if source else ())
     return rejections, requirements
 

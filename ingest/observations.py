@@ -42,8 +42,17 @@ from ingest.metrics import GATE_QUARANTINED
 
 ORIGIN = "observations"
 DRAFT_KEYS = frozenset(
-    {"subject", "predicate", "object", "polarity", "confidence", "quote", "start", "end",
-     "valid_from"}
+    {
+        "subject",
+        "predicate",
+        "object",
+        "polarity",
+        "confidence",
+        "quote",
+        "start",
+        "end",
+        "valid_from",
+    }
 )
 _DRAFT_FIELDS = ("subject", "predicate", "object", "polarity", "confidence")
 _EVIDENCE_FIELDS = ("quote", "start", "end")
@@ -182,7 +191,10 @@ def _distill(ctx: Context, plan: _Plan, raw: Any) -> TractatusError | None:
         payload = {"observation": raw, "model_reply": error.details.get("raw", "")}
         rejection = gate.Rejection(plan.index, error.reason, error.message, payload)
         return gate.refuse(
-            ctx.driver, database=ctx.database, rejections=[rejection], origin=ORIGIN,
+            ctx.driver,
+            database=ctx.database,
+            rejections=[rejection],
+            origin=ORIGIN,
             principal=ctx.principal,
         )
     for index, draft in enumerate(drafts):
@@ -251,9 +263,7 @@ def _props(plan: _Plan, ctx: Context, received_at: datetime) -> dict[str, Any]:
     }
 
 
-def _quarantine_rows(
-    plan: _Plan, ctx: Context, received_at: datetime
-) -> list[dict[str, Any]]:
+def _quarantine_rows(plan: _Plan, ctx: Context, received_at: datetime) -> list[dict[str, Any]]:
     return [
         {
             "id": new_id(),
@@ -282,8 +292,10 @@ def _create_nodes(
     for statement, group in steps:
         if group:
             rows = [
-                {"index": p.index,
-                 "props": with_rfc3339(_props(p, ctx, received_at), cypher.OBSERVATION_TIMES)}
+                {
+                    "index": p.index,
+                    "props": with_rfc3339(_props(p, ctx, received_at), cypher.OBSERVATION_TIMES),
+                }
                 for p in group
             ]
             records.extend(tx.run(statement, rows=rows))
@@ -373,7 +385,10 @@ def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
         checked = _validate(raw, index, ctx.principal)
         if isinstance(checked, gate.Rejection):
             outcomes[index] = gate.refuse(
-                ctx.driver, database=ctx.database, rejections=[checked], origin=ORIGIN,
+                ctx.driver,
+                database=ctx.database,
+                rejections=[checked],
+                origin=ORIGIN,
                 principal=ctx.principal,
             )
             continue

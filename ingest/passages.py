@@ -86,8 +86,10 @@ def _embed(rows: list[dict[str, Any]], embedder: Embedder | None) -> None:
 
 def pending(driver: Driver, *, database: str, conversation_id: str | None = None) -> int:
     records, _, _ = driver.execute_query(
-        q.COUNT_PENDING_PASSAGES, conversation_id=conversation_id,
-        database_=database, routing_="r",
+        q.COUNT_PENDING_PASSAGES,
+        conversation_id=conversation_id,
+        database_=database,
+        routing_="r",
     )
     return int(records[0]["pending"])
 
@@ -102,8 +104,11 @@ def index_batch(
 ) -> int:
     """Build passages for up to ``limit`` observations that have none; return how many."""
     records, _, _ = driver.execute_query(
-        q.PENDING_PASSAGES, conversation_id=conversation_id, limit=limit,
-        database_=database, routing_="r",
+        q.PENDING_PASSAGES,
+        conversation_id=conversation_id,
+        limit=limit,
+        database_=database,
+        routing_="r",
     )
     now = utcnow()
     rows = [passage_row(r, now) for r in records]
@@ -130,8 +135,11 @@ def index_pending(
     total = 0
     for _ in range(max_batches):
         done = index_batch(
-            driver, database=database, embedder=embedder,
-            conversation_id=conversation_id, limit=limit,
+            driver,
+            database=database,
+            embedder=embedder,
+            conversation_id=conversation_id,
+            limit=limit,
         )
         total += done
         if done < limit:

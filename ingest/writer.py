@@ -73,7 +73,9 @@ def prepare(
         valid_from = (
             parse_rfc3339(item.valid_from)
             if item.valid_from
-            else parse_rfc3339(evidence_time) if evidence_time else now
+            else parse_rfc3339(evidence_time)
+            if evidence_time
+            else now
         )
         prepared.append(
             Prepared(
@@ -86,9 +88,7 @@ def prepare(
                 predicate=ontology[item.predicate],
                 access_all=source_access[n] if source_access else (),
                 slot_object=(
-                    item.object_text()
-                    if ontology[item.predicate].cardinality == "many"
-                    else None
+                    item.object_text() if ontology[item.predicate].cardinality == "many" else None
                 ),
             )
         )
@@ -99,8 +99,13 @@ def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared], wall: datetime
     """Lock every slot of the batch; return a record time later than all their stamps."""
     unique = sorted({p.key: p for p in prepared}.values(), key=lambda p: p.key)
     slots = [
-        {"key": p.key, "subject": p.item.subject, "predicate": p.item.predicate,
-         "object": p.slot_object, "access": p.item.access}
+        {
+            "key": p.key,
+            "subject": p.item.subject,
+            "predicate": p.item.predicate,
+            "object": p.slot_object,
+            "access": p.item.access,
+        }
         for p in unique
     ]
     record = tx.run(cypher.LOCK_SLOTS, slots=slots, wall_clock=wall).single(strict=True)
@@ -126,9 +131,9 @@ def _alive_by_slot(tx: ManagedTransaction, keys: list[str]) -> dict[str, list[Ve
 def _fetch(
     tx: ManagedTransaction, assertion_id: str, groups: list[str], known_at: datetime
 ) -> AssertionOut:
-    record = tx.run(
-        cypher.GET_ASSERTION, id=assertion_id, groups=groups, known_at=known_at
-    ).single(strict=True)
+    record = tx.run(cypher.GET_ASSERTION, id=assertion_id, groups=groups, known_at=known_at).single(
+        strict=True
+    )
     return assertion_out(record)
 
 
@@ -220,14 +225,23 @@ def _apply(tx: ManagedTransaction, plan: Plan, new: str, now: datetime) -> list[
     for remnant in plan.remnants:
         rid = new_id()
         tx.run(
-            cypher.CREATE_REMNANT, source_id=remnant.source_id, id=rid,
-            valid_from=remnant.valid_from, valid_to=remnant.valid_to, now=now,
+            cypher.CREATE_REMNANT,
+            source_id=remnant.source_id,
+            id=rid,
+            valid_from=remnant.valid_from,
+            valid_to=remnant.valid_to,
+            now=now,
         ).consume()
         remnants.append((rid, remnant))
     sources = plan.sources
     return [
-        Version(rid, r.valid_from, r.valid_to, sources[r.source_id].polarity,
-                sources[r.source_id].object)
+        Version(
+            rid,
+            r.valid_from,
+            r.valid_to,
+            sources[r.source_id].polarity,
+            sources[r.source_id].object,
+        )
         for rid, r in remnants
     ]
 
@@ -288,9 +302,7 @@ def _write_one(
     _disclose(tx, p, alive, written.id, now)
     remnants = _apply(tx, plan, written.id, now)
     if caused_by_event is not None:
-        tx.run(
-            cypher.LINK_CAUSED_BY, assertion_id=written.id, event_id=caused_by_event
-        ).consume()
+        tx.run(cypher.LINK_CAUSED_BY, assertion_id=written.id, event_id=caused_by_event).consume()
     return result, _alive_after(alive, plan, written, remnants)
 
 
@@ -374,13 +386,18 @@ def write_in_tx(
     pending = _Pending()
     for p in prepared:
         batched = (
-            None if caused_by_event
+            None
+            if caused_by_event
             else _batched(p, alive[p.key], pending, now=now, principal=principal)
         )
         if batched is None:
             pending.flush(tx, now)  # a planned write may touch a version still pending
             batched = _write_one(
-                tx, p, alive[p.key], now=now, principal=principal,
+                tx,
+                p,
+                alive[p.key],
+                now=now,
+                principal=principal,
                 caused_by_event=caused_by_event,
             )
         result, alive[p.key] = batched

@@ -48,9 +48,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             llm_model=settings.llm_model,
             llm_timeout=settings.llm_timeout,
             llm_retries=settings.llm_retries,
-            llm_api_key=(
-                settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
-            ),
+            llm_api_key=(settings.llm_api_key.get_secret_value() if settings.llm_api_key else None),
         )
         try:
             yield
@@ -67,7 +65,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.keyring = KeyRing(settings.principals)
     errors.install(app)
     for module in (
-        assertions, facts, events, tasks, observations, ontology, quarantine, recall, health,
+        assertions,
+        facts,
+        events,
+        tasks,
+        observations,
+        ontology,
+        quarantine,
+        recall,
+        health,
     ):
         app.include_router(module.router)
     # the last added runs first: metrics, then authentication, then the body limit

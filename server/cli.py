@@ -82,15 +82,22 @@ def _ingest(args: argparse.Namespace) -> int:
     items = items[: args.limit] if args.limit else items
     path = None
     if not args.no_progress:
-        path = Path(args.progress) if args.progress else bulk.default_progress_path(
-            source, args.url, key
+        path = (
+            Path(args.progress)
+            if args.progress
+            else bulk.default_progress_path(source, args.url, key)
         )
         if args.restart:
             path.unlink(missing_ok=True)
     try:
         summary = bulk.load(
-            items, url=args.url, key=key, progress=bulk.Progress(path),
-            batch_size=args.batch_size, workers=args.workers, show_progress=not args.quiet,
+            items,
+            url=args.url,
+            key=key,
+            progress=bulk.Progress(path),
+            batch_size=args.batch_size,
+            workers=args.workers,
+            show_progress=not args.quiet,
         )
     except bulk.BulkAborted as error:
         print(f"tractatus ingest: {error}", file=sys.stderr)
@@ -103,14 +110,22 @@ def _ingest(args: argparse.Namespace) -> int:
 def _add_ingest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ingest = sub.add_parser("ingest", help="post observations from a JSONL or LoCoMo file")
     ingest.add_argument("file")
-    ingest.add_argument("--format", choices=["jsonl", "locomo"], default=None,
-                        help="default: jsonl for .jsonl/.ndjson, else locomo")
+    ingest.add_argument(
+        "--format",
+        choices=["jsonl", "locomo"],
+        default=None,
+        help="default: jsonl for .jsonl/.ndjson, else locomo",
+    )
     ingest.add_argument("--url", default=os.environ.get("TRACTATUS_URL", "http://127.0.0.1:8000"))
     ingest.add_argument("--key", default=None, help="bearer key (default: $TRACTATUS_API_KEY)")
     ingest.add_argument("--batch-size", type=int, default=128)  # = ingest.bulk.DEFAULT_BATCH
     ingest.add_argument("--workers", type=int, default=2, help="concurrent requests")
-    ingest.add_argument("--conversation", action="append", default=None,
-                        help="LoCoMo sample_id to load (repeatable; default: all)")
+    ingest.add_argument(
+        "--conversation",
+        action="append",
+        default=None,
+        help="LoCoMo sample_id to load (repeatable; default: all)",
+    )
     ingest.add_argument("--limit", type=int, default=None, help="only the first N observations")
     ingest.add_argument("--progress", default=None, help="progress file of finished keys")
     ingest.add_argument("--restart", action="store_true", help="forget the progress file")

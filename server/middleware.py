@@ -12,12 +12,8 @@ from graph_schema.errors import AuthenticationFailed
 from server.auth import KeyRing
 from server.errors import error_body
 
-REQUESTS = Counter(
-    "tractatus_http_requests_total", "HTTP requests", ["method", "route", "status"]
-)
-LATENCY = Histogram(
-    "tractatus_http_request_seconds", "HTTP request latency", ["method", "route"]
-)
+REQUESTS = Counter("tractatus_http_requests_total", "HTTP requests", ["method", "route", "status"])
+LATENCY = Histogram("tractatus_http_request_seconds", "HTTP request latency", ["method", "route"])
 
 
 class BodyTooLarge(Exception):
@@ -28,8 +24,11 @@ async def _send_json(
     send: Send, status: int, body: dict[str, object], extra: list[tuple[bytes, bytes]]
 ) -> None:
     payload = json.dumps(body).encode()
-    headers = [(b"content-type", b"application/json"),
-               (b"content-length", str(len(payload)).encode()), *extra]
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+        *extra,
+    ]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
 
@@ -95,8 +94,9 @@ class Authenticate:
         try:
             principal = self.keyring.authenticate(header)
         except AuthenticationFailed as error:
-            await _send_json(send, 401, error_body(error.code, error.message),
-                             [(b"www-authenticate", b"Bearer")])
+            await _send_json(
+                send, 401, error_body(error.code, error.message), [(b"www-authenticate", b"Bearer")]
+            )
             return
         scope.setdefault("state", {})["principal"] = principal
         await self.app(scope, receive, send)

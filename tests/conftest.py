@@ -34,48 +34,48 @@ KEYS = {
 PRINCIPALS = f"""
 [[principal]]
 id = "alice"
-key = "{KEYS['alice']}"
+key = "{KEYS["alice"]}"
 groups = ["finance"]
 
 [[principal]]
 id = "bob"
-key = "{KEYS['bob']}"
+key = "{KEYS["bob"]}"
 groups = ["sales"]
 
 [[principal]]
 id = "carol"
-key = "{KEYS['carol']}"
+key = "{KEYS["carol"]}"
 groups = ["finance", "sales"]
 
 [[principal]]
 id = "admin"
-key = "{KEYS['admin']}"
+key = "{KEYS["admin"]}"
 groups = []
 role = "admin"
 
 [[principal]]
 id = "public"
-key = "{KEYS['public']}"
+key = "{KEYS["public"]}"
 groups = []
 
 [[principal]]
 id = "dave"
-key = "{KEYS['dave']}"
+key = "{KEYS["dave"]}"
 groups = ["hr"]
 
 [[principal]]
 id = "erin"
-key = "{KEYS['erin']}"
+key = "{KEYS["erin"]}"
 groups = ["legal"]
 
 [[principal]]
 id = "frank"
-key = "{KEYS['frank']}"
+key = "{KEYS["frank"]}"
 groups = ["eng", "eng.platform"]
 
 [[principal]]
 id = "grace"
-key = "{KEYS['grace']}"
+key = "{KEYS["grace"]}"
 groups = ["ops"]
 """
 
@@ -133,9 +133,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def base_url(settings: Settings, driver: Driver) -> Iterator[str]:
     port = _free_port()
-    config = uvicorn.Config(
-        create_app(settings), host="127.0.0.1", port=port, log_level="warning"
-    )
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -124,9 +124,7 @@ def free_port() -> int:
 def serve(app: FastAPI) -> Iterator[str]:
     """Run ``app`` with uvicorn in a thread on a free loopback port; yield its base URL."""
     port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    )
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -50,8 +50,14 @@ from ingest import bulk  # noqa: E402
 
 LOCOMO = bulk.find_locomo() or Path("/work/shared/data/locomo-dev.json")
 DUMP = ROOT / "var/locomo-candidates.pkl"
-LISTS = ("passage_vector", "context_vector", "passage_fulltext", "context_fulltext",
-         "assertion_vector", "assertion_fulltext")
+LISTS = (
+    "passage_vector",
+    "context_vector",
+    "passage_fulltext",
+    "context_fulltext",
+    "assertion_vector",
+    "assertion_fulltext",
+)
 GRID: dict[str, tuple[float, ...]] = {
     "k": (5, 10, 20, 30),
     "speaker": (0.0, 0.5, 1.0, 2.0, 3.0, 4.0),
@@ -63,7 +69,10 @@ GRID: dict[str, tuple[float, ...]] = {
 
 # where every fit starts: the hand-set values recall shipped before the first fit
 START = FusionConfig(
-    k=10, speaker=0.5, time=0.5, neighbour=0.2,
+    k=10,
+    speaker=0.5,
+    time=0.5,
+    neighbour=0.2,
     weights={**dict.fromkeys(LISTS[:4], 1.0), "assertion_vector": 0.5, "assertion_fulltext": 0.5},
     disabled=frozenset({"rerank"}),
 )
@@ -84,6 +93,7 @@ class Question:
 
 
 # --- dump (needs the store) -------------------------------------------------------------------
+
 
 def dump(file: Path, out: Path) -> None:
     import json
@@ -109,20 +119,25 @@ def dump(file: Path, out: Path) -> None:
             if qa["category"] not in ANSWERABLE or not gold:
                 continue
             query = RecallQuery(
-                text=qa["question"], k=10, as_of=now, known_at=now,
+                text=qa["question"],
+                k=10,
+                as_of=now,
+                known_at=now,
                 filters=RecallFilters(conversation_id=sample["sample_id"]),
                 vector=embedder.embed([qa["question"]])[0],
             )
             p = parameters(principal, query)
-            with driver.session(database=settings.neo4j_database,
-                                default_access_mode="READ") as session:
+            with driver.session(
+                database=settings.neo4j_database, default_access_mode="READ"
+            ) as session:
                 lists = session.execute_read(candidate_lists, p, query, config)
                 gids = list(dict.fromkeys(c.gid for rows in lists.values() for c in rows))
                 near = session.execute_read(neighbours, p, gids)
             lists = {n: [_as_dia(c, dias) for c in rows] for n, rows in lists.items()}
             near = {dias.get(g, g): [_as_dia(c, dias) for c in rows] for g, rows in near.items()}
-            questions.append(Question(sample["sample_id"], qa["category"], qa["question"],
-                                      gold, lists, near))
+            questions.append(
+                Question(sample["sample_id"], qa["category"], qa["question"], gold, lists, near)
+            )
         print(f"{sample['sample_id']}: {len(questions)} questions", flush=True)
     driver.close()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -133,7 +148,9 @@ def _dialog_ids(driver: Any, database: str) -> dict[str, str]:
     """observation id -> dialog id, from the idempotency key ``{sample}:{dia}``."""
     records, _, _ = driver.execute_query(
         "MATCH (o:Observation) WHERE o.idempotency_key CONTAINS ':' "
-        "RETURN o.id AS id, o.idempotency_key AS key", database_=database)
+        "RETURN o.id AS id, o.idempotency_key AS key",
+        database_=database,
+    )
     return {r["id"]: r["key"].split(":", 1)[1] for r in records}
 
 
@@ -142,6 +159,7 @@ def _as_dia(c: Candidate, dias: dict[str, str]) -> Candidate:
 
 
 # --- fit (offline) ----------------------------------------------------------------------------
+
 
 def ranking(
     q: Question, config: FusionConfig, weights: Mapping[str, float] = rerank.WEIGHTS
@@ -152,6 +170,7 @@ def ranking(
 
 def _ranked(q: Question, config: FusionConfig, weights: Mapping[str, float]) -> list[Scored]:
     lists = {n: rows for n, rows in q.lists.items() if config.weights.get(n, 0.0) > 0}
+
     def near(gids: list[str]) -> dict[str, list[Candidate]]:
         return {g: q.neighbours.get(g, []) for g in gids}
 
@@ -200,13 +219,17 @@ def fit(questions: list[Question], start: FusionConfig, rounds: int = 3) -> Fusi
 
 def describe(config: FusionConfig) -> str:
     weights = ", ".join(f"{n}={config.weights.get(n, 0.0):g}" for n in LISTS)
-    return (f"K={config.k} speaker={config.speaker:g} time={config.time:g} "
-            f"neighbour={config.neighbour:g} {weights}")
+    return (
+        f"K={config.k} speaker={config.speaker:g} time={config.time:g} "
+        f"neighbour={config.neighbour:g} {weights}"
+    )
 
 
 def show(label: str, s: dict[str, float]) -> None:
-    print(f"{label:<50} Hit@5 {s['hit5']:.3f}  Hit@10 {s['hit10']:.3f}  MRR {s['mrr']:.3f}",
-          flush=True)
+    print(
+        f"{label:<50} Hit@5 {s['hit5']:.3f}  Hit@10 {s['hit10']:.3f}  MRR {s['mrr']:.3f}",
+        flush=True,
+    )
 
 
 def _fit_fold(args: tuple[list[Question], str | None]) -> FusionConfig:
@@ -233,6 +256,7 @@ def cross_validate(questions: list[Question], jobs: int) -> None:
 
 # --- rerank (offline) -------------------------------------------------------------------------
 
+
 @dataclass
 class Sample:
     sample: str
@@ -245,8 +269,7 @@ def _sample(q: Question) -> Sample:
 
     fused = _ranked(q, FUSED, rerank.WEIGHTS)[:DEPTH]
     terms, when = content_terms(q.text), asks_when(q.text)
-    values = [rerank.features(s, i, terms, FUSED, when=when)
-              for i, s in enumerate(fused, start=1)]
+    values = [rerank.features(s, i, terms, FUSED, when=when) for i, s in enumerate(fused, start=1)]
     gold = np.array([s.gid in q.gold for s in fused])
     return Sample(q.sample, np.array(values, dtype=float), gold)
 
@@ -256,15 +279,20 @@ def _pairwise(samples: list[Sample]) -> dict[str, float]:
     import numpy as np
     from sklearn.linear_model import LogisticRegression
 
-    diffs = [s.values[i] - s.values[j] for s in samples
-             for i in np.flatnonzero(s.gold) for j in np.flatnonzero(~s.gold)]
+    diffs = [
+        s.values[i] - s.values[j]
+        for s in samples
+        for i in np.flatnonzero(s.gold)
+        for j in np.flatnonzero(~s.gold)
+    ]
     x = np.array(diffs)
     x = np.vstack([x, -x])
     y = np.r_[np.ones(len(diffs)), np.zeros(len(diffs))]
     scale = x.std(axis=0) + 1e-12
     model = LogisticRegression(C=C, fit_intercept=False, max_iter=5_000).fit(x / scale, y)
-    return {n: float(f"{w:.3g}") for n, w in zip(rerank.FEATURES, model.coef_[0] / scale,
-                                                  strict=True)}
+    return {
+        n: float(f"{w:.3g}") for n, w in zip(rerank.FEATURES, model.coef_[0] / scale, strict=True)
+    }
 
 
 def fit_rerank(questions: list[Question]) -> None:
@@ -274,14 +302,17 @@ def fit_rerank(questions: list[Question]) -> None:
     held: list[tuple[list[str], set[str]]] = []
     for name in sorted({q.sample for q in questions}):
         weights = _pairwise([s for s in samples if s.sample != name])
-        test = [(ranking(q, FusionConfig(), weights), q.gold)
-                for q in questions if q.sample == name]
+        test = [
+            (ranking(q, FusionConfig(), weights), q.gold) for q in questions if q.sample == name
+        ]
         show(f"held out {name} ({len(test)})", metrics(test))
         held += test
     show("held-out, pooled", metrics(held))
     weights = _pairwise(samples)
-    show("fitted on all five (in-sample)",
-         metrics([(ranking(q, FusionConfig(), weights), q.gold) for q in questions]))
+    show(
+        "fitted on all five (in-sample)",
+        metrics([(ranking(q, FusionConfig(), weights), q.gold) for q in questions]),
+    )
     print("    WEIGHTS = {" + ", ".join(f"{n!r}: {w}" for n, w in weights.items()) + "}")
 
 

@@ -80,7 +80,12 @@ def prepare_store(fresh: bool) -> None:
 
 def ingest(url: str, key: str, items: list[dict[str, Any]]) -> dict[str, Any]:
     summary = bulk.load(
-        items, url=url, key=key, progress=bulk.Progress(None), batch_size=64, workers=2,
+        items,
+        url=url,
+        key=key,
+        progress=bulk.Progress(None),
+        batch_size=64,
+        workers=2,
         show_progress=False,
     )
     return summary.as_dict()
@@ -121,7 +126,7 @@ def ranked_dialogs(results: list[dict[str, Any]], keys: dict[str, str], sample: 
         for evidence in result["evidence"]:
             key = keys.get(evidence.get("observation_id") or "")
             if key and key.startswith(prefix):
-                dialogs.append(key[len(prefix):])
+                dialogs.append(key[len(prefix) :])
     return dedupe(dialogs)
 
 
@@ -137,15 +142,17 @@ def ask(
         latency = (time.perf_counter() - started) * 1000
         response.raise_for_status()
         answer = response.json()
-        outcomes.append(Outcome(
-            sample_id=sample_id,
-            category=int(qa["category"]),
-            gold=gold_ids(qa.get("evidence") or []) if qa["category"] in ANSWERABLE else [],
-            ranked=ranked_dialogs(answer["results"], keys, sample_id),
-            status=answer["status"],
-            relevance=float(answer.get("relevance", 0.0)),
-            latency_ms=latency,
-        ))
+        outcomes.append(
+            Outcome(
+                sample_id=sample_id,
+                category=int(qa["category"]),
+                gold=gold_ids(qa.get("evidence") or []) if qa["category"] in ANSWERABLE else [],
+                ranked=ranked_dialogs(answer["results"], keys, sample_id),
+                status=answer["status"],
+                relevance=float(answer.get("relevance", 0.0)),
+                latency_ms=latency,
+            )
+        )
     return outcomes
 
 
@@ -156,16 +163,24 @@ def machine() -> dict[str, Any]:
     cpu = platform.processor()
     cpuinfo = Path("/proc/cpuinfo")
     if cpuinfo.exists():
-        names = [line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines()
-                 if line.startswith("model name")]
+        names = [
+            line.split(":", 1)[1].strip()
+            for line in cpuinfo.read_text().splitlines()
+            if line.startswith("model name")
+        ]
         cpu = names[0] if names else cpu
     memory = ""
     meminfo = Path("/proc/meminfo")
     if meminfo.exists():
         memory = meminfo.read_text().splitlines()[0].split(":", 1)[1].strip()
-    return {"cpu": cpu, "cores": os.cpu_count(), "memory": memory,
-            "python": platform.python_version(), "platform": platform.platform(),
-            "load_avg_1m": os.getloadavg()[0]}
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory": memory,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "load_avg_1m": os.getloadavg()[0],
+    }
 
 
 def report(outcomes: list[Outcome]) -> dict[str, Any]:
@@ -183,10 +198,14 @@ def report(outcomes: list[Outcome]) -> dict[str, Any]:
         "adversarial": {
             "questions": len(adversarial),
             "not_found": (sum(o.status == "not_found" for o in adversarial) / len(adversarial))
-            if adversarial else 0.0,
+            if adversarial
+            else 0.0,
         },
-        "latency_ms": {"p50": percentile(latencies, 50), "p99": percentile(latencies, 99),
-                       "questions": len(latencies)},
+        "latency_ms": {
+            "p50": percentile(latencies, 50),
+            "p99": percentile(latencies, 99),
+            "questions": len(latencies),
+        },
         "threshold_curve": threshold_curve(outcomes, THRESHOLDS),
     }
 
@@ -239,24 +258,33 @@ def main() -> None:
 
     started = time.perf_counter()
     data = args.file.read_bytes()
-    samples = [s for s in json.loads(data)
-               if args.conversation is None or s["sample_id"] in args.conversation]
+    samples = [
+        s
+        for s in json.loads(data)
+        if args.conversation is None or s["sample_id"] in args.conversation
+    ]
     items = bulk.read_locomo(args.file, only=[s["sample_id"] for s in samples])
     prepare_store(args.fresh)
     seconds: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         principals = Path(tmp) / "principals.toml"
         principals.write_text(PRINCIPALS, "utf-8")
-        with serve({**os.environ, "TRACTATUS_PRINCIPALS": str(principals)}) as url, httpx.Client(
-            base_url=url, headers={"Authorization": f"Bearer {KEY}"}, timeout=600
-        ) as client:
+        with (
+            serve({**os.environ, "TRACTATUS_PRINCIPALS": str(principals)}) as url,
+            httpx.Client(
+                base_url=url, headers={"Authorization": f"Bearer {KEY}"}, timeout=600
+            ) as client,
+        ):
             t0 = time.perf_counter()
             summary = {} if args.skip_ingest else ingest(url, KEY, items)
             keys = observation_ids(client, items)
             indexed = index_passages(client)
             seconds["ingest"] = time.perf_counter() - t0
-            print(f"ingested {len(keys)} turns, {indexed} passages built "
-                  f"in {seconds['ingest']:.0f} s", flush=True)
+            print(
+                f"ingested {len(keys)} turns, {indexed} passages built "
+                f"in {seconds['ingest']:.0f} s",
+                flush=True,
+            )
             t1 = time.perf_counter()
             outcomes: list[Outcome] = []
             for sample in samples:

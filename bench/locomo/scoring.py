@@ -23,8 +23,13 @@ from statistics import mean
 _DIA = re.compile(r"D:?(\d+):(\d+)")
 ANSWERABLE = (1, 2, 3, 4)
 ADVERSARIAL = 5
-CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop",
-                  5: "adversarial"}
+CATEGORY_NAMES = {
+    1: "multi-hop",
+    2: "temporal",
+    3: "open-domain",
+    4: "single-hop",
+    5: "adversarial",
+}
 
 
 def gold_ids(evidence: Iterable[str]) -> list[str]:
@@ -117,9 +122,11 @@ def threshold_curve(
     answerable = [o.relevance for o in outcomes if o.category in ANSWERABLE]
     curve = []
     for t in thresholds:
-        curve.append({
-            "threshold": t,
-            "cat5_not_found": mean(r < t for r in adversarial) if adversarial else 0.0,
-            "cat1_4_wrongly_not_found": mean(r < t for r in answerable) if answerable else 0.0,
-        })
+        curve.append(
+            {
+                "threshold": t,
+                "cat5_not_found": mean(r < t for r in adversarial) if adversarial else 0.0,
+                "cat1_4_wrongly_not_found": mean(r < t for r in answerable) if answerable else 0.0,
+            }
+        )
     return curve

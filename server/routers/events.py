@@ -43,9 +43,7 @@ _SCHEMA = {
     "requestBody": {
         "content": {
             "application/json": {
-                "schema": EventWrite.model_json_schema(
-                    ref_template="#/components/schemas/{model}"
-                )
+                "schema": EventWrite.model_json_schema(ref_template="#/components/schemas/{model}")
             }
         },
         "required": True,
@@ -58,7 +56,8 @@ def _json(model: BaseModel, status_code: int = 200) -> Response:
     """Serialise an already-validated answer once (a 1,000-step replay is large; FastAPI
     would validate it again against the response model)."""
     return Response(
-        model.model_dump_json(by_alias=True), status_code=status_code,
+        model.model_dump_json(by_alias=True),
+        status_code=status_code,
         media_type="application/json",
     )
 
@@ -101,15 +100,25 @@ def get_chain(
 ) -> Response:
     depth = min(max_depth, events.MAX_DEPTH_CAP)
     replay = events.chain(
-        driver, database=settings.neo4j_database, principal=principal,
-        event_id=event_id, direction=direction, max_depth=depth,
+        driver,
+        database=settings.neo4j_database,
+        principal=principal,
+        event_id=event_id,
+        direction=direction,
+        max_depth=depth,
     )
     if replay is None:
         raise NotFound(NO_EVENT, details={"id": event_id})
-    return _json(ChainAnswer(
-        status=Status.answered, direction=direction, max_depth=depth,
-        events=replay.events, edges=replay.edges, truncated=replay.truncated,
-    ))
+    return _json(
+        ChainAnswer(
+            status=Status.answered,
+            direction=direction,
+            max_depth=depth,
+            events=replay.events,
+            edges=replay.edges,
+            truncated=replay.truncated,
+        )
+    )
 
 
 @router.get("/facts/why", response_model=WhyAnswer)
@@ -126,17 +135,33 @@ def get_why(
     valid, known = coordinates(as_of, known_at)
     database = settings.neo4j_database
     if get_predicate(driver, database=database, name=predicate) is None:
-        return _json(WhyAnswer(
-            status=Status.out_of_scope, subject=subject, predicate=predicate,
-            explanations=[], as_of=valid, known_at=known,
-        ))
+        return _json(
+            WhyAnswer(
+                status=Status.out_of_scope,
+                subject=subject,
+                predicate=predicate,
+                explanations=[],
+                as_of=valid,
+                known_at=known,
+            )
+        )
     explanations = events.why(
-        driver, database=database, principal=principal, subject=subject,
-        predicate=predicate, as_of=valid, known_at=known,
+        driver,
+        database=database,
+        principal=principal,
+        subject=subject,
+        predicate=predicate,
+        as_of=valid,
+        known_at=known,
         max_depth=min(max_depth, events.MAX_DEPTH_CAP),
     )
-    return _json(WhyAnswer(
-        status=Status.answered if explanations else Status.not_found,
-        subject=subject, predicate=predicate, explanations=explanations,
-        as_of=valid, known_at=known,
-    ))
+    return _json(
+        WhyAnswer(
+            status=Status.answered if explanations else Status.not_found,
+            subject=subject,
+            predicate=predicate,
+            explanations=explanations,
+            as_of=valid,
+            known_at=known,
+        )
+    )

@@ -34,8 +34,12 @@ def get_facts(
     database = settings.neo4j_database
     if get_predicate(driver, database=database, name=predicate) is None:
         return FactsAnswer(
-            status=Status.out_of_scope, subject=subject, predicate=predicate,
-            facts=[], as_of=valid, known_at=known,
+            status=Status.out_of_scope,
+            subject=subject,
+            predicate=predicate,
+            facts=[],
+            as_of=valid,
+            known_at=known,
         )
     facts = reads.current_facts(
         driver,
@@ -50,8 +54,12 @@ def get_facts(
     )
     status = Status.answered if facts else Status.not_found
     return FactsAnswer(
-        status=status, subject=subject, predicate=predicate, facts=facts,
-        as_of=valid, known_at=known,
+        status=status,
+        subject=subject,
+        predicate=predicate,
+        facts=facts,
+        as_of=valid,
+        known_at=known,
     )
 
 
@@ -68,12 +76,19 @@ def get_history(
     database = settings.neo4j_database
     if get_predicate(driver, database=database, name=predicate) is None:
         return HistoryAnswer(
-            status=Status.out_of_scope, subject=subject, predicate=predicate,
-            versions=[], known_at=known,
+            status=Status.out_of_scope,
+            subject=subject,
+            predicate=predicate,
+            versions=[],
+            known_at=known,
         )
     versions = reads.history(
-        driver, database=database, principal=principal,
-        subject=subject, predicate=predicate, known_at=known,
+        driver,
+        database=database,
+        principal=principal,
+        subject=subject,
+        predicate=predicate,
+        known_at=known,
     )
     status = Status.answered if versions else Status.not_found
     return HistoryAnswer(

@@ -91,4 +91,3 @@ def get_one(
         context=context,
     )
     return body
-

@@ -25,10 +25,16 @@ def get_timeline(
     limit: Annotated[int, Query(ge=1, le=MAX_TIMELINE)] = 1_000,
 ) -> TimelineAnswer:
     task, steps, truncated = events.timeline(
-        driver, database=settings.neo4j_database, principal=principal,
-        task_id=task_id, limit=limit,
+        driver,
+        database=settings.neo4j_database,
+        principal=principal,
+        task_id=task_id,
+        limit=limit,
     )
     return TimelineAnswer(
         status=Status.answered if steps else Status.not_found,
-        task_id=task_id, task=task, events=steps, truncated=truncated,
+        task_id=task_id,
+        task=task,
+        events=steps,
+        truncated=truncated,
     )

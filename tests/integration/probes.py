@@ -11,11 +11,23 @@ import httpx
 
 from tests.conftest import Api, assertion
 
-GROUP = {"alice": "finance", "bob": "sales", "dave": "hr", "erin": "legal", "frank": "eng",
-         "grace": "ops"}
+GROUP = {
+    "alice": "finance",
+    "bob": "sales",
+    "dave": "hr",
+    "erin": "legal",
+    "frank": "eng",
+    "grace": "ops",
+}
 # (owner, prober): the prober shares no group with the owner's secret
-PAIRS = [("alice", "bob"), ("bob", "alice"), ("dave", "erin"), ("frank", "grace"),
-         ("erin", "public"), ("grace", "dave")]
+PAIRS = [
+    ("alice", "bob"),
+    ("bob", "alice"),
+    ("dave", "erin"),
+    ("frank", "grace"),
+    ("erin", "public"),
+    ("grace", "dave"),
+]
 
 RESULTS: dict[str, list[str]] = {"attacks": [], "leaks": []}
 
@@ -37,20 +49,40 @@ class Secret:
 
 def plant(api: dict[str, Api], owner: str, prober: str) -> Secret:
     token = f"SECRET{uuid.uuid4().hex[:10]}"
-    secret = Secret(owner, prober, f"probe:{uuid.uuid4().hex[:10]}",
-                    f"probe:{uuid.uuid4().hex[:10]}", token)
+    secret = Secret(
+        owner, prober, f"probe:{uuid.uuid4().hex[:10]}", f"probe:{uuid.uuid4().hex[:10]}", token
+    )
     access = [GROUP[owner]]
     bodies = [
-        assertion(secret.subject, "tech_stack", f"{token}-old", access=access,
-                  valid_from="2026-01-01T00:00:00Z", confidence=0.7,
-                  evidence={"quote": f"we used {token}-old"}),
-        assertion(secret.subject, "tech_stack", token, access=access,
-                  valid_from="2026-06-01T00:00:00Z", confidence=0.95,
-                  evidence={"quote": f"we use {token} now"}),
-        assertion(secret.subject, "uses", token, access=access,
-                  evidence={"quote": f"uses {token}"}),
-        assertion(secret.subject, "lives_in", token, access=access, task_id="probe-task",
-                  evidence={"quote": f"lives in {token}"}),
+        assertion(
+            secret.subject,
+            "tech_stack",
+            f"{token}-old",
+            access=access,
+            valid_from="2026-01-01T00:00:00Z",
+            confidence=0.7,
+            evidence={"quote": f"we used {token}-old"},
+        ),
+        assertion(
+            secret.subject,
+            "tech_stack",
+            token,
+            access=access,
+            valid_from="2026-06-01T00:00:00Z",
+            confidence=0.95,
+            evidence={"quote": f"we use {token} now"},
+        ),
+        assertion(
+            secret.subject, "uses", token, access=access, evidence={"quote": f"uses {token}"}
+        ),
+        assertion(
+            secret.subject,
+            "lives_in",
+            token,
+            access=access,
+            task_id="probe-task",
+            evidence={"quote": f"lives in {token}"},
+        ),
     ]
     response = api[owner].post("/v1/assertions", {"assertions": bodies})
     assert response.status_code == 201, response.text
@@ -81,8 +113,10 @@ def check(
     if any(i in probe.text for i in secret.ids if i not in supplied):
         problems.append("hidden id in the response")
     if normalise(probe, secret) != normalise(control, secret):
-        problems.append(f"differs from control: {probe.status_code} {probe.text[:300]!r} vs "
-                        f"{control.status_code} {control.text[:300]!r}")
+        problems.append(
+            f"differs from control: {probe.status_code} {probe.text[:300]!r} vs "
+            f"{control.status_code} {control.text[:300]!r}"
+        )
     if problems:
         RESULTS["leaks"].append(f"{label}: {'; '.join(problems)}")
     assert not problems, problems
@@ -92,10 +126,11 @@ def pair_ids() -> list[str]:
     return [f"{o}->{p}" for o, p in PAIRS]
 
 
-def both(api: Api, secret: Secret, method: str, path: str, **kw: Any) -> tuple[
-    httpx.Response, httpx.Response
-]:
+def both(
+    api: Api, secret: Secret, method: str, path: str, **kw: Any
+) -> tuple[httpx.Response, httpx.Response]:
     """The same request about the secret subject and about a subject that never existed."""
+
     def run(subject: str) -> httpx.Response:
         def fill(value: Any) -> Any:
             if isinstance(value, str):
@@ -105,6 +140,8 @@ def both(api: Api, secret: Secret, method: str, path: str, **kw: Any) -> tuple[
             if isinstance(value, list):
                 return [fill(v) for v in value]
             return value
+
         filled = {k: fill(v) for k, v in kw.items()}
         return api.client.request(method, fill(path), **filled)
+
     return run(secret.subject), run(secret.control)

@@ -49,26 +49,81 @@ def seeded(api: dict[str, Api]) -> dict[str, Any]:
         assert response.status_code == 201, response.text
         ids[name] = response.json()["event"]["id"]
 
-    post("order", event(task, "create_order", at("14:03"), goal="restock", after={"order": order},
-                        assertions=[fact(order, "order_status", "created", "order created",
-                                         "tool_returned", "tool:orders")]))
-    post("fail", event(task, "pay_order", at("14:30"), caused_by=[ids["order"]],
-                       outcome="failure", before={"payment_channel": "A"},
-                       after={"payment_status": "timed_out"},
-                       assertions=[fact(order, "payment_status", "timed_out", "timeout",
-                                        "tool_returned", "tool:payments")]))
-    post("switch", event(task, "switch_channel", at("14:31"), caused_by=[ids["fail"]],
-                         after={"payment_channel": "B"}))
-    post("pay", event(task, "pay_order", at("15:00"), caused_by=[ids["switch"], ids["order"]],
-                      after={"payment_status": "succeeded"},
-                      assertions=[fact(order, "payment_status", "succeeded", "paid",
-                                       "tool_returned", "tool:payments")]))
+    post(
+        "order",
+        event(
+            task,
+            "create_order",
+            at("14:03"),
+            goal="restock",
+            after={"order": order},
+            assertions=[
+                fact(
+                    order,
+                    "order_status",
+                    "created",
+                    "order created",
+                    "tool_returned",
+                    "tool:orders",
+                )
+            ],
+        ),
+    )
+    post(
+        "fail",
+        event(
+            task,
+            "pay_order",
+            at("14:30"),
+            caused_by=[ids["order"]],
+            outcome="failure",
+            before={"payment_channel": "A"},
+            after={"payment_status": "timed_out"},
+            assertions=[
+                fact(
+                    order,
+                    "payment_status",
+                    "timed_out",
+                    "timeout",
+                    "tool_returned",
+                    "tool:payments",
+                )
+            ],
+        ),
+    )
+    post(
+        "switch",
+        event(
+            task,
+            "switch_channel",
+            at("14:31"),
+            caused_by=[ids["fail"]],
+            after={"payment_channel": "B"},
+        ),
+    )
+    post(
+        "pay",
+        event(
+            task,
+            "pay_order",
+            at("15:00"),
+            caused_by=[ids["switch"], ids["order"]],
+            after={"payment_status": "succeeded"},
+            assertions=[
+                fact(order, "payment_status", "succeeded", "paid", "tool_returned", "tool:payments")
+            ],
+        ),
+    )
     return {"task": task, "order": order, "ids": ids}
 
 
 def test_the_doc_has_the_promised_queries() -> None:
     assert set(QUERIES) == {
-        "causal_chain", "causal_chain_graph", "fact_history", "task_failures", "why_fact",
+        "causal_chain",
+        "causal_chain_graph",
+        "fact_history",
+        "task_failures",
+        "why_fact",
         "task_timeline",
     }
 
@@ -76,7 +131,10 @@ def test_the_doc_has_the_promised_queries() -> None:
 def test_causal_chain(driver: Driver, seeded: dict[str, Any]) -> None:
     rows = _run(driver, "causal_chain", event_id=seeded["ids"]["pay"])
     assert [r["action"] for r in rows] == [
-        "pay_order", "switch_channel", "pay_order", "create_order"
+        "pay_order",
+        "switch_channel",
+        "pay_order",
+        "create_order",
     ]
     assert sorted(rows[0]["caused_by"]) == ["create_order", "switch_channel"]
     assert rows[2]["outcome"] == "failure" and '"timed_out"' in rows[2]["after"]
@@ -88,8 +146,10 @@ def test_causal_chain_graph(driver: Driver, seeded: dict[str, Any]) -> None:
     ids = seeded["ids"]
     links = {(r["effect"]["id"], r["cause"]["id"]) for r in rows if r["link"] is not None}
     assert links == {
-        (ids["pay"], ids["switch"]), (ids["pay"], ids["order"]),
-        (ids["switch"], ids["fail"]), (ids["fail"], ids["order"]),
+        (ids["pay"], ids["switch"]),
+        (ids["pay"], ids["order"]),
+        (ids["switch"], ids["fail"]),
+        (ids["fail"], ids["order"]),
     }
     assert {r["effect"]["id"] for r in rows} == set(ids.values())
 
@@ -117,7 +177,9 @@ def test_why_fact(driver: Driver, seeded: dict[str, Any]) -> None:
     assert len(rows) == 1
     assert rows[0]["object"] == "succeeded"
     assert rows[0]["chain"] == [
-        "pay_order (success)", "switch_channel (success)", "pay_order (failure)",
+        "pay_order (success)",
+        "switch_channel (success)",
+        "pay_order (failure)",
         "create_order (success)",
     ]
 
@@ -125,6 +187,9 @@ def test_why_fact(driver: Driver, seeded: dict[str, Any]) -> None:
 def test_task_timeline(driver: Driver, seeded: dict[str, Any]) -> None:
     rows = _run(driver, "task_timeline", task_id=seeded["task"])
     assert [r["action"] for r in rows] == [
-        "create_order", "pay_order", "switch_channel", "pay_order"
+        "create_order",
+        "pay_order",
+        "switch_channel",
+        "pay_order",
     ]
     assert {r["goal"] for r in rows} == {"restock"}

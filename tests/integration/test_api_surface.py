@@ -10,15 +10,28 @@ from tests.conftest import KEYS, Api, assertion
 
 @pytest.mark.parametrize(
     "header",
-    [None, "", "Bearer", "Basic abc", f"Token {KEYS['alice']}", "Bearer wrong-key",
-     "Bearer " + "x" * 10_000, f"Bearer {KEYS['alice']}x", f"bearer  {KEYS['bob']}0"],
+    [
+        None,
+        "",
+        "Bearer",
+        "Basic abc",
+        f"Token {KEYS['alice']}",
+        "Bearer wrong-key",
+        "Bearer " + "x" * 10_000,
+        f"Bearer {KEYS['alice']}x",
+        f"bearer  {KEYS['bob']}0",
+    ],
 )
 def test_every_v1_route_needs_a_valid_key(base_url: str, header: str | None) -> None:
     headers = {"Authorization": header} if header is not None else {}
-    for method, path in [("GET", "/v1/facts?subject=a&predicate=tech_stack"),
-                         ("GET", "/v1/facts/history?subject=a&predicate=tech_stack"),
-                         ("POST", "/v1/assertions"), ("GET", "/v1/ontology"),
-                         ("POST", "/v1/ontology/predicates"), ("GET", "/v1/quarantine")]:
+    for method, path in [
+        ("GET", "/v1/facts?subject=a&predicate=tech_stack"),
+        ("GET", "/v1/facts/history?subject=a&predicate=tech_stack"),
+        ("POST", "/v1/assertions"),
+        ("GET", "/v1/ontology"),
+        ("POST", "/v1/ontology/predicates"),
+        ("GET", "/v1/quarantine"),
+    ]:
         response = httpx.request(method, base_url + path, headers=headers, json={})
         assert response.status_code in (401, 431), (path, response.text)
         if response.status_code == 401:
@@ -26,9 +39,7 @@ def test_every_v1_route_needs_a_valid_key(base_url: str, header: str | None) -> 
             assert response.headers["www-authenticate"] == "Bearer"
 
 
-def test_revoked_key_stops_working_without_restart(
-    base_url: str, principals_file: object
-) -> None:
+def test_revoked_key_stops_working_without_restart(base_url: str, principals_file: object) -> None:
     from pathlib import Path
 
     path = Path(str(principals_file))
@@ -54,7 +65,7 @@ def test_ontology_lists_seeded_predicates(api: dict[str, Api]) -> None:
 
 
 def test_registering_predicates_is_admin_only_idempotent_and_conflict_checked(
-    api: dict[str, Api]
+    api: dict[str, Api],
 ) -> None:
     predicate = {"name": "favourite_colour_probe", "cardinality": "one", "description": "colour"}
     member = api["alice"].post("/v1/ontology/predicates", predicate)
@@ -73,8 +84,9 @@ def test_registering_predicates_is_admin_only_idempotent_and_conflict_checked(
 
 
 def test_quarantine_is_admin_only_and_lists_reasons(api: dict[str, Api], subject: str) -> None:
-    api["public"].post("/v1/assertions", assertion(subject, "tech_stack", "Vue",
-                                                  valid_from="yesterday"))
+    api["public"].post(
+        "/v1/assertions", assertion(subject, "tech_stack", "Vue", valid_from="yesterday")
+    )
     assert api["alice"].get("/v1/quarantine").status_code == 403
     items = api["admin"].get("/v1/quarantine", limit=50).json()["items"]
     mine = [i for i in items if subject in i["payload"]]
@@ -89,8 +101,7 @@ def test_healthz_checks_neo4j_without_auth(base_url: str) -> None:
 
 
 def test_metrics_export_gate_counters(api: dict[str, Api], base_url: str, subject: str) -> None:
-    api["public"].post("/v1/assertions", assertion(subject, "tech_stack", "Vue",
-                                                  confidence=2.0))
+    api["public"].post("/v1/assertions", assertion(subject, "tech_stack", "Vue", confidence=2.0))
     text = httpx.get(f"{base_url}/metrics").text
     assert 'tractatus_gate_quarantined_total{origin="assertions",reason="invalid"}' in text
     assert "tractatus_http_requests_total" in text
@@ -98,23 +109,34 @@ def test_metrics_export_gate_counters(api: dict[str, Api], base_url: str, subjec
 
 def test_equal_instants_in_different_offsets_are_equal(api: dict[str, Api], subject: str) -> None:
     pub = api["public"]
-    pub.post("/v1/assertions", assertion(subject, "tech_stack", "Vue",
-                                         valid_from="2026-01-01T00:00:00Z"))
-    pub.post("/v1/assertions", assertion(subject, "tech_stack", "React",
-                                         valid_from="2026-06-01T02:00:00+02:00"))
-    at_switch = pub.get("/v1/facts", subject=subject, predicate="tech_stack",
-                        as_of="2026-05-31T19:00:00-05:00").json()
+    pub.post(
+        "/v1/assertions", assertion(subject, "tech_stack", "Vue", valid_from="2026-01-01T00:00:00Z")
+    )
+    pub.post(
+        "/v1/assertions",
+        assertion(subject, "tech_stack", "React", valid_from="2026-06-01T02:00:00+02:00"),
+    )
+    at_switch = pub.get(
+        "/v1/facts", subject=subject, predicate="tech_stack", as_of="2026-05-31T19:00:00-05:00"
+    ).json()
     assert [f["object"] for f in at_switch["facts"]] == ["React"]
-    just_before = pub.get("/v1/facts", subject=subject, predicate="tech_stack",
-                          as_of="2026-05-31T23:59:59Z").json()
+    just_before = pub.get(
+        "/v1/facts", subject=subject, predicate="tech_stack", as_of="2026-05-31T23:59:59Z"
+    ).json()
     assert [f["object"] for f in just_before["facts"]] == ["Vue"]
 
 
 def test_identity_is_resolved_before_the_body_is_read(base_url: str) -> None:
     """Without a key, a malformed or oversized body still answers 401, not 400 or 413."""
-    bad_json = httpx.post(f"{base_url}/v1/assertions", content=b"{not json",
-                          headers={"Content-Type": "application/json"})
+    bad_json = httpx.post(
+        f"{base_url}/v1/assertions",
+        content=b"{not json",
+        headers={"Content-Type": "application/json"},
+    )
     assert bad_json.status_code == 401
-    huge = httpx.post(f"{base_url}/v1/assertions", content=b"x" * (9 * 1024 * 1024),
-                      headers={"Content-Type": "application/json"})
+    huge = httpx.post(
+        f"{base_url}/v1/assertions",
+        content=b"x" * (9 * 1024 * 1024),
+        headers={"Content-Type": "application/json"},
+    )
     assert huge.status_code == 401

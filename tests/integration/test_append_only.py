@@ -30,16 +30,29 @@ def test_only_closing_stamps_change_and_each_once(
     api: dict[str, Api], subject: str, driver: Driver
 ) -> None:
     pub = api["public"]
-    seeds = [assertion(f"{subject}-{n}", "tech_stack", "Vue",
-                       valid_from="2026-01-01T00:00:00Z") for n in range(10)]
+    seeds = [
+        assertion(f"{subject}-{n}", "tech_stack", "Vue", valid_from="2026-01-01T00:00:00Z")
+        for n in range(10)
+    ]
     assert pub.post("/v1/assertions", {"assertions": seeds}).status_code == 201
     before, edges_before = _snapshot(driver), _edges(driver)
     stamps: dict[str, set[str]] = {}
     for month in ("03", "06", "09"):
-        batch = [assertion(f"{subject}-{n}", "tech_stack", f"React-{month}",
-                           valid_from=f"2026-{month}-01T00:00:00Z") for n in range(10)]
-        batch += [assertion(f"{subject}-{n}", "tech_stack", "Svelte", valid_from=
-                            f"2026-{month}-01T00:00:00Z") for n in range(2)]  # corrections
+        batch = [
+            assertion(
+                f"{subject}-{n}",
+                "tech_stack",
+                f"React-{month}",
+                valid_from=f"2026-{month}-01T00:00:00Z",
+            )
+            for n in range(10)
+        ]
+        batch += [
+            assertion(
+                f"{subject}-{n}", "tech_stack", "Svelte", valid_from=f"2026-{month}-01T00:00:00Z"
+            )
+            for n in range(2)
+        ]  # corrections
         assert pub.post("/v1/assertions", {"assertions": batch}).status_code == 201
         after = _snapshot(driver)
         for node_id, old in before.items():

@@ -41,10 +41,12 @@ def _bad(subject: str) -> dict[str, dict[str, Any]]:
         "blank_subject": {**good, "subject": "   "},
         "long_quote": {**good, "evidence": {"quote": "x" * 10_001}},
         "quote_not_in_source": {
-            **good, "evidence": {"quote": "React", "source_text": "we use Vue"}
+            **good,
+            "evidence": {"quote": "React", "source_text": "we use Vue"},
         },
         "offsets_mismatch": {
-            **good, "evidence": {"quote": "Vue", "source_text": "we use Vue", "start": 0, "end": 3}
+            **good,
+            "evidence": {"quote": "Vue", "source_text": "we use Vue", "start": 0, "end": 3},
         },
         "subject_wrong_type": {**good, "subject": 42},
         "object_wrong_type": {**good, "object": {"nested": True}},
@@ -53,7 +55,9 @@ def _bad(subject: str) -> dict[str, dict[str, Any]]:
         "bad_group": {**good, "access": ["no spaces allowed"]},
         "group_not_mine": {**good, "access": ["finance"]},
         "valid_to_before_from": {
-            **good, "valid_from": "2026-06-01T00:00:00Z", "valid_to": "2026-01-01T00:00:00Z"
+            **good,
+            "valid_from": "2026-06-01T00:00:00Z",
+            "valid_to": "2026-01-01T00:00:00Z",
         },
         "number_for_boolean": {**good, "predicate": "needs_restock", "object": "maybe"},
     }
@@ -80,10 +84,16 @@ def test_each_bad_item_is_refused_and_quarantined(
 def test_reasons_are_specific(api: dict[str, Api], subject: str) -> None:
     bad = _bad(subject)
     reasons = {
-        case: api["public"].post("/v1/assertions", bad[case]).json()["error"]["details"][
-            "rejections"][0]["reason"]
-        for case in ("human_date", "unknown_predicate", "quote_not_in_source", "unknown_field",
-                     "group_not_mine")
+        case: api["public"]
+        .post("/v1/assertions", bad[case])
+        .json()["error"]["details"]["rejections"][0]["reason"]
+        for case in (
+            "human_date",
+            "unknown_predicate",
+            "quote_not_in_source",
+            "unknown_field",
+            "group_not_mine",
+        )
     }
     assert reasons == {
         "human_date": "bad_timestamp",
@@ -143,13 +153,15 @@ def test_non_object_body_is_refused(api: dict[str, Api], driver: Driver) -> None
 
 
 def test_bad_query_parameters(api: dict[str, Api], subject: str) -> None:
-    response = api["public"].get("/v1/facts", subject=subject, predicate="tech_stack",
-                                 as_of="March 3rd, 2024")
+    response = api["public"].get(
+        "/v1/facts", subject=subject, predicate="tech_stack", as_of="March 3rd, 2024"
+    )
     assert _error(response, 422)["code"] == "invalid_request"
     response = api["public"].get("/v1/facts", predicate="tech_stack")
     assert _error(response, 422)["code"] == "invalid_request"
-    response = api["public"].get("/v1/facts", subject=subject, predicate="tech_stack",
-                                 min_confidence=3)
+    response = api["public"].get(
+        "/v1/facts", subject=subject, predicate="tech_stack", min_confidence=3
+    )
     assert _error(response, 422)["code"] == "invalid_request"
 
 

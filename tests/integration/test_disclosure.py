@@ -9,8 +9,15 @@ Q2, Q3 = "2026-04-01T00:00:00Z", "2026-07-01T00:00:00Z"
 
 
 def _revenue(subject: str, value: int, valid_from: str, **extra: object) -> dict:
-    return assertion(subject, "revenue", value, valid_from=valid_from, access=["finance"],
-                     evidence={"quote": f"revenue was {value:,}"}, **extra)
+    return assertion(
+        subject,
+        "revenue",
+        value,
+        valid_from=valid_from,
+        access=["finance"],
+        evidence={"quote": f"revenue was {value:,}"},
+        **extra,
+    )
 
 
 def test_finance_exact_sales_band_and_trend_others_not_found(
@@ -48,17 +55,21 @@ def test_finance_exact_sales_band_and_trend_others_not_found(
 
 
 def test_explicit_disclosures_override_the_policy(api: dict[str, Api], subject: str) -> None:
-    body = _revenue(subject, 2_140_000, Q3,
-                    disclosures=[{"audience": ["sales"], "object": "about two million",
-                                  "trend": "flat"}])
+    body = _revenue(
+        subject,
+        2_140_000,
+        Q3,
+        disclosures=[{"audience": ["sales"], "object": "about two million", "trend": "flat"}],
+    )
     assert api["alice"].post("/v1/assertions", body).status_code == 201
     fact = api["bob"].get("/v1/facts", subject=subject, predicate="revenue").json()["facts"][0]
     assert (fact["object"], fact["trend"]) == ("about two million", "flat")
 
 
 def test_a_disclosure_may_not_carry_the_exact_value(api: dict[str, Api], subject: str) -> None:
-    body = _revenue(subject, 2_140_000, Q3,
-                    disclosures=[{"audience": ["sales"], "object": "exactly 2140000"}])
+    body = _revenue(
+        subject, 2_140_000, Q3, disclosures=[{"audience": ["sales"], "object": "exactly 2140000"}]
+    )
     response = api["alice"].post("/v1/assertions", body)
     assert response.status_code == 422
     assert "exact value" in response.json()["error"]["details"]["rejections"][0]["message"]

@@ -38,18 +38,29 @@ def _alive(pids: set[int]) -> set[int]:
 @pytest.mark.skipif(not Path("/proc").exists(), reason="reads the process table in /proc")
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "sigkill"])
 def test_the_embedding_processes_end_with_the_server(
-    stop: signal.Signals, principals_file: Path, driver: Driver,
+    stop: signal.Signals,
+    principals_file: Path,
+    driver: Driver,
 ) -> None:
-    env = {**os.environ, "TRACTATUS_PRINCIPALS": str(principals_file),
-           "TRACTATUS_EMBED_PROCESSES": "true", "TRACTATUS_EMBED_REPLICAS": "2"}
+    env = {
+        **os.environ,
+        "TRACTATUS_PRINCIPALS": str(principals_file),
+        "TRACTATUS_EMBED_PROCESSES": "true",
+        "TRACTATUS_EMBED_REPLICAS": "2",
+    }
     process, url = start_server(env, timeout=60)
     try:
         response = httpx.post(
-            f"{url}/v1/observations", timeout=120,
+            f"{url}/v1/observations",
+            timeout=120,
             headers={"Authorization": f"Bearer {KEYS['alice']}"},
-            json={"text": "We use React for the frontend.", "speaker": "user:alice",
-                  "source_kind": "user_stated", "occurred_at": "2024-03-01T10:00:00+00:00",
-                  "idempotency_key": f"embed-processes-{uuid.uuid4()}"},
+            json={
+                "text": "We use React for the frontend.",
+                "speaker": "user:alice",
+                "source_kind": "user_stated",
+                "occurred_at": "2024-03-01T10:00:00+00:00",
+                "idempotency_key": f"embed-processes-{uuid.uuid4()}",
+            },
         )
         assert response.status_code == 201, response.text
         assert response.json()["assertions"]

@@ -40,10 +40,17 @@ def long_chain(driver: Driver, settings: Settings) -> list[str]:
     ids: list[str] = []
     for n in range(LONG):
         when = (start + timedelta(seconds=n)).isoformat()
-        body = event(task, f"step-{n}", when, caused_by=ids[-1:] if ids else None,
-                     before={"n": n - 1}, after={"n": n})
-        written = record_event(driver, database=settings.neo4j_database, raw=body,
-                               principal=principal)
+        body = event(
+            task,
+            f"step-{n}",
+            when,
+            caused_by=ids[-1:] if ids else None,
+            before={"n": n - 1},
+            after={"n": n},
+        )
+        written = record_event(
+            driver, database=settings.neo4j_database, raw=body, principal=principal
+        )
         ids.append(written.event.id)
     return ids
 
@@ -102,7 +109,12 @@ def test_fan_in_comes_back_as_a_dag_ordered_by_time(
     body = _chain(api["public"], diamond["e"])
     assert [name[e["id"]] for e in body["events"]] == ["e", "d", "c", "b", "a", "root"]
     assert {(name[x["from"]], name[x["to"]]) for x in body["edges"]} == {
-        ("e", "d"), ("e", "root"), ("d", "c"), ("c", "a"), ("c", "b"), ("a", "root"),
+        ("e", "d"),
+        ("e", "root"),
+        ("d", "c"),
+        ("c", "a"),
+        ("c", "b"),
+        ("a", "root"),
         ("b", "root"),
     }
     assert len(body["edges"]) == 7  # the repeated cause is linked once
@@ -111,13 +123,17 @@ def test_fan_in_comes_back_as_a_dag_ordered_by_time(
     two = _chain(api["public"], diamond["e"], max_depth=2)
     assert [name[e["id"]] for e in two["events"]] == ["e", "d", "c", "root"]
     assert {(name[x["from"]], name[x["to"]]) for x in two["edges"]} == {
-        ("e", "d"), ("e", "root"), ("d", "c"),
+        ("e", "d"),
+        ("e", "root"),
+        ("d", "c"),
     }
     assert two["truncated"] is True
     effects = _chain(api["public"], diamond["a"], direction="effects")
     assert [name[e["id"]] for e in effects["events"]] == ["a", "c", "d", "e"]
     assert {(name[x["from"]], name[x["to"]]) for x in effects["edges"]} == {
-        ("c", "a"), ("d", "c"), ("e", "d"),
+        ("c", "a"),
+        ("d", "c"),
+        ("e", "d"),
     }
 
 
@@ -126,10 +142,13 @@ def test_a_chain_stops_silently_at_what_the_reader_may_not_see(
 ) -> None:
     task = new_task()
     secret = _post(api["alice"], event(task, "budget_check", at("09:00"), access=["finance"]))
-    shared = _post(api["carol"], event(task, "approve", at("09:30"), caused_by=[secret],
-                                       access=["finance", "sales"]))
-    sales = _post(api["carol"], event(task, "announce", at("10:00"), caused_by=[shared],
-                                      access=["sales"]))
+    shared = _post(
+        api["carol"],
+        event(task, "approve", at("09:30"), caused_by=[secret], access=["finance", "sales"]),
+    )
+    sales = _post(
+        api["carol"], event(task, "announce", at("10:00"), caused_by=[shared], access=["sales"])
+    )
     for_bob = _chain(api["bob"], sales)
     assert [e["id"] for e in for_bob["events"]] == [sales, shared]
     assert for_bob["events"][1]["caused_by"] == []
@@ -155,12 +174,16 @@ def test_a_chain_stops_silently_at_what_the_reader_may_not_see(
 
 def test_timeline_shows_only_visible_steps(api: dict[str, Api]) -> None:
     task = new_task()
-    first = _post(api["alice"], event(task, "plan", at("09:00"), access=["finance"],
-                                      goal="close the quarter"))
-    second = _post(api["carol"], event(task, "report", at("09:10"), caused_by=[first],
-                                       access=["finance", "sales"]))
-    third = _post(api["alice"], event(task, "archive", at("09:20"), caused_by=[second],
-                                      access=["finance"]))
+    first = _post(
+        api["alice"], event(task, "plan", at("09:00"), access=["finance"], goal="close the quarter")
+    )
+    second = _post(
+        api["carol"],
+        event(task, "report", at("09:10"), caused_by=[first], access=["finance", "sales"]),
+    )
+    third = _post(
+        api["alice"], event(task, "archive", at("09:20"), caused_by=[second], access=["finance"])
+    )
     alice = api["alice"].get(f"/v1/tasks/{task}/timeline").json()
     assert alice["status"] == "answered"
     assert [e["id"] for e in alice["events"]] == [first, second, third]

@@ -28,14 +28,14 @@ def _by_kind(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
 
 
 @pytest.fixture
-def broken(
-    driver: Driver, api: dict[str, Api], fresh_store: None
-) -> Iterator[dict[str, str]]:
+def broken(driver: Driver, api: dict[str, Api], fresh_store: None) -> Iterator[dict[str, str]]:
     """Broken states no API call can make, created with raw Cypher and removed afterwards."""
     task = new_task()
     ok = api["public"].post("/v1/events", event(task, "start", at("10:00"))).json()["event"]["id"]
-    ids = {k: f"{MARK}-{k}-{uuid.uuid4().hex[:8]}" for k in
-           ("orphan", "ghost_child", "early", "public_effect", "secret", "assertion")}
+    ids = {
+        k: f"{MARK}-{k}-{uuid.uuid4().hex[:8]}"
+        for k in ("orphan", "ghost_child", "early", "public_effect", "secret", "assertion")
+    }
     driver.execute_query(
         """
         MATCH (ok:Event {id: $ok})
@@ -57,23 +57,40 @@ def broken(
         CREATE (a:Assertion {id: $ids.assertion, subject: 'x', predicate: 'status',
                              mark: $mark})-[:CAUSED_BY]->(ghost)
         """,
-        ok=ok, ids=ids, task=task, mark=MARK,
+        ok=ok,
+        ids=ids,
+        task=task,
+        mark=MARK,
     )
     yield ids
     driver.execute_query("MATCH (n {mark: $mark}) DETACH DELETE n", mark=MARK)
 
 
 def test_a_clean_store_reports_nothing(
-    driver: Driver, settings: Settings, api: dict[str, Api], subject: str,
-    capsys: pytest.CaptureFixture[str], fresh_store: None,
+    driver: Driver,
+    settings: Settings,
+    api: dict[str, Api],
+    subject: str,
+    capsys: pytest.CaptureFixture[str],
+    fresh_store: None,
 ) -> None:
     task = new_task()
-    root = api["carol"].post("/v1/events", event(task, "plan", at("09:00"),
-                                                 access=["finance", "sales"])).json()
-    api["carol"].post("/v1/events", event(
-        task, "act", at("09:05"), caused_by=[root["event"]["id"]], access=["sales"],
-        assertions=[fact(subject, "status", "done", "done", "tool_returned", "tool")],
-    ))
+    root = (
+        api["carol"]
+        .post("/v1/events", event(task, "plan", at("09:00"), access=["finance", "sales"]))
+        .json()
+    )
+    api["carol"].post(
+        "/v1/events",
+        event(
+            task,
+            "act",
+            at("09:05"),
+            caused_by=[root["event"]["id"]],
+            access=["sales"],
+            assertions=[fact(subject, "status", "done", "done", "tool_returned", "tool")],
+        ),
+    )
     report = chaincheck.check_chains(driver, database=settings.neo4j_database)
     assert report.ok, chaincheck.render(report)
     assert chaincheck.render(report) == "chains ok: no problems found"

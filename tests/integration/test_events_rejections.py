@@ -27,9 +27,7 @@ def _root(api: Api, task: str, **extra: Any) -> str:
     return str(response.json()["event"]["id"])
 
 
-def _refused(
-    driver: Driver, api: Api, body: Any, reason: str
-) -> dict[str, Any]:
+def _refused(driver: Driver, api: Api, body: Any, reason: str) -> dict[str, Any]:
     """POST a body that must be refused: 422, quarantined, and nothing else written."""
     before, held = ledger_counts(driver), quarantined(driver)
     response = api.post("/v1/events", body)
@@ -48,8 +46,13 @@ def _refused(
 
 
 def test_unknown_cause_is_refused(driver: Driver, api: dict[str, Api], subject: str) -> None:
-    body = event(new_task(), "pay", at("11:00"), caused_by=[UNKNOWN_ID],
-                 assertions=[fact(subject, "status", "paid", "paid", "tool_returned", "tool")])
+    body = event(
+        new_task(),
+        "pay",
+        at("11:00"),
+        caused_by=[UNKNOWN_ID],
+        assertions=[fact(subject, "status", "paid", "paid", "tool_returned", "tool")],
+    )
     error = _refused(driver, api["bob"], body, "unknown_cause")
     assert UNKNOWN_ID in error["message"]
 
@@ -63,14 +66,18 @@ def test_an_invisible_cause_is_refused_exactly_like_an_unknown_one(
         driver, api["bob"], event(task, "pay", at("11:00"), caused_by=[secret]), "unknown_cause"
     )
     unknown = _refused(
-        driver, api["bob"], event(task, "pay", at("11:00"), caused_by=[UNKNOWN_ID]),
+        driver,
+        api["bob"],
+        event(task, "pay", at("11:00"), caused_by=[UNKNOWN_ID]),
         "unknown_cause",
     )
 
     def shape(error: dict[str, Any], cause: str) -> Any:
         details = {k: v for k, v in error["details"].items() if k != "quarantine_ids"}
-        return error["code"], error["message"].replace(cause, "<id>"), str(details).replace(
-            cause, "<id>"
+        return (
+            error["code"],
+            error["message"].replace(cause, "<id>"),
+            str(details).replace(cause, "<id>"),
         )
 
     assert shape(invisible, secret) == shape(unknown, UNKNOWN_ID)
@@ -89,13 +96,13 @@ def test_a_non_root_event_must_name_its_causes(driver: Driver, api: dict[str, Ap
     _refused(driver, api["bob"], both, "invalid")
 
 
-def test_a_cause_recorded_after_its_effect_is_refused(
-    driver: Driver, api: dict[str, Api]
-) -> None:
+def test_a_cause_recorded_after_its_effect_is_refused(driver: Driver, api: dict[str, Api]) -> None:
     task = new_task()
     later = api["bob"].post("/v1/events", event(task, "late", at("15:00"))).json()["event"]["id"]
     error = _refused(
-        driver, api["bob"], event(task, "early", at("14:00"), caused_by=[later]),
+        driver,
+        api["bob"],
+        event(task, "early", at("14:00"), caused_by=[later]),
         "cause_after_effect",
     )
     assert later in error["message"]
@@ -107,10 +114,16 @@ def test_a_refused_assertion_refuses_the_whole_event(
     driver: Driver, api: dict[str, Api], subject: str
 ) -> None:
     root = _root(api["bob"], new_task())
-    body = event(new_task(), "pay", at("11:00"), caused_by=[root], assertions=[
-        fact(subject, "status", "paid", "paid", "tool_returned", "tool"),
-        fact(subject, f"unknown_{uuid.uuid4().hex[:8]}", "red", "red", "tool_returned", "tool"),
-    ])
+    body = event(
+        new_task(),
+        "pay",
+        at("11:00"),
+        caused_by=[root],
+        assertions=[
+            fact(subject, "status", "paid", "paid", "tool_returned", "tool"),
+            fact(subject, f"unknown_{uuid.uuid4().hex[:8]}", "red", "red", "tool_returned", "tool"),
+        ],
+    )
     error = _refused(driver, api["bob"], body, "unknown_predicate")
     assert error["message"].startswith("refused by the gate: assertions[1]:")
 
@@ -149,16 +162,17 @@ def test_a_moved_on_slot_refuses_the_whole_event(
     driver: Driver, api: dict[str, Api], subject: str
 ) -> None:
     root = _root(api["bob"], new_task())
-    first = api["bob"].post("/v1/assertions", fact(subject, "status", "open", "open",
-                                                   "user_stated", subject))
+    first = api["bob"].post(
+        "/v1/assertions", fact(subject, "status", "open", "open", "user_stated", subject)
+    )
     assert first.status_code == 201
     stale = fact(subject, "status", "closed", "closed", "tool_returned", "tool") | {
         "expected_current": UNKNOWN_ID
     }
     before = ledger_counts(driver)
     response = api["bob"].post(
-        "/v1/events", event(new_task(), "close", at("11:00"), caused_by=[root],
-                            assertions=[stale]),
+        "/v1/events",
+        event(new_task(), "close", at("11:00"), caused_by=[root], assertions=[stale]),
     )
     assert response.status_code == 409, response.text
     assert response.json()["error"]["code"] == "precondition_failed"

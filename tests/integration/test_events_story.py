@@ -25,53 +25,137 @@ def story(api: dict[str, Api]) -> dict[str, Any]:
     store = f"store:east-{uuid.uuid4().hex[:8]}"
     order = f"order:{uuid.uuid4().hex[:8]}"
     said = "the east-side store needs restocking"
-    asked = _post(agent, event(
-        task, "request_restock", at("14:00"), actor="user:dana", goal="restock the east store",
-        after={"needs_restock": True},
-        assertions=[fact(store, "needs_restock", True, said, "user_stated", "user:dana")],
-    ))
-    looked = _post(agent, event(
-        task, "lookup_stock", at("14:01"), caused_by=[asked["event"]["id"]],
-        before={"stock_level": None}, after={"stock_level": 80, "safety_stock": 100},
-        assertions=[
-            fact(store, "stock_level", 80, "stock: 80", "tool_returned", "tool:inventory"),
-            fact(store, "safety_stock", 100, "safety: 100", "tool_returned", "tool:inventory"),
-        ],
-    ))
-    decided = _post(agent, event(
-        task, "decide_restock", at("14:02"), caused_by=[looked["event"]["id"]],
-        before={"stock_level": 80, "safety_stock": 100}, after={"decision": "restock"},
-    ))
-    created = _post(agent, event(
-        task, "create_order", at("14:03"), caused_by=[decided["event"]["id"]],
-        before={"order": None}, after={"order": order, "order_status": "created"},
-        assertions=[fact(order, "order_status", "created", "order created", "tool_returned",
-                         "tool:orders")],
-    ))
-    failed = _post(agent, event(
-        task, "pay_order", at("14:30"), caused_by=[created["event"]["id"]], outcome="failure",
-        before={"payment_status": "pending", "payment_channel": "A"},
-        after={"payment_status": "timed_out", "payment_channel": "A"},
-        assertions=[fact(order, "payment_status", "timed_out", "channel A: timeout",
-                         "tool_returned", "tool:payments")],
-    ))
-    switched = _post(agent, event(
-        task, "switch_channel", at("14:31"), caused_by=[failed["event"]["id"]],
-        before={"payment_channel": "A"}, after={"payment_channel": "B"},
-        assertions=[fact(order, "payment_channel", "B", "switching to channel B",
-                         "agent_inferred", "agent")],
-    ))
-    paid = _post(agent, event(
-        task, "pay_order", at("15:00"),
-        caused_by=[switched["event"]["id"], created["event"]["id"]],
-        before={"payment_status": "timed_out", "payment_channel": "B"},
-        after={"payment_status": "succeeded", "payment_channel": "B"},
-        assertions=[fact(order, "payment_status", "succeeded", "channel B: paid",
-                         "tool_returned", "tool:payments")],
-    ))
+    asked = _post(
+        agent,
+        event(
+            task,
+            "request_restock",
+            at("14:00"),
+            actor="user:dana",
+            goal="restock the east store",
+            after={"needs_restock": True},
+            assertions=[fact(store, "needs_restock", True, said, "user_stated", "user:dana")],
+        ),
+    )
+    looked = _post(
+        agent,
+        event(
+            task,
+            "lookup_stock",
+            at("14:01"),
+            caused_by=[asked["event"]["id"]],
+            before={"stock_level": None},
+            after={"stock_level": 80, "safety_stock": 100},
+            assertions=[
+                fact(store, "stock_level", 80, "stock: 80", "tool_returned", "tool:inventory"),
+                fact(store, "safety_stock", 100, "safety: 100", "tool_returned", "tool:inventory"),
+            ],
+        ),
+    )
+    decided = _post(
+        agent,
+        event(
+            task,
+            "decide_restock",
+            at("14:02"),
+            caused_by=[looked["event"]["id"]],
+            before={"stock_level": 80, "safety_stock": 100},
+            after={"decision": "restock"},
+        ),
+    )
+    created = _post(
+        agent,
+        event(
+            task,
+            "create_order",
+            at("14:03"),
+            caused_by=[decided["event"]["id"]],
+            before={"order": None},
+            after={"order": order, "order_status": "created"},
+            assertions=[
+                fact(
+                    order,
+                    "order_status",
+                    "created",
+                    "order created",
+                    "tool_returned",
+                    "tool:orders",
+                )
+            ],
+        ),
+    )
+    failed = _post(
+        agent,
+        event(
+            task,
+            "pay_order",
+            at("14:30"),
+            caused_by=[created["event"]["id"]],
+            outcome="failure",
+            before={"payment_status": "pending", "payment_channel": "A"},
+            after={"payment_status": "timed_out", "payment_channel": "A"},
+            assertions=[
+                fact(
+                    order,
+                    "payment_status",
+                    "timed_out",
+                    "channel A: timeout",
+                    "tool_returned",
+                    "tool:payments",
+                )
+            ],
+        ),
+    )
+    switched = _post(
+        agent,
+        event(
+            task,
+            "switch_channel",
+            at("14:31"),
+            caused_by=[failed["event"]["id"]],
+            before={"payment_channel": "A"},
+            after={"payment_channel": "B"},
+            assertions=[
+                fact(
+                    order,
+                    "payment_channel",
+                    "B",
+                    "switching to channel B",
+                    "agent_inferred",
+                    "agent",
+                )
+            ],
+        ),
+    )
+    paid = _post(
+        agent,
+        event(
+            task,
+            "pay_order",
+            at("15:00"),
+            caused_by=[switched["event"]["id"], created["event"]["id"]],
+            before={"payment_status": "timed_out", "payment_channel": "B"},
+            after={"payment_status": "succeeded", "payment_channel": "B"},
+            assertions=[
+                fact(
+                    order,
+                    "payment_status",
+                    "succeeded",
+                    "channel B: paid",
+                    "tool_returned",
+                    "tool:payments",
+                )
+            ],
+        ),
+    )
     steps = [asked, looked, decided, created, failed, switched, paid]
-    return {"task": task, "store": store, "order": order,
-            "ids": [s["event"]["id"] for s in steps], "steps": steps}
+    return {
+        "task": task,
+        "store": store,
+        "order": order,
+        "ids": [s["event"]["id"] for s in steps],
+        "steps": steps,
+    }
 
 
 def test_the_write_answers_with_the_event_and_its_assertions(story: dict[str, Any]) -> None:
@@ -84,16 +168,19 @@ def test_the_write_answers_with_the_event_and_its_assertions(story: dict[str, An
     assert written["stock_level"]["task_id"] == story["task"]  # the step's task by default
     assert written["stock_level"]["valid_from"].startswith(at("14:01")[:19])
     paid = story["steps"][6]
-    assert paid["assertions"][0]["superseded"] == story["steps"][4]["assertions"][0][
-        "assertion"]["id"]
+    assert (
+        paid["assertions"][0]["superseded"] == story["steps"][4]["assertions"][0]["assertion"]["id"]
+    )
 
 
 def test_why_replays_the_whole_chain_back_to_the_user(
     api: dict[str, Api], story: dict[str, Any]
 ) -> None:
-    answer = api["public"].get(
-        "/v1/facts/why", subject=story["order"], predicate="payment_status"
-    ).json()
+    answer = (
+        api["public"]
+        .get("/v1/facts/why", subject=story["order"], predicate="payment_status")
+        .json()
+    )
     assert answer["status"] == "answered"
     [explanation] = answer["explanations"]
     assert explanation["fact"]["object"] == "succeeded"
@@ -101,15 +188,31 @@ def test_why_replays_the_whole_chain_back_to_the_user(
     chain = explanation["chain"]
     asked, looked, decided, created, failed, switched, paid = story["ids"]
     assert [e["id"] for e in chain["events"]] == [
-        paid, switched, failed, created, decided, looked, asked
+        paid,
+        switched,
+        failed,
+        created,
+        decided,
+        looked,
+        asked,
     ]
     assert [e["action"] for e in chain["events"]] == [
-        "pay_order", "switch_channel", "pay_order", "create_order", "decide_restock",
-        "lookup_stock", "request_restock",
+        "pay_order",
+        "switch_channel",
+        "pay_order",
+        "create_order",
+        "decide_restock",
+        "lookup_stock",
+        "request_restock",
     ]
     assert {(e["from"], e["to"]) for e in chain["edges"]} == {
-        (paid, switched), (paid, created), (switched, failed), (failed, created),
-        (created, decided), (decided, looked), (looked, asked),
+        (paid, switched),
+        (paid, created),
+        (switched, failed),
+        (failed, created),
+        (created, decided),
+        (decided, looked),
+        (looked, asked),
     }
     by_id = {e["id"]: e for e in chain["events"]}
     assert by_id[failed]["outcome"] == "failure"
@@ -132,9 +235,11 @@ def test_why_replays_the_whole_chain_back_to_the_user(
 def test_why_as_of_the_timeout_explains_the_failure(
     api: dict[str, Api], story: dict[str, Any]
 ) -> None:
-    answer = api["public"].get(
-        "/v1/facts/why", subject=story["order"], predicate="payment_status", as_of=at("14:45")
-    ).json()
+    answer = (
+        api["public"]
+        .get("/v1/facts/why", subject=story["order"], predicate="payment_status", as_of=at("14:45"))
+        .json()
+    )
     [explanation] = answer["explanations"]
     assert explanation["fact"]["object"] == "timed_out"
     assert explanation["event"]["outcome"] == "failure"
@@ -148,9 +253,7 @@ def test_timeline_and_effects(api: dict[str, Api], story: dict[str, Any]) -> Non
     assert [e["id"] for e in timeline["events"]] == story["ids"]
     assert timeline["task"]["goal"] == "restock the east store"
     assert timeline["task"]["started_at"].startswith(at("14:00")[:19])
-    effects = api["public"].get(
-        f"/v1/events/{story['ids'][0]}/chain", direction="effects"
-    ).json()
+    effects = api["public"].get(f"/v1/events/{story['ids'][0]}/chain", direction="effects").json()
     assert [e["id"] for e in effects["events"]] == story["ids"]
     assert effects["events"][-1]["depth"] == 4  # paid <- created <- decided <- looked <- asked
 
@@ -163,9 +266,7 @@ def test_why_status_for_unknown_slots(api: dict[str, Api], story: dict[str, Any]
     assert scope.json()["status"] == "out_of_scope"
 
 
-def test_a_fact_written_without_an_event_has_no_chain(
-    api: dict[str, Api], subject: str
-) -> None:
+def test_a_fact_written_without_an_event_has_no_chain(api: dict[str, Api], subject: str) -> None:
     body = fact(subject, "status", "open", "it is open", "user_stated", subject)
     assert api["public"].post("/v1/assertions", body).status_code == 201
     answer = api["public"].get("/v1/facts/why", subject=subject, predicate="status").json()

@@ -40,15 +40,27 @@ def test_a_jsonl_file_is_ingested_once(
 ) -> None:
     conversation = f"jsonl-{uuid.uuid4().hex[:8]}"
     rows = [
-        {"text": text, "speaker": "user:dana", "source_kind": "user_stated",
-         "occurred_at": f"2026-02-01T10:00:0{n}+00:00", "conversation_id": conversation}
+        {
+            "text": text,
+            "speaker": "user:dana",
+            "source_kind": "user_stated",
+            "occurred_at": f"2026-02-01T10:00:0{n}+00:00",
+            "conversation_id": conversation,
+        }
         for n, text in enumerate(["I live in Porto.", "我喜欢咖啡。", "We use Vue for the app."])
     ]
     rows[0]["idempotency_key"] = f"{conversation}:1"
     source = tmp_path / "obs.jsonl"
     source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
-    common = [str(source), "--url", base_url, "--key", KEYS["alice"],
-              "--progress", str(tmp_path / "done")]
+    common = [
+        str(source),
+        "--url",
+        base_url,
+        "--key",
+        KEYS["alice"],
+        "--progress",
+        str(tmp_path / "done"),
+    ]
     code, summary = _run(capsys, *common)
     assert code == 0, summary
     assert (summary["created"], summary["replayed"], summary["rejected"]) == (3, 0, 0)
@@ -72,17 +84,34 @@ def test_a_locomo_conversation_resumes_without_duplicates(
     turns = sample["conversation"]
     excerpt = {
         "sample_id": conversation,
-        "conversation": {k: turns[k] for k in ("speaker_a", "speaker_b", "session_1",
-                                               "session_1_date_time", "session_2",
-                                               "session_2_date_time")},
+        "conversation": {
+            k: turns[k]
+            for k in (
+                "speaker_a",
+                "speaker_b",
+                "session_1",
+                "session_1_date_time",
+                "session_2",
+                "session_2_date_time",
+            )
+        },
         "qa": [],
     }
     source = tmp_path / "excerpt.json"
     source.write_text(json.dumps([excerpt]), "utf-8")
     total = len(turns["session_1"]) + len(turns["session_2"])
     half = total // 2
-    common = [str(source), "--url", base_url, "--key", KEYS["alice"],
-              "--progress", str(tmp_path / "done"), "--batch-size", "8"]
+    common = [
+        str(source),
+        "--url",
+        base_url,
+        "--key",
+        KEYS["alice"],
+        "--progress",
+        str(tmp_path / "done"),
+        "--batch-size",
+        "8",
+    ]
     code, first = _run(capsys, *common, "--limit", str(half))  # the interrupted run
     assert code == 0, first
     assert first["created"] == half

@@ -21,8 +21,9 @@ def _objects(api: Api, subject: str, predicate: str, **params: Any) -> list[str]
 def test_retraction_ends_the_fact_and_keeps_history(api: dict[str, Api], subject: str) -> None:
     pub = api["public"]
     pub.post("/v1/assertions", assertion(subject, "lives_in", "Berlin", valid_from=JAN))
-    r = pub.post("/v1/assertions", assertion(subject, "lives_in", None, polarity=False,
-                                               valid_from=JUN))
+    r = pub.post(
+        "/v1/assertions", assertion(subject, "lives_in", None, polarity=False, valid_from=JUN)
+    )
     assert r.status_code == 201, r.text
     assert _objects(pub, subject, "lives_in", as_of=MAR) == ["Berlin"]
     after = pub.get("/v1/facts", subject=subject, predicate="lives_in", as_of=SEP).json()
@@ -51,8 +52,9 @@ def test_backfill_inside_a_closed_interval_makes_a_remnant(
     pub = api["public"]
     pub.post("/v1/assertions", assertion(subject, "tech_stack", "Vue", valid_from=JAN))
     pub.post("/v1/assertions", assertion(subject, "tech_stack", "React", valid_from=SEP))
-    angular = pub.post("/v1/assertions", assertion(subject, "tech_stack", "Angular",
-                                                  valid_from=MAR, valid_to=JUN)).json()
+    angular = pub.post(
+        "/v1/assertions", assertion(subject, "tech_stack", "Angular", valid_from=MAR, valid_to=JUN)
+    ).json()
     assert angular["assertion"]["valid_to"].startswith("2026-06-01")
     assert _objects(pub, subject, "tech_stack", as_of="2026-02-01T00:00:00Z") == ["Vue"]
     assert _objects(pub, subject, "tech_stack", as_of="2026-04-01T00:00:00Z") == ["Angular"]
@@ -61,9 +63,7 @@ def test_backfill_inside_a_closed_interval_makes_a_remnant(
     assert overlapping_versions(driver, database="neo4j") == []
 
 
-def test_many_valued_predicates_hold_independent_values(
-    api: dict[str, Api], subject: str
-) -> None:
+def test_many_valued_predicates_hold_independent_values(api: dict[str, Api], subject: str) -> None:
     pub = api["public"]
     for tool in ("git", "vim", "docker"):
         assert pub.post("/v1/assertions", assertion(subject, "uses", tool)).status_code == 201
@@ -88,28 +88,33 @@ def test_a_batch_closes_versions_it_wrote_itself(
     api: dict[str, Api], subject: str, driver: Driver
 ) -> None:
     """Plain writes are sent together: a close may name a version created in the same batch."""
-    items = [assertion(subject, "tech_stack", name, valid_from=when)
-             for name, when in (("Vue", JAN), ("React", MAR), ("Angular", JUN))]
+    items = [
+        assertion(subject, "tech_stack", name, valid_from=when)
+        for name, when in (("Vue", JAN), ("React", MAR), ("Angular", JUN))
+    ]
     response = api["public"].post("/v1/assertions", {"assertions": items})
     assert response.status_code == 201, response.text
     vue, react, angular = (r["assertion"]["id"] for r in response.json()["results"])
     assert [r["superseded"] for r in response.json()["results"]] == [None, vue, react]
-    assert _objects(api["public"], subject, "tech_stack", as_of="2026-04-01T00:00:00Z") == [
-        "React"
-    ]
+    assert _objects(api["public"], subject, "tech_stack", as_of="2026-04-01T00:00:00Z") == ["React"]
     records, _, _ = driver.execute_query(
         "MATCH (a:Assertion {subject: $s})-[:EVIDENCED_BY]->(e:Evidence) "
         "OPTIONAL MATCH (a)-[:SUPERSEDES]->(x) "
         "RETURN a.id AS id, x.id AS closes, toString(a.valid_to) AS valid_to, "
         "[t IN [a.valid_from, a.recorded_at, e.recorded_at] | valueType(t)] AS types, "
         "a.valid_to IS NULL OR valueType(a.valid_to) = valueType(a.valid_from) AS same "
-        "ORDER BY a.valid_from", s=subject,
+        "ORDER BY a.valid_from",
+        s=subject,
     )
     assert [(r["id"], r["closes"]) for r in records] == [
-        (vue, None), (react, vue), (angular, react)
+        (vue, None),
+        (react, vue),
+        (angular, react),
     ]
     assert [r["valid_to"] for r in records] == [
-        "2026-03-01T00:00:00Z", "2026-06-01T00:00:00Z", None
+        "2026-03-01T00:00:00Z",
+        "2026-06-01T00:00:00Z",
+        None,
     ]
     assert all(r["types"] == ["ZONED DATETIME NOT NULL"] * 3 and r["same"] for r in records)
 
@@ -118,18 +123,22 @@ def test_cas_refuses_a_stale_writer_with_the_current_version(
     api: dict[str, Api], subject: str
 ) -> None:
     pub = api["public"]
-    first = pub.post("/v1/assertions", assertion(subject, "works_at", "Acme",
-                                                 expected_current=None))
+    first = pub.post(
+        "/v1/assertions", assertion(subject, "works_at", "Acme", expected_current=None)
+    )
     assert first.status_code == 201
-    again = pub.post("/v1/assertions", assertion(subject, "works_at", "Initech",
-                                                 expected_current=None))
+    again = pub.post(
+        "/v1/assertions", assertion(subject, "works_at", "Initech", expected_current=None)
+    )
     assert again.status_code == 409
     error = again.json()["error"]
     assert error["code"] == "precondition_failed"
     assert error["details"]["current"]["id"] == first.json()["assertion"]["id"]
     assert error["details"]["current"]["object"] == "Acme"
-    stale = pub.post("/v1/assertions", assertion(subject, "works_at", "Initech",
-                                                 expected_current="01NOTTHECURRENTID"))
+    stale = pub.post(
+        "/v1/assertions",
+        assertion(subject, "works_at", "Initech", expected_current="01NOTTHECURRENTID"),
+    )
     assert stale.status_code == 409
     assert _objects(pub, subject, "works_at") == ["Acme"]
 
@@ -140,6 +149,7 @@ def test_twenty_concurrent_writers_one_winner_per_version(
     pub = api["public"]
     head = pub.post("/v1/assertions", assertion(subject, "status", "v0")).json()["assertion"]["id"]
     for round_ in range(3):
+
         def attempt(n: int, expected: str = head, r: int = round_) -> Any:
             body = assertion(subject, "status", f"r{r}-w{n}", expected_current=expected)
             return pub.post("/v1/assertions", body)
@@ -180,6 +190,7 @@ def test_structured_writes_are_embedded_for_recall(
     records, _, _ = driver.execute_query(
         "MATCH (a:Assertion {id: $id}) "
         "CALL db.index.vector.queryNodes('assertion_embedding', 5, a.embedding) "
-        "YIELD node RETURN collect(node.id) AS ids", id=new_id,
+        "YIELD node RETURN collect(node.id) AS ids",
+        id=new_id,
     )
     assert new_id in records[0]["ids"]

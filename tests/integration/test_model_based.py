@@ -25,12 +25,13 @@ class Model:
     """A slot's valid-time timeline per record time, built by painting writes in order."""
 
     timeline: list[tuple[datetime, datetime | None, str | None]] = field(default_factory=list)
-    snapshots: list[tuple[datetime, list[tuple[datetime, datetime | None, str | None]]]] = (
-        field(default_factory=list)
+    snapshots: list[tuple[datetime, list[tuple[datetime, datetime | None, str | None]]]] = field(
+        default_factory=list
     )
 
-    def write(self, recorded: datetime, start: datetime, end: datetime | None,
-              value: str | None) -> None:
+    def write(
+        self, recorded: datetime, start: datetime, end: datetime | None, value: str | None
+    ) -> None:
         if end is None:
             later = [s for s, _, _ in self.timeline if s > start]
             end = min(later) if later else None
@@ -78,16 +79,23 @@ def test_reads_agree_with_the_model(driver: Driver, ops: list[tuple]) -> None:
     record_times = []
     for value, day, length, offset in ops:
         body = {
-            "subject": subject, "predicate": "status", "object": value,
-            "polarity": value is not None, "valid_from": _stamp(day, offset),
-            "source_kind": "agent_inferred", "asserted_by": "test", "confidence": 0.5,
+            "subject": subject,
+            "predicate": "status",
+            "object": value,
+            "polarity": value is not None,
+            "valid_from": _stamp(day, offset),
+            "source_kind": "agent_inferred",
+            "asserted_by": "test",
+            "confidence": 0.5,
             "evidence": {"quote": f"status {value}"},
         }
         if length is not None:
             body["valid_to"] = _stamp(day + length, -offset)
         item = AssertionWrite.model_validate(body)
         [result] = writer.write_assertions(
-            driver, database=DB, principal=PRINCIPAL,
+            driver,
+            database=DB,
+            principal=PRINCIPAL,
             prepared=writer.prepare([item], ontology=ontology),
         )
         recorded = result.assertion.recorded_at
@@ -99,8 +107,13 @@ def test_reads_agree_with_the_model(driver: Driver, ops: list[tuple]) -> None:
         for half_days in range(-1, 40):
             as_of = BASE + timedelta(hours=12 * half_days)
             facts = current_facts(
-                driver, database=DB, principal=PRINCIPAL, subject=subject,
-                predicate="status", as_of=as_of, known_at=known_at,
+                driver,
+                database=DB,
+                principal=PRINCIPAL,
+                subject=subject,
+                predicate="status",
+                as_of=as_of,
+                known_at=known_at,
             )
             assert len(facts) <= 1
             got = facts[0].object if facts else None

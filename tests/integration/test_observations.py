@@ -117,9 +117,7 @@ def test_an_observation_becomes_assertions_with_evidence_and_embeddings(
         id=oid,
     )
     assert times == ["ZONED DATETIME NOT NULL"] * 4
-    embedding = _scalar(
-        driver, "MATCH (a:Assertion {id: $id}) RETURN a.embedding", id=first["id"]
-    )
+    embedding = _scalar(driver, "MATCH (a:Assertion {id: $id}) RETURN a.embedding", id=first["id"])
     assert len(embedding) == 384
     assert abs(sum(x * x for x in embedding) - 1.0) < 1e-3
 
@@ -165,8 +163,9 @@ def test_ten_racing_identical_requests_write_once(
     lock = threading.Lock()
 
     def send() -> None:
-        with httpx.Client(base_url=fake_url, timeout=120,
-                          headers={"Authorization": f"Bearer {KEYS['alice']}"}) as client:
+        with httpx.Client(
+            base_url=fake_url, timeout=120, headers={"Authorization": f"Bearer {KEYS['alice']}"}
+        ) as client:
             barrier.wait()
             response = client.post("/v1/observations", json=body)
         with lock:
@@ -183,18 +182,20 @@ def test_ten_racing_identical_requests_write_once(
     assert sorted(r.json()["replayed"] for r in responses) == [False] + [True] * 9
     oid = ids.pop()
     scope = f"alice\x1f{body['idempotency_key']}"
-    assert _scalar(
-        driver, "MATCH (o:Observation {idempotency_scope: $s}) RETURN count(o)", s=scope
-    ) == 1
-    assert _scalar(
-        driver,
-        "MATCH (a:Assertion)-[:EVIDENCED_BY]->(:Evidence {observation_id: $id}) "
-        "RETURN count(DISTINCT a)",
-        id=oid,
-    ) == 2
-    assert _scalar(
-        driver, "MATCH (e:Evidence {observation_id: $id}) RETURN count(e)", id=oid
-    ) == 2
+    assert (
+        _scalar(driver, "MATCH (o:Observation {idempotency_scope: $s}) RETURN count(o)", s=scope)
+        == 1
+    )
+    assert (
+        _scalar(
+            driver,
+            "MATCH (a:Assertion)-[:EVIDENCED_BY]->(:Evidence {observation_id: $id}) "
+            "RETURN count(DISTINCT a)",
+            id=oid,
+        )
+        == 2
+    )
+    assert _scalar(driver, "MATCH (e:Evidence {observation_id: $id}) RETURN count(e)", id=oid) == 2
 
 
 def test_another_principals_key_is_independent_and_reveals_nothing(
@@ -203,8 +204,7 @@ def test_another_principals_key_is_independent_and_reveals_nothing(
     key = _key()
     secret = apis["alice"].post(
         "/v1/observations",
-        observation("The Q3 bonus pool is 2.1 million.", idempotency_key=key,
-                    access=["finance"]),
+        observation("The Q3 bonus pool is 2.1 million.", idempotency_key=key, access=["finance"]),
     )
     assert secret.status_code == 201
     mine = apis["bob"].post(
@@ -221,9 +221,10 @@ def test_another_principals_key_is_independent_and_reveals_nothing(
 
 def test_a_reused_key_with_another_body_is_a_conflict(apis: dict[str, Api]) -> None:
     key = _key()
-    assert apis["alice"].post(
-        "/v1/observations", observation("One.", idempotency_key=key)
-    ).status_code == 201
+    assert (
+        apis["alice"].post("/v1/observations", observation("One.", idempotency_key=key)).status_code
+        == 201
+    )
     other = apis["alice"].post("/v1/observations", observation("Two.", idempotency_key=key))
     assert other.status_code == 409
     assert other.json()["error"]["code"] == "precondition_failed"
@@ -245,12 +246,13 @@ def test_the_date_bug_quarantines_every_draft_and_writes_no_assertion(
     assert [q["reason"] for q in body["quarantined"]] == ["bad_timestamp"] * 3
     assert all("RFC 3339" in q["message"] for q in body["quarantined"])
     assert count_nodes(driver, "Assertion") == assertions
-    assert _metric(
-        apis["admin"], metric, origin="observations", reason="bad_timestamp"
-    ) == quarantined + 3
-    assert _metric(
-        apis["admin"], "tractatus_gate_accepted_total", origin="observations"
-    ) == accepted
+    assert (
+        _metric(apis["admin"], metric, origin="observations", reason="bad_timestamp")
+        == quarantined + 3
+    )
+    assert (
+        _metric(apis["admin"], "tractatus_gate_accepted_total", origin="observations") == accepted
+    )
     ids = [q["quarantine_id"] for q in body["quarantined"]]
     stored = apis["admin"].get("/v1/quarantine", origin="observations", limit=1000).json()
     by_id = {item["id"]: item for item in stored["items"]}
@@ -265,8 +267,15 @@ def test_bad_evidence_is_quarantined_per_draft_and_the_rest_is_written(
     text = "We use Vue for the dashboard."
 
     def script(obs: Any) -> list[Any]:
-        good = {"subject": "user:alice", "predicate": "uses", "object": "Vue",
-                "confidence": 0.8, "quote": "We use Vue", "start": 0, "end": 10}
+        good = {
+            "subject": "user:alice",
+            "predicate": "uses",
+            "object": "Vue",
+            "confidence": 0.8,
+            "quote": "We use Vue",
+            "start": 0,
+            "end": 10,
+        }
         return [
             good,
             {**good, "quote": "We use React", "start": 0, "end": 12},  # not in the source
@@ -323,8 +332,7 @@ def test_a_batch_answers_per_item(apis: dict[str, Api]) -> None:
     batch = [
         observation("First turn.", idempotency_key=key, conversation_id="b1"),
         observation("Bad turn.", occurred_at="yesterday"),
-        observation("Third turn.", conversation_id="b1",
-                    occurred_at="2026-03-01T10:00:01+00:00"),
+        observation("Third turn.", conversation_id="b1", occurred_at="2026-03-01T10:00:01+00:00"),
         observation("First turn.", idempotency_key=key, conversation_id="b1"),
     ]
     response = apis["alice"].post("/v1/observations", {"observations": batch})
@@ -334,16 +342,13 @@ def test_a_batch_answers_per_item(apis: dict[str, Api]) -> None:
     assert results[1]["error"]["details"]["rejections"][0]["reason"] == "bad_timestamp"
     assert results[3]["replayed"] is True
     assert results[3]["observation_id"] == results[0]["observation_id"]
-    too_many = apis["alice"].post(
-        "/v1/observations", {"observations": [observation("x.")] * 257}
-    )
+    too_many = apis["alice"].post("/v1/observations", {"observations": [observation("x.")] * 257})
     assert too_many.status_code == 413
 
 
 def test_neighbouring_turns_come_in_conversation_order(apis: dict[str, Api]) -> None:
     conversation = f"conv-{uuid.uuid4().hex[:8]}"
-    times = ["2026-03-01T10:00:02+00:00", "2026-03-01T10:00:00+00:00",
-             "2026-03-01T10:00:01+00:00"]
+    times = ["2026-03-01T10:00:02+00:00", "2026-03-01T10:00:00+00:00", "2026-03-01T10:00:01+00:00"]
     ids = []
     for n, at in enumerate(times):
         body = observation(f"Turn {n}.", occurred_at=at, conversation_id=conversation)
@@ -373,7 +378,8 @@ def test_raw_text_is_dropped_when_retention_is_off(driver: Driver, settings: Set
     )
     assert "text" not in node and len(node["sha256"]) == 64
     quote = _scalar(
-        driver, "MATCH (e:Evidence {observation_id: $id}) RETURN e.quote",
+        driver,
+        "MATCH (e:Evidence {observation_id: $id}) RETURN e.quote",
         id=outcome.observation_id,
     )
     assert quote == "Keep the quote, drop the text."

@@ -21,8 +21,14 @@ def speaker() -> str:
 def _post(api: Api, text: str, speaker: str, at: str) -> dict[str, Any]:
     response = api.post(
         "/v1/observations",
-        {"text": text, "speaker": speaker, "occurred_at": at, "source_kind": "user_stated",
-         "idempotency_key": uuid.uuid4().hex, "conversation_id": f"chat-{speaker}"},
+        {
+            "text": text,
+            "speaker": speaker,
+            "occurred_at": at,
+            "source_kind": "user_stated",
+            "idempotency_key": uuid.uuid4().hex,
+            "conversation_id": f"chat-{speaker}",
+        },
     )
     assert response.status_code == 201, response.text
     body: dict[str, Any] = response.json()
@@ -41,8 +47,10 @@ def _predicates(body: dict[str, Any]) -> list[tuple[str, str | None]]:
         ("我住在北京。", [("lives_in", "北京"), ("said", "我住在北京。")]),
         ("我对花生过敏。", [("allergic_to", "花生"), ("said", "我对花生过敏。")]),
         ("我在腾讯工作。", [("works_at", "腾讯"), ("said", "我在腾讯工作。")]),
-        ("We use Vue for the frontend.",
-         [("uses", "Vue"), ("said", "We use Vue for the frontend.")]),
+        (
+            "We use Vue for the frontend.",
+            [("uses", "Vue"), ("said", "We use Vue for the frontend.")],
+        ),
     ],
 )
 def test_statements_end_in_the_expected_predicates(
@@ -73,16 +81,21 @@ def test_the_vue_to_react_switch_is_a_supersession(
     assert ("tech_stack", "Vue") in _predicates(vue)
     react = _post(client, switch, speaker, JUN)
     assert ("tech_stack", "React") in _predicates(react)
-    vue_id = next(r["assertion"]["id"] for r in vue["assertions"]
-                  if r["assertion"]["predicate"] == "tech_stack")
-    react_result = next(r for r in react["assertions"]
-                        if r["assertion"]["predicate"] == "tech_stack")
+    vue_id = next(
+        r["assertion"]["id"]
+        for r in vue["assertions"]
+        if r["assertion"]["predicate"] == "tech_stack"
+    )
+    react_result = next(
+        r for r in react["assertions"] if r["assertion"]["predicate"] == "tech_stack"
+    )
     assert react_result["superseded"] == vue_id
     now = client.get("/v1/facts", subject=speaker, predicate="tech_stack").json()
     assert now["status"] == "answered"
     assert [f["object"] for f in now["facts"]] == ["React"]
-    march = client.get("/v1/facts", subject=speaker, predicate="tech_stack",
-                       as_of="2026-03-01T00:00:00Z").json()
+    march = client.get(
+        "/v1/facts", subject=speaker, predicate="tech_stack", as_of="2026-03-01T00:00:00Z"
+    ).json()
     assert [f["object"] for f in march["facts"]] == ["Vue"]
     history = client.get("/v1/facts/history", subject=speaker, predicate="tech_stack").json()
     versions = history["versions"]

@@ -25,20 +25,37 @@ def _story(api: dict[str, Api], owner: str, prober: str) -> tuple[Secret, dict[s
     subject, control = f"probe:{uuid.uuid4().hex[:10]}", f"probe:{uuid.uuid4().hex[:10]}"
     hidden_task, control_task = f"task:{uuid.uuid4().hex[:10]}", f"task:{uuid.uuid4().hex[:10]}"
     access = [GROUP[owner]]
-    root = _post(api[owner], event(
-        hidden_task, f"decide_{token}", at("09:00"), access=access,
-        before={"note": token}, after={"note": token},
-        assertions=[{**fact(subject, "order_status", token, f"order {token}", "tool_returned",
-                            "agent"), "access": access}],
-    ))["event"]
-    public = _post(api[owner], event(hidden_task, "pay_order", at("10:00"),
-                                     caused_by=[root["id"]]))["event"]
+    root = _post(
+        api[owner],
+        event(
+            hidden_task,
+            f"decide_{token}",
+            at("09:00"),
+            access=access,
+            before={"note": token},
+            after={"note": token},
+            assertions=[
+                {
+                    **fact(
+                        subject, "order_status", token, f"order {token}", "tool_returned", "agent"
+                    ),
+                    "access": access,
+                }
+            ],
+        ),
+    )["event"]
+    public = _post(
+        api[owner], event(hidden_task, "pay_order", at("10:00"), caused_by=[root["id"]])
+    )["event"]
     ctl_root = _post(api[owner], event(control_task, "pay_order", at("10:00")))["event"]
-    secret = Secret(owner, prober, subject, control, token,
-                    ids=[root["id"]])
-    return secret, {"hidden_root": root["id"], "public_step": public["id"],
-                    "control_root": ctl_root["id"], "hidden_task": hidden_task,
-                    "control_task": control_task}
+    secret = Secret(owner, prober, subject, control, token, ids=[root["id"]])
+    return secret, {
+        "hidden_root": root["id"],
+        "public_step": public["id"],
+        "control_root": ctl_root["id"],
+        "hidden_task": hidden_task,
+        "control_task": control_task,
+    }
 
 
 @pytest.fixture(params=PAIRS, ids=pair_ids())
@@ -54,9 +71,13 @@ def _get(api: Api, path: str, **params: Any) -> httpx.Response:
 def test_hidden_event_by_id(story: tuple[Secret, dict[str, str]], api: dict[str, Api]) -> None:
     secret, ids = story
     api_ = api[secret.prober]
-    check("event:get", secret, _get(api_, f"/v1/events/{ids['hidden_root']}"),
-          _get(api_, f"/v1/events/{uuid.uuid4().hex.upper()[:26]}"),
-          supplied=(ids["hidden_root"],))
+    check(
+        "event:get",
+        secret,
+        _get(api_, f"/v1/events/{ids['hidden_root']}"),
+        _get(api_, f"/v1/events/{uuid.uuid4().hex.upper()[:26]}"),
+        supplied=(ids["hidden_root"],),
+    )
 
 
 @pytest.mark.parametrize("direction", ["causes", "effects"])
@@ -65,10 +86,13 @@ def test_hidden_event_chain(
 ) -> None:
     secret, ids = story
     api_ = api[secret.prober]
-    check(f"chain:{direction}:hidden-start", secret,
-          _get(api_, f"/v1/events/{ids['hidden_root']}/chain", direction=direction),
-          _get(api_, f"/v1/events/{uuid.uuid4().hex.upper()[:26]}/chain", direction=direction),
-          supplied=(ids["hidden_root"],))
+    check(
+        f"chain:{direction}:hidden-start",
+        secret,
+        _get(api_, f"/v1/events/{ids['hidden_root']}/chain", direction=direction),
+        _get(api_, f"/v1/events/{uuid.uuid4().hex.upper()[:26]}/chain", direction=direction),
+        supplied=(ids["hidden_root"],),
+    )
 
 
 def test_chain_through_a_hidden_cause_stops_silently(
@@ -76,9 +100,12 @@ def test_chain_through_a_hidden_cause_stops_silently(
 ) -> None:
     secret, ids = story
     api_ = api[secret.prober]
-    check("chain:cut-at-hidden-cause", secret,
-          _get(api_, f"/v1/events/{ids['public_step']}/chain", direction="causes"),
-          _get(api_, f"/v1/events/{ids['control_root']}/chain", direction="causes"))
+    check(
+        "chain:cut-at-hidden-cause",
+        secret,
+        _get(api_, f"/v1/events/{ids['public_step']}/chain", direction="causes"),
+        _get(api_, f"/v1/events/{ids['control_root']}/chain", direction="causes"),
+    )
 
 
 def test_timeline_hides_hidden_steps(
@@ -86,9 +113,12 @@ def test_timeline_hides_hidden_steps(
 ) -> None:
     secret, ids = story
     api_ = api[secret.prober]
-    check("timeline:mixed-task", secret,
-          _get(api_, f"/v1/tasks/{ids['hidden_task']}/timeline"),
-          _get(api_, f"/v1/tasks/{ids['control_task']}/timeline"))
+    check(
+        "timeline:mixed-task",
+        secret,
+        _get(api_, f"/v1/tasks/{ids['hidden_task']}/timeline"),
+        _get(api_, f"/v1/tasks/{ids['control_task']}/timeline"),
+    )
 
 
 def test_timeline_of_an_unknown_task(
@@ -97,21 +127,29 @@ def test_timeline_of_an_unknown_task(
     secret, _ = story
     api_ = api[secret.prober]
     hidden_only = f"task:{uuid.uuid4().hex[:10]}"
-    _post(api[secret.owner], event(hidden_only, "secret_step", at("08:00"),
-                                   access=[GROUP[secret.owner]]))
+    _post(
+        api[secret.owner],
+        event(hidden_only, "secret_step", at("08:00"), access=[GROUP[secret.owner]]),
+    )
     secret.ids.append(hidden_only)
-    check("timeline:hidden-task", secret,
-          _get(api_, f"/v1/tasks/{hidden_only}/timeline"),
-          _get(api_, f"/v1/tasks/task:{uuid.uuid4().hex[:10]}/timeline"),
-          supplied=(hidden_only,))
+    check(
+        "timeline:hidden-task",
+        secret,
+        _get(api_, f"/v1/tasks/{hidden_only}/timeline"),
+        _get(api_, f"/v1/tasks/task:{uuid.uuid4().hex[:10]}/timeline"),
+        supplied=(hidden_only,),
+    )
 
 
 def test_why_on_a_hidden_fact(story: tuple[Secret, dict[str, str]], api: dict[str, Api]) -> None:
     secret, _ = story
     api_ = api[secret.prober]
-    check("why:hidden-fact", secret,
-          _get(api_, "/v1/facts/why", subject=secret.subject, predicate="order_status"),
-          _get(api_, "/v1/facts/why", subject=secret.control, predicate="order_status"))
+    check(
+        "why:hidden-fact",
+        secret,
+        _get(api_, "/v1/facts/why", subject=secret.subject, predicate="order_status"),
+        _get(api_, "/v1/facts/why", subject=secret.control, predicate="order_status"),
+    )
 
 
 def test_citing_a_hidden_cause_is_refused_like_an_unknown_one(
@@ -120,11 +158,12 @@ def test_citing_a_hidden_cause_is_refused_like_an_unknown_one(
     secret, ids = story
     api_ = api[secret.prober]
     task = f"task:{uuid.uuid4().hex[:10]}"
-    probe = api_.post("/v1/events", event(task, "probe", at("11:00"),
-                                          caused_by=[ids["hidden_root"]]))
-    control = api_.post("/v1/events", event(task, "probe", at("11:00"),
-                                            caused_by=["01HZZZZZZZZZZZZZZZZZZZZZZZ"]))
+    probe = api_.post(
+        "/v1/events", event(task, "probe", at("11:00"), caused_by=[ids["hidden_root"]])
+    )
+    control = api_.post(
+        "/v1/events", event(task, "probe", at("11:00"), caused_by=["01HZZZZZZZZZZZZZZZZZZZZZZZ"])
+    )
     assert probe.status_code == 422
     text = probe.text.replace(ids["hidden_root"], "01HZZZZZZZZZZZZZZZZZZZZZZZ")
-    check("event:cite-hidden-cause", secret,
-          httpx.Response(probe.status_code, text=text), control)
+    check("event:cite-hidden-cause", secret, httpx.Response(probe.status_code, text=text), control)

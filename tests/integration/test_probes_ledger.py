@@ -36,8 +36,9 @@ def one_secret(api: dict[str, Api]) -> Secret:
     return plant(api, "alice", "bob")
 
 
-def _facts(secret: Secret, api: dict[str, Api], predicate: str = "tech_stack", **params: str
-           ) -> tuple[httpx.Response, httpx.Response]:
+def _facts(
+    secret: Secret, api: dict[str, Api], predicate: str = "tech_stack", **params: str
+) -> tuple[httpx.Response, httpx.Response]:
     query = {"subject": "{S}", "predicate": predicate, **params}
     return both(api[secret.prober], secret, "GET", "/v1/facts", params=query)
 
@@ -59,8 +60,11 @@ def test_known_at_probing(secret: Secret, api: dict[str, Api], known: str) -> No
 
 @pytest.mark.parametrize("confidence", ["0", "0.8", "1"])
 def test_min_confidence_probing(secret: Secret, api: dict[str, Api], confidence: str) -> None:
-    check(f"facts:min_confidence={confidence}", secret,
-          *_facts(secret, api, min_confidence=confidence))
+    check(
+        f"facts:min_confidence={confidence}",
+        secret,
+        *_facts(secret, api, min_confidence=confidence),
+    )
 
 
 @pytest.mark.parametrize("tier", ["short", "long", "discarded", "dormant"])
@@ -73,14 +77,18 @@ def test_history(secret: Secret, api: dict[str, Api], known: str | None) -> None
     params = {"subject": "{S}", "predicate": "tech_stack"}
     if known:
         params["known_at"] = known
-    check(f"history:known_at={known}", secret,
-          *both(api[secret.prober], secret, "GET", "/v1/facts/history", params=params))
+    check(
+        f"history:known_at={known}",
+        secret,
+        *both(api[secret.prober], secret, "GET", "/v1/facts/history", params=params),
+    )
 
 
 def test_cas_expecting_empty_on_a_hidden_slot(secret: Secret, api: dict[str, Api]) -> None:
     body = assertion("{S}", "tech_stack", "Probe", expected_current=None)
-    check("cas:null", secret, *both(api[secret.prober], secret, "POST", "/v1/assertions",
-                                    json=body))
+    check(
+        "cas:null", secret, *both(api[secret.prober], secret, "POST", "/v1/assertions", json=body)
+    )
 
 
 def test_cas_naming_the_hidden_version(secret: Secret, api: dict[str, Api]) -> None:
@@ -99,14 +107,20 @@ def test_writing_into_the_hidden_scope_is_refused_like_any_foreign_group(
     from tests.integration.probes import GROUP
 
     body = assertion("{S}", "tech_stack", "Probe", access=[GROUP[secret.owner]])
-    check("write:foreign-scope", secret,
-          *both(api[secret.prober], secret, "POST", "/v1/assertions", json=body))
+    check(
+        "write:foreign-scope",
+        secret,
+        *both(api[secret.prober], secret, "POST", "/v1/assertions", json=body),
+    )
 
 
 def test_retracting_a_hidden_value(secret: Secret, api: dict[str, Api]) -> None:
     body = assertion("{S}", "uses", "retract-me", polarity=False)
-    check("write:retraction", secret,
-          *both(api[secret.prober], secret, "POST", "/v1/assertions", json=body))
+    check(
+        "write:retraction",
+        secret,
+        *both(api[secret.prober], secret, "POST", "/v1/assertions", json=body),
+    )
 
 
 @pytest.mark.parametrize("param", ["subject", "predicate", "tier"])
@@ -127,21 +141,32 @@ def test_error_messages_do_not_differ(secret: Secret, api: dict[str, Api]) -> No
 
 def test_secret_subject_in_a_batch(secret: Secret, api: dict[str, Api]) -> None:
     body = {"assertions": [assertion("{S}", "tech_stack", "A"), assertion("{S}", "uses", "B")]}
-    check("write:batch", secret,
-          *both(api[secret.prober], secret, "POST", "/v1/assertions", json=body))
+    check(
+        "write:batch",
+        secret,
+        *both(api[secret.prober], secret, "POST", "/v1/assertions", json=body),
+    )
 
 
 @pytest.mark.parametrize(
     "header",
-    ["Bearer " + "A" * 5000, "Bearer", "Basic YWxpY2U6cGFzcw==", "Bearer tr_test_alice",
-     f"Bearer {KEYS['alice'].upper()}", "bearer", "Bearer null"],
+    [
+        "Bearer " + "A" * 5000,
+        "Bearer",
+        "Basic YWxpY2U6cGFzcw==",
+        "Bearer tr_test_alice",
+        f"Bearer {KEYS['alice'].upper()}",
+        "bearer",
+        "Bearer null",
+    ],
 )
-def test_malformed_or_oversized_authorization(
-    base_url: str, header: str, driver: object
-) -> None:
+def test_malformed_or_oversized_authorization(base_url: str, header: str, driver: object) -> None:
     RESULTS["attacks"].append(f"auth:{header[:16]}")
-    response = httpx.get(f"{base_url}/v1/facts", params={"subject": "x", "predicate": "uses"},
-                         headers={"Authorization": header})
+    response = httpx.get(
+        f"{base_url}/v1/facts",
+        params={"subject": "x", "predicate": "uses"},
+        headers={"Authorization": header},
+    )
     if response.status_code != 401:
         RESULTS["leaks"].append(f"auth:{header[:16]}: {response.status_code}")
     assert response.status_code == 401

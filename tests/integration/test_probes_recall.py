@@ -46,12 +46,20 @@ def test_recall_is_unchanged_by_a_hidden_fact(
     before = _recall(api[prober], text, k=k)
     secret = plant(api, owner, prober)
     # re-plant under the names the query used, so the query aims exactly at the secret
-    body = {"subject": subject, "predicate": "tech_stack", "object": token,
-            "source_kind": "user_stated", "asserted_by": subject, "confidence": 0.9,
-            "evidence": {"quote": f"we use {token} now"}, "access": [GROUP[owner]]}
+    body = {
+        "subject": subject,
+        "predicate": "tech_stack",
+        "object": token,
+        "source_kind": "user_stated",
+        "asserted_by": subject,
+        "confidence": 0.9,
+        "evidence": {"quote": f"we use {token} now"},
+        "access": [GROUP[owner]],
+    }
     assert api[owner].post("/v1/assertions", body).status_code == 201
-    hidden = api[owner].post("/v1/assertions", {**body, "object": f"{token}-old",
-                                               "valid_from": "2026-01-01T00:00:00Z"})
+    hidden = api[owner].post(
+        "/v1/assertions", {**body, "object": f"{token}-old", "valid_from": "2026-01-01T00:00:00Z"}
+    )
     assert hidden.status_code == 201
     after = _recall(api[prober], text, k=k)
     label = f"recall:{query}:k={k}[{owner}->{prober}]"
@@ -63,8 +71,9 @@ def test_recall_is_unchanged_by_a_hidden_fact(
         b, a = before.json()["results"], after.json()["results"]
         pairs = zip(b, a, strict=False)
         diff = [{k: (x[k], y[k]) for k in x if x[k] != y[k]} for x, y in pairs if x != y][:1]
-        problems.append(f"recall results changed when a hidden fact was added: {len(b)} vs "
-                        f"{len(a)} {diff}")
+        problems.append(
+            f"recall results changed when a hidden fact was added: {len(b)} vs {len(a)} {diff}"
+        )
     if problems:
         RESULTS["leaks"].append(f"{label}: {problems}")
     assert not problems, problems
@@ -82,9 +91,15 @@ def secret(request: pytest.FixtureRequest, api: dict[str, Api]) -> Secret:
 def _observation(
     key: str, text: str, access: list[str], speaker: str = "user:probe"
 ) -> dict[str, Any]:
-    return {"text": text, "speaker": speaker, "occurred_at": "2026-06-01T09:00:00Z",
-            "source_kind": "user_stated", "access": access, "idempotency_key": key,
-            "conversation_id": "probe-chat"}
+    return {
+        "text": text,
+        "speaker": speaker,
+        "occurred_at": "2026-06-01T09:00:00Z",
+        "source_kind": "user_stated",
+        "access": access,
+        "idempotency_key": key,
+        "conversation_id": "probe-chat",
+    }
 
 
 def test_idempotency_key_of_another_principal(secret: Secret, api: dict[str, Api]) -> None:
@@ -97,20 +112,24 @@ def test_idempotency_key_of_another_principal(secret: Secret, api: dict[str, Api
     probe = api[secret.prober].post(
         "/v1/observations", _observation(key, "I use Vim.", [], speaker=secret.subject)
     )
-    control = api[secret.prober].post("/v1/observations", _observation(
-        f"chat-{uuid.uuid4().hex[:8]}", "I use Vim.", [], speaker=secret.control
-    ))
+    control = api[secret.prober].post(
+        "/v1/observations",
+        _observation(f"chat-{uuid.uuid4().hex[:8]}", "I use Vim.", [], speaker=secret.control),
+    )
     assert probe.status_code == 201
     assert probe.headers.get("idempotent-replayed") == control.headers.get("idempotent-replayed")
     check("observation:foreign-idempotency-key", secret, probe, control)
 
 
 def test_hidden_observation_by_id(secret: Secret, api: dict[str, Api]) -> None:
-    owned = api[secret.owner].post("/v1/observations", _observation(
-        f"chat-{uuid.uuid4().hex[:8]}", f"I live in {secret.token}.", [GROUP[secret.owner]]))
+    owned = api[secret.owner].post(
+        "/v1/observations",
+        _observation(
+            f"chat-{uuid.uuid4().hex[:8]}", f"I live in {secret.token}.", [GROUP[secret.owner]]
+        ),
+    )
     hidden_id = owned.json()["observation_id"]
     secret.ids.append(hidden_id)
     probe = api[secret.prober].get(f"/v1/observations/{hidden_id}", context=3)
-    control = api[secret.prober].get(f"/v1/observations/{uuid.uuid4().hex.upper()[:26]}",
-                                     context=3)
+    control = api[secret.prober].get(f"/v1/observations/{uuid.uuid4().hex.upper()[:26]}", context=3)
     check("observation:get-hidden", secret, probe, control, supplied=(hidden_id,))

@@ -48,8 +48,9 @@ def test_recall_answers_with_the_fact_its_evidence_and_why(
     fact = write(api["alice"], assertion(subject, "likes", f"hiking near {w[0]} lake"))
     answer = recall(api["alice"], f"does the user like hiking near {w[0]}?")
     assert fact["id"] in ids(answer)
-    answer = recall(api["alice"], f"does the user like hiking near {w[0]}?",
-                    filters={"subject": subject})
+    answer = recall(
+        api["alice"], f"does the user like hiking near {w[0]}?", filters={"subject": subject}
+    )
     assert answer["status"] == "answered"
     top = answer["results"][0]
     assert top["assertion"]["id"] == fact["id"]
@@ -58,8 +59,19 @@ def test_recall_answers_with_the_fact_its_evidence_and_why(
     assert "fulltext" in top["why"]["sources"]
     assert 0 < top["score"] <= 1
     assert answer["as_of"] and answer["known_at"]
-    for field in ("id", "subject", "predicate", "object", "valid_from", "valid_to",
-                  "recorded_at", "source_kind", "asserted_by", "confidence", "tier"):
+    for field in (
+        "id",
+        "subject",
+        "predicate",
+        "object",
+        "valid_from",
+        "valid_to",
+        "recorded_at",
+        "source_kind",
+        "asserted_by",
+        "confidence",
+        "tier",
+    ):
         assert field in top["assertion"]
 
 
@@ -114,10 +126,14 @@ def test_full_text_ranks_do_not_move_when_hidden_documents_share_a_query_word(
 def test_superseded_facts_are_out_unless_asked_for_and_known_at_goes_back(
     api: dict[str, Api], subject: str
 ) -> None:
-    old = write(api["alice"], assertion(
-        subject, "tech_stack", "Vue", valid_from="2026-01-01T00:00:00+00:00"))
-    new = write(api["alice"], assertion(
-        subject, "tech_stack", "React", valid_from="2026-03-01T00:00:00+00:00"))
+    old = write(
+        api["alice"],
+        assertion(subject, "tech_stack", "Vue", valid_from="2026-01-01T00:00:00+00:00"),
+    )
+    new = write(
+        api["alice"],
+        assertion(subject, "tech_stack", "React", valid_from="2026-03-01T00:00:00+00:00"),
+    )
     body = {"filters": {"subject": subject}}
     query = "which frontend framework is the tech stack?"
     now = recall(api["alice"], query, **body)
@@ -135,30 +151,36 @@ def test_superseded_facts_are_out_unless_asked_for_and_known_at_goes_back(
 def test_filters_restrict_before_ranking(api: dict[str, Api], subject: str) -> None:
     w = words()
     low = write(api["alice"], assertion(subject, "uses", f"{w[0]} editor", confidence=0.3))
-    high = write(api["alice"], assertion(
-        subject, "uses", f"{w[0]} compiler", confidence=0.95, source_kind="tool_returned"))
+    high = write(
+        api["alice"],
+        assertion(
+            subject, "uses", f"{w[0]} compiler", confidence=0.95, source_kind="tool_returned"
+        ),
+    )
     other = f"{subject}-other"
     elsewhere = write(api["alice"], assertion(other, "uses", f"{w[0]} debugger"))
     assert set(ids(recall(api["alice"], w[0]))) >= {low["id"], high["id"], elsewhere["id"]}
-    assert ids(recall(api["alice"], w[0], filters={"min_confidence": 0.9,
-                                                   "subject": subject})) == [high["id"]]
+    assert ids(recall(api["alice"], w[0], filters={"min_confidence": 0.9, "subject": subject})) == [
+        high["id"]
+    ]
     kinds = recall(api["alice"], w[0], filters={"source_kinds": ["tool_returned"]})
     assert high["id"] in ids(kinds) and low["id"] not in ids(kinds)
     assert set(ids(recall(api["alice"], w[0], filters={"subject": other}))) == {elsewhere["id"]}
     task = write(api["alice"], assertion(subject, "uses", f"{w[0]} linter", task_id=w[1]))
     assert ids(recall(api["alice"], w[0], filters={"task_id": w[1]})) == [task["id"]]
-    assert ids(recall(api["alice"], w[0], filters={"tiers": ["discarded"],
-                                                   "subject": subject})) == []
+    assert (
+        ids(recall(api["alice"], w[0], filters={"tiers": ["discarded"], "subject": subject})) == []
+    )
 
 
 def test_unrelated_query_is_not_found(api: dict[str, Api], subject: str) -> None:
     write(api["alice"], assertion(subject, "lives_in", "Lisbon"))
-    answer = recall(api["alice"], "quantum chromodynamics of marmalade zeppelins",
-                    filters={"subject": subject})
+    answer = recall(
+        api["alice"], "quantum chromodynamics of marmalade zeppelins", filters={"subject": subject}
+    )
     assert answer["status"] == "not_found"
     assert answer["relevance"] < 0.35
-    found = recall(api["alice"], "where does the user live? Lisbon",
-                   filters={"subject": subject})
+    found = recall(api["alice"], "where does the user live? Lisbon", filters={"subject": subject})
     assert found["status"] == "answered"
 
 
@@ -226,9 +248,7 @@ def test_k_limits_the_results(api: dict[str, Api], subject: str) -> None:
         ["x"],
     ],
 )
-def test_bad_requests_are_422_in_the_one_error_shape(
-    api: dict[str, Api], body: Any
-) -> None:
+def test_bad_requests_are_422_in_the_one_error_shape(api: dict[str, Api], body: Any) -> None:
     response = api["alice"].post("/v1/recall", body)
     assert response.status_code == 422, response.text
     error = response.json()["error"]
@@ -256,9 +276,15 @@ def test_event_chain_neighbours_join_through_graph_expansion(
 
     def event(action: str, about: str, obj: str, **extra: Any) -> dict[str, Any]:
         body = {
-            "task_id": task, "actor": "agent", "action": action, "outcome": "success",
-            "occurred_at": "2026-05-01T10:00:00+00:00", "before": {}, "after": {},
-            "assertions": [assertion(about, "status", obj)], **extra,
+            "task_id": task,
+            "actor": "agent",
+            "action": action,
+            "outcome": "success",
+            "occurred_at": "2026-05-01T10:00:00+00:00",
+            "before": {},
+            "after": {},
+            "assertions": [assertion(about, "status", obj)],
+            **extra,
         }
         response = api["alice"].post("/v1/events", body)
         assert response.status_code == 201, response.text
@@ -266,8 +292,9 @@ def test_event_chain_neighbours_join_through_graph_expansion(
         return created
 
     first = event("pay_order", subject, f"payment {w[0]} timed out", root=True)
-    second = event("switch_channel", f"{subject}-b", "switched to channel B",
-                   caused_by=[first["event"]["id"]])
+    second = event(
+        "switch_channel", f"{subject}-b", "switched to channel B", caused_by=[first["event"]["id"]]
+    )
     answer = recall(api["alice"], f"why did payment {w[0]} time out?", filters={"task_id": task})
     found = ids(answer)
     assert found[0] == first["assertions"][0]["assertion"]["id"]

@@ -20,8 +20,14 @@ from tests.conftest import KEYS
 ROOT = Path(__file__).resolve().parents[2]
 # shared/ sits beside the work tree (here and in CI's fresh clone)
 DATA = next(
-    (p for p in (ROOT.parent / "shared/data/locomo-dev.json",
-                 Path("/work/shared/data/locomo-dev.json")) if p.exists()),
+    (
+        p
+        for p in (
+            ROOT.parent / "shared/data/locomo-dev.json",
+            Path("/work/shared/data/locomo-dev.json"),
+        )
+        if p.exists()
+    ),
     ROOT.parent / "shared/data/locomo-dev.json",
 )
 
@@ -42,8 +48,9 @@ scoring = _module("scoring")
 def test_scoring_on_a_hand_made_case() -> None:
     Outcome = scoring.Outcome
     a = Outcome("s", 1, ["D1:3"], ["D1:1", "D1:2", "D1:3"], "answered")
-    b = Outcome("s", 2, ["D2:1", "D2:9"], [f"D3:{i}" for i in range(5)] + ["D2:9", "D2:1"],
-                "answered")
+    b = Outcome(
+        "s", 2, ["D2:1", "D2:9"], [f"D3:{i}" for i in range(5)] + ["D2:9", "D2:1"], "answered"
+    )
     c = Outcome("s", 4, ["D4:4"], ["D1:1"], "not_found")
     s = scoring.score([a, b, c])
     assert s.questions == 3
@@ -53,16 +60,23 @@ def test_scoring_on_a_hand_made_case() -> None:
     assert s.mrr == pytest.approx((1 / 3 + 1 / 6 + 0) / 3)
     assert s.not_found == pytest.approx(1 / 3)
     assert scoring.gold_ids(["D8:6; D9:17", "D:11:26", "D", "D1:3"]) == [
-        "D8:6", "D9:17", "D11:26", "D1:3"
+        "D8:6",
+        "D9:17",
+        "D11:26",
+        "D1:3",
     ]
     assert scoring.dedupe(["D1:1", "D1:2", "D1:1"]) == ["D1:1", "D1:2"]
     curve = scoring.threshold_curve(
-        [Outcome("s", 5, [], [], "x", relevance=0.2), Outcome("s", 1, ["D1:1"], [], "x",
-                                                              relevance=0.6)],
+        [
+            Outcome("s", 5, [], [], "x", relevance=0.2),
+            Outcome("s", 1, ["D1:1"], [], "x", relevance=0.6),
+        ],
         [0.1, 0.5, 0.7],
     )
     assert [(p["cat5_not_found"], p["cat1_4_wrongly_not_found"]) for p in curve] == [
-        (0.0, 0.0), (1.0, 0.0), (1.0, 1.0)
+        (0.0, 0.0),
+        (1.0, 0.0),
+        (1.0, 1.0),
     ]
     assert scoring.percentile([5.0, 1.0, 3.0, 2.0, 4.0], 50) == 3.0
     assert scoring.percentile([float(i) for i in range(1, 101)], 99) == 99.0
@@ -81,8 +95,10 @@ def _slice() -> dict[str, Any]:
             del conv[key]
     sample["sample_id"] = "smoke-conv-26"
     sample["qa"] = [
-        q for q in sample["qa"]
-        if q["category"] in (1, 2, 4) and q.get("evidence")
+        q
+        for q in sample["qa"]
+        if q["category"] in (1, 2, 4)
+        and q.get("evidence")
         and all(e.startswith(("D1:", "D2:")) for e in q["evidence"])
     ][:8]
     return sample

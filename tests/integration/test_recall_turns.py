@@ -13,12 +13,17 @@ from tests.conftest import Api
 pytestmark = pytest.mark.integration
 
 
-def observe(api: Api, conversation: str, n: int, speaker: str, text: str,
-            access: list[str] | None = None) -> str:
+def observe(
+    api: Api, conversation: str, n: int, speaker: str, text: str, access: list[str] | None = None
+) -> str:
     body = {
-        "text": text, "speaker": speaker, "source_kind": "user_stated",
-        "occurred_at": f"2023-05-08T13:{n:02d}:00+00:00", "conversation_id": conversation,
-        "idempotency_key": f"{conversation}:{n}", "access": access or [],
+        "text": text,
+        "speaker": speaker,
+        "source_kind": "user_stated",
+        "occurred_at": f"2023-05-08T13:{n:02d}:00+00:00",
+        "conversation_id": conversation,
+        "idempotency_key": f"{conversation}:{n}",
+        "access": access or [],
     }
     response = api.post("/v1/observations", body)
     assert response.status_code == 201, response.text
@@ -91,8 +96,14 @@ def test_hidden_turn_is_never_context_neighbour_or_result(
     query = f"Who did Mia go to the {c['word']} festival with?"
     before = ask(api["bob"], query, c["id"])
     secret = f"zq{uuid.uuid4().hex[:6]}"
-    hidden = observe(api["alice"], c["id"], 2, "Mia", f"The {c['word']} {secret} merger is on.",
-                     access=["finance"])
+    hidden = observe(
+        api["alice"],
+        c["id"],
+        2,
+        "Mia",
+        f"The {c['word']} {secret} merger is on.",
+        access=["finance"],
+    )
     index(api, c["id"])
     after = ask(api["bob"], query, c["id"])
     strip = [(r["assertion"]["id"], r["score"], r["why"]) for r in after["results"]]

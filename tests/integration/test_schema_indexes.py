@@ -34,13 +34,18 @@ def _operators(plan: Any) -> list[str]:
 
 
 def test_statements_that_skip_replanning_plan_as_index_seeks_on_an_empty_store(
-    driver: Driver, fresh_store: None,
+    driver: Driver,
+    fresh_store: None,
 ) -> None:
     # The plan a statement keeps under `replan=skip` may be made on an empty store; it must be
     # the plan it would get on a full one: every node found by an indexed key, nothing scanned.
-    stable = {name: value for name, value in vars(cypher).items()
-              if isinstance(value, str) and value.startswith(cypher.STABLE_PLAN)
-              and value != cypher.STABLE_PLAN}
+    stable = {
+        name: value
+        for name, value in vars(cypher).items()
+        if isinstance(value, str)
+        and value.startswith(cypher.STABLE_PLAN)
+        and value != cypher.STABLE_PLAN
+    }
     assert {"CREATE_ASSERTIONS", "ALIVE_VERSIONS", "MERGE_OBSERVATIONS"} <= set(stable)
     records, _, _ = driver.execute_query(
         "MATCH (n) WHERE n:Assertion OR n:Observation OR n:Slot RETURN count(n) AS c"

@@ -13,15 +13,25 @@ JUN = "2026-06-01T09:00:00+00:00"
 def _write_story(api: Api, subject: str) -> tuple[dict, dict]:
     vue = api.post(
         "/v1/assertions",
-        assertion(subject, "tech_stack", "Vue", valid_from=JAN,
-                  evidence={"quote": "we build the frontend with Vue"}),
+        assertion(
+            subject,
+            "tech_stack",
+            "Vue",
+            valid_from=JAN,
+            evidence={"quote": "we build the frontend with Vue"},
+        ),
     )
     assert vue.status_code == 201, vue.text
     react = api.post(
         "/v1/assertions",
-        assertion(subject, "tech_stack", "React", valid_from=JUN,
-                  evidence={"quote": "we moved the project to React"},
-                  expected_current=vue.json()["assertion"]["id"]),
+        assertion(
+            subject,
+            "tech_stack",
+            "React",
+            valid_from=JUN,
+            evidence={"quote": "we moved the project to React"},
+            expected_current=vue.json()["assertion"]["id"],
+        ),
     )
     assert react.status_code == 201, react.text
     return vue.json(), react.json()
@@ -30,21 +40,42 @@ def _write_story(api: Api, subject: str) -> tuple[dict, dict]:
 def test_as_of_march_is_vue_and_july_is_react(api: dict[str, Api], subject: str) -> None:
     vue, react = _write_story(api["public"], subject)
     assert react["superseded"] == vue["assertion"]["id"]
-    march = api["public"].get("/v1/facts", subject=subject, predicate="tech_stack",
-                              as_of="2026-03-01T00:00:00Z").json()
+    march = (
+        api["public"]
+        .get("/v1/facts", subject=subject, predicate="tech_stack", as_of="2026-03-01T00:00:00Z")
+        .json()
+    )
     assert march["status"] == "answered"
     assert [f["object"] for f in march["facts"]] == ["Vue"]
     assert march["as_of"].startswith("2026-03-01T00:00:00")
-    july = api["public"].get("/v1/facts", subject=subject, predicate="tech_stack",
-                             as_of="2026-07-01T00:00:00Z").json()
+    july = (
+        api["public"]
+        .get("/v1/facts", subject=subject, predicate="tech_stack", as_of="2026-07-01T00:00:00Z")
+        .json()
+    )
     assert [f["object"] for f in july["facts"]] == ["React"]
     fact = july["facts"][0]
-    for key in ("id", "subject", "predicate", "object", "valid_from", "valid_to", "recorded_at",
-                "source_kind", "asserted_by", "confidence", "tier", "evidence"):
+    for key in (
+        "id",
+        "subject",
+        "predicate",
+        "object",
+        "valid_from",
+        "valid_to",
+        "recorded_at",
+        "source_kind",
+        "asserted_by",
+        "confidence",
+        "tier",
+        "evidence",
+    ):
         assert key in fact
     assert fact["evidence"][0]["quote"] == "we moved the project to React"
-    before_jan = api["public"].get("/v1/facts", subject=subject, predicate="tech_stack",
-                                   as_of="2025-12-01T00:00:00Z").json()
+    before_jan = (
+        api["public"]
+        .get("/v1/facts", subject=subject, predicate="tech_stack", as_of="2025-12-01T00:00:00Z")
+        .json()
+    )
     assert before_jan["status"] == "not_found" and before_jan["facts"] == []
 
 
@@ -53,8 +84,17 @@ def test_known_at_before_the_switch_still_says_vue_for_july(
 ) -> None:
     vue, _ = _write_story(api["public"], subject)
     known = vue["assertion"]["recorded_at"]
-    then = api["public"].get("/v1/facts", subject=subject, predicate="tech_stack",
-                             as_of="2026-07-01T00:00:00Z", known_at=known).json()
+    then = (
+        api["public"]
+        .get(
+            "/v1/facts",
+            subject=subject,
+            predicate="tech_stack",
+            as_of="2026-07-01T00:00:00Z",
+            known_at=known,
+        )
+        .json()
+    )
     assert [f["object"] for f in then["facts"]] == ["Vue"]
     assert then["facts"][0]["valid_to"] is None  # the closing stamp was not known yet
 
@@ -72,19 +112,17 @@ def test_history_shows_both_with_dates_and_sources(api: dict[str, Api], subject:
     assert {v["source_kind"] for v in versions} == {"user_stated"}
 
 
-def test_the_vue_fact_is_never_altered(
-    api: dict[str, Api], subject: str, driver: Driver
-) -> None:
-    vue = api["public"].post(
-        "/v1/assertions", assertion(subject, "tech_stack", "Vue", valid_from=JAN)
-    ).json()["assertion"]
+def test_the_vue_fact_is_never_altered(api: dict[str, Api], subject: str, driver: Driver) -> None:
+    vue = (
+        api["public"]
+        .post("/v1/assertions", assertion(subject, "tech_stack", "Vue", valid_from=JAN))
+        .json()["assertion"]
+    )
     records, _, _ = driver.execute_query(
         "MATCH (a:Assertion {id: $id}) RETURN properties(a) AS p", id=vue["id"]
     )
     before = records[0]["p"]
-    api["public"].post(
-        "/v1/assertions", assertion(subject, "tech_stack", "React", valid_from=JUN)
-    )
+    api["public"].post("/v1/assertions", assertion(subject, "tech_stack", "React", valid_from=JUN))
     records, _, _ = driver.execute_query(
         "MATCH (a:Assertion {id: $id}) RETURN properties(a) AS p", id=vue["id"]
     )

@@ -12,7 +12,9 @@ def test_vector_parameters_round_trip_exactly(driver: Driver, settings: Settings
     values = [0.1 * i - 1.7 for i in range(384)]
     records, _, _ = driver.execute_query(
         "RETURN $v AS v, $plain = $v AS same, vector.similarity.cosine($v, $plain) AS sim",
-        v=Vector(values), plain=values, database_=settings.neo4j_database,
+        v=Vector(values),
+        plain=values,
+        database_=settings.neo4j_database,
     )
     assert records[0]["v"] == values and records[0]["same"] is True
     assert abs(records[0]["sim"] - 1.0) < 1e-9

@@ -26,17 +26,25 @@ def _sample() -> list[dict[str, object]]:
                 "session_1_date_time": "1:56 pm on 8 May, 2023",
                 "session_1": [
                     {"speaker": "Ann", "dia_id": "D1:1", "text": "Hi Ben!"},
-                    {"speaker": "Ben", "dia_id": "D1:2", "text": "Look at this.",
-                     "img_url": ["http://example.invalid/x.jpg"],
-                     "blip_caption": "a photo of a dog"},
+                    {
+                        "speaker": "Ben",
+                        "dia_id": "D1:2",
+                        "text": "Look at this.",
+                        "img_url": ["http://example.invalid/x.jpg"],
+                        "blip_caption": "a photo of a dog",
+                    },
                     {"speaker": "Ann", "dia_id": "D1:3", "text": "Cute!"},
                 ],
             },
             "qa": [],
         },
-        {"sample_id": "conv-y", "conversation": {
-            "session_1_date_time": "12:48 am on 1 February, 2023",
-            "session_1": [{"speaker": "Cy", "dia_id": "D1:1", "text": "Yo."}]}},
+        {
+            "sample_id": "conv-y",
+            "conversation": {
+                "session_1_date_time": "12:48 am on 1 February, 2023",
+                "session_1": [{"speaker": "Cy", "dia_id": "D1:1", "text": "Yo."}],
+            },
+        },
     ]
 
 
@@ -86,10 +94,19 @@ def test_the_locomo_dev_file_reads_whole() -> None:
 def test_jsonl_lines_keep_or_derive_their_keys(tmp_path: Path) -> None:
     path = tmp_path / "obs.jsonl"
     rows = [
-        {"text": "a", "speaker": "s", "occurred_at": "2026-01-01T00:00:00Z",
-         "source_kind": "user_stated", "idempotency_key": "given"},
-        {"text": "b", "speaker": "s", "occurred_at": "2026-01-01T00:00:00Z",
-         "source_kind": "user_stated"},
+        {
+            "text": "a",
+            "speaker": "s",
+            "occurred_at": "2026-01-01T00:00:00Z",
+            "source_kind": "user_stated",
+            "idempotency_key": "given",
+        },
+        {
+            "text": "b",
+            "speaker": "s",
+            "occurred_at": "2026-01-01T00:00:00Z",
+            "source_kind": "user_stated",
+        },
     ]
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n\n", "utf-8")
     items = bulk.read_observations(path)

@@ -53,15 +53,20 @@ def test_configuration_table_names_real_settings() -> None:
         for name, field in Settings.model_fields.items()
         for alias in (
             [f"TRACTATUS_{name.upper()}"]
-            + (list(field.validation_alias.choices)  # type: ignore[union-attr]
-               if hasattr(field.validation_alias, "choices")
-               else [field.validation_alias] if field.validation_alias else [])
+            + (
+                list(field.validation_alias.choices)  # type: ignore[union-attr]
+                if hasattr(field.validation_alias, "choices")
+                else [field.validation_alias]
+                if field.validation_alias
+                else []
+            )
         )
     }
     unknown = {n for n in names if n not in known and n not in runtime}
     assert not unknown, unknown
     undocumented = {
-        f"TRACTATUS_{n.upper()}" for n, f in Settings.model_fields.items()
+        f"TRACTATUS_{n.upper()}"
+        for n, f in Settings.model_fields.items()
         if f.validation_alias is None
     } - names
     assert not undocumented, undocumented

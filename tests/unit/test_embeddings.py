@@ -19,11 +19,17 @@ from ingest import embeddings
 
 
 def _item(predicate: str, obj: str, quote: str) -> AssertionWrite:
-    return AssertionWrite.model_validate({
-        "subject": "user:alice", "predicate": predicate, "object": obj,
-        "source_kind": "user_stated", "asserted_by": "user:alice", "confidence": 0.9,
-        "evidence": {"quote": quote},
-    })
+    return AssertionWrite.model_validate(
+        {
+            "subject": "user:alice",
+            "predicate": predicate,
+            "object": obj,
+            "source_kind": "user_stated",
+            "asserted_by": "user:alice",
+            "confidence": 0.9,
+            "evidence": {"quote": quote},
+        }
+    )
 
 
 def test_the_text_embedded_per_assertion() -> None:
@@ -45,14 +51,19 @@ def test_the_default_model_ships_in_the_wheel_and_no_hub_is_used() -> None:
 def test_vectors_are_unit_length_and_similar_texts_are_close() -> None:
     embedder = embeddings.make_embedder(embeddings.default_model_path(), batch_size=2)
     assert embedder is not None
-    texts = ["We use React for the frontend.", "Our frontend is built with React.",
-             "My grandmother grows tomatoes."]
+    texts = [
+        "We use React for the frontend.",
+        "Our frontend is built with React.",
+        "My grandmother grows tomatoes.",
+    ]
     vectors = embedder.embed(texts)
     assert [len(v) for v in vectors] == [EMBEDDING_DIMENSIONS] * 3
     for v in vectors:
         assert math.isclose(sum(x * x for x in v), 1.0, rel_tol=1e-4)
+
     def cos(a: list[float], b: list[float]) -> float:
         return sum(x * y for x, y in zip(a, b, strict=True))
+
     assert cos(vectors[0], vectors[1]) > cos(vectors[0], vectors[2]) + 0.3
     assert embedder.embed([]) == []
 
@@ -65,8 +76,10 @@ def test_one_model_per_process_and_threads_get_the_same_answers() -> None:
     text = ["the same sentence from several threads"]
     expected = first.embed(text)
     results: list[list[list[float]]] = []
+
     def work() -> None:
         results.append(first.embed(text * 3))
+
     threads = [threading.Thread(target=work) for _ in range(4)]
     for t in threads:
         t.start()
@@ -230,7 +243,8 @@ def test_a_missing_model_in_a_child_process_is_a_clear_error() -> None:
 
 @pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
 def test_an_unreadable_model_directory_is_a_clear_error(
-    processes: bool, tmp_path: Path,
+    processes: bool,
+    tmp_path: Path,
 ) -> None:
     (tmp_path / "config.json").write_text("{not json", "utf-8")
     (tmp_path / "modules.json").write_text("{not json", "utf-8")

@@ -45,7 +45,9 @@ def test_lucene_terms_are_only_plain_lowercase_words(text: str) -> None:
 
 def test_lucene_terms_are_the_query_clauses_one_per_distinct_word() -> None:
     assert lucene_terms("Where does Caroline live, and does Caroline paint?") == [
-        "caroline", "live", "paint"
+        "caroline",
+        "live",
+        "paint",
     ]
     assert lucene_terms("what is it?") == []
     assert len(lucene_terms(" ".join(f"w{n}" for n in range(100)))) == 64
@@ -62,7 +64,11 @@ def test_escape_lucene_escapes_every_special_character() -> None:
 
 def test_content_terms_drop_question_words_and_stem() -> None:
     assert content_terms("When did Caroline go to the LGBTQ support groups?") == [
-        "carolin", "go", "lgbtq", "support", "group"
+        "carolin",
+        "go",
+        "lgbtq",
+        "support",
+        "group",
     ]
     assert content_terms("she lives, he lived, living") == ["liv"]
     assert content_terms("我们项目从Vue换成React了") == ["我们项目从vue换成react了"]
@@ -110,9 +116,7 @@ def c(gid: str, **kw: object) -> Candidate:
     return Candidate(gid=gid, **kw)  # type: ignore[arg-type]
 
 
-CONFIG = FusionConfig(
-    k=10, weights={"v": 1.0, "f": 1.0}, speaker=0.5, time=0.5, neighbour=0.2
-)
+CONFIG = FusionConfig(k=10, weights={"v": 1.0, "f": 1.0}, speaker=0.5, time=0.5, neighbour=0.2)
 
 
 def test_rrf_counts_a_group_once_per_list_at_its_best_rank() -> None:
