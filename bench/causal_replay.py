@@ -11,7 +11,7 @@ filler events (many short chains of 10 steps, 100 events per task, a fifth of th
 restricted to a group the reader is not in) up to each store size in turn. At each size it
 replays every probe chain ``--reps`` times (after a warm-up) two ways:
 
-- *library*: ``graph_schema.events.chain(...)`` in this process (the server-side cost:
+- *library*: ``graph_schema.events.replay.chain(...)`` in this process (the server-side cost:
   Bolt round trip, the Cypher replay, building the domain objects);
 - *http*: ``GET /v1/events/{id}/chain`` against the real FastAPI app served by uvicorn in
   a thread of this process, over a keep-alive connection (adds auth, JSON encoding, HTTP).
@@ -47,12 +47,16 @@ from neo4j import Driver
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.harness import free_port  # noqa: E402
-from graph_schema import cypher_events, migrations, ontology  # noqa: E402
-from graph_schema import events as event_reads  # noqa: E402
-from graph_schema.domain import Principal  # noqa: E402
-from server.app import create_app  # noqa: E402
-from server.settings import Settings, open_driver  # noqa: E402
+from bench.harness import free_port
+from graph_schema.core.types import Principal
+from graph_schema.events import cypher as cypher_events
+from graph_schema.events import replay as event_reads
+from graph_schema.schema import (
+    migrations,
+    ontology,
+)
+from server.app import create_app
+from server.settings import Settings, open_driver
 
 CHAIN_LENGTHS = (10, 100, 1_000)
 FILLER_CHAIN = 10

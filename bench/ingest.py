@@ -56,15 +56,20 @@ from neo4j import Driver
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.harness import serve  # noqa: E402
-from graph_schema import migrations, ontology  # noqa: E402
-from graph_schema.domain import AssertionWrite, Principal  # noqa: E402
-from ingest import bulk, gate  # noqa: E402
-from ingest.distill.base import ObservationIn  # noqa: E402
-from ingest.distill.offline import OfflineDistiller  # noqa: E402
-from ingest.embeddings import SentenceTransformerEmbedder, assertion_text  # noqa: E402
-from ingest.observations import fill_draft  # noqa: E402
-from server.settings import Settings, open_driver  # noqa: E402
+from bench.harness import serve
+from graph_schema.core.types import Principal
+from graph_schema.ledger.types import AssertionWrite
+from graph_schema.observations.types import ObservationIn
+from graph_schema.schema import (
+    migrations,
+    ontology,
+)
+from ingest import bulk, gate
+from ingest.distill.offline import OfflineDistiller
+from ingest.embeddings.embedder import SentenceTransformerEmbedder
+from ingest.embeddings.texts import assertion_text
+from ingest.observations import fill_draft
+from server.settings import Settings, open_driver
 
 LOCOMO = bulk.find_locomo() or Path("shared/data/locomo-dev.json")
 KEY = "tr_bench_ingest_0000000000000000000000"

@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from graph_schema.errors import TractatusError
+from graph_schema.core.errors import TractatusError
 
 FORMATS = ("jsonl", "locomo")
 LOCOMO_TIME = "%I:%M %p on %d %B, %Y"

@@ -17,13 +17,14 @@ from typing import Any
 from neo4j import Driver, ManagedTransaction
 from pydantic import ValidationError
 
-from graph_schema import cypher_events as q
-from graph_schema.domain import Principal, WriteResult
-from graph_schema.domain_events import EventOut, EventWrite, EventWritten, ProducedAssertion
-from graph_schema.errors import TractatusError
-from graph_schema.ontology import predicate_map
-from graph_schema.records import as_datetime
-from graph_schema.timeutil import new_id, parse_rfc3339, utcnow
+from graph_schema.core.errors import TractatusError
+from graph_schema.core.records import as_datetime
+from graph_schema.core.timeutil import new_id, parse_rfc3339, utcnow
+from graph_schema.core.types import Principal
+from graph_schema.events import cypher as q
+from graph_schema.events.types import EventOut, EventWrite, EventWritten, ProducedAssertion
+from graph_schema.ledger.types import WriteResult
+from graph_schema.schema.ontology import predicate_map
 from ingest import gate, writer
 from ingest.writer import Prepared
 

@@ -15,10 +15,13 @@ from typing import Any
 from neo4j import Driver
 from pydantic import BaseModel, ValidationError
 
-from graph_schema import cypher
-from graph_schema.domain import AssertionWrite, Predicate, Principal, ValueType
-from graph_schema.errors import GateRejected
-from graph_schema.timeutil import new_id, parse_rfc3339, utcnow
+from graph_schema.core.errors import GateRejected
+from graph_schema.core.timeutil import new_id, parse_rfc3339, utcnow
+from graph_schema.core.types import Principal
+from graph_schema.ledger.types import AssertionWrite
+from graph_schema.observations import cypher as observations_cypher
+from graph_schema.quarantine import cypher as quarantine_cypher
+from graph_schema.schema.types import Predicate, ValueType
 from ingest.metrics import GATE_ACCEPTED, GATE_QUARANTINED
 
 MAX_BATCH = 1_000
@@ -129,7 +132,7 @@ def check_sources(
     found: dict[str, tuple[str, ...]] = {}
     if ids:
         records, _, _ = driver.execute_query(
-            cypher.VISIBLE_SOURCES,
+            observations_cypher.VISIBLE_SOURCES,
             ids=ids,
             groups=list(principal.groups),
             database_=database,
@@ -188,7 +191,7 @@ def quarantine(
         }
         for r in rejections
     ]
-    driver.execute_query(cypher.CREATE_QUARANTINE, items=items, database_=database)
+    driver.execute_query(quarantine_cypher.CREATE_QUARANTINE, items=items, database_=database)
     for r in rejections:
         GATE_QUARANTINED.labels(origin=origin, reason=r.reason).inc()
     return [str(item["id"]) for item in items]

@@ -29,15 +29,19 @@ from typing import Any
 from neo4j import Driver, ManagedTransaction
 from pydantic import ValidationError
 
-from graph_schema import cypher
-from graph_schema.domain import AssertionWrite, Predicate, Principal
-from graph_schema.errors import NotFound, PreconditionFailed, TractatusError
-from graph_schema.records import native
-from graph_schema.timeutil import new_id, parse_rfc3339, utcnow, with_rfc3339
+from graph_schema.core.errors import PreconditionFailed, TractatusError
+from graph_schema.core.timeutil import new_id, parse_rfc3339, utcnow, with_rfc3339
+from graph_schema.core.types import Principal
+from graph_schema.ledger.types import AssertionWrite
+from graph_schema.observations import cypher as observations_cypher
+from graph_schema.observations.types import ObservationIn
+from graph_schema.quarantine import cypher as quarantine_cypher
+from graph_schema.schema.types import Predicate
 from ingest import gate, writer
-from ingest.distill.base import Distiller, ObservationIn
+from ingest.distill.base import Distiller
 from ingest.distill.llm import DistillationFailed
-from ingest.embeddings import Embedder, embed_items
+from ingest.embeddings.model import Embedder
+from ingest.embeddings.texts import embed_items
 from ingest.metrics import GATE_QUARANTINED
 
 ORIGIN = "observations"
@@ -153,7 +157,10 @@ def _stored(ctx: Context, scopes: list[str]) -> dict[str, tuple[str | None, str 
     if not scopes:
         return {}
     records, _, _ = ctx.driver.execute_query(
-        cypher.FIND_OBSERVATIONS_BY_SCOPE, scopes=scopes, database_=ctx.database, routing_="r"
+        observations_cypher.FIND_OBSERVATIONS_BY_SCOPE,
+        scopes=scopes,
+        database_=ctx.database,
+        routing_="r",
     )
     return {r["scope"]: (r["request_sha256"], r["response"]) for r in records}
 
@@ -288,13 +295,18 @@ def _create_nodes(
     keyed = sorted((p for p in plans if p.scope is not None), key=lambda p: p.scope or "")
     plain = [p for p in plans if p.scope is None]
     records: list[Any] = []
-    steps = ((cypher.MERGE_OBSERVATIONS, keyed), (cypher.CREATE_OBSERVATIONS, plain))
+    steps = (
+        (observations_cypher.MERGE_OBSERVATIONS, keyed),
+        (observations_cypher.CREATE_OBSERVATIONS, plain),
+    )
     for statement, group in steps:
         if group:
             rows = [
                 {
                     "index": p.index,
-                    "props": with_rfc3339(_props(p, ctx, received_at), cypher.OBSERVATION_TIMES),
+                    "props": with_rfc3339(
+                        _props(p, ctx, received_at), observations_cypher.OBSERVATION_TIMES
+                    ),
                 }
                 for p in group
             ]
@@ -336,9 +348,9 @@ def _write(tx: ManagedTransaction, plans: list[_Plan], ctx: Context) -> dict[int
         stored = {k: v for k, v in result.body().items() if k != "replayed"}
         responses.append({"id": plan.observation_id, "response": json.dumps(stored)})
     if quarantine:
-        tx.run(cypher.CREATE_QUARANTINE, items=quarantine).consume()
+        tx.run(quarantine_cypher.CREATE_QUARANTINE, items=quarantine).consume()
     if responses:
-        tx.run(cypher.SET_OBSERVATION_RESPONSES, rows=responses).consume()
+        tx.run(observations_cypher.SET_OBSERVATION_RESPONSES, rows=responses).consume()
     return outcomes
 
 
@@ -431,24 +443,3 @@ def _twin(first: Outcome, first_plan: _Plan, plan: _Plan) -> Outcome:
 
 
 # --- reading one observation with its neighbouring turns --------------------------------------
-
-
-def get_observation(
-    driver: Driver, *, database: str, principal: Principal, observation_id: str, context: int
-) -> dict[str, Any]:
-    records, _, _ = driver.execute_query(
-        cypher.GET_OBSERVATION,
-        id=observation_id,
-        groups=list(principal.groups),
-        context=context,
-        database_=database,
-        routing_="r",
-    )
-    if not records:
-        raise NotFound("no such observation")
-    record = records[0]
-    return {
-        "observation": native(dict(record["observation"])),
-        "before": [native(dict(o)) for o in reversed(record["before"])],
-        "after": [native(dict(o)) for o in record["after"]],
-    }

@@ -21,10 +21,10 @@ from typing import Any
 
 from neo4j import Driver
 
-from graph_schema import cypher_recall as q
-from graph_schema.records import native
-from graph_schema.timeutil import new_id, utcnow
-from ingest.embeddings import Embedder
+from graph_schema.core.records import native
+from graph_schema.core.timeutil import new_id, utcnow
+from graph_schema.recall import cypher as q
+from ingest.embeddings.model import Embedder
 
 DEFAULT_BATCH = 256
 

@@ -3,7 +3,7 @@
 Writers to one slot are serialised by Neo4j: each transaction first locks the slots it
 touches (in key order, so batches cannot deadlock each other) by bumping ``Slot.version``,
 then reads the slot's alive versions, checks ``expected_current`` and applies the plan from
-:mod:`graph_schema.timeline`. The record time of the whole transaction is taken after the
+:mod:`graph_schema.ledger.timeline`. The record time of the whole transaction is taken after the
 locks and is later than every stamp already in those slots.
 """
 
@@ -18,21 +18,16 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction
 
-from graph_schema import cypher
-from graph_schema.disclosure import disclosures_for
-from graph_schema.domain import (
-    AssertionOut,
-    AssertionWrite,
-    EvidenceOut,
-    Predicate,
-    Principal,
-    Tier,
-    WriteResult,
-)
-from graph_schema.errors import PreconditionFailed, TractatusError
-from graph_schema.records import as_datetime, assertion_out
-from graph_schema.timeline import Plan, Version, governing, plan_write
-from graph_schema.timeutil import new_id, parse_rfc3339, to_rfc3339, utcnow, with_rfc3339
+from graph_schema.core.errors import PreconditionFailed, TractatusError
+from graph_schema.core.records import as_datetime
+from graph_schema.core.timeutil import new_id, parse_rfc3339, to_rfc3339, utcnow, with_rfc3339
+from graph_schema.core.types import Principal, Tier
+from graph_schema.ledger import cypher
+from graph_schema.ledger.disclosure import disclosures_for
+from graph_schema.ledger.records import assertion_out
+from graph_schema.ledger.timeline import Plan, Version, governing, plan_write
+from graph_schema.ledger.types import AssertionOut, AssertionWrite, EvidenceOut, WriteResult
+from graph_schema.schema.types import Predicate
 
 ONE_MICROSECOND = timedelta(microseconds=1)
 

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from ingest.distill.factory import make_distiller
-from ingest.embeddings import make_embedder
+from ingest.embeddings.embedder import make_embedder
 from server import errors
 from server.auth import KeyRing
 from server.middleware import Authenticate, BodyLimit, Metrics

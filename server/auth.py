@@ -16,8 +16,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graph_schema.domain import GROUP_PATTERN, Principal
-from graph_schema.errors import AuthenticationFailed
+from graph_schema.core.errors import AuthenticationFailed
+from graph_schema.core.types import GROUP_PATTERN, Principal
 
 MIN_KEY_CHARS = 24
 MAX_HEADER_CHARS = 512

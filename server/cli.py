@@ -14,7 +14,7 @@ from pathlib import Path
 
 
 def _migrate(_: argparse.Namespace) -> int:
-    from graph_schema import migrations, ontology
+    from graph_schema.schema import migrations, ontology
     from server.settings import get_settings, open_driver
 
     settings = get_settings()
@@ -51,7 +51,7 @@ def _dev_principals(args: argparse.Namespace) -> int:
 def _check_chains(args: argparse.Namespace) -> int:
     import json
 
-    from server import chaincheck
+    from graph_schema.events import check as chaincheck
     from server.settings import get_settings, open_driver
 
     settings = get_settings()

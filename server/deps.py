@@ -7,10 +7,10 @@ from typing import Annotated
 from fastapi import Depends, Request
 from neo4j import Driver
 
-from graph_schema.domain import Principal
-from graph_schema.errors import AuthenticationFailed, PermissionDenied
+from graph_schema.core.errors import AuthenticationFailed, PermissionDenied
+from graph_schema.core.types import Principal
 from ingest.distill.base import Distiller
-from ingest.embeddings import Embedder
+from ingest.embeddings.model import Embedder
 from server.settings import Settings
 
 

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from graph_schema import errors
+from graph_schema.core import errors
 
 log = logging.getLogger("tractatus.errors")
 

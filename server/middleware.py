@@ -8,7 +8,7 @@ import time
 from prometheus_client import Counter, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from graph_schema.errors import AuthenticationFailed
+from graph_schema.core.errors import AuthenticationFailed
 from server.auth import KeyRing
 from server.errors import error_body
 

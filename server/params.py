@@ -6,7 +6,7 @@ from datetime import datetime
 
 from fastapi.exceptions import RequestValidationError
 
-from graph_schema.timeutil import parse_rfc3339, utcnow
+from graph_schema.core.timeutil import parse_rfc3339, utcnow
 
 
 def time_param(name: str, value: str | None, *, now: datetime) -> datetime:

@@ -11,7 +11,8 @@ from neo4j import Driver, GraphDatabase
 from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from ingest.embeddings import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE, default_model_path
+from ingest.embeddings.embedder import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE
+from ingest.embeddings.model import default_model_path
 
 WEAK_PASSWORDS = frozenset({"", "neo4j", "password", "changeme", "secret", "test"})
 

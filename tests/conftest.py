@@ -16,7 +16,7 @@ import pytest
 import uvicorn
 from neo4j import Driver
 
-from graph_schema import migrations, ontology
+from graph_schema.schema import migrations, ontology
 from server.app import create_app
 from server.settings import Settings, open_driver
 

@@ -17,7 +17,8 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI
 
-from ingest.distill.base import Draft, ObservationIn
+from graph_schema.observations.types import ObservationIn
+from ingest.distill.base import Draft
 from ingest.distill.llm import DistillationFailed
 
 _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]?")

@@ -7,15 +7,15 @@
     .venv/bin/python bench/locomo/crossval.py rerank
     .venv/bin/python bench/locomo/crossval.py ablate
 
-``dump`` runs recall's own candidate queries (``graph_schema.recall.candidate_lists`` and
+``dump`` runs recall's own candidate queries (``graph_schema.recall.pipeline.candidate_lists`` and
 ``neighbours``, every list on, the question's conversation as scope) for every question of
 categories 1-4 and stores them with the gold dialog ids (``var/locomo-candidates.pkl``).
 
-``rerank`` fits the weights of the learned rerank (``graph_schema.rerank``, step 5) by
+``rerank`` fits the weights of the learned rerank (``graph_schema.recall.rerank``, step 5) by
 pairwise logistic regression over the shipped fusion's top groups, with the same
 leave-one-conversation-out protocol, and prints the weights to ship.
 
-``fit`` replays fusion offline with recall's own ``graph_schema.fusion.fuse``: the start
+``fit`` replays fusion offline with recall's own ``graph_schema.recall.fusion.fuse``: the start
 values and the shipped defaults first (the latter reproduce run.py's numbers), then, for
 each conversation in turn, a coordinate ascent over a small grid of round values of the
 fusion parameters, fitted on the *other four* conversations and scored on the held-out one.
@@ -41,12 +41,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 
-from scoring import ANSWERABLE, dedupe, gold_ids, hit_at, reciprocal_rank  # noqa: E402
+from scoring import ANSWERABLE, dedupe, gold_ids, hit_at, reciprocal_rank
 
-from graph_schema import rerank  # noqa: E402
-from graph_schema.fusion import Candidate, FusionConfig, Scored  # noqa: E402
-from graph_schema.recall_query import asks_when, content_terms  # noqa: E402
-from ingest import bulk  # noqa: E402
+from graph_schema.recall import rerank
+from graph_schema.recall.fusion import (
+    Candidate,
+    FusionConfig,
+    Scored,
+)
+from graph_schema.recall.query import (
+    asks_when,
+    content_terms,
+)
+from ingest import bulk
 
 LOCOMO = bulk.find_locomo() or Path("/work/shared/data/locomo-dev.json")
 DUMP = ROOT / "var/locomo-candidates.pkl"
@@ -98,10 +105,11 @@ class Question:
 def dump(file: Path, out: Path) -> None:
     import json
 
-    from graph_schema.domain import Principal
-    from graph_schema.domain_recall import RecallFilters
-    from graph_schema.recall import RecallQuery, candidate_lists, neighbours, parameters
-    from ingest.embeddings import default_model_path, make_embedder
+    from graph_schema.core.types import Principal
+    from graph_schema.recall.pipeline import RecallQuery, candidate_lists, neighbours, parameters
+    from graph_schema.recall.types import RecallFilters
+    from ingest.embeddings.embedder import make_embedder
+    from ingest.embeddings.model import default_model_path
     from server.settings import Settings, open_driver
 
     settings = Settings()

@@ -35,7 +35,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 
-from scoring import (  # noqa: E402
+from scoring import (
     ADVERSARIAL,
     ANSWERABLE,
     CATEGORY_NAMES,
@@ -47,8 +47,8 @@ from scoring import (  # noqa: E402
     threshold_curve,
 )
 
-from bench.harness import serve  # noqa: E402
-from ingest import bulk  # noqa: E402
+from bench.harness import serve
+from ingest import bulk
 
 LOCOMO = bulk.find_locomo() or Path("/work/shared/data/locomo-dev.json")
 KEY = "tr_bench_locomo_000000000000000000000"
@@ -60,7 +60,7 @@ THRESHOLDS = [round(0.05 * i, 2) for i in range(0, 21)]
 
 
 def prepare_store(fresh: bool) -> None:
-    from graph_schema import migrations, ontology
+    from graph_schema.schema import migrations, ontology
     from server.settings import Settings, open_driver
 
     settings = Settings()

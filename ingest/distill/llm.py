@@ -20,10 +20,11 @@ from typing import Any, Final, Literal
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from graph_schema.domain import Predicate
-from graph_schema.errors import TractatusError
-from graph_schema.ontology import seed_predicates
-from ingest.distill.base import Draft, ObservationIn
+from graph_schema.core.errors import TractatusError
+from graph_schema.observations.types import ObservationIn
+from graph_schema.schema.ontology import seed_predicates
+from graph_schema.schema.types import Predicate
+from ingest.distill.base import Draft
 
 FailureReason = Literal[
     "llm_invalid_json", "llm_schema_mismatch", "llm_unreachable", "llm_http_error"

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ingest.distill.base import Draft, ObservationIn
+from graph_schema.observations.types import ObservationIn
+from ingest.distill.base import Draft
 from ingest.distill.objects import Extracted, extract
 from ingest.distill.patterns import (
     IMPLIED_PENALTY,

@@ -7,10 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
 
-from graph_schema.domain import AssertionWrite
-from graph_schema.ontology import predicate_map
-from ingest import gate, writer
-from ingest.embeddings import embed_items
+from graph_schema.ledger.types import AssertionWrite
+from ingest.assertions import write_assertions
 from server.batches import batch_items, batch_schema
 from server.deps import DriverDep, EmbedderDep, PrincipalDep, SettingsDep
 
@@ -31,30 +29,13 @@ def post_assertions(
     if isinstance(parsed, JSONResponse):
         return parsed
     raw_items, is_batch = parsed
-    database = settings.neo4j_database
-    ontology = predicate_map(driver, database=database)
-    accepted, rejected = gate.check_batch(raw_items, ontology=ontology, principal=principal)
-    if rejected:
-        raise gate.refuse(
-            driver, database=database, rejections=rejected, origin="assertions", principal=principal
-        )
-    rejected, requirements = gate.check_sources(
-        driver, database=database, items=accepted, principal=principal
+    results = write_assertions(
+        driver,
+        database=settings.neo4j_database,
+        raw_items=raw_items,
+        principal=principal,
+        embedder=embedder,
     )
-    if rejected:
-        raise gate.refuse(
-            driver, database=database, rejections=rejected, origin="assertions", principal=principal
-        )
-    prepared = writer.prepare(
-        accepted,
-        ontology=ontology,
-        source_access=requirements,
-        embeddings=embed_items(embedder, accepted),
-    )
-    results = writer.write_assertions(
-        driver, database=database, prepared=prepared, principal=principal
-    )
-    gate.count_accepted("assertions", len(results))
     if is_batch:
         return {"results": [r.model_dump(mode="json") for r in results]}
     return results[0].model_dump(mode="json")

@@ -13,17 +13,11 @@ from fastapi import APIRouter, Body, Path, Query
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from graph_schema import events
-from graph_schema.domain import Status
-from graph_schema.domain_events import (
-    ChainAnswer,
-    Direction,
-    EventOut,
-    EventWrite,
-    WhyAnswer,
-)
-from graph_schema.errors import NotFound
-from graph_schema.ontology import get_predicate
+from graph_schema.core.errors import NotFound
+from graph_schema.core.types import Status
+from graph_schema.events import replay as events
+from graph_schema.events.types import ChainAnswer, Direction, EventOut, EventWrite, WhyAnswer
+from graph_schema.schema.ontology import get_predicate
 from ingest import events as event_writes
 from server.deps import DriverDep, PrincipalDep, SettingsDep
 from server.errors import error_response

@@ -6,9 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from graph_schema import reads
-from graph_schema.domain import FactsAnswer, HistoryAnswer, Status, Tier
-from graph_schema.ontology import get_predicate
+from graph_schema.core.types import Status, Tier
+from graph_schema.ledger import reads
+from graph_schema.ledger.types import FactsAnswer, HistoryAnswer
+from graph_schema.schema.ontology import get_predicate
 from server.deps import DriverDep, PrincipalDep, SettingsDep
 from server.params import coordinates
 

@@ -7,8 +7,8 @@ from typing import Any
 from fastapi import APIRouter, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from graph_schema import cypher
-from graph_schema.migrations import LATEST_VERSION, current_version
+from graph_schema.schema import cypher
+from graph_schema.schema.migrations import LATEST_VERSION, current_version
 from server.deps import DriverDep, SettingsDep
 
 router = APIRouter(tags=["health"])

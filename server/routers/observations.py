@@ -8,10 +8,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Path, Query
 from fastapi.responses import JSONResponse
 
-from graph_schema.errors import TractatusError
-from graph_schema.ontology import predicate_map
-from ingest.distill.base import ObservationIn
-from ingest.observations import Context, Outcome, get_observation, ingest_observations
+from graph_schema.core.errors import TractatusError
+from graph_schema.observations.reads import get_observation
+from graph_schema.observations.types import ObservationIn
+from graph_schema.schema.ontology import predicate_map
+from ingest.observations import Context, Outcome, ingest_observations
 from server.batches import batch_items, batch_schema
 from server.deps import DistillerDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
 from server.errors import STATUS, error_body

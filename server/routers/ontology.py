@@ -7,8 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Response
 from pydantic import ValidationError
 
-from graph_schema.domain import Predicate
-from graph_schema.ontology import as_json, list_predicates, register_predicate
+from graph_schema.schema.ontology import as_json, list_predicates, register_predicate
+from graph_schema.schema.types import Predicate
 from server.deps import AdminDep, DriverDep, PrincipalDep, SettingsDep
 from server.errors import error_response
 

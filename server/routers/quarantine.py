@@ -6,8 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from graph_schema import cypher
-from graph_schema.records import native
+from graph_schema.quarantine.reads import list_quarantine
 from server.deps import AdminDep, DriverDep, SettingsDep
 
 router = APIRouter(prefix="/v1/quarantine", tags=["quarantine"])
@@ -21,11 +20,5 @@ def get_quarantine(
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     origin: Annotated[str | None, Query(max_length=64)] = None,
 ) -> dict[str, Any]:
-    records, _summary, _keys = driver.execute_query(
-        cypher.LIST_QUARANTINE,
-        limit=limit,
-        origin=origin,
-        database_=settings.neo4j_database,
-        routing_="r",
-    )
-    return {"items": [native(dict(r["item"])) for r in records]}
+    items = list_quarantine(driver, database=settings.neo4j_database, limit=limit, origin=origin)
+    return {"items": items}

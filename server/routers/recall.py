@@ -9,10 +9,10 @@ from fastapi import APIRouter, Body
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field, StrictInt, ValidationError
 
-from graph_schema.domain import Name, _Strict
-from graph_schema.domain_recall import RecallAnswer, RecallRequest
-from graph_schema.recall import RecallQuery, recall
-from graph_schema.timeutil import parse_rfc3339
+from graph_schema.core.timeutil import parse_rfc3339
+from graph_schema.core.types import Name, Strict
+from graph_schema.recall.pipeline import RecallQuery, recall
+from graph_schema.recall.types import RecallAnswer, RecallRequest
 from ingest import passages
 from server.deps import AdminDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
 from server.params import coordinates
@@ -20,7 +20,7 @@ from server.params import coordinates
 router = APIRouter(prefix="/v1/recall", tags=["recall"])
 
 
-class IndexRequest(_Strict):
+class IndexRequest(Strict):
     conversation_id: Name | None = None
     max_batches: Annotated[StrictInt, Field(ge=1, le=100)] = 1
     batch_size: Annotated[StrictInt, Field(ge=1, le=1_000)] = passages.DEFAULT_BATCH

@@ -6,9 +6,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
-from graph_schema import events
-from graph_schema.domain import Status
-from graph_schema.domain_events import TimelineAnswer
+from graph_schema.core.types import Status
+from graph_schema.events import replay as events
+from graph_schema.events.types import TimelineAnswer
 from server.deps import DriverDep, PrincipalDep, SettingsDep
 
 router = APIRouter(prefix="/v1/tasks", tags=["tasks"])

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from graph_schema.domain import Principal
+from graph_schema.core.types import Principal
 from ingest.events import record_event
 from server.settings import Settings
 from tests.conftest import Api

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from server import chaincheck, cli
+from graph_schema.events import check as chaincheck
+from server import cli
 from server.settings import Settings
 from tests.conftest import Api
 from tests.integration.test_events_support import at, event, fact, new_task

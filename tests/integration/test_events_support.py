@@ -8,7 +8,7 @@ from typing import Any
 
 from neo4j import Driver
 
-from graph_schema.timeutil import utcnow
+from graph_schema.core.timeutil import utcnow
 
 # The story happens yesterday (UTC), so "now" reads see its end state.
 STORY_DAY = (utcnow() - timedelta(days=1)).date().isoformat()

@@ -7,7 +7,7 @@ from typing import Any
 
 from neo4j import Driver
 
-from graph_schema.reads import overlapping_versions
+from graph_schema.ledger.reads import overlapping_versions
 from tests.conftest import Api, assertion
 
 JAN, MAR, JUN, SEP = (f"2026-{m}-01T00:00:00+00:00" for m in ("01", "03", "06", "09"))

@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from neo4j import Driver
 
-from graph_schema.domain import AssertionWrite, Principal
-from graph_schema.ontology import predicate_map
-from graph_schema.reads import current_facts, overlapping_versions
+from graph_schema.core.types import Principal
+from graph_schema.ledger.reads import current_facts, overlapping_versions
+from graph_schema.ledger.types import AssertionWrite
+from graph_schema.schema.ontology import predicate_map
 from ingest import writer
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)

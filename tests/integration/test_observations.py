@@ -12,9 +12,9 @@ import httpx
 import pytest
 from neo4j import Driver
 
-from graph_schema.domain import Principal
-from graph_schema.ontology import predicate_map
-from ingest.embeddings import make_embedder
+from graph_schema.core.types import Principal
+from graph_schema.schema.ontology import predicate_map
+from ingest.embeddings.embedder import make_embedder
 from ingest.observations import Context, ingest_observations
 from server.app import create_app
 from server.deps import get_distiller

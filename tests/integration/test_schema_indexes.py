@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from graph_schema import cypher, cypher_recall
-from graph_schema.migrations import LATEST_VERSION, current_version
+from graph_schema.core import cypher
+from graph_schema.recall import cypher as cypher_recall
+from graph_schema.schema.migrations import LATEST_VERSION, current_version
 
 pytestmark = pytest.mark.integration
 

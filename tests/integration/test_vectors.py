@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from neo4j import Driver
 
-from graph_schema.vectors import Vector
+from graph_schema.core.vectors import Vector
 from server.settings import Settings
 
 

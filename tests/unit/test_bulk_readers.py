@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from graph_schema.timeutil import parse_rfc3339
+from graph_schema.core.timeutil import parse_rfc3339
+from graph_schema.observations.types import ObservationIn
 from ingest import bulk
-from ingest.distill.base import ObservationIn
 
 LOCOMO = bulk.find_locomo()
 

@@ -46,7 +46,7 @@ def test_configuration_table_names_real_settings() -> None:
     # read outside Settings: the local Neo4j runner, and recall's ablation switch
     runtime = "".join(
         (ROOT / path).read_text("utf-8")
-        for path in ("scripts/neo4j_local.py", "graph_schema/fusion.py")
+        for path in ("scripts/neo4j_local.py", "graph_schema/recall/fusion.py")
     )
     known = {
         alias

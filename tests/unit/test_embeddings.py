@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from graph_schema.domain import AssertionWrite
-from graph_schema.migrations import EMBEDDING_DIMENSIONS
-from ingest import embeddings
+from graph_schema.ledger.types import AssertionWrite
+from graph_schema.schema.migrations import EMBEDDING_DIMENSIONS
+from ingest.embeddings import embedder as embeddings_embedder
+from ingest.embeddings import model as embeddings_model
+from ingest.embeddings import texts as embeddings_texts
 
 
 def _item(predicate: str, obj: str, quote: str) -> AssertionWrite:
@@ -34,22 +36,25 @@ def _item(predicate: str, obj: str, quote: str) -> AssertionWrite:
 
 def test_the_text_embedded_per_assertion() -> None:
     said = _item("said", "I love hiking.", "I love hiking.")
-    assert embeddings.assertion_text(said) == "I love hiking."
+    assert embeddings_texts.assertion_text(said) == "I love hiking."
     stack = _item("tech_stack", "React", "we moved the project to React")
-    assert embeddings.assertion_text(stack) == (
+    assert embeddings_texts.assertion_text(stack) == (
         "user:alice tech stack React. we moved the project to React"
     )
 
 
 def test_the_default_model_ships_in_the_wheel_and_no_hub_is_used() -> None:
-    path = Path(embeddings.default_model_path())
+    path = Path(embeddings_model.default_model_path())
     assert (path / "model.safetensors").exists()
+    embeddings_model.offline_environment()  # what loading a model does first
     assert os.environ["HF_HUB_OFFLINE"] == "1" and os.environ["TRANSFORMERS_OFFLINE"] == "1"
-    assert embeddings.make_embedder("none", batch_size=8) is None
+    assert embeddings_embedder.make_embedder("none", batch_size=8) is None
 
 
 def test_vectors_are_unit_length_and_similar_texts_are_close() -> None:
-    embedder = embeddings.make_embedder(embeddings.default_model_path(), batch_size=2)
+    embedder = embeddings_embedder.make_embedder(
+        embeddings_model.default_model_path(), batch_size=2
+    )
     assert embedder is not None
     texts = [
         "We use React for the frontend.",
@@ -69,9 +74,9 @@ def test_vectors_are_unit_length_and_similar_texts_are_close() -> None:
 
 
 def test_one_model_per_process_and_threads_get_the_same_answers() -> None:
-    path = embeddings.default_model_path()
-    first = embeddings.make_embedder(path, batch_size=4)
-    assert first is embeddings.make_embedder(path, batch_size=4)
+    path = embeddings_model.default_model_path()
+    first = embeddings_embedder.make_embedder(path, batch_size=4)
+    assert first is embeddings_embedder.make_embedder(path, batch_size=4)
     assert first is not None
     text = ["the same sentence from several threads"]
     expected = first.embed(text)
@@ -92,17 +97,17 @@ def test_one_model_per_process_and_threads_get_the_same_answers() -> None:
 
 
 def test_a_missing_model_is_a_clear_error() -> None:
-    broken = embeddings.SentenceTransformerEmbedder("/nonexistent/model/dir", batch_size=2)
-    with pytest.raises(embeddings.EmbeddingUnavailable):
+    broken = embeddings_embedder.SentenceTransformerEmbedder("/nonexistent/model/dir", batch_size=2)
+    with pytest.raises(embeddings_model.EmbeddingUnavailable):
         broken.embed(["x"])
 
 
 def test_repeated_texts_come_from_the_cache_and_match_the_model() -> None:
-    cached = embeddings.SentenceTransformerEmbedder(
-        embeddings.default_model_path(), batch_size=8, cache_size=3
+    cached = embeddings_embedder.SentenceTransformerEmbedder(
+        embeddings_model.default_model_path(), batch_size=8, cache_size=3
     )
-    uncached = embeddings.SentenceTransformerEmbedder(
-        embeddings.default_model_path(), batch_size=8, cache_size=0
+    uncached = embeddings_embedder.SentenceTransformerEmbedder(
+        embeddings_model.default_model_path(), batch_size=8, cache_size=0
     )
     first = cached.embed(["Thanks!", "Wow!", "Thanks!"])
     assert cached.encoded == 2  # the repeat inside one call is encoded once
@@ -120,8 +125,8 @@ def test_repeated_texts_come_from_the_cache_and_match_the_model() -> None:
 
 
 def test_the_cache_returns_copies_callers_cannot_corrupt() -> None:
-    cached = embeddings.SentenceTransformerEmbedder(
-        embeddings.default_model_path(), batch_size=8, cache_size=10
+    cached = embeddings_embedder.SentenceTransformerEmbedder(
+        embeddings_model.default_model_path(), batch_size=8, cache_size=10
     )
     vector = cached.embed(["a sentence"])[0]
     original = list(vector)
@@ -129,9 +134,9 @@ def test_the_cache_returns_copies_callers_cannot_corrupt() -> None:
     assert cached.embed(["a sentence"])[0] == original
 
 
-def _uncached(replicas: int) -> embeddings.SentenceTransformerEmbedder:
-    return embeddings.SentenceTransformerEmbedder(
-        embeddings.default_model_path(), batch_size=4, cache_size=0, replicas=replicas
+def _uncached(replicas: int) -> embeddings_embedder.SentenceTransformerEmbedder:
+    return embeddings_embedder.SentenceTransformerEmbedder(
+        embeddings_model.default_model_path(), batch_size=4, cache_size=0, replicas=replicas
     )
 
 
@@ -170,9 +175,13 @@ def test_one_call_larger_than_a_batch_is_shared_among_replicas_in_order() -> Non
 
 
 @pytest.fixture(scope="module")
-def in_processes() -> Iterator[embeddings.SentenceTransformerEmbedder]:
-    embedder = embeddings.SentenceTransformerEmbedder(
-        embeddings.default_model_path(), batch_size=4, cache_size=0, replicas=2, processes=True
+def in_processes() -> Iterator[embeddings_embedder.SentenceTransformerEmbedder]:
+    embedder = embeddings_embedder.SentenceTransformerEmbedder(
+        embeddings_model.default_model_path(),
+        batch_size=4,
+        cache_size=0,
+        replicas=2,
+        processes=True,
     )
     yield embedder
     assert embedder._processes is not None
@@ -184,7 +193,7 @@ def _children() -> list[multiprocessing.process.BaseProcess]:
 
 
 def test_replicas_in_child_processes_give_the_rows_of_one_in_process_model(
-    in_processes: embeddings.SentenceTransformerEmbedder,
+    in_processes: embeddings_embedder.SentenceTransformerEmbedder,
 ) -> None:
     texts = [f"turn {n}: we planted {n} rows of beans" for n in range(13)]
     before = set(_children())
@@ -206,7 +215,7 @@ def test_replicas_in_child_processes_give_the_rows_of_one_in_process_model(
 
 
 def test_a_replica_process_that_dies_fails_its_call_clearly_and_is_replaced(
-    in_processes: embeddings.SentenceTransformerEmbedder,
+    in_processes: embeddings_embedder.SentenceTransformerEmbedder,
 ) -> None:
     in_processes.warm()
     assert in_processes._processes is not None
@@ -222,7 +231,7 @@ def test_a_replica_process_that_dies_fails_its_call_clearly_and_is_replaced(
     for _ in range(20):
         try:
             in_processes.embed([f"text {n}" for n in range(9)])
-        except embeddings.EmbeddingUnavailable as error:
+        except embeddings_model.EmbeddingUnavailable as error:
             failed.append(error.message)
             break
         time.sleep(0.1)
@@ -234,10 +243,10 @@ def test_a_replica_process_that_dies_fails_its_call_clearly_and_is_replaced(
 
 
 def test_a_missing_model_in_a_child_process_is_a_clear_error() -> None:
-    broken = embeddings.SentenceTransformerEmbedder(
+    broken = embeddings_embedder.SentenceTransformerEmbedder(
         "/nonexistent/model/dir", batch_size=2, replicas=2, processes=True
     )
-    with pytest.raises(embeddings.EmbeddingUnavailable, match="cannot load embedding model"):
+    with pytest.raises(embeddings_model.EmbeddingUnavailable, match="cannot load embedding model"):
         broken.embed(["x"])
 
 
@@ -248,8 +257,8 @@ def test_an_unreadable_model_directory_is_a_clear_error(
 ) -> None:
     (tmp_path / "config.json").write_text("{not json", "utf-8")
     (tmp_path / "modules.json").write_text("{not json", "utf-8")
-    broken = embeddings.SentenceTransformerEmbedder(
+    broken = embeddings_embedder.SentenceTransformerEmbedder(
         str(tmp_path), batch_size=2, replicas=2, processes=processes
     )
-    with pytest.raises(embeddings.EmbeddingUnavailable, match="cannot load embedding model"):
+    with pytest.raises(embeddings_model.EmbeddingUnavailable, match="cannot load embedding model"):
         broken.embed(["x"])

@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graph_schema import fusion
-from graph_schema.fusion import Candidate, FusionConfig
-from graph_schema.recall_query import (
+from graph_schema.recall import fusion
+from graph_schema.recall.fusion import Candidate, FusionConfig
+from graph_schema.recall.query import (
     content_terms,
     coverage,
     escape_lucene,

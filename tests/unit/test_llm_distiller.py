@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from graph_schema.domain import AssertionWrite, Principal
-from graph_schema.ontology import seed_predicates
-from ingest.distill.base import ObservationIn
+from graph_schema.core.types import Principal
+from graph_schema.ledger.types import AssertionWrite
+from graph_schema.observations.types import ObservationIn
+from graph_schema.schema.ontology import seed_predicates
 from ingest.distill.factory import make_distiller
 from ingest.distill.llm import (
     MAX_RAW_CHARS,

@@ -10,9 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graph_schema.domain import AssertionWrite, Principal
-from graph_schema.ontology import seed_predicates
-from ingest.distill.base import Distiller, ObservationIn
+from graph_schema.core.types import Principal
+from graph_schema.ledger.types import AssertionWrite
+from graph_schema.observations.types import ObservationIn
+from graph_schema.schema.ontology import seed_predicates
+from ingest.distill.base import Distiller
 from ingest.distill.offline import OfflineDistiller, distill_text
 from ingest.distill.sentences import MAX_SENTENCE_CHARS, split_sentences
 from ingest.gate import check_item

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graph_schema import fusion, rerank
-from graph_schema.fusion import Candidate, FusionConfig, Scored
-from graph_schema.recall_query import asks_when, content_terms, mentions_time
+from graph_schema.recall import fusion, rerank
+from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
+from graph_schema.recall.query import asks_when, content_terms, mentions_time
 
 CONFIG = FusionConfig()
 

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graph_schema.timeline import Remnant, Version, governing, plan_write
-from graph_schema.timeutil import new_id, parse_rfc3339
+from graph_schema.core.timeutil import new_id, parse_rfc3339
+from graph_schema.ledger.timeline import Remnant, Version, governing, plan_write
 
 
 def d(month: int) -> datetime:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graph_schema.vectors import Vector
+from graph_schema.core.vectors import Vector
 
 
 def test_repr_is_constant_size() -> None:

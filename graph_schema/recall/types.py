@@ -12,23 +12,14 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
-from graph_schema.domain import (
-    AssertionOut,
-    EvidenceOut,
-    Name,
-    SourceKind,
-    Status,
-    Tier,
-    Timestamp,
-    _check_text,
-    _Strict,
-)
+from graph_schema.core.types import Name, SourceKind, Status, Strict, Tier, Timestamp, check_text
+from graph_schema.ledger.types import AssertionOut, EvidenceOut
 
 MAX_QUERY_CHARS = 2_000
 MAX_K = 100
 
 
-class RecallFilters(_Strict):
+class RecallFilters(Strict):
     """Restrictions applied inside the database queries, before anything is ranked."""
 
     min_confidence: Annotated[StrictFloat | StrictInt, Field(ge=0, le=1)] = 0.0
@@ -40,9 +31,9 @@ class RecallFilters(_Strict):
     include_superseded: StrictBool = False
 
 
-class RecallRequest(_Strict):
+class RecallRequest(Strict):
     query: Annotated[
-        StrictStr, Field(min_length=1, max_length=MAX_QUERY_CHARS), AfterValidator(_check_text)
+        StrictStr, Field(min_length=1, max_length=MAX_QUERY_CHARS), AfterValidator(check_text)
     ]
     k: Annotated[StrictInt, Field(ge=1, le=MAX_K)] = 10
     as_of: Timestamp | None = None

@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from graph_schema.domain import AssertionWrite, DisclosurePolicy, Predicate
-from graph_schema.timeutil import new_id
+from graph_schema.core.timeutil import new_id
+from graph_schema.ledger.types import AssertionWrite
+from graph_schema.schema.types import DisclosurePolicy, Predicate
 
 
 def _number(value: str | None) -> float | None:

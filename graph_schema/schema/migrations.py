@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from neo4j import Driver
 
-from graph_schema import cypher
+from graph_schema.schema import cypher
 
 EMBEDDING_DIMENSIONS = 384
 

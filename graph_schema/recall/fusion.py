@@ -16,7 +16,7 @@ Pipeline (see docs/recall.md):
 4. Graph expansion: each group inherits ``NEIGHBOUR`` times the best score of its graph
    neighbours (adjacent turns of its conversation, assertions of the same event chain).
 
-Step 5, the learned rerank of the fused groups, is :mod:`graph_schema.rerank`.
+Step 5, the learned rerank of the fused groups, is :mod:`graph_schema.recall.rerank`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from graph_schema.recall_query import Window, is_question, names_in_query, time_windows
+from graph_schema.recall.query import Window, is_question, names_in_query, time_windows
 
 FEATURES = ("speaker", "time", "graph", "rerank")
 EXPAND = 30  # groups whose graph neighbours are looked up
@@ -105,7 +105,7 @@ class Scored:
     turn: str | None = None  # the turn's own text, when the group is a conversation turn
     near: float | None = None  # the best cosine to the query among its graph neighbours
     after_question: bool = False  # the turn before it (a graph neighbour) asks something
-    rerank: float | None = None  # step 5's score (graph_schema.rerank), when it ran
+    rerank: float | None = None  # step 5's score (graph_schema.recall.rerank), when it ran
 
     def absorb(self, c: Candidate) -> None:
         if c.similarity is not None and (self.similarity is None or c.similarity > self.similarity):

@@ -1,6 +1,6 @@
-"""Recall: candidate generation in one read transaction, then fusion (graph_schema.fusion).
+"""Recall: candidate generation in one read transaction, then fusion (graph_schema.recall.fusion).
 
-Every list comes from a query in :mod:`graph_schema.cypher_recall` that filters by visibility,
+Every list comes from a query in :mod:`graph_schema.recall.cypher` that filters by visibility,
 validity and the caller's filters before it ranks. The query vector is computed by the caller
 (the embedding model lives in ``ingest``); without one, recall is lexical and graph-only.
 """
@@ -14,18 +14,15 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction
 
-from graph_schema import cypher_recall as q
-from graph_schema import fusion, rerank
-from graph_schema.domain import Principal, Status, Tier
-from graph_schema.domain_recall import RecallAnswer, RecallFilters, RecallResult, Why
-from graph_schema.fusion import Candidate, FusionConfig, Scored
-from graph_schema.reads import DEFAULT_TIERS
-from graph_schema.recall_query import (
-    content_terms,
-    coverage,
-    lucene_terms,
-)
-from graph_schema.records import as_datetime, assertion_out
+from graph_schema.core.records import as_datetime
+from graph_schema.core.types import Principal, Status, Tier
+from graph_schema.ledger.reads import DEFAULT_TIERS
+from graph_schema.ledger.records import assertion_out
+from graph_schema.recall import cypher as q
+from graph_schema.recall import fusion, rerank
+from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
+from graph_schema.recall.query import content_terms, coverage, lucene_terms
+from graph_schema.recall.types import RecallAnswer, RecallFilters, RecallResult, Why
 
 POOL = 60  # rows per candidate list
 OVERFETCH = 20  # the vector index answers before any WHERE: ask for this many times more

@@ -1,4 +1,4 @@
-"""Domain types shared by ``server``, ``ingest`` and ``graph_schema``.
+"""Types of the ledger: assertion writes (strict, for the gate) and what reads answer.
 
 Write models are strict: unknown fields, naive or human-readable timestamps, out-of-range
 confidence and wrong JSON types are refused, so the gate can quarantine them with a reason.
@@ -6,15 +6,11 @@ confidence and wrong JSON types are refused, so the gate can quarantine them wit
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
-from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
-    ConfigDict,
     Field,
     StrictBool,
     StrictFloat,
@@ -24,81 +20,29 @@ from pydantic import (
     model_validator,
 )
 
-from graph_schema.timeutil import parse_rfc3339
+from graph_schema.core.timeutil import parse_rfc3339
+from graph_schema.core.types import (
+    MAX_TEXT_CHARS,
+    AccessList,
+    Name,
+    SourceKind,
+    Status,
+    Strict,
+    Tier,
+    Timestamp,
+    check_text,
+)
 
 MAX_QUOTE_CHARS = 10_000
-MAX_TEXT_CHARS = 100_000
-MAX_NAME_CHARS = 512
+
+
 MAX_OBJECT_CHARS = 10_000
-GROUP_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
-PREDICATE_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 
-class SourceKind(StrEnum):
-    user_stated = "user_stated"
-    agent_inferred = "agent_inferred"
-    tool_returned = "tool_returned"
-    document = "document"
-
-
-class Tier(StrEnum):
-    short = "short"
-    long = "long"
-    discarded = "discarded"
-    dormant = "dormant"
-
-
-class Status(StrEnum):
-    answered = "answered"
-    not_found = "not_found"
-    out_of_scope = "out_of_scope"
-
-
-class Cardinality(StrEnum):
-    one = "one"
-    many = "many"
-
-
-class ValueType(StrEnum):
-    string = "string"
-    number = "number"
-    boolean = "boolean"
-    datetime = "datetime"
-
-
-def _check_timestamp(value: str) -> str:
-    parse_rfc3339(value)
-    return value
-
-
-def _check_text(value: str) -> str:
-    if not value.strip():
-        raise ValueError("must not be empty or blank")
-    if "\x00" in value:
-        raise ValueError("must not contain NUL characters")
-    return value
-
-
-def _check_groups(value: list[str]) -> list[str]:
-    for group in value:
-        if not GROUP_PATTERN.match(group):
-            raise ValueError(f"group names are 1-64 of [A-Za-z0-9_.:-]: {group!r}")
-    return sorted(set(value))
-
-
-Timestamp = Annotated[StrictStr, AfterValidator(_check_timestamp)]
-Name = Annotated[
-    StrictStr, Field(min_length=1, max_length=MAX_NAME_CHARS), AfterValidator(_check_text)
-]
-AccessList = Annotated[list[StrictStr], Field(max_length=32), AfterValidator(_check_groups)]
 ObjectValue = StrictStr | StrictInt | StrictFloat | StrictBool
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class EvidenceWrite(_Strict):
+class EvidenceWrite(Strict):
     """The span of a source that supports an assertion."""
 
     quote: Annotated[StrictStr, Field(min_length=1, max_length=MAX_QUOTE_CHARS)]
@@ -135,7 +79,7 @@ class EvidenceWrite(_Strict):
         return 0, len(self.quote)
 
 
-class DisclosureWrite(_Strict):
+class DisclosureWrite(Strict):
     """A coarser view of an assertion for a wider audience, fixed at write time."""
 
     audience: Annotated[AccessList, Field(min_length=1)]
@@ -143,15 +87,7 @@ class DisclosureWrite(_Strict):
     trend: Literal["rising", "falling", "flat"] | None = None
 
 
-class DisclosurePolicy(_Strict):
-    """A predicate's rule for producing disclosures: a numeric band and/or the trend."""
-
-    audience: Annotated[AccessList, Field(min_length=1)]
-    band_width: Annotated[StrictFloat | StrictInt, Field(gt=0)] | None = None
-    trend: StrictBool = False
-
-
-class AssertionWrite(_Strict):
+class AssertionWrite(Strict):
     """One atomic assertion as a writer submits it."""
 
     subject: Name
@@ -181,7 +117,7 @@ class AssertionWrite(_Strict):
         if self.polarity and self.object is None:
             raise ValueError("an assertion with polarity true needs an object")
         if isinstance(self.object, str):
-            _check_text(self.object)
+            check_text(self.object)
             if len(self.object) > MAX_OBJECT_CHARS:
                 raise ValueError(f"object longer than {MAX_OBJECT_CHARS} characters")
         if (
@@ -213,36 +149,6 @@ class AssertionWrite(_Strict):
         if isinstance(self.object, bool):
             return "true" if self.object else "false"
         return str(self.object)
-
-
-class Predicate(_Strict):
-    """A predicate of the ontology: what this memory tracks."""
-
-    name: Annotated[StrictStr, Field(min_length=1, max_length=64)]
-    cardinality: Cardinality
-    value_type: ValueType = ValueType.string
-    ephemeral: StrictBool = False
-    description: Annotated[StrictStr, Field(max_length=2_000)] = ""
-    disclosure: DisclosurePolicy | None = None
-
-    @field_validator("name")
-    @classmethod
-    def _name_shape(cls, value: str) -> str:
-        if not PREDICATE_PATTERN.match(value):
-            raise ValueError("predicate names are lower_snake_case, 1-64 characters")
-        return value
-
-
-class Principal(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    id: str
-    groups: tuple[str, ...] = ()
-    role: Literal["member", "admin"] = "member"
-
-    @property
-    def is_admin(self) -> bool:
-        return self.role == "admin"
 
 
 class EvidenceOut(BaseModel):

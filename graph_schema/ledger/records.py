@@ -1,30 +1,12 @@
-"""Turning Neo4j records into domain objects."""
+"""Neo4j records of assertions and evidence into the ledger's answer types."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from neo4j.time import DateTime
-
-from graph_schema.domain import AssertionOut, EvidenceOut
-from graph_schema.timeutil import to_utc
-
-
-def native(value: Any) -> Any:
-    """Neo4j temporal values to Python ones, recursively through lists and maps."""
-    if isinstance(value, DateTime):
-        return to_utc(value.to_native())
-    if isinstance(value, list):
-        return [native(v) for v in value]
-    if isinstance(value, dict):
-        return {k: native(v) for k, v in value.items()}
-    return value
-
-
-def as_datetime(value: Any) -> datetime | None:
-    converted = native(value)
-    return converted if isinstance(converted, datetime) else None
+from graph_schema.core.records import native
+from graph_schema.ledger.types import AssertionOut, EvidenceOut
 
 
 def evidence_out(props: dict[str, Any]) -> EvidenceOut:
@@ -35,7 +17,7 @@ def evidence_out(props: dict[str, Any]) -> EvidenceOut:
 
 
 def assertion_out(record: Any, *, known_at: datetime | None = None) -> AssertionOut:
-    """Build an AssertionOut from a record made by ``cypher._ASSERTION_PROJECTION``.
+    """Build an AssertionOut from a record made by ``cypher.ASSERTION_PROJECTION``.
 
     With ``known_at``, closing stamps set after that record time are hidden.
     """

@@ -1,6 +1,6 @@
 """Domain types of ordered memory: events, causal chains, task timelines, ``why`` answers.
 
-The write model is strict like :class:`graph_schema.domain.AssertionWrite`: unknown fields,
+The write model is strict like :class:`graph_schema.ledger.types.AssertionWrite`: unknown fields,
 naive timestamps and wrong JSON types are refused so the gate can quarantine them.
 """
 
@@ -13,7 +13,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
 
-from graph_schema.domain import AccessList, AssertionOut, Name, Status, Timestamp, WriteResult
+from graph_schema.core.types import AccessList, Name, Status, Timestamp
+from graph_schema.ledger.types import AssertionOut, WriteResult
 
 MAX_CAUSES = 100
 MAX_STATE_CHARS = 65_536

@@ -1,6 +1,6 @@
 """Step 5 of recall: a learned linear rerank of the fused groups (docs/recall.md, *Rerank*).
 
-Fusion (steps 1-4, :mod:`graph_schema.fusion`) ranks by reciprocal ranks, which forget how
+Fusion (steps 1-4, :mod:`graph_schema.recall.fusion`) ranks by reciprocal ranks, which forget how
 close a match was. The rerank describes each fused group by values of its own and scores it
 with a weighted sum:
 
@@ -31,14 +31,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 
-from graph_schema.fusion import DEFAULT_WEIGHTS, Candidate, FusionConfig, Scored, fuse
-from graph_schema.recall_query import (
-    asks_when,
-    content_terms,
-    coverage,
-    is_question,
-    mentions_time,
-)
+from graph_schema.recall.fusion import DEFAULT_WEIGHTS, Candidate, FusionConfig, Scored, fuse
+from graph_schema.recall.query import asks_when, content_terms, coverage, is_question, mentions_time
 
 LONG_TEXT = 1_000  # characters; the length value saturates here
 TYPICAL_TURN = 120  # characters: the median turn of LoCoMo ("Speaker: text")

@@ -1,7 +1,7 @@
 """All Cypher of recall: candidate lists, graph expansion, result fetch, passage indexing.
 
-Every candidate query applies visibility (:func:`graph_schema.cypher.visible`), the bitemporal
-filter (:func:`graph_schema.cypher.known_and_valid`) and the caller's filters in its WHERE,
+Every candidate query applies visibility (:func:`graph_schema.core_cypher.visible`), the bitemporal
+filter (:func:`graph_schema.core_cypher.known_and_valid`) and the caller's filters in its WHERE,
 *before* ``ORDER BY ... LIMIT``: ranks are ranks among what the caller may see. The vector index
 answers its top ``$fetch`` before any WHERE, so index queries over-fetch; scoped requests
 (conversation, task, subject) scan their scope exactly instead.
@@ -18,8 +18,8 @@ previous turn of the same conversation and visibility scope plus the turn itself
 
 from __future__ import annotations
 
-from graph_schema import cypher
-from graph_schema.cypher import known_and_valid, visible
+from graph_schema.core.cypher import known_and_valid, visible
+from graph_schema.ledger import cypher as ledger_cypher
 
 VECTOR_INDEXES = {
     "assertion": "assertion_embedding",
@@ -312,7 +312,7 @@ RETURN gid, """
     + _SIMILARITY
     + """ AS similarity, a.text AS text,
 """
-    + cypher._ASSERTION_PROJECTION
+    + ledger_cypher.ASSERTION_PROJECTION
 )
 
 OBSERVATION_ASSERTIONS = (

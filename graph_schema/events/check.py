@@ -14,7 +14,7 @@ from typing import Any
 
 from neo4j import Driver
 
-from graph_schema import cypher_events as q
+from graph_schema.events import cypher as q
 
 DEFAULT_SAMPLE = 100
 

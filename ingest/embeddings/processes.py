@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ingest import embeddings
+from ingest.embeddings import model as embeddings
 
 PARENT_POLL_SECONDS = 0.5
 _MODEL: Any = None

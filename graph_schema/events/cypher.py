@@ -7,7 +7,7 @@ reader picks the smallest bound that covers the requested depth and cuts exactly
 
 from __future__ import annotations
 
-from graph_schema.cypher import visible
+from graph_schema.core.cypher import visible
 
 # --- writes ---------------------------------------------------------------------------------
 

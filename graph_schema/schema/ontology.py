@@ -9,13 +9,13 @@ from typing import Any
 
 from neo4j import Driver
 
-from graph_schema import cypher
-from graph_schema.domain import Predicate
-from graph_schema.errors import OntologyConflict
+from graph_schema.core.errors import OntologyConflict
+from graph_schema.schema import cypher
+from graph_schema.schema.types import Predicate
 
 
 def seed_predicates() -> list[Predicate]:
-    text = resources.files("graph_schema").joinpath("ontology.toml").read_text("utf-8")
+    text = resources.files("graph_schema.schema").joinpath("ontology.toml").read_text("utf-8")
     return [Predicate.model_validate(item) for item in tomllib.loads(text)["predicate"]]
 
 

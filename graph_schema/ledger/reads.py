@@ -6,9 +6,10 @@ from datetime import datetime
 
 from neo4j import Driver
 
-from graph_schema import cypher
-from graph_schema.domain import AssertionOut, Principal, Tier
-from graph_schema.records import assertion_out
+from graph_schema.core.types import Principal, Tier
+from graph_schema.ledger import cypher
+from graph_schema.ledger.records import assertion_out
+from graph_schema.ledger.types import AssertionOut
 
 DEFAULT_TIERS = (Tier.short, Tier.long)
 

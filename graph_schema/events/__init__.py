@@ -1,0 +1,1 @@
+"""Ordered memory: events, causal chains, their replay (why, timelines) and their audit."""

@@ -1,0 +1,1 @@
+"""The ledger of assertions: slots, versions, valid-time planning, disclosures, fact reads."""

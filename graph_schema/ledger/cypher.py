@@ -1,0 +1,236 @@
+"""Every Cypher statement of the ledger: slot locks, versions, closes, remnants, disclosures,
+and the bitemporal reads of facts and history.
+
+Values always travel as ``$parameters``; node variables are checked by
+:func:`graph_schema.core.cypher.visible`.
+"""
+
+from __future__ import annotations
+
+from graph_schema.core.cypher import known_and_valid, set_times, stable, visible
+
+# Rows are processed in the order given ($slots sorted by key), so the locks are taken in
+# key order and two batches cannot deadlock each other.
+LOCK_SLOTS = stable("""
+UNWIND $slots AS slot
+MERGE (s:Slot {key: slot.key})
+ON CREATE SET s.subject = slot.subject, s.predicate = slot.predicate, s.object = slot.object,
+              s.access = slot.access, s.version = 0, s.created_at = $wall_clock
+SET s.version = s.version + 1
+RETURN max(s.last_recorded_at) AS last_recorded_at
+""")
+
+
+SET_SLOT_HEADS = stable("""
+UNWIND $heads AS h
+MATCH (s:Slot {key: h.key})
+SET s.head = h.head, s.last_recorded_at = $now
+""")
+
+
+ALIVE_VERSIONS = stable("""
+UNWIND $keys AS key
+MATCH (a:Assertion {slot_key: key})
+WHERE a.superseded_at IS NULL
+RETURN key, a.id AS id, a.valid_from AS valid_from, a.valid_to AS valid_to,
+       a.polarity AS polarity, a.object AS object
+ORDER BY a.valid_from
+""")
+
+
+# Times travel as RFC 3339 strings and become datetimes here: the driver encodes a Python
+# datetime in pure Python (~50 us each), and a bulk write carries four per assertion.
+ASSERTION_TIMES = ("valid_from", "valid_to", "closed_at", "recorded_at", "superseded_at")
+
+
+EVIDENCE_TIMES = ("occurred_at", "recorded_at")
+
+
+CREATE_ASSERTIONS = stable(f"""
+UNWIND $rows AS row
+CREATE (a:Assertion)
+SET a = row.props
+SET {set_times("a", "row.props", ASSERTION_TIMES)}
+WITH a, row
+UNWIND row.evidence AS ev
+CREATE (e:Evidence)
+SET e = ev
+SET {set_times("e", "ev", EVIDENCE_TIMES)}
+CREATE (a)-[:EVIDENCED_BY]->(e)
+WITH e, ev
+CALL (e, ev) {{
+  WITH e, ev WHERE ev.observation_id IS NOT NULL
+  MATCH (o:Observation {{id: ev.observation_id}})
+  CREATE (e)-[:FROM]->(o)
+}}
+RETURN count(e) AS evidence
+""")
+
+
+# Each close names the version that closes it ($closes: {id, valid_to, new_id}).
+CLOSE_VERSIONS = stable("""
+UNWIND $closes AS c
+MATCH (x:Assertion {id: c.id})
+WHERE x.valid_to IS NULL AND x.superseded_at IS NULL
+SET x.valid_to = datetime(c.valid_to), x.closed_at = $now
+WITH x, c
+MATCH (a:Assertion {id: c.new_id})
+CREATE (a)-[:SUPERSEDES]->(x)
+RETURN count(x) AS closed
+""")
+
+
+SUPERSEDE_VERSIONS = stable("""
+UNWIND $ids AS id
+MATCH (x:Assertion {id: id})
+WHERE x.superseded_at IS NULL
+SET x.superseded_at = $now
+WITH x
+MATCH (a:Assertion {id: $new_id})
+CREATE (a)-[:SUPERSEDES]->(x)
+RETURN count(x) AS superseded
+""")
+
+
+CREATE_REMNANT = stable("""
+MATCH (src:Assertion {id: $source_id})-[:EVIDENCED_BY]->(e:Evidence)
+WITH src, collect(e) AS evidence
+CREATE (r:Assertion)
+SET r = src {
+  .*, id: $id, valid_from: $valid_from, valid_to: $valid_to,
+  closed_at: CASE WHEN $valid_to IS NULL THEN null ELSE $now END,
+  recorded_at: $now, superseded_at: null, remnant_of: src.id
+}
+CREATE (r)-[:SUPERSEDES]->(src)
+FOREACH (e IN evidence | CREATE (r)-[:EVIDENCED_BY]->(e))
+WITH r, src
+CALL (r, src) {
+  MATCH (src)-[:DISCLOSED_AS]->(d:Disclosure)
+  CREATE (r)-[:DISCLOSED_AS]->(d)
+}
+RETURN r.id AS id
+""")
+
+
+CREATE_DISCLOSURES = stable("""
+MATCH (a:Assertion {id: $id})
+UNWIND $disclosures AS d
+CREATE (x:Disclosure)
+SET x = d, x.recorded_at = $now
+CREATE (a)-[:DISCLOSED_AS]->(x)
+""")
+
+
+LINK_CAUSED_BY = """
+MATCH (a:Assertion {id: $assertion_id}), (ev:Event {id: $event_id})
+CREATE (a)-[:CAUSED_BY]->(ev)
+"""
+
+
+ASSERTION_PROJECTION = (
+    """
+  a {.*, embedding: null, text: null, slot_key: null} AS assertion,
+  [(a)-[:EVIDENCED_BY]->(e) WHERE """
+    + visible("e")
+    + """ | e {.*}] AS evidence,
+  [(a)-[:SUPERSEDES]->(x) | x.id] AS supersedes,
+  [(x)-[:SUPERSEDES]->(a) WHERE x.recorded_at <= $known_at AND """
+    + visible("x")
+    + """ | x.id]
+    AS superseded_by
+"""
+)
+
+
+_VIEW_FIELDS = (
+    ".subject, .predicate, .polarity, .valid_from, .valid_to, .closed_at, .recorded_at,"
+    " .superseded_at, .source_kind, .asserted_by, .confidence, .tier"
+)
+
+
+_FACT_RETURN = (
+    """
+WITH a, """
+    + visible("a")
+    + """ AS exact
+OPTIONAL MATCH (a)-[:DISCLOSED_AS]->(d:Disclosure)
+  WHERE NOT exact AND """
+    + visible("d")
+    + """
+WITH a, exact, d ORDER BY d.id
+WITH a, exact, head(collect(d)) AS d
+WHERE exact OR d IS NOT NULL
+RETURN
+  CASE WHEN exact
+    THEN a {.*, embedding: null, text: null, slot_key: null, view: 'exact'}
+    ELSE a {"""
+    + _VIEW_FIELDS
+    + """, id: d.id, object: d.object, trend: d.trend,
+            access: d.access, view: 'disclosure'}
+  END AS assertion,
+  CASE WHEN exact
+    THEN [(a)-[:EVIDENCED_BY]->(e) WHERE """
+    + visible("e")
+    + """ | e {.*}] ELSE [] END AS evidence,
+  CASE WHEN exact THEN [(a)-[:SUPERSEDES]->(x) | x.id] ELSE [] END AS supersedes,
+  CASE WHEN exact
+    THEN [(x)-[:SUPERSEDES]->(a) WHERE x.recorded_at <= $known_at | x.id] ELSE [] END
+    AS superseded_by
+"""
+)
+
+
+CURRENT_FACTS = (
+    """
+MATCH (a:Assertion {subject: $subject, predicate: $predicate})
+WHERE """
+    + known_and_valid("a")
+    + """
+  AND a.polarity = true AND a.tier IN $tiers AND a.confidence >= $min_confidence
+"""
+    + _FACT_RETURN
+    + """
+ORDER BY a.valid_from DESC, a.recorded_at DESC, a.id
+"""
+)
+
+
+HISTORY = (
+    """
+MATCH (a:Assertion {subject: $subject, predicate: $predicate})
+WHERE a.recorded_at <= $known_at
+"""
+    + _FACT_RETURN
+    + """
+ORDER BY a.valid_from, a.recorded_at, a.id
+"""
+)
+
+
+GET_ASSERTION = (
+    """
+MATCH (a:Assertion {id: $id})
+WHERE """
+    + visible("a")
+    + """
+RETURN """
+    + ASSERTION_PROJECTION
+)
+
+
+OVERLAPPING_VERSIONS = """
+MATCH (a:Assertion), (b:Assertion)
+WHERE a.slot_key = b.slot_key AND a.id < b.id
+WITH a, b,
+     [t IN [a.recorded_at, b.recorded_at, a.closed_at, b.closed_at] WHERE t IS NOT NULL] AS ks
+UNWIND ks AS k
+WITH a, b, k
+WHERE a.recorded_at <= k AND (a.superseded_at IS NULL OR a.superseded_at > k)
+  AND b.recorded_at <= k AND (b.superseded_at IS NULL OR b.superseded_at > k)
+WITH a, b, k,
+     CASE WHEN a.valid_to IS NOT NULL AND a.closed_at <= k THEN a.valid_to END AS a_end,
+     CASE WHEN b.valid_to IS NOT NULL AND b.closed_at <= k THEN b.valid_to END AS b_end
+WHERE (a_end IS NULL OR a_end > b.valid_from) AND (b_end IS NULL OR b_end > a.valid_from)
+RETURN a.slot_key AS slot, a.id AS first, b.id AS second, k AS known_at
+LIMIT 100
+"""

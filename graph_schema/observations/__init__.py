@@ -1,0 +1,1 @@
+"""Observations: raw text as stored, and one turn read with its neighbours."""

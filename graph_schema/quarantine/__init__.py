@@ -1,0 +1,1 @@
+"""The quarantine: what the gate refused and why, unconnected to the record."""

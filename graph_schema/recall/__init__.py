@@ -1,0 +1,1 @@
+"""Recall: query analysis, candidate lists filtered before ranking, fusion, the rerank."""

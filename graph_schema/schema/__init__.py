@@ -1,0 +1,1 @@
+"""The schema: constraints, indexes and versioned migrations; the ontology of predicates."""

@@ -1,0 +1,30 @@
+"""What is embedded for an assertion, and one vector per assertion of a write."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from graph_schema.ledger.types import AssertionWrite
+from ingest.embeddings.model import Embedder
+
+
+def assertion_text(item: AssertionWrite) -> str:
+    """What is embedded for an assertion: the sentence for ``said``, else the triple + quote."""
+    obj = item.object_text() or ""
+    if item.predicate == "said" and obj:
+        return obj
+    triple = " ".join(x for x in (item.subject, item.predicate.replace("_", " "), obj) if x)
+    quote = item.evidence.quote
+    return triple if not quote or quote == obj else f"{triple}. {quote}"
+
+
+def embed_items(
+    embedder: Embedder | None, items: Sequence[AssertionWrite]
+) -> list[list[float] | None]:
+    """One vector per item (None without an embedder); a repeated text is encoded once."""
+    if embedder is None or not items:
+        return [None] * len(items)
+    texts = [assertion_text(item) for item in items]
+    unique = list(dict.fromkeys(texts))
+    by_text = dict(zip(unique, embedder.embed(unique), strict=True))
+    return [by_text[text] for text in texts]
