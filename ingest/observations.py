@@ -36,6 +36,8 @@ from graph_schema.ledger.types import AssertionWrite
 from graph_schema.observations import cypher as observations_cypher
 from graph_schema.observations.types import ObservationIn, ObservationWritten, QuarantinedDraft
 from graph_schema.quarantine import cypher as quarantine_cypher
+from graph_schema.quarantine.retention import prune
+from graph_schema.quarantine.types import Retention
 from graph_schema.schema.ontology import predicate_map
 from graph_schema.schema.types import Predicate
 from ingest import gate, writer
@@ -88,6 +90,7 @@ class Context:
     distiller: Distiller
     embedder: Embedder | None
     ontology: dict[str, Predicate]
+    retention: Retention
     retain_raw_text: bool = True
 
 
@@ -182,6 +185,7 @@ def _distill(ctx: Context, plan: _Plan, raw: Any) -> TractatusError | None:
             rejections=[rejection],
             origin=ORIGIN,
             principal=ctx.principal,
+            retention=ctx.retention,
         )
     for index, draft in enumerate(drafts):
         checked = _check_draft(ctx, plan, index, draft)
@@ -376,6 +380,7 @@ def write_observations(
     distiller: Distiller,
     embedder: Embedder | None,
     retain_raw_text: bool,
+    retention: Retention,
 ) -> list[Outcome]:
     """``POST /v1/observations``: one outcome per raw body, in order (see the module doc)."""
     ctx = Context(
@@ -385,6 +390,7 @@ def write_observations(
         distiller=distiller,
         embedder=embedder,
         ontology=predicate_map(driver, database=database),
+        retention=retention,
         retain_raw_text=retain_raw_text,
     )
     return ingest_observations(ctx, raw_items)
@@ -404,6 +410,7 @@ def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
                 rejections=[checked],
                 origin=ORIGIN,
                 principal=ctx.principal,
+                retention=ctx.retention,
             )
             continue
         scope = idempotency_scope(ctx.principal, checked.idempotency_key)
@@ -427,6 +434,8 @@ def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
                 outcomes[plan.index] = failed
     _prepare(ctx, todo)
     outcomes.update(_write_all(ctx, todo))
+    if any(plan.rejections for plan in todo):  # refused drafts were quarantined in the write
+        prune(ctx.driver, database=ctx.database, retention=ctx.retention, now=utcnow())
     by_index = {p.index: p for p in plans}
     for index, first in twins.items():
         outcomes[index] = _twin(outcomes[first.index], first, by_index[index])

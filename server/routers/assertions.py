@@ -58,6 +58,7 @@ def post_assertions(
         raw_items=raw_items,
         principal=principal,
         embedder=embedder,
+        retention=settings.quarantine_retention,
     )
     if is_batch:
         return answer(AssertionsWritten(results=results), status_code=201)

@@ -57,7 +57,11 @@ def post_event(
     if not isinstance(payload, dict):
         return error_response(422, "invalid_request", "the body must be a JSON object")
     written = event_writes.record_event(
-        driver, database=settings.neo4j_database, raw=payload, principal=principal
+        driver,
+        database=settings.neo4j_database,
+        raw=payload,
+        principal=principal,
+        retention=settings.quarantine_retention,
     )
     return answer(written, status_code=201)
 

@@ -86,6 +86,7 @@ def post_observations(
         distiller=distiller,
         embedder=embedder,
         retain_raw_text=settings.retain_raw_text,
+        retention=settings.quarantine_retention,
     )
     if is_batch:
         return answer(ObservationsWritten(results=[_batch_item(o) for o in outcomes]))
