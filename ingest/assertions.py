@@ -13,6 +13,7 @@ from neo4j import Driver
 
 from graph_schema.core.types import Principal
 from graph_schema.ledger.types import WriteResult
+from graph_schema.quarantine.types import Retention
 from graph_schema.schema.ontology import predicate_map
 from ingest import gate, writer
 from ingest.embeddings.model import Embedder
@@ -28,20 +29,31 @@ def write_assertions(
     raw_items: list[Any],
     principal: Principal,
     embedder: Embedder | None,
+    retention: Retention,
 ) -> list[WriteResult]:
     """Check, embed and write raw assertion bodies in one transaction; one result per item."""
     ontology = predicate_map(driver, database=database)
     accepted, rejected = gate.check_batch(raw_items, ontology=ontology, principal=principal)
     if rejected:
         raise gate.refuse(
-            driver, database=database, rejections=rejected, origin=ORIGIN, principal=principal
+            driver,
+            database=database,
+            rejections=rejected,
+            origin=ORIGIN,
+            principal=principal,
+            retention=retention,
         )
     rejected, requirements = gate.check_sources(
         driver, database=database, items=accepted, principal=principal
     )
     if rejected:
         raise gate.refuse(
-            driver, database=database, rejections=rejected, origin=ORIGIN, principal=principal
+            driver,
+            database=database,
+            rejections=rejected,
+            origin=ORIGIN,
+            principal=principal,
+            retention=retention,
         )
     prepared = writer.prepare(
         accepted,

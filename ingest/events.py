@@ -24,6 +24,7 @@ from graph_schema.core.types import Principal
 from graph_schema.events import cypher as q
 from graph_schema.events.types import EventOut, EventWrite, EventWritten, ProducedAssertion
 from graph_schema.ledger.types import WriteResult
+from graph_schema.quarantine.types import Retention
 from graph_schema.schema.ontology import predicate_map
 from ingest import gate, writer
 from ingest.writer import Prepared
@@ -159,13 +160,20 @@ def _write(
     return EventWritten(event=out, assertions=results)
 
 
-def record_event(driver: Driver, *, database: str, raw: Any, principal: Principal) -> EventWritten:
+def record_event(
+    driver: Driver, *, database: str, raw: Any, principal: Principal, retention: Retention
+) -> EventWritten:
     """Validate and write one event with its assertions; refused input is quarantined and
     raised as GateRejected, a moved-on slot as PreconditionFailed (nothing written)."""
     checked = check_event(raw, principal=principal)
     if isinstance(checked, gate.Rejection):
         raise gate.refuse(
-            driver, database=database, rejections=[checked], origin=ORIGIN, principal=principal
+            driver,
+            database=database,
+            rejections=[checked],
+            origin=ORIGIN,
+            principal=principal,
+            retention=retention,
         )
     ontology = predicate_map(driver, database=database) if checked.assertions else {}
     items = [_in_task(item, checked.task_id) for item in checked.assertions]
@@ -177,6 +185,7 @@ def record_event(driver: Driver, *, database: str, raw: Any, principal: Principa
             rejections=[_nested(r, raw) for r in rejected],
             origin=ORIGIN,
             principal=principal,
+            retention=retention,
         )
     prepared = writer.prepare(
         accepted, ontology=ontology, default_valid_from=parse_rfc3339(checked.occurred_at)
@@ -191,6 +200,7 @@ def record_event(driver: Driver, *, database: str, raw: Any, principal: Principa
             rejections=refused.rejections,
             origin=ORIGIN,
             principal=principal,
+            retention=retention,
         ) from None
     gate.count_accepted(ORIGIN, 1 + len(written.assertions))
     return written

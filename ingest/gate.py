@@ -21,6 +21,8 @@ from graph_schema.core.types import Principal
 from graph_schema.ledger.types import AssertionWrite
 from graph_schema.observations import cypher as observations_cypher
 from graph_schema.quarantine import cypher as quarantine_cypher
+from graph_schema.quarantine.retention import prune
+from graph_schema.quarantine.types import Retention
 from graph_schema.schema.types import Predicate, ValueType
 from ingest.metrics import GATE_ACCEPTED, GATE_QUARANTINED
 
@@ -175,8 +177,10 @@ def quarantine(
     rejections: list[Rejection],
     origin: str,
     principal: Principal,
+    retention: Retention,
 ) -> list[str]:
-    """Keep refused items as Quarantine nodes, unconnected to the record; count them."""
+    """Keep refused items as Quarantine nodes, unconnected to the record; count them; let go
+    of what the retention no longer keeps."""
     received_at = utcnow()
     items: list[dict[str, Any]] = [
         {
@@ -192,6 +196,7 @@ def quarantine(
         for r in rejections
     ]
     driver.execute_query(quarantine_cypher.CREATE_QUARANTINE, items=items, database_=database)
+    prune(driver, database=database, retention=retention, now=received_at)
     for r in rejections:
         GATE_QUARANTINED.labels(origin=origin, reason=r.reason).inc()
     return [str(item["id"]) for item in items]
@@ -204,10 +209,16 @@ def refuse(
     rejections: list[Rejection],
     origin: str,
     principal: Principal,
+    retention: Retention,
 ) -> GateRejected:
     """Quarantine the refused items and build the error that refuses the whole request."""
     ids = quarantine(
-        driver, database=database, rejections=rejections, origin=origin, principal=principal
+        driver,
+        database=database,
+        rejections=rejections,
+        origin=origin,
+        principal=principal,
+        retention=retention,
     )
     first = rejections[0]
     return GateRejected(

@@ -34,8 +34,11 @@ from graph_schema.core.timeutil import new_id, parse_rfc3339, utcnow, with_rfc33
 from graph_schema.core.types import Principal
 from graph_schema.ledger.types import AssertionWrite
 from graph_schema.observations import cypher as observations_cypher
-from graph_schema.observations.types import ObservationIn
+from graph_schema.observations.types import ObservationIn, ObservationWritten, QuarantinedDraft
 from graph_schema.quarantine import cypher as quarantine_cypher
+from graph_schema.quarantine.retention import prune
+from graph_schema.quarantine.types import Retention
+from graph_schema.schema.ontology import predicate_map
 from graph_schema.schema.types import Predicate
 from ingest import gate, writer
 from ingest.distill.base import Distiller
@@ -62,23 +65,7 @@ _DRAFT_FIELDS = ("subject", "predicate", "object", "polarity", "confidence")
 _EVIDENCE_FIELDS = ("quote", "start", "end")
 
 
-@dataclass(frozen=True)
-class ObservationResult:
-    observation_id: str
-    assertions: list[dict[str, Any]]
-    quarantined: list[dict[str, Any]]
-    replayed: bool = False
-
-    def body(self) -> dict[str, Any]:
-        return {
-            "observation_id": self.observation_id,
-            "assertions": self.assertions,
-            "quarantined": self.quarantined,
-            "replayed": self.replayed,
-        }
-
-
-Outcome = ObservationResult | TractatusError
+Outcome = ObservationWritten | TractatusError
 
 
 @dataclass
@@ -103,6 +90,7 @@ class Context:
     distiller: Distiller
     embedder: Embedder | None
     ontology: dict[str, Predicate]
+    retention: Retention
     retain_raw_text: bool = True
 
 
@@ -144,13 +132,7 @@ def _replay(plan: _Plan, digest: str | None, response: str | None) -> Outcome:
         )
     if response is None:
         return TractatusError("the stored observation has no response to replay")
-    stored = json.loads(response)
-    return ObservationResult(
-        observation_id=stored["observation_id"],
-        assertions=stored["assertions"],
-        quarantined=stored["quarantined"],
-        replayed=True,
-    )
+    return ObservationWritten.model_validate({**json.loads(response), "replayed": True})
 
 
 def _stored(ctx: Context, scopes: list[str]) -> dict[str, tuple[str | None, str | None]]:
@@ -203,6 +185,7 @@ def _distill(ctx: Context, plan: _Plan, raw: Any) -> TractatusError | None:
             rejections=[rejection],
             origin=ORIGIN,
             principal=ctx.principal,
+            retention=ctx.retention,
         )
     for index, draft in enumerate(drafts):
         checked = _check_draft(ctx, plan, index, draft)
@@ -336,17 +319,17 @@ def _write(tx: ManagedTransaction, plans: list[_Plan], ctx: Context) -> dict[int
         at += len(plan.prepared)
         rows = _quarantine_rows(plan, ctx, received_at)
         quarantine.extend(rows)
-        result = ObservationResult(
+        result = ObservationWritten(
             observation_id=plan.observation_id,
-            assertions=[r.model_dump(mode="json") for r in chunk],
+            assertions=chunk,
             quarantined=[
-                {**rej.public(), "quarantine_id": row["id"]}
+                QuarantinedDraft(**rej.public(), quarantine_id=row["id"])
                 for rej, row in zip(plan.rejections, rows, strict=True)
             ],
         )
         outcomes[plan.index] = result
-        stored = {k: v for k, v in result.body().items() if k != "replayed"}
-        responses.append({"id": plan.observation_id, "response": json.dumps(stored)})
+        stored = result.model_dump_json(exclude={"replayed"})
+        responses.append({"id": plan.observation_id, "response": stored})
     if quarantine:
         tx.run(quarantine_cypher.CREATE_QUARANTINE, items=quarantine).consume()
     if responses:
@@ -358,7 +341,7 @@ def _count(plans: list[_Plan], outcomes: dict[int, Outcome]) -> None:
     accepted = 0
     for plan in plans:
         outcome = outcomes.get(plan.index)
-        if isinstance(outcome, ObservationResult) and not outcome.replayed:
+        if isinstance(outcome, ObservationWritten) and not outcome.replayed:
             accepted += len(plan.prepared)
             for r in plan.rejections:
                 GATE_QUARANTINED.labels(origin=ORIGIN, reason=r.reason).inc()
@@ -388,6 +371,31 @@ def _write_all(ctx: Context, plans: list[_Plan]) -> dict[int, Outcome]:
 # --- the whole path ---------------------------------------------------------------------------
 
 
+def write_observations(
+    driver: Driver,
+    *,
+    database: str,
+    raw_items: list[Any],
+    principal: Principal,
+    distiller: Distiller,
+    embedder: Embedder | None,
+    retain_raw_text: bool,
+    retention: Retention,
+) -> list[Outcome]:
+    """``POST /v1/observations``: one outcome per raw body, in order (see the module doc)."""
+    ctx = Context(
+        driver=driver,
+        database=database,
+        principal=principal,
+        distiller=distiller,
+        embedder=embedder,
+        ontology=predicate_map(driver, database=database),
+        retention=retention,
+        retain_raw_text=retain_raw_text,
+    )
+    return ingest_observations(ctx, raw_items)
+
+
 def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
     """Run each body through the path; one outcome per body, in order (see module doc)."""
     outcomes: dict[int, Outcome] = {}
@@ -402,6 +410,7 @@ def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
                 rejections=[checked],
                 origin=ORIGIN,
                 principal=ctx.principal,
+                retention=ctx.retention,
             )
             continue
         scope = idempotency_scope(ctx.principal, checked.idempotency_key)
@@ -425,6 +434,8 @@ def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
                 outcomes[plan.index] = failed
     _prepare(ctx, todo)
     outcomes.update(_write_all(ctx, todo))
+    if any(plan.rejections for plan in todo):  # refused drafts were quarantined in the write
+        prune(ctx.driver, database=ctx.database, retention=ctx.retention, now=utcnow())
     by_index = {p.index: p for p in plans}
     for index, first in twins.items():
         outcomes[index] = _twin(outcomes[first.index], first, by_index[index])
@@ -437,9 +448,4 @@ def _twin(first: Outcome, first_plan: _Plan, plan: _Plan) -> Outcome:
         return first
     if plan.digest != first_plan.digest:
         return _replay(plan, first_plan.digest, None)
-    return ObservationResult(
-        first.observation_id, first.assertions, first.quarantined, replayed=True
-    )
-
-
-# --- reading one observation with its neighbouring turns --------------------------------------
+    return first.model_copy(update={"replayed": True})

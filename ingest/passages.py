@@ -16,7 +16,6 @@ to the observation's evidence quotes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from neo4j import Driver
@@ -24,18 +23,10 @@ from neo4j import Driver
 from graph_schema.core.records import native
 from graph_schema.core.timeutil import new_id, utcnow
 from graph_schema.recall import cypher as q
+from graph_schema.recall.types import DEFAULT_INDEX_BATCH, IndexAnswer
 from ingest.embeddings.model import Embedder
 
-DEFAULT_BATCH = 256
-
-
-@dataclass(frozen=True)
-class IndexReport:
-    indexed: int
-    pending: int
-
-    def body(self) -> dict[str, int]:
-        return {"indexed": self.indexed, "pending": self.pending}
+DEFAULT_BATCH = DEFAULT_INDEX_BATCH
 
 
 def _turn(props: dict[str, Any] | None, quotes: list[str]) -> str:
@@ -130,7 +121,7 @@ def index_pending(
     conversation_id: str | None = None,
     max_batches: int = 1,
     limit: int = DEFAULT_BATCH,
-) -> IndexReport:
+) -> IndexAnswer:
     """Index pending observations, oldest first, in up to ``max_batches`` transactions."""
     total = 0
     for _ in range(max_batches):
@@ -145,4 +136,4 @@ def index_pending(
         if done < limit:
             break
     left = pending(driver, database=database, conversation_id=conversation_id)
-    return IndexReport(indexed=total, pending=left)
+    return IndexAnswer(indexed=total, pending=left)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
 from ingest.distill.factory import make_distiller
 from ingest.embeddings.embedder import make_embedder
-from server import errors
+from server import errors, openapi
 from server.auth import KeyRing
+from server.deps import known_query
 from server.middleware import Authenticate, BodyLimit, Metrics
 from server.routers import (
     assertions,
@@ -64,6 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.keyring = KeyRing(settings.principals)
     errors.install(app)
+    openapi.install(app, settings)
     for module in (
         assertions,
         facts,
@@ -73,9 +75,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ontology,
         quarantine,
         recall,
-        health,
     ):
-        app.include_router(module.router)
+        # the API refuses query parameters it does not know; probes and scrapers may add any
+        app.include_router(module.router, dependencies=[Depends(known_query)])
+    app.include_router(health.router)
     # the last added runs first: metrics, then authentication, then the body limit
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(Authenticate, keyring=app.state.keyring)

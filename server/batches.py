@@ -5,25 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
 
 from server.errors import error_response
-
-
-def batch_schema(model: type[BaseModel], key: str, max_items: int) -> dict[str, Any]:
-    """OpenAPI for a body that is one ``model`` or ``{key: [model, ...]}``."""
-    single = model.model_json_schema(ref_template="#/components/schemas/{model}")
-    batch = {
-        "type": "object",
-        "properties": {key: {"type": "array", "maxItems": max_items}},
-        "required": [key],
-    }
-    return {
-        "requestBody": {
-            "content": {"application/json": {"schema": {"oneOf": [single, batch]}}},
-            "required": True,
-        }
-    }
 
 
 def batch_items(payload: Any, *, key: str, max_batch: int) -> tuple[list[Any], bool] | JSONResponse:

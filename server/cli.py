@@ -48,6 +48,21 @@ def _dev_principals(args: argparse.Namespace) -> int:
     return 0
 
 
+def _openapi(args: argparse.Namespace) -> int:
+    """Write the OpenAPI document of a server with the default settings (no store needed)."""
+    from server import openapi
+    from server.app import create_app
+
+    settings = openapi.default_settings(Path("principals.toml"))
+    text = openapi.render(create_app(settings).openapi())
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text, "utf-8")
+        print(f"wrote {args.output}")
+    return 0
+
+
 def _check_chains(args: argparse.Namespace) -> int:
     import json
 
@@ -151,6 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
     chains.add_argument("--json", action="store_true", help="print the report as JSON")
     chains.add_argument("--sample", type=int, default=100, help="examples kept per problem")
     chains.set_defaults(func=_check_chains)
+    spec = sub.add_parser("openapi", help="write the OpenAPI document (default settings)")
+    spec.add_argument("--output", default="docs/openapi.json", help="a file, or - for stdout")
+    spec.set_defaults(func=_openapi)
     _add_ingest(sub)
     return parser
 

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Security
+from fastapi.dependencies.models import Dependant
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from neo4j import Driver
 
 from graph_schema.core.errors import AuthenticationFailed, PermissionDenied
@@ -12,6 +16,33 @@ from graph_schema.core.types import Principal
 from ingest.distill.base import Distiller
 from ingest.embeddings.model import Embedder
 from server.settings import Settings
+
+
+def _query_names(dependant: Dependant) -> set[str]:
+    names = {field.alias for field in dependant.query_params}
+    for dependency in dependant.dependencies:
+        names |= _query_names(dependency)
+    return names
+
+
+def known_query(request: Request) -> None:
+    """Refuse a query parameter the route does not declare (422): a misspelt ``as_of`` would
+    otherwise be ignored, and the question answered for another time than the one asked."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute):
+        return
+    unknown = sorted(set(request.query_params) - _query_names(route.dependant))
+    if unknown:
+        raise RequestValidationError(
+            [
+                {
+                    "loc": ("query", name),
+                    "msg": "unknown query parameter",
+                    "type": "extra_forbidden",
+                }
+                for name in unknown
+            ]
+        )
 
 
 def get_settings(request: Request) -> Settings:
@@ -24,7 +55,16 @@ def get_driver(request: Request) -> Driver:
     return driver
 
 
-def get_principal(request: Request) -> Principal:
+# Declares the bearer scheme of every /v1 operation in the OpenAPI document. The key itself was
+# checked before the route ran, by server.middleware.Authenticate (before the body is read).
+BEARER = HTTPBearer(
+    auto_error=False, scheme_name="bearer", description="a key of the principals file"
+)
+
+
+def get_principal(
+    request: Request, _: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)]
+) -> Principal:
     """The caller, resolved by :class:`server.middleware.Authenticate` before the body."""
     principal = getattr(request.state, "principal", None)
     if not isinstance(principal, Principal):

@@ -1,4 +1,8 @@
-"""Every error leaves as ``{"error": {"code", "message", "details"}}``; mapped here only."""
+"""Every error leaves as ``{"error": {"code", "message", "details"}}``; mapped here only.
+
+:func:`declared` says which of these errors an operation can answer, for the OpenAPI
+document: each route lists its error codes, so the document names every status it returns.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from neo4j.exceptions import ServiceUnavailable, SessionExpired
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graph_schema.core import errors
+from graph_schema.core.types import ErrorBody, RejectedBody
 
 log = logging.getLogger("tractatus.errors")
 
@@ -38,21 +43,83 @@ HTTP_CODES = {
 }
 
 
+# Every error code a route can answer: its status and what it means (for the OpenAPI document).
+CODES: dict[str, tuple[int, str]] = {
+    "invalid_json": (400, "the body is not JSON (NaN, Infinity and unpaired surrogates included)"),
+    "unauthenticated": (401, "no valid bearer key (the answer carries `WWW-Authenticate: Bearer`)"),
+    "forbidden": (403, "the operation needs the admin role"),
+    "not_found": (404, "nothing visible to the caller has this id"),
+    "precondition_failed": (
+        409,
+        "`expected_current` does not name the slot's current version (`details.current`), or"
+        " an idempotency key was used before for another body",
+    ),
+    "valid_time_conflict": (409, "an explicit `valid_to` crosses a later version of the slot"),
+    "ontology_conflict": (
+        409,
+        "a predicate of this name exists with another definition (`details.existing`)",
+    ),
+    "body_too_large": (413, "the body exceeds the server's limit (`details.limit`, in bytes)"),
+    "batch_too_large": (413, "the batch holds more items than the server's maximum"),
+    "invalid_request": (
+        422,
+        "a parameter or the body does not match this document (`details.problems`)",
+    ),
+    "rejected": (
+        422,
+        "refused by the gate and quarantined: `details.rejections` gives each refused item's"
+        " index and reason, `details.quarantine_ids` where it was kept; nothing else written",
+    ),
+    "store_unavailable": (503, "the graph store cannot be reached"),
+}
+# what every /v1 route can answer; what a route with parameters or a body adds
+V1 = ("unauthenticated", "store_unavailable")
+PARAMS = ("invalid_request",)
+BODY = ("invalid_json", "body_too_large", "invalid_request")
+
+
+def declared(*codes: str) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of an operation that can answer these error codes."""
+    by_status: dict[int, list[str]] = {}
+    for code in codes:
+        status, _ = CODES[code]
+        by_status.setdefault(status, []).append(code)
+    out: dict[int | str, dict[str, Any]] = {}
+    for status, named in sorted(by_status.items()):
+        entry: dict[str, Any] = {
+            "model": RejectedBody | ErrorBody if "rejected" in named else ErrorBody,
+            "description": "; ".join(f"`{c}`: {CODES[c][1]}" for c in sorted(named)),
+        }
+        if status == 401:
+            entry["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
+        out[status] = entry
+    return out
+
+
+def status_of(error: errors.TractatusError) -> int:
+    """The HTTP status of a domain error."""
+    return next((s for cls, s in STATUS.items() if isinstance(error, cls)), 500)
+
+
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "details": details or {}}}
 
 
 def error_response(
-    status: int, code: str, message: str, details: dict[str, Any] | None = None
+    status: int,
+    code: str,
+    message: str,
+    details: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> JSONResponse:
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    if status == 401:
+        headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
     return JSONResponse(error_body(code, message, details), status_code=status, headers=headers)
 
 
 def _domain(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, errors.TractatusError)
-    status = next((s for cls, s in STATUS.items() if isinstance(exc, cls)), 500)
-    return error_response(status, exc.code, exc.message, exc.details)
+    return error_response(status_of(exc), exc.code, exc.message, exc.details)
 
 
 def _validation(_: Request, exc: Exception) -> JSONResponse:
@@ -72,7 +139,9 @@ def _validation(_: Request, exc: Exception) -> JSONResponse:
 def _http(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code = HTTP_CODES.get(exc.status_code, "http_error")
-    return error_response(exc.status_code, code, str(exc.detail))
+    # a 405 keeps its Allow header (RFC 9110): the methods the path does answer
+    headers = dict(exc.headers) if exc.headers else None
+    return error_response(exc.status_code, code, str(exc.detail), headers=headers)
 
 
 def _unavailable(_: Request, exc: Exception) -> JSONResponse:

@@ -1,30 +1,28 @@
-"""Query-parameter parsing shared by the read routes."""
+"""Query parameters shared by the read routes: the slot named, and RFC 3339 time coordinates."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
-from fastapi.exceptions import RequestValidationError
+from fastapi import Query
 
 from graph_schema.core.timeutil import parse_rfc3339, utcnow
+from graph_schema.core.types import MAX_NAME_CHARS, Timestamp
 
-
-def time_param(name: str, value: str | None, *, now: datetime) -> datetime:
-    """An optional RFC 3339 query parameter; defaults to ``now``."""
-    if value is None:
-        return now
-    try:
-        return parse_rfc3339(value)
-    except ValueError as error:
-        raise RequestValidationError(
-            [{"loc": ("query", name), "msg": str(error), "type": "value_error"}]
-        ) from error
+Subject = Annotated[str, Query(min_length=1, max_length=MAX_NAME_CHARS)]
+PredicateName = Annotated[str, Query(min_length=1, max_length=64)]
+# validated like every timestamp of a write (RFC 3339 with an offset); refused as 422
+TimeParam = Annotated[
+    Timestamp | None,
+    Query(description="RFC 3339 with an offset, e.g. 2026-06-01T09:00:00+00:00; default: now"),
+]
 
 
 def coordinates(as_of: str | None, known_at: str | None) -> tuple[datetime, datetime]:
     """The (valid time, record time) of a read. A record time in the future is clamped to now:
     the record of the future is not written yet, so such a read could not be repeated."""
     now = utcnow()
-    valid = time_param("as_of", as_of, now=now)
-    known = min(time_param("known_at", known_at, now=now), now)
+    valid = parse_rfc3339(as_of) if as_of is not None else now
+    known = min(parse_rfc3339(known_at), now) if known_at is not None else now
     return valid, known

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import lru_cache
 from ipaddress import ip_address
 from pathlib import Path
@@ -11,6 +12,7 @@ from neo4j import Driver, GraphDatabase
 from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from graph_schema.quarantine.types import Retention
 from ingest.embeddings.embedder import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE
 from ingest.embeddings.model import default_model_path
 
@@ -54,6 +56,9 @@ class Settings(BaseSettings):
     llm_timeout: float = Field(60.0, gt=0)
     llm_retries: int = Field(2, ge=0, le=10)
     llm_api_key: SecretStr | None = None
+    # what the gate refused: kept this long, and at most this many (the newest)
+    quarantine_retention_days: float = Field(90.0, gt=0)
+    quarantine_max_items: int = Field(100_000, ge=1)
 
     @model_validator(mode="after")
     def _refuse_unsafe(self) -> Settings:
@@ -64,6 +69,13 @@ class Settings(BaseSettings):
                 " set NEO4J_PASSWORD"
             )
         return self
+
+    @property
+    def quarantine_retention(self) -> Retention:
+        return Retention(
+            max_items=self.quarantine_max_items,
+            max_age=timedelta(days=self.quarantine_retention_days),
+        )
 
 
 @lru_cache(maxsize=1)

@@ -10,22 +10,35 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-_RFC3339 = re.compile(
-    r"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$"
+# RFC 3339 ``date-time`` with an offset, the years limited to 0002-9998 so that every time the
+# store keeps stays one year inside Python's datetime range (an instant of year 1 or 9999 moved
+# to UTC, or one microsecond before it, would overflow). Only ASCII digits: Python's ``\d``
+# would also match other scripts' digits. The same text is the ``pattern`` of every timestamp in
+# the OpenAPI document, so a schema-valid timestamp is one this function accepts; ``format:
+# date-time`` there adds what a pattern cannot say (the days of each month).
+RFC3339_PATTERN = (
+    r"^(000[2-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])"
+    r"-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+    r"(\.[0-9]{1,9})?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
 )
+_RFC3339 = re.compile(RFC3339_PATTERN)
+_FRACTION = re.compile(r"\.([0-9]+)")
 
 
 def parse_rfc3339(value: str) -> datetime:
     """Parse an RFC 3339 timestamp; refuse anything without an offset or in another format."""
-    if not isinstance(value, str) or not _RFC3339.match(value):
+    if not isinstance(value, str) or not _RFC3339.fullmatch(value):
         raise ValueError(
             f"not an RFC 3339 timestamp with offset (e.g. 2026-06-01T09:00:00+00:00): {value!r}"
         )
     text = value.replace("z", "Z").replace("t", "T")
-    frac_match = re.search(r"\.(\d+)", text)
+    frac_match = _FRACTION.search(text)
     if frac_match and len(frac_match.group(1)) > 6:
         text = text.replace(frac_match.group(0), "." + frac_match.group(1)[:6])
-    parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError as error:  # a day the month does not have
+        raise ValueError(f"not a valid RFC 3339 timestamp ({error}): {value!r}") from None
     if parsed.tzinfo is None:  # pragma: no cover - the pattern demands an offset
         raise ValueError("timestamp has no offset")
     return to_utc(parsed)

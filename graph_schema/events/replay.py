@@ -15,7 +15,7 @@ from typing import Any
 from neo4j import Driver
 
 from graph_schema.core.records import native
-from graph_schema.core.types import Principal, Tier
+from graph_schema.core.types import Principal, Status, Tier
 from graph_schema.events import cypher as q
 from graph_schema.events.types import (
     Chain,
@@ -25,6 +25,7 @@ from graph_schema.events.types import (
     Explanation,
     ProducedAssertion,
     TaskOut,
+    WhyAnswer,
 )
 from graph_schema.ledger import reads
 
@@ -252,3 +253,39 @@ def why(
         event = next((e for e in replay.events if e.id == event_id), None)
         explanations.append(Explanation(fact=fact, event=event, chain=replay))
     return explanations
+
+
+def why_answer(
+    driver: Driver,
+    *,
+    database: str,
+    principal: Principal,
+    subject: str,
+    predicate: str,
+    as_of: datetime,
+    known_at: datetime,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> WhyAnswer:
+    """``GET /v1/facts/why``: the explanations of a slot's current facts, answered, not found
+    or out of scope (a predicate the ontology does not track)."""
+    status, explanations = Status.out_of_scope, []
+    if reads.in_scope(driver, database=database, predicate=predicate):
+        explanations = why(
+            driver,
+            database=database,
+            principal=principal,
+            subject=subject,
+            predicate=predicate,
+            as_of=as_of,
+            known_at=known_at,
+            max_depth=min(max_depth, MAX_DEPTH_CAP),
+        )
+        status = Status.answered if explanations else Status.not_found
+    return WhyAnswer(
+        status=status,
+        subject=subject,
+        predicate=predicate,
+        explanations=explanations,
+        as_of=as_of,
+        known_at=known_at,
+    )

@@ -13,8 +13,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
 
-from graph_schema.core.types import AccessList, Name, Status, Timestamp
-from graph_schema.ledger.types import AssertionOut, WriteResult
+from graph_schema.core.types import AccessList, Name, Status, Timestamp, as_sent
+from graph_schema.ledger.types import AssertionOut, AssertionWrite, WriteResult
 
 MAX_CAUSES = 100
 MAX_STATE_CHARS = 65_536
@@ -59,9 +59,10 @@ class EventWrite(BaseModel):
     root: StrictBool = False
     access: AccessList = Field(default_factory=list)
     goal: Annotated[StrictStr, Field(min_length=1, max_length=2_000)] | None = None
-    assertions: Annotated[list[Any], Field(max_length=MAX_EVENT_ASSERTIONS)] = Field(
-        default_factory=list
-    )
+    # each item is checked by the gate (``gate.check_batch``), which quarantines a bad one
+    assertions: Annotated[
+        list[Annotated[Any, as_sent(AssertionWrite)]], Field(max_length=MAX_EVENT_ASSERTIONS)
+    ] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _root_or_causes(self) -> EventWrite:

@@ -16,13 +16,16 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StrictStr,
+    WithJsonSchema,
     field_validator,
     model_validator,
 )
 
 from graph_schema.core.timeutil import parse_rfc3339
 from graph_schema.core.types import (
+    INTEGRAL,
     MAX_TEXT_CHARS,
+    NOT_BLANK_PATTERN,
     AccessList,
     Name,
     SourceKind,
@@ -31,24 +34,48 @@ from graph_schema.core.types import (
     Tier,
     Timestamp,
     check_text,
+    text_schema,
 )
 
 MAX_QUOTE_CHARS = 10_000
-
-
 MAX_OBJECT_CHARS = 10_000
+MAX_DISCLOSURES = 8
+# the default of TRACTATUS_MAX_BATCH; the served OpenAPI document states the configured one
+MAX_ASSERTION_BATCH = 1_000
 
-
-ObjectValue = StrictStr | StrictInt | StrictFloat | StrictBool
+# A string object is checked in ``AssertionWrite._consistent`` (not blank, no NUL, bounded);
+# its schema says so. Confidence is a number in [0, 1], integers included.
+ObjectValue = (
+    Annotated[StrictStr, text_schema(max_length=MAX_OBJECT_CHARS)]
+    | StrictInt
+    | StrictFloat
+    | StrictBool
+)
+Confidence = Annotated[
+    StrictFloat | StrictInt,
+    Field(ge=0, le=1),
+    WithJsonSchema({"type": "number", "minimum": 0, "maximum": 1}),
+]
 
 
 class EvidenceWrite(Strict):
     """The span of a source that supports an assertion."""
 
-    quote: Annotated[StrictStr, Field(min_length=1, max_length=MAX_QUOTE_CHARS)]
+    quote: Annotated[
+        StrictStr,
+        Field(min_length=1, max_length=MAX_QUOTE_CHARS),
+        WithJsonSchema(
+            {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": MAX_QUOTE_CHARS,
+                "pattern": NOT_BLANK_PATTERN,
+            }
+        ),
+    ]
     source_text: Annotated[StrictStr, Field(max_length=MAX_TEXT_CHARS)] | None = None
-    start: Annotated[StrictInt, Field(ge=0)] | None = None
-    end: Annotated[StrictInt, Field(ge=0)] | None = None
+    start: Annotated[StrictInt, Field(ge=0), INTEGRAL] | None = None
+    end: Annotated[StrictInt, Field(ge=0), INTEGRAL] | None = None
     observation_id: Name | None = None
     speaker: Name | None = None
     occurred_at: Timestamp | None = None
@@ -98,12 +125,14 @@ class AssertionWrite(Strict):
     valid_to: Timestamp | None = None
     source_kind: SourceKind
     asserted_by: Name
-    confidence: Annotated[StrictFloat | StrictInt, Field(ge=0, le=1)]
+    confidence: Confidence
     evidence: EvidenceWrite
     access: AccessList = Field(default_factory=list)
     task_id: Name | None = None
     expected_current: StrictStr | None = None
-    disclosures: Annotated[list[DisclosureWrite], Field(max_length=8)] = Field(default_factory=list)
+    disclosures: Annotated[list[DisclosureWrite], Field(max_length=MAX_DISCLOSURES)] = Field(
+        default_factory=list
+    )
 
     @field_validator("source_kind", mode="before")
     @classmethod
@@ -151,6 +180,12 @@ class AssertionWrite(Strict):
         return str(self.object)
 
 
+class AssertionBatch(Strict):
+    """Several assertions, written in one transaction: all of them or none."""
+
+    assertions: Annotated[list[AssertionWrite], Field(min_length=1, max_length=MAX_ASSERTION_BATCH)]
+
+
 class EvidenceOut(BaseModel):
     id: str
     quote: str
@@ -189,6 +224,12 @@ class WriteResult(BaseModel):
     assertion: AssertionOut
     superseded: str | None = None
     closed: list[str] = Field(default_factory=list)
+
+
+class AssertionsWritten(BaseModel):
+    """The answer to a batch: one result per assertion, in the order sent."""
+
+    results: list[WriteResult]
 
 
 class FactsAnswer(BaseModel):

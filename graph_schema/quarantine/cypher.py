@@ -19,3 +19,27 @@ RETURN q {.*} AS item
 ORDER BY q.received_at DESC, q.id DESC
 LIMIT $limit
 """
+
+
+COUNT_QUARANTINE = "MATCH (q:Quarantine) RETURN count(q) AS n"
+
+
+# Both walk the range index on received_at (migration 1), oldest first, at most $limit nodes.
+DELETE_EXPIRED = """
+MATCH (q:Quarantine)
+WHERE q.received_at < $cutoff
+WITH q ORDER BY q.received_at
+LIMIT $limit
+DETACH DELETE q
+RETURN count(*) AS deleted
+"""
+
+
+DELETE_OLDEST = """
+MATCH (q:Quarantine)
+WHERE q.received_at IS NOT NULL
+WITH q ORDER BY q.received_at, q.id
+LIMIT $limit
+DETACH DELETE q
+RETURN count(*) AS deleted
+"""

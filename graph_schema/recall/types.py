@@ -10,19 +10,39 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+)
 
-from graph_schema.core.types import Name, SourceKind, Status, Strict, Tier, Timestamp, check_text
-from graph_schema.ledger.types import AssertionOut, EvidenceOut
+from graph_schema.core.types import (
+    INTEGRAL,
+    Name,
+    SourceKind,
+    Status,
+    Strict,
+    Tier,
+    Timestamp,
+    check_text,
+    text_schema,
+)
+from graph_schema.ledger.types import AssertionOut, Confidence, EvidenceOut
 
 MAX_QUERY_CHARS = 2_000
 MAX_K = 100
+DEFAULT_INDEX_BATCH = 256
+MAX_INDEX_BATCH = 1_000
+MAX_INDEX_BATCHES = 100
 
 
 class RecallFilters(Strict):
     """Restrictions applied inside the database queries, before anything is ranked."""
 
-    min_confidence: Annotated[StrictFloat | StrictInt, Field(ge=0, le=1)] = 0.0
+    min_confidence: Confidence = 0.0
     source_kinds: Annotated[list[SourceKind], Field(min_length=1, max_length=4)] | None = None
     tiers: Annotated[list[Tier], Field(min_length=1, max_length=4)] | None = None
     subject: Name | None = None
@@ -33,9 +53,12 @@ class RecallFilters(Strict):
 
 class RecallRequest(Strict):
     query: Annotated[
-        StrictStr, Field(min_length=1, max_length=MAX_QUERY_CHARS), AfterValidator(check_text)
+        StrictStr,
+        Field(min_length=1, max_length=MAX_QUERY_CHARS),
+        AfterValidator(check_text),
+        text_schema(max_length=MAX_QUERY_CHARS),
     ]
-    k: Annotated[StrictInt, Field(ge=1, le=MAX_K)] = 10
+    k: Annotated[StrictInt, Field(ge=1, le=MAX_K), INTEGRAL] = 10
     as_of: Timestamp | None = None
     known_at: Timestamp | None = None
     filters: RecallFilters = Field(default_factory=RecallFilters)
@@ -64,3 +87,20 @@ class RecallAnswer(BaseModel):
     relevance: float
     as_of: datetime
     known_at: datetime
+
+
+class IndexRequest(Strict):
+    """Build the search passages of observations that have none, oldest first."""
+
+    conversation_id: Name | None = None
+    max_batches: Annotated[StrictInt, Field(ge=1, le=MAX_INDEX_BATCHES), INTEGRAL] = 1
+    batch_size: Annotated[StrictInt, Field(ge=1, le=MAX_INDEX_BATCH), INTEGRAL] = (
+        DEFAULT_INDEX_BATCH
+    )
+
+
+class IndexAnswer(BaseModel):
+    """Observations indexed by this call, and those still without passages."""
+
+    indexed: int
+    pending: int

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from neo4j import Driver
 
 from graph_schema.schema import cypher
+from graph_schema.schema.types import Health
 
 EMBEDDING_DIMENSIONS = 384
 
@@ -136,6 +137,13 @@ LATEST_VERSION = MIGRATIONS[-1].version
 def current_version(driver: Driver, *, database: str) -> int:
     records, _, _ = driver.execute_query(cypher.SCHEMA_VERSION, database_=database, routing_="r")
     return int(records[0]["version"]) if records else 0
+
+
+def health(driver: Driver, *, database: str) -> Health:
+    """Ping the store and read the schema version it is at (raises when it cannot answer)."""
+    driver.execute_query(cypher.PING, database_=database, routing_="r")
+    version = current_version(driver, database=database)
+    return Health(status="ok", neo4j="up", schema_version=version, schema_latest=LATEST_VERSION)
 
 
 def migrate(driver: Driver, *, database: str) -> list[int]:

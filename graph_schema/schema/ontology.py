@@ -74,7 +74,3 @@ def seed(driver: Driver, *, database: str) -> list[str]:
 
 def predicate_map(driver: Driver, *, database: str) -> dict[str, Predicate]:
     return {p.name: p for p in list_predicates(driver, database=database)}
-
-
-def as_json(predicate: Predicate) -> dict[str, Any]:
-    return predicate.model_dump(mode="json")

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, field_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    WithJsonSchema,
+    field_validator,
+)
 
 from graph_schema.core.types import AccessList, Strict
 
-PREDICATE_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+PREDICATE_TEXT = r"^[a-z][a-z0-9_]{0,63}$"
+PREDICATE_PATTERN = re.compile(PREDICATE_TEXT)
+MAX_DESCRIPTION_CHARS = 2_000
 
 
 class Cardinality(StrEnum):
@@ -29,23 +40,56 @@ class DisclosurePolicy(Strict):
     """A predicate's rule for producing disclosures: a numeric band and/or the trend."""
 
     audience: Annotated[AccessList, Field(min_length=1)]
-    band_width: Annotated[StrictFloat | StrictInt, Field(gt=0)] | None = None
+    band_width: (
+        Annotated[
+            StrictFloat | StrictInt,
+            Field(gt=0),
+            WithJsonSchema({"type": "number", "exclusiveMinimum": 0}),
+        ]
+        | None
+    ) = None
     trend: StrictBool = False
 
 
 class Predicate(Strict):
     """A predicate of the ontology: what this memory tracks."""
 
-    name: Annotated[StrictStr, Field(min_length=1, max_length=64)]
+    name: Annotated[
+        StrictStr,
+        Field(min_length=1, max_length=64),
+        WithJsonSchema({"type": "string", "pattern": PREDICATE_TEXT}),
+    ]
     cardinality: Cardinality
     value_type: ValueType = ValueType.string
     ephemeral: StrictBool = False
-    description: Annotated[StrictStr, Field(max_length=2_000)] = ""
+    description: Annotated[StrictStr, Field(max_length=MAX_DESCRIPTION_CHARS)] = ""
     disclosure: DisclosurePolicy | None = None
 
     @field_validator("name")
     @classmethod
     def _name_shape(cls, value: str) -> str:
-        if not PREDICATE_PATTERN.match(value):
+        if not PREDICATE_PATTERN.fullmatch(value):
             raise ValueError("predicate names are lower_snake_case, 1-64 characters")
         return value
+
+
+class OntologyAnswer(BaseModel):
+    """Every predicate of the ontology, by name."""
+
+    predicates: list[Predicate]
+
+
+class PredicateRegistered(BaseModel):
+    """The predicate as stored; ``created`` is false when an identical one already existed."""
+
+    predicate: Predicate
+    created: bool
+
+
+class Health(BaseModel):
+    """The API serves, the store answers, and the schema version it is at."""
+
+    status: Literal["ok"]
+    neo4j: Literal["up"]
+    schema_version: int
+    schema_latest: int

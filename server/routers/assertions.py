@@ -4,27 +4,50 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Response
 from fastapi.responses import JSONResponse
 
-from graph_schema.ledger.types import AssertionWrite
+from graph_schema.core.types import as_sent
+from graph_schema.ledger.types import (
+    AssertionBatch,
+    AssertionsWritten,
+    AssertionWrite,
+    WriteResult,
+)
 from ingest.assertions import write_assertions
-from server.batches import batch_items, batch_schema
+from server.batches import batch_items
 from server.deps import DriverDep, EmbedderDep, PrincipalDep, SettingsDep
+from server.errors import BODY, V1, declared
+from server.routing import JSONRoute, answer
 
-router = APIRouter(prefix="/v1", tags=["assertions"])
+router = APIRouter(prefix="/v1", tags=["assertions"], route_class=JSONRoute)
 
-_SCHEMA = batch_schema(AssertionWrite, "assertions", 1000)
+# the gate sees each item as sent, so that it can quarantine a malformed one with its reason
+AssertionBody = Annotated[Any, as_sent(AssertionWrite | AssertionBatch), Body()]
 
 
-@router.post("/assertions", status_code=201, openapi_extra=_SCHEMA)
+@router.post(
+    "/assertions",
+    status_code=201,
+    response_model=WriteResult | AssertionsWritten,
+    responses=declared(
+        *V1,
+        *BODY,
+        "precondition_failed",
+        "valid_time_conflict",
+        "batch_too_large",
+        "rejected",
+    ),
+)
 def post_assertions(
-    payload: Annotated[Any, Body()],
+    payload: AssertionBody,
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
     embedder: EmbedderDep,
-) -> Any:
+) -> Response:
+    """One assertion (answered with its result) or ``{"assertions": [...]}`` (answered with
+    one result per item), written in one transaction: all of them or none."""
     parsed = batch_items(payload, key="assertions", max_batch=settings.max_batch)
     if isinstance(parsed, JSONResponse):
         return parsed
@@ -35,7 +58,8 @@ def post_assertions(
         raw_items=raw_items,
         principal=principal,
         embedder=embedder,
+        retention=settings.quarantine_retention,
     )
     if is_batch:
-        return {"results": [r.model_dump(mode="json") for r in results]}
-    return results[0].model_dump(mode="json")
+        return answer(AssertionsWritten(results=results), status_code=201)
+    return answer(results[0], status_code=201)

@@ -11,67 +11,64 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Query
 from fastapi.responses import Response
-from pydantic import BaseModel
 
 from graph_schema.core.errors import NotFound
-from graph_schema.core.types import Status
+from graph_schema.core.types import Status, as_sent
 from graph_schema.events import replay as events
-from graph_schema.events.types import ChainAnswer, Direction, EventOut, EventWrite, WhyAnswer
-from graph_schema.schema.ontology import get_predicate
+from graph_schema.events.types import (
+    ChainAnswer,
+    Direction,
+    EventOut,
+    EventWrite,
+    EventWritten,
+    WhyAnswer,
+)
 from ingest import events as event_writes
 from server.deps import DriverDep, PrincipalDep, SettingsDep
-from server.errors import error_response
-from server.params import coordinates
+from server.errors import BODY, PARAMS, V1, declared, error_response
+from server.params import PredicateName, Subject, TimeParam, coordinates
+from server.routing import JSONRoute, answer
 
-router = APIRouter(prefix="/v1", tags=["events"])
+router = APIRouter(prefix="/v1", tags=["events"], route_class=JSONRoute)
 
 EventIdPath = Annotated[str, Path(min_length=1, max_length=128)]
-Subject = Annotated[str, Query(min_length=1, max_length=512)]
-PredicateName = Annotated[str, Query(min_length=1, max_length=64)]
 MaxDepth = Annotated[
     int,
     Query(ge=0, description=f"hops to follow; capped at {events.MAX_DEPTH_CAP}"),
 ]
-
-_SCHEMA = {
-    "requestBody": {
-        "content": {
-            "application/json": {
-                "schema": EventWrite.model_json_schema(ref_template="#/components/schemas/{model}")
-            }
-        },
-        "required": True,
-    }
-}
+# the gate sees the event as sent, so that it can quarantine a malformed one with its reason
+EventBody = Annotated[Any, as_sent(EventWrite), Body()]
 NO_EVENT = "no visible event with this id"
 
 
-def _json(model: BaseModel, status_code: int = 200) -> Response:
-    """Serialise an already-validated answer once (a 1,000-step replay is large; FastAPI
-    would validate it again against the response model)."""
-    return Response(
-        model.model_dump_json(by_alias=True),
-        status_code=status_code,
-        media_type="application/json",
-    )
-
-
-@router.post("/events", status_code=201, openapi_extra=_SCHEMA)
+@router.post(
+    "/events",
+    status_code=201,
+    response_model=EventWritten,
+    responses=declared(*V1, *BODY, "precondition_failed", "valid_time_conflict", "rejected"),
+)
 def post_event(
-    payload: Annotated[Any, Body()],
+    payload: EventBody,
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
-) -> Any:
+) -> Response:
+    """One step of a task with its causes and the assertions it wrote, in one transaction."""
     if not isinstance(payload, dict):
         return error_response(422, "invalid_request", "the body must be a JSON object")
     written = event_writes.record_event(
-        driver, database=settings.neo4j_database, raw=payload, principal=principal
+        driver,
+        database=settings.neo4j_database,
+        raw=payload,
+        principal=principal,
+        retention=settings.quarantine_retention,
     )
-    return _json(written, status_code=201)
+    return answer(written, status_code=201)
 
 
-@router.get("/events/{event_id}", response_model=EventOut)
+@router.get(
+    "/events/{event_id}", response_model=EventOut, responses=declared(*V1, *PARAMS, "not_found")
+)
 def get_event(
     event_id: EventIdPath, driver: DriverDep, settings: SettingsDep, principal: PrincipalDep
 ) -> EventOut:
@@ -83,7 +80,11 @@ def get_event(
     return event
 
 
-@router.get("/events/{event_id}/chain", response_model=ChainAnswer)
+@router.get(
+    "/events/{event_id}/chain",
+    response_model=ChainAnswer,
+    responses=declared(*V1, *PARAMS, "not_found"),
+)
 def get_chain(
     event_id: EventIdPath,
     driver: DriverDep,
@@ -103,7 +104,7 @@ def get_chain(
     )
     if replay is None:
         raise NotFound(NO_EVENT, details={"id": event_id})
-    return _json(
+    return answer(
         ChainAnswer(
             status=Status.answered,
             direction=direction,
@@ -115,47 +116,27 @@ def get_chain(
     )
 
 
-@router.get("/facts/why", response_model=WhyAnswer)
+@router.get("/facts/why", response_model=WhyAnswer, responses=declared(*V1, *PARAMS))
 def get_why(
     subject: Subject,
     predicate: PredicateName,
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
-    as_of: str | None = None,
-    known_at: str | None = None,
+    as_of: TimeParam = None,
+    known_at: TimeParam = None,
     max_depth: MaxDepth = events.DEFAULT_MAX_DEPTH,
 ) -> Response:
     valid, known = coordinates(as_of, known_at)
-    database = settings.neo4j_database
-    if get_predicate(driver, database=database, name=predicate) is None:
-        return _json(
-            WhyAnswer(
-                status=Status.out_of_scope,
-                subject=subject,
-                predicate=predicate,
-                explanations=[],
-                as_of=valid,
-                known_at=known,
-            )
-        )
-    explanations = events.why(
-        driver,
-        database=database,
-        principal=principal,
-        subject=subject,
-        predicate=predicate,
-        as_of=valid,
-        known_at=known,
-        max_depth=min(max_depth, events.MAX_DEPTH_CAP),
-    )
-    return _json(
-        WhyAnswer(
-            status=Status.answered if explanations else Status.not_found,
+    return answer(
+        events.why_answer(
+            driver,
+            database=settings.neo4j_database,
+            principal=principal,
             subject=subject,
             predicate=predicate,
-            explanations=explanations,
             as_of=valid,
             known_at=known,
+            max_depth=max_depth,
         )
     )

@@ -6,45 +6,33 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from graph_schema.core.types import Status, Tier
+from graph_schema.core.types import Tier
 from graph_schema.ledger import reads
 from graph_schema.ledger.types import FactsAnswer, HistoryAnswer
-from graph_schema.schema.ontology import get_predicate
 from server.deps import DriverDep, PrincipalDep, SettingsDep
-from server.params import coordinates
+from server.errors import PARAMS, V1, declared
+from server.params import PredicateName, Subject, TimeParam, coordinates
+from server.routing import JSONRoute
 
-router = APIRouter(prefix="/v1/facts", tags=["facts"])
-
-Subject = Annotated[str, Query(min_length=1, max_length=512)]
-PredicateName = Annotated[str, Query(min_length=1, max_length=64)]
+router = APIRouter(prefix="/v1/facts", tags=["facts"], route_class=JSONRoute)
 
 
-@router.get("", response_model=FactsAnswer)
+@router.get("", response_model=FactsAnswer, responses=declared(*V1, *PARAMS))
 def get_facts(
     subject: Subject,
     predicate: PredicateName,
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
-    as_of: str | None = None,
-    known_at: str | None = None,
+    as_of: TimeParam = None,
+    known_at: TimeParam = None,
     min_confidence: Annotated[float, Query(ge=0, le=1)] = 0.0,
     tier: Annotated[list[Tier] | None, Query()] = None,
 ) -> FactsAnswer:
     valid, known = coordinates(as_of, known_at)
-    database = settings.neo4j_database
-    if get_predicate(driver, database=database, name=predicate) is None:
-        return FactsAnswer(
-            status=Status.out_of_scope,
-            subject=subject,
-            predicate=predicate,
-            facts=[],
-            as_of=valid,
-            known_at=known,
-        )
-    facts = reads.current_facts(
+    return reads.facts_answer(
         driver,
-        database=database,
+        database=settings.neo4j_database,
         principal=principal,
         subject=subject,
         predicate=predicate,
@@ -53,45 +41,23 @@ def get_facts(
         min_confidence=min_confidence,
         tiers=tuple(tier) if tier else reads.DEFAULT_TIERS,
     )
-    status = Status.answered if facts else Status.not_found
-    return FactsAnswer(
-        status=status,
-        subject=subject,
-        predicate=predicate,
-        facts=facts,
-        as_of=valid,
-        known_at=known,
-    )
 
 
-@router.get("/history", response_model=HistoryAnswer)
+@router.get("/history", response_model=HistoryAnswer, responses=declared(*V1, *PARAMS))
 def get_history(
     subject: Subject,
     predicate: PredicateName,
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
-    known_at: str | None = None,
+    known_at: TimeParam = None,
 ) -> HistoryAnswer:
     _, known = coordinates(None, known_at)
-    database = settings.neo4j_database
-    if get_predicate(driver, database=database, name=predicate) is None:
-        return HistoryAnswer(
-            status=Status.out_of_scope,
-            subject=subject,
-            predicate=predicate,
-            versions=[],
-            known_at=known,
-        )
-    versions = reads.history(
+    return reads.history_answer(
         driver,
-        database=database,
+        database=settings.neo4j_database,
         principal=principal,
         subject=subject,
         predicate=predicate,
         known_at=known,
-    )
-    status = Status.answered if versions else Status.not_found
-    return HistoryAnswer(
-        status=status, subject=subject, predicate=predicate, versions=versions, known_at=known
     )

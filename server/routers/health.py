@@ -2,30 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from graph_schema.schema import cypher
-from graph_schema.schema.migrations import LATEST_VERSION, current_version
+from graph_schema.schema.migrations import health
+from graph_schema.schema.types import Health
 from server.deps import DriverDep, SettingsDep
+from server.errors import declared
+from server.routing import JSONRoute
 
-router = APIRouter(tags=["health"])
-
-
-@router.get("/healthz")
-def healthz(driver: DriverDep, settings: SettingsDep) -> dict[str, Any]:
-    driver.execute_query(cypher.PING, database_=settings.neo4j_database, routing_="r")
-    version = current_version(driver, database=settings.neo4j_database)
-    return {
-        "status": "ok",
-        "neo4j": "up",
-        "schema_version": version,
-        "schema_latest": LATEST_VERSION,
-    }
+router = APIRouter(tags=["health"], route_class=JSONRoute)
 
 
-@router.get("/metrics")
+@router.get("/healthz", response_model=Health, responses=declared("store_unavailable"))
+def healthz(driver: DriverDep, settings: SettingsDep) -> Health:
+    return health(driver, database=settings.neo4j_database)
+
+
+@router.get(
+    "/metrics",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "Prometheus text exposition",
+            "content": {CONTENT_TYPE_LATEST: {"schema": {"type": "string"}}},
+        }
+    },
+)
 def metrics() -> Response:
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

@@ -5,47 +5,71 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Path, Query
+from fastapi import APIRouter, Body, Path, Query, Response
 from fastapi.responses import JSONResponse
 
 from graph_schema.core.errors import TractatusError
+from graph_schema.core.types import ErrorObject, as_sent
 from graph_schema.observations.reads import get_observation
-from graph_schema.observations.types import ObservationIn
-from graph_schema.schema.ontology import predicate_map
-from ingest.observations import Context, Outcome, ingest_observations
-from server.batches import batch_items, batch_schema
+from graph_schema.observations.types import (
+    ObservationAccepted,
+    ObservationBatch,
+    ObservationIn,
+    ObservationInContext,
+    ObservationRefused,
+    ObservationsWritten,
+    ObservationWritten,
+)
+from ingest.observations import Outcome, write_observations
+from server.batches import batch_items
 from server.deps import DistillerDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
-from server.errors import STATUS, error_body
+from server.errors import BODY, PARAMS, V1, declared, status_of
+from server.routing import JSONRoute, answer
 
-router = APIRouter(prefix="/v1/observations", tags=["observations"])
+router = APIRouter(prefix="/v1/observations", tags=["observations"], route_class=JSONRoute)
 
 REPLAYED_HEADER = "Idempotent-Replayed"
+ObservationBody = Annotated[Any, as_sent(ObservationIn | ObservationBatch), Body()]
+ObservationId = Annotated[str, Path(min_length=1, max_length=64)]
 
-_SCHEMA = batch_schema(ObservationIn, "observations", 256)
-
-
-def _status(error: TractatusError) -> int:
-    return next((s for cls, s in STATUS.items() if isinstance(error, cls)), 500)
-
-
-def _batch_item(outcome: Outcome) -> dict[str, Any]:
-    if isinstance(outcome, TractatusError):
-        return {
-            "status": _status(outcome),
-            **error_body(outcome.code, outcome.message, outcome.details),
+_WRITTEN = {
+    "description": "the observation, its assertions and its refused drafts (or, with"
+    " `Idempotent-Replayed: true`, the first answer to this idempotency key)",
+    "headers": {
+        REPLAYED_HEADER: {
+            "description": "`true` when this answer replays an earlier request's",
+            "schema": {"type": "string", "enum": ["true", "false"]},
         }
-    return {"status": 201, **outcome.body()}
+    },
+}
+_BATCH = {"model": ObservationsWritten, "description": "a batch: one result per observation"}
 
 
-@router.post("", status_code=201, openapi_extra=_SCHEMA)
+def _batch_item(outcome: Outcome) -> ObservationAccepted | ObservationRefused:
+    if isinstance(outcome, TractatusError):
+        error = ErrorObject(code=outcome.code, message=outcome.message, details=outcome.details)
+        return ObservationRefused(status=status_of(outcome), error=error)
+    return ObservationAccepted(status=201, **dict(outcome))
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=ObservationWritten,
+    responses={
+        200: _BATCH,
+        201: _WRITTEN,
+        **declared(*V1, *BODY, "precondition_failed", "batch_too_large", "rejected"),
+    },
+)
 def post_observations(
-    payload: Annotated[Any, Body()],
+    payload: ObservationBody,
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
     distiller: DistillerDep,
     embedder: EmbedderDep,
-) -> Any:
+) -> Response:
     """Distil raw text into assertions through the gate; idempotent per (caller, key).
 
     A batch answers 200 with one result per observation, each with its own ``status``.
@@ -54,41 +78,43 @@ def post_observations(
     if isinstance(parsed, JSONResponse):
         return parsed
     raw_items, is_batch = parsed
-    database = settings.neo4j_database
-    ctx = Context(
-        driver=driver,
-        database=database,
+    outcomes = write_observations(
+        driver,
+        database=settings.neo4j_database,
+        raw_items=raw_items,
         principal=principal,
         distiller=distiller,
         embedder=embedder,
-        ontology=predicate_map(driver, database=database),
         retain_raw_text=settings.retain_raw_text,
+        retention=settings.quarantine_retention,
     )
-    outcomes = ingest_observations(ctx, raw_items)
     if is_batch:
-        return JSONResponse({"results": [_batch_item(o) for o in outcomes]}, status_code=200)
+        return answer(ObservationsWritten(results=[_batch_item(o) for o in outcomes]))
     outcome = outcomes[0]
     if isinstance(outcome, TractatusError):
         raise outcome
     replayed = "true" if outcome.replayed else "false"
-    return JSONResponse(outcome.body(), status_code=201, headers={REPLAYED_HEADER: replayed})
+    return answer(outcome, status_code=201, headers={REPLAYED_HEADER: replayed})
 
 
-@router.get("/{observation_id}")
+@router.get(
+    "/{observation_id}",
+    response_model=ObservationInContext,
+    responses=declared(*V1, *PARAMS, "not_found"),
+)
 def get_one(
-    observation_id: Annotated[str, Path(min_length=1, max_length=64)],
+    observation_id: ObservationId,
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
     context: Annotated[int, Query(ge=0, le=50)] = 0,
-) -> dict[str, Any]:
+) -> ObservationInContext:
     """One observation (its text if retained) and up to ``context`` visible turns either side
     in its conversation, ordered by ``occurred_at``."""
-    body = get_observation(
+    return get_observation(
         driver,
         database=settings.neo4j_database,
         principal=principal,
         observation_id=observation_id,
         context=context,
     )
-    return body

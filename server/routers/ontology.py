@@ -2,49 +2,44 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from fastapi import APIRouter, Response
 
-from fastapi import APIRouter, Body, Response
-from pydantic import ValidationError
-
-from graph_schema.schema.ontology import as_json, list_predicates, register_predicate
-from graph_schema.schema.types import Predicate
+from graph_schema.schema.ontology import list_predicates, register_predicate
+from graph_schema.schema.types import OntologyAnswer, Predicate, PredicateRegistered
 from server.deps import AdminDep, DriverDep, PrincipalDep, SettingsDep
-from server.errors import error_response
+from server.errors import BODY, V1, declared
+from server.routing import JSONRoute
 
-router = APIRouter(prefix="/v1/ontology", tags=["ontology"])
+router = APIRouter(prefix="/v1/ontology", tags=["ontology"], route_class=JSONRoute)
 
 
-@router.get("")
-def get_ontology(driver: DriverDep, settings: SettingsDep, _: PrincipalDep) -> dict[str, Any]:
-    predicates = list_predicates(driver, database=settings.neo4j_database)
-    return {"predicates": [as_json(p) for p in predicates]}
+@router.get("", response_model=OntologyAnswer, responses=declared(*V1))
+def get_ontology(driver: DriverDep, settings: SettingsDep, _: PrincipalDep) -> OntologyAnswer:
+    return OntologyAnswer(predicates=list_predicates(driver, database=settings.neo4j_database))
 
 
 @router.post(
     "/predicates",
     status_code=201,
-    openapi_extra={
-        "requestBody": {
-            "content": {"application/json": {"schema": Predicate.model_json_schema()}},
-            "required": True,
-        }
+    response_model=PredicateRegistered,
+    responses={
+        200: {
+            "model": PredicateRegistered,
+            "description": "an identical predicate was already registered (`created: false`)",
+        },
+        **declared(*V1, *BODY, "forbidden", "ontology_conflict"),
     },
 )
 def post_predicate(
-    payload: Annotated[Any, Body()],
+    predicate: Predicate,
     response: Response,
     driver: DriverDep,
     settings: SettingsDep,
     _: AdminDep,
-) -> Any:
-    try:
-        predicate = Predicate.model_validate(payload)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "body"
-        return error_response(422, "invalid_request", f"{where}: {first['msg']}")
+) -> PredicateRegistered:
+    """Register a predicate: 201 when created, 200 when an identical one exists, 409 when one
+    of that name exists with another definition."""
     created = register_predicate(driver, database=settings.neo4j_database, predicate=predicate)
     if not created:
         response.status_code = 200
-    return {"predicate": as_json(predicate), "created": created}
+    return PredicateRegistered(predicate=predicate, created=created)

@@ -6,19 +6,25 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
-from graph_schema.core.types import Status
+from graph_schema.core.types import MAX_NAME_CHARS, Status
 from graph_schema.events import replay as events
 from graph_schema.events.types import TimelineAnswer
 from server.deps import DriverDep, PrincipalDep, SettingsDep
+from server.errors import PARAMS, V1, declared
+from server.routing import JSONRoute
 
-router = APIRouter(prefix="/v1/tasks", tags=["tasks"])
+router = APIRouter(prefix="/v1/tasks", tags=["tasks"], route_class=JSONRoute)
 
 MAX_TIMELINE = 10_000
 
 
-@router.get("/{task_id:path}/timeline", response_model=TimelineAnswer)
+@router.get(
+    "/{task_id:path}/timeline",
+    response_model=TimelineAnswer,
+    responses=declared(*V1, *PARAMS, "not_found"),
+)
 def get_timeline(
-    task_id: Annotated[str, Path(min_length=1, max_length=512)],
+    task_id: Annotated[str, Path(min_length=1, max_length=MAX_NAME_CHARS)],
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,

@@ -190,3 +190,69 @@ def test_unknown_route_and_method_use_the_error_shape(api: dict[str, Api]) -> No
     assert _error(api["public"].get("/v1/nothing-here"), 404)["code"] == "not_found"
     response = api["public"].client.delete("/v1/assertions")
     assert _error(response, 405)["code"] == "method_not_allowed"
+    assert response.headers["allow"] == "POST"  # RFC 9110: the methods the path answers
+
+
+def test_an_unknown_query_parameter_is_refused(api: dict[str, Api], subject: str) -> None:
+    """A misspelt ``as_of`` was ignored: the read answered for now instead of the time asked."""
+    response = api["public"].get(
+        "/v1/facts", subject=subject, predicate="tech_stack", asof="2026-01-01T00:00:00Z"
+    )
+    error = _error(response, 422)
+    assert error["code"] == "invalid_request" and error["message"].startswith("query.asof")
+
+
+@pytest.mark.parametrize(
+    "as_of", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:00:00-05:00", "0001-06-01T00:00:00Z"]
+)
+def test_times_at_the_ends_of_the_calendar_are_refused(
+    api: dict[str, Api], subject: str, as_of: str
+) -> None:
+    """Moved to UTC, these fell outside Python's datetime and answered 500."""
+    response = api["public"].get("/v1/facts", subject=subject, predicate="tech_stack", as_of=as_of)
+    assert _error(response, 422)["code"] == "invalid_request"
+
+
+def test_a_write_at_the_start_of_the_calendar_is_quarantined(
+    api: dict[str, Api], subject: str, driver: Driver
+) -> None:
+    """``valid_from`` 0001-01-01T00:00:00Z passed the gate and overflowed in the writer (500)."""
+    before = _record_counts(driver)
+    body = assertion(subject, "tech_stack", "Vue", valid_from="0001-01-01T00:00:00Z")
+    error = _error(api["public"].post("/v1/assertions", body), 422)
+    assert error["details"]["rejections"][0]["reason"] == "bad_timestamp"
+    assert _record_counts(driver) == before
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"subject": "s\\ud800", "predicate": "tech_stack"}',  # no UTF-8 text holds it: 500
+        b'{"subject": "s", "predicate": "said", "object": NaN}',  # was stored as "nan"
+        b'{"subject": "s", "predicate": "said", "object": "\xff"}',  # not UTF-8
+    ],
+)
+def test_what_is_not_json_text_is_invalid_json(base_url: str, driver: Driver, body: bytes) -> None:
+    from tests.conftest import KEYS
+
+    before = _record_counts(driver)
+    quarantined = count_nodes(driver, "Quarantine")
+    response = httpx.post(
+        f"{base_url}/v1/assertions",
+        content=body,
+        headers={"Authorization": f"Bearer {KEYS['public']}", "Content-Type": "application/json"},
+    )
+    assert _error(response, 400)["code"] == "invalid_json"
+    assert _record_counts(driver) == before
+    assert count_nodes(driver, "Quarantine") == quarantined
+
+
+def test_a_predicate_name_with_a_trailing_newline_is_refused(api: dict[str, Api]) -> None:
+    """``re.match`` with ``$`` let "name\\n" through; the stored predicate then broke every
+    read of the ontology."""
+    body = {"name": "colour_probe\n", "cardinality": "one"}
+    assert _error(api["admin"].post("/v1/ontology/predicates", body), 422)["code"] == (
+        "invalid_request"
+    )
+    names = [p["name"] for p in api["public"].get("/v1/ontology").json()["predicates"]]
+    assert "colour_probe\n" not in names

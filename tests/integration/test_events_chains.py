@@ -49,7 +49,11 @@ def long_chain(driver: Driver, settings: Settings) -> list[str]:
             after={"n": n},
         )
         written = record_event(
-            driver, database=settings.neo4j_database, raw=body, principal=principal
+            driver,
+            database=settings.neo4j_database,
+            raw=body,
+            principal=principal,
+            retention=settings.quarantine_retention,
         )
         ids.append(written.event.id)
     return ids

@@ -369,6 +369,7 @@ def test_raw_text_is_dropped_when_retention_is_off(driver: Driver, settings: Set
         distiller=SaidDistiller(),
         embedder=None,
         ontology=predicate_map(driver, database=settings.neo4j_database),
+        retention=settings.quarantine_retention,
         retain_raw_text=False,
     )
     [outcome] = ingest_observations(ctx, [observation("Keep the quote, drop the text.")])

@@ -1,0 +1,67 @@
+"""The OpenAPI document: FastAPI's, from the routes' models, with the server's batch limits.
+
+The request and answer shapes all come from the pydantic models (graph_schema/<capability>/
+types.py) and the error answers from :func:`server.errors.declared`. The one thing a model
+cannot know is this server's configuration: the most items a batch may hold
+(``TRACTATUS_MAX_BATCH``, ``TRACTATUS_MAX_OBSERVATION_BATCH``), written into the batch
+schemas here so that the served document is exact for the server that serves it.
+
+``docs/openapi.json`` is the document of a server with the default settings, written by
+``tractatus openapi`` (:func:`render`: sorted keys, two-space indent, a final newline);
+``tests/unit/test_openapi.py`` fails when the served document differs from it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from server.settings import Settings
+
+COMMITTED = Path("docs") / "openapi.json"
+# component -> (array property, the setting that bounds it)
+BATCH_LIMITS = {
+    "AssertionBatch": ("assertions", "max_batch"),
+    "ObservationBatch": ("observations", "max_observation_batch"),
+}
+
+
+def build(app: FastAPI, settings: Settings) -> dict[str, Any]:
+    """The document of ``app`` as configured by ``settings``."""
+    document = get_openapi(
+        title=app.title,
+        version=app.version,
+        openapi_version=app.openapi_version,
+        summary=app.summary,
+        description=app.description,
+        routes=app.routes,
+    )
+    schemas = document["components"]["schemas"]
+    for component, (field, setting) in BATCH_LIMITS.items():
+        schemas[component]["properties"][field]["maxItems"] = getattr(settings, setting)
+    return document
+
+
+def install(app: FastAPI, settings: Settings) -> None:
+    """Serve :func:`build`'s document at ``/openapi.json`` (made once, on first request)."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = build(app, settings)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def render(document: dict[str, Any]) -> str:
+    """The committed form: deterministic, so that a difference is a change of the contract."""
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def default_settings(principals: Path) -> Settings:
+    """Settings at their defaults, whatever the environment says (the committed document)."""
+    return Settings.model_construct(principals=principals)

@@ -1,0 +1,130 @@
+"""What the OpenAPI document says about a value is what the code checks: the patterns of
+names, texts, timestamps, groups and predicates, and the JSON the request parser accepts."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from graph_schema.core.timeutil import RFC3339_PATTERN, parse_rfc3339
+from graph_schema.core.types import (
+    NOT_BLANK_PATTERN,
+    TEXT_PATTERN,
+    check_groups,
+    check_text,
+)
+from graph_schema.ledger.types import EvidenceWrite
+from graph_schema.recall.types import RecallRequest
+from graph_schema.schema.types import Predicate
+from server.routing import strict_json
+
+WHITESPACE = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace())
+# texts made mostly of what makes one blank or refused: every whitespace character and NUL
+TEXTS = st.text(alphabet=st.sampled_from(WHITESPACE + "\x00ab\u180e\ufeff"), max_size=6)
+
+
+def _accepted(check: object, value: str) -> bool:
+    try:
+        check(value)  # type: ignore[operator]
+    except ValueError:
+        return False
+    return True
+
+
+@given(TEXTS)
+def test_the_text_pattern_is_check_text(value: str) -> None:
+    """Schema-valid names are exactly the names the code accepts (blank and NUL refused)."""
+    assert (re.fullmatch(TEXT_PATTERN, value) is not None) == _accepted(check_text, value)
+
+
+@given(TEXTS)
+def test_the_not_blank_pattern_is_strip(value: str) -> None:
+    assert (re.search(NOT_BLANK_PATTERN, value) is not None) == bool(value.strip())
+
+
+def test_every_whitespace_character_is_blank_to_the_pattern() -> None:
+    assert all(re.fullmatch(TEXT_PATTERN, c) is None for c in WHITESPACE)
+    assert re.fullmatch(TEXT_PATTERN, "\u180e") is not None  # not whitespace to Python
+
+
+@pytest.mark.parametrize("year", [2, 9, 10, 99, 100, 999, 1000, 1999, 2026, 8999, 9899, 9998])
+def test_supported_years_match_the_pattern_and_parse(year: int) -> None:
+    text = f"{year:04d}-01-01T00:00:00+23:59"
+    assert re.fullmatch(RFC3339_PATTERN, text)
+    assert parse_rfc3339(text).tzinfo is UTC
+    late = f"{year:04d}-12-31T23:59:59.999999999-23:59"
+    assert parse_rfc3339(late) > datetime(year, 1, 1, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0000-06-01T00:00:00Z",
+        "0001-01-01T00:00:00+01:00",  # before year 1 in UTC: overflowed to a 500
+        "0001-06-01T00:00:00Z",
+        "9999-12-31T23:00:00-05:00",  # after year 9999 in UTC: overflowed to a 500
+        "2026-06-01T09:00:00Z\n",
+        "\u0662\u0660\u0662\u0666-06-01T09:00:00Z",  # Arabic-Indic digits
+        "2026-06-01T24:00:00Z",
+        "2026-06-01T09:00:60Z",
+        "2026-06-01T09:00:00+24:00",
+        "2026-02-30T00:00:00Z",
+    ],
+)
+def test_times_outside_the_pattern_are_refused_with_a_value_error(text: str) -> None:
+    assert re.fullmatch(RFC3339_PATTERN, text) is None or "02-30" in text
+    with pytest.raises(ValueError, match="RFC 3339"):
+        parse_rfc3339(text)
+
+
+def test_group_names_are_matched_whole() -> None:
+    """A trailing newline passed ``re.match`` with ``$``; the schema's pattern refuses it."""
+    with pytest.raises(ValueError):
+        check_groups(["finance\n"])
+    assert check_groups(["finance", "eng.platform"]) == ["eng.platform", "finance"]
+
+
+def test_predicate_names_are_matched_whole() -> None:
+    with pytest.raises(ValidationError):
+        Predicate.model_validate({"name": "colour\n", "cardinality": "one"})
+
+
+def test_integers_are_json_integers() -> None:
+    """JSON Schema's integer includes 3.0; booleans, strings and fractions stay refused."""
+    assert RecallRequest.model_validate({"query": "q", "k": 3.0}).k == 3
+    assert EvidenceWrite.model_validate(
+        {"quote": "Vue", "source_text": "we use Vue", "start": 7.0, "end": 10}
+    ).span() == (7, 10)
+    for bad in (True, "3", 3.5):
+        with pytest.raises(ValidationError):
+            RecallRequest.model_validate({"query": "q", "k": bad})
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"x": NaN}',
+        b'{"x": -Infinity}',
+        b'{"x": "\\ud800"}',
+        b'{"\\udc00": 1}',
+        b'{"x": "\xff"}',
+        b'{"x": "\xed\xa0\x80"}',
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"x": ',
+    ],
+)
+def test_what_is_not_json_text_is_a_decode_error(body: bytes) -> None:
+    with pytest.raises(json.JSONDecodeError):
+        strict_json(body)
+
+
+def test_json_text_parses_as_json() -> None:
+    body = '\ufeff{"emoji": "\\ud83d\\ude80", "text": "日本語", "n": 1e3}'.encode()
+    assert strict_json(body) == {"emoji": "🚀", "text": "日本語", "n": 1000.0}
