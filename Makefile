@@ -28,13 +28,13 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 help:
 	@echo "targets:"
-	@echo "  venv          create .venv ($(PYTHON)) and install .[dev,embeddings] when pyproject.toml changed"
+	@echo "  venv          create .venv ($(PYTHON)) and install .[dev,embeddings] and client/ (with [mcp]) when a pyproject.toml changed"
 	@echo "  neo4j-start   start the local Neo4j (var/neo4j) or reuse the running one"
 	@echo "  neo4j-stop    stop the local Neo4j"
 	@echo "  neo4j-status  print running/stopped"
 	@echo "  test          run pytest against Neo4j (PYTEST_ARGS='...' to pass options)"
 	@echo "  run           migrate and serve the API on $(HOST):$(PORT)"
-	@echo "  lint          ruff and mypy"
+	@echo "  lint          ruff (check, format --check) and mypy"
 	@echo "  bench         where the benchmarks are described"
 	@echo "  clean         stop the local Neo4j and remove var/ (keeps .venv)"
 
@@ -49,13 +49,13 @@ $(PY):
 # torch (a CUDA build of several GB) would be fetched again for every fresh clone. Wheels are
 # therefore kept in a wheelhouse outside the tree: `pip download` skips files it already
 # has, and the install itself reads only the wheelhouse.
-$(INSTALLED): pyproject.toml scripts/requirements.py | $(PY)
+$(INSTALLED): pyproject.toml client/pyproject.toml scripts/requirements.py | $(PY)
 	@mkdir -p "$(WHEELHOUSE)" var
 	$(PY) scripts/requirements.py dev embeddings > var/requirements.txt
 	$(PY) -m pip download --quiet --dest "$(WHEELHOUSE)" --find-links "$(WHEELHOUSE)" \
 	  -r var/requirements.txt
 	$(PY) -m pip install --quiet --no-index --find-links "$(WHEELHOUSE)" -r var/requirements.txt
-	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e ./client -e .
 	@touch $@
 
 # --- Neo4j -----------------------------------------------------------------------------------
@@ -99,6 +99,7 @@ run: venv
 # --- Checks ----------------------------------------------------------------------------------
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy --strict scripts/neo4j_local.py
 
