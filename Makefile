@@ -101,7 +101,7 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	$(VENV)/bin/mypy --strict scripts/neo4j_local.py
+	$(VENV)/bin/mypy --strict scripts/neo4j_local.py scripts/browser_guide.py
 
 bench:
 	@echo "Benchmarks: bench/README-ingest.md, bench/README-causal.md, bench/locomo/README.md"
