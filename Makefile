@@ -24,7 +24,7 @@ PORT ?= 8000
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help venv neo4j-start neo4j-stop neo4j-status test run lint bench clean
+.PHONY: help venv neo4j-start neo4j-stop neo4j-status test run notebooks lint bench clean
 
 help:
 	@echo "targets:"
@@ -34,6 +34,7 @@ help:
 	@echo "  neo4j-status  print running/stopped"
 	@echo "  test          run pytest against Neo4j (PYTEST_ARGS='...' to pass options)"
 	@echo "  run           migrate and serve the API on $(HOST):$(PORT)"
+	@echo "  notebooks     Neo4j + the API (background) + Jupyter on notebooks/, keys exported"
 	@echo "  lint          ruff (check, format --check) and mypy"
 	@echo "  bench         where the benchmarks are described"
 	@echo "  clean         stop the local Neo4j and remove var/ (keeps .venv)"
@@ -95,6 +96,31 @@ run: venv
 	echo "Neo4j Browser: $$browser"; \
 	echo "API:           http://$(HOST):$(PORT)/"; \
 	exec $(VENV)/bin/tractatus serve --host $(HOST) --port $(PORT)
+
+# --- Notebooks -------------------------------------------------------------------------------
+# Neo4j, the API in the background (stopped with Jupyter), and Jupyter on notebooks/ with
+# TRACTATUS_URL, TRACTATUS_API_KEY (member) and TRACTATUS_ADMIN_KEY from the development
+# principals. Jupyter's web interface (the `jupyter` extra) is installed on first use.
+DEV_KEY = $(PY) -c 'import sys, tomllib; ps = tomllib.load(open(sys.argv[1], "rb"))["principal"]; \
+  print(next(p["key"] for p in ps if p.get("role", "member") == sys.argv[2] and "key" in p))'
+
+notebooks: venv
+	@$(PY) -c 'import notebook' 2>/dev/null || \
+	  $(PY) -m pip install --quiet --find-links "$(WHEELHOUSE)" $$($(PY) scripts/requirements.py --extra-only jupyter)
+	@$(NEO4J) start
+	@conn="$$($(NEO4J) env --shell)"; eval "$$conn"; \
+	export TRACTATUS_PRINCIPALS="$${TRACTATUS_PRINCIPALS:-$(CURDIR)/principals.local.toml}"; \
+	$(VENV)/bin/tractatus migrate; \
+	$(VENV)/bin/tractatus dev-principals >/dev/null; \
+	export TRACTATUS_URL="http://$(HOST):$(PORT)"; \
+	export TRACTATUS_API_KEY="$$($(DEV_KEY) "$$TRACTATUS_PRINCIPALS" member)"; \
+	export TRACTATUS_ADMIN_KEY="$$($(DEV_KEY) "$$TRACTATUS_PRINCIPALS" admin)"; \
+	$(VENV)/bin/tractatus serve --host $(HOST) --port $(PORT) & api=$$!; \
+	trap 'kill $$api' EXIT; \
+	until curl -sf "$$TRACTATUS_URL/healthz" >/dev/null; do \
+	  kill -0 $$api 2>/dev/null || exit 1; sleep 0.5; done; \
+	echo "API:   $$TRACTATUS_URL (stopped with Jupyter)"; \
+	$(VENV)/bin/jupyter notebook --no-browser --ip=$(HOST) $$([ "$$(id -u)" = 0 ] && echo --allow-root) notebooks/
 
 # --- Checks ----------------------------------------------------------------------------------
 lint: venv
