@@ -87,15 +87,14 @@ def error_from(response: httpx.Response, request_id: str) -> errors.TractatusErr
     else:
         code, message, details = "http_error", response.text[:300] or response.reason_phrase, {}
     cls = errors.error_class(response.status_code, code)
-    error = cls(
+    return cls(
         message,
         status=response.status_code,
         code=code,
         details=details,
         request_id=response.headers.get(REQUEST_ID_HEADER) or request_id,
+        retry_after=_retry_after(response),
     )
-    error.retry_after = _retry_after(response)  # type: ignore[attr-defined]
-    return error
 
 
 def decode(call: Call[T], response: httpx.Response, request_id: str) -> T:
@@ -132,9 +131,8 @@ class RetryPolicy:
     def wait(self, state: RetryCallState) -> float:
         outcome = state.outcome
         error = outcome.exception() if outcome is not None else None
-        after = getattr(error, "retry_after", None)
-        if isinstance(after, float):
-            return min(after, self.max_backoff)
+        if isinstance(error, errors.TractatusError) and error.retry_after is not None:
+            return min(error.retry_after, self.max_backoff)
         backoff = wait_exponential(multiplier=self.backoff, max=self.max_backoff)
         return float((backoff + wait_random(0, self.backoff))(state))
 

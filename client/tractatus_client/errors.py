@@ -22,6 +22,7 @@ class TractatusError(Exception):
         code: str = "error",
         details: dict[str, Any] | None = None,
         request_id: str | None = None,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -29,6 +30,7 @@ class TractatusError(Exception):
         self.code = code
         self.details: dict[str, Any] = details or {}
         self.request_id = request_id
+        self.retry_after = retry_after  # seconds, from the answer's Retry-After
 
     def __str__(self) -> str:
         where = f"HTTP {self.status} " if self.status is not None else ""

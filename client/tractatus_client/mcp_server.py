@@ -16,11 +16,12 @@ tool error carrying the server's code and message; the MCP server itself keeps r
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import secrets
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -328,8 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"tractatus-mcp: {error}", file=sys.stderr)
         return 2
-    run: Callable[[], Awaitable[None]] = lambda: _serve(args, url, key, token)  # noqa: E731
-    anyio.run(run)
+    anyio.run(functools.partial(_serve, args, url, key, token))
     return 0
 
 
