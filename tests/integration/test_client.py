@@ -42,9 +42,12 @@ def exact(result: Any) -> Any:
     return result
 
 
+COLD = 120  # seconds: the first write of a session loads the embedding model
+
+
 @pytest.fixture
 def alice(base_url: str) -> Any:
-    with Tractatus(base_url, KEYS["alice"]) as client:
+    with Tractatus(base_url, KEYS["alice"], timeout=COLD) as client:
         yield client
 
 
@@ -98,7 +101,10 @@ def test_retract_and_batch(alice: Tractatus, subject: str) -> None:
 
 
 def test_unknown_predicate_is_out_of_scope_and_refused(base_url: str, subject: str) -> None:
-    with Tractatus(base_url, KEYS["alice"]) as alice, Tractatus(base_url, KEYS["admin"]) as admin:
+    with (
+        Tractatus(base_url, KEYS["alice"], timeout=COLD) as alice,
+        Tractatus(base_url, KEYS["admin"]) as admin,
+    ):
         assert alice.facts(subject, "shoe_size").status == Status.out_of_scope
         with pytest.raises(Rejected) as refused:
             alice.assert_fact(
@@ -118,7 +124,10 @@ def test_unknown_predicate_is_out_of_scope_and_refused(base_url: str, subject: s
 
 
 def test_a_hidden_fact_is_not_found_for_others(base_url: str, subject: str) -> None:
-    with Tractatus(base_url, KEYS["alice"]) as alice, Tractatus(base_url, KEYS["bob"]) as bob:
+    with (
+        Tractatus(base_url, KEYS["alice"], timeout=COLD) as alice,
+        Tractatus(base_url, KEYS["bob"]) as bob,
+    ):
         alice.assert_fact(
             subject, "lives_in", "Porto", asserted_by=subject, evidence="I live in Porto",
             access=["finance"], **WRITE,
@@ -229,7 +238,7 @@ def test_bad_input_and_bad_keys_are_typed_errors(base_url: str, alice: Tractatus
 
 def test_the_async_client_has_the_same_answers(base_url: str, subject: str) -> None:
     async def story() -> tuple[Any, Any, Any]:
-        async with AsyncTractatus(base_url, KEYS["alice"]) as client:
+        async with AsyncTractatus(base_url, KEYS["alice"], timeout=COLD) as client:
             written = await client.assert_fact(
                 subject, "works_at", "Acme", asserted_by=subject, evidence="I work at Acme",
                 expected_current=None, **WRITE,

@@ -10,6 +10,8 @@ import sys
 import uuid
 from pathlib import Path
 
+from tractatus_client import Tractatus
+
 from tests.conftest import KEYS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +40,7 @@ def _run(*command: str | Path) -> str:
 
 def test_the_client_installs_light_and_calls_the_server(base_url: str, tmp_path: Path) -> None:
     subject = f"test:{uuid.uuid4().hex[:8]}"
-    with __import__("tractatus_client").Tractatus(base_url, KEYS["alice"]) as memory:
+    with Tractatus(base_url, KEYS["alice"], timeout=120) as memory:
         memory.assert_fact(
             subject, "tech_stack", "Vue", source_kind="user_stated", asserted_by=subject,
             confidence=0.9, evidence="we use Vue",

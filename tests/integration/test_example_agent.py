@@ -71,7 +71,7 @@ def scripted(subject: str, stale: str) -> FunctionModel:
 
 def test_the_example_agent_reads_and_is_told_of_a_stale_write(base_url: str, subject: str) -> None:
     write = {"source_kind": "user_stated", "asserted_by": subject, "confidence": 0.9}
-    with Tractatus(base_url, KEYS["alice"]) as memory:
+    with Tractatus(base_url, KEYS["alice"], timeout=120) as memory:  # a cold model
         vue = memory.assert_fact(subject, "tech_stack", "Vue", evidence="Vue", **write)
         memory.assert_fact(
             subject, "tech_stack", "React", evidence="React", expected_current=vue.assertion.id,

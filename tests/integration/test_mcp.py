@@ -96,7 +96,7 @@ async def _stdio_story(base_url: str, subject: str, hidden: str) -> dict[str, An
 
 def test_every_tool_over_stdio(base_url: str, subject: str) -> None:
     hidden = f"test:{uuid.uuid4().hex[:8]}"
-    with Tractatus(base_url, KEYS["bob"]) as bob:
+    with Tractatus(base_url, KEYS["bob"], timeout=120) as bob:  # may load the model
         bob.assert_fact(
             hidden, "lives_in", "Oslo", source_kind="user_stated", asserted_by=hidden,
             confidence=0.9, evidence="I live in Oslo", access=["sales"],
