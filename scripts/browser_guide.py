@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import sys
 from collections.abc import Sequence
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -27,10 +28,15 @@ LOOPBACK = "127.0.0.1"
 ALLOWED_HEADERS = "pragma, cache-control, content-type"
 
 
+BASE_PLACEHOLDER = "{{guide_base}}"
+
+
 class GuideHandler(SimpleHTTPRequestHandler):
-    """Static files with CORS for the allowed origins; no directory listings."""
+    """Static files with CORS for the allowed origins; no directory listings. In ``.html``
+    files ``{{guide_base}}`` becomes this server's own URL (the guide links its style)."""
 
     origins: frozenset[str] = frozenset()
+    base: str = ""
     extensions_map = {  # noqa: RUF012 (an instance attribute in http.server's typing)
         **SimpleHTTPRequestHandler.extensions_map,
         ".grass": "text/plain; charset=utf-8",
@@ -46,6 +52,19 @@ class GuideHandler(SimpleHTTPRequestHandler):
             self.send_header("Vary", "Origin")
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
+
+    def do_GET(self) -> None:
+        path = self.translate_path(self.path)
+        if not path.endswith(".html") or not os.path.isfile(path):
+            super().do_GET()
+            return
+        with open(path, encoding="utf-8") as handle:
+            body = handle.read().replace(BASE_PLACEHOLDER, self.base).encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def do_OPTIONS(self) -> None:
         self.send_response(204)
@@ -64,7 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--directory", required=True)
     parser.add_argument("--origin", action="append", required=True, help="a Browser origin")
     args = parser.parse_args(argv)
-    handler = type("Handler", (GuideHandler,), {"origins": frozenset(args.origin)})
+    settings = {"origins": frozenset(args.origin), "base": f"http://{LOOPBACK}:{args.port}"}
+    handler = type("Handler", (GuideHandler,), settings)
     bound = functools.partial(handler, directory=args.directory)
     with ThreadingHTTPServer((LOOPBACK, args.port), bound) as server:
         server.serve_forever()

@@ -203,7 +203,10 @@ def test_the_runtime_serves_the_guide_to_the_browser_only() -> None:
         served = httpx.get(f"{settings.guide_base}/{name}", headers={"Origin": origin})
         assert served.status_code == 200
         assert served.headers["Access-Control-Allow-Origin"] == origin
-        assert served.text == (GUIDE.parent / name).read_text("utf-8")
+        stored = (GUIDE.parent / name).read_text("utf-8")
+        assert served.text == stored.replace("{{guide_base}}", settings.guide_base)
+    guide = httpx.get(f"{settings.guide_base}/{GUIDE_FILE}").text
+    assert f":style {settings.guide_base}/{STYLE_FILE}</pre>" in guide  # the guide loads it
     other = httpx.get(f"{settings.guide_base}/{GUIDE_FILE}", headers={"Origin": "http://x.test"})
     assert "Access-Control-Allow-Origin" not in other.headers
     assert httpx.get(f"{settings.guide_base}/").status_code == 404  # no listing

@@ -79,8 +79,11 @@ const frame = {NEWEST_FRAME};
 if (!frame || !frame.innerText.includes(arguments[0])) return null;
 const nodes = frame.querySelectorAll('svg g.node').length;
 const links = frame.querySelectorAll('svg g.relationship').length;
-const captions = Array.from(frame.querySelectorAll('svg g.node text')).map(t => t.textContent);
-return nodes ? {{nodes: nodes, links: links, captions: captions}} : null;
+const captions = Array.from(frame.querySelectorAll('svg g.node text'))
+  .map(t => t.textContent.trim());
+const fills = Array.from(frame.querySelectorAll('svg g.node circle.b-outline'))
+  .map(c => (c.getAttribute('fill') || '').toUpperCase());
+return nodes ? {{nodes: nodes, links: links, captions: captions, fills: fills}} : null;
 """
 
 
@@ -98,6 +101,7 @@ def test_the_browser_draws_a_task_chain(chain: dict[str, Any], tmp_path: Path) -
         page.screenshot(ARTIFACTS / "browser-task-chain.png")
     assert drawn["nodes"] == 7  # the task and its six steps
     assert drawn["links"] == 11  # six IN_TASK, five CAUSED_BY
-    captions = " ".join(drawn["captions"])
-    assert "create_order" in captions and "failure" in captions
+    # the guide's style: events captioned "action · outcome", the two failures orange
+    assert "pay_order ·" in drawn["captions"] and "failure" in drawn["captions"]
+    assert drawn["fills"].count("#E8590C") == 2, drawn["fills"]
     assert (ARTIFACTS / "browser-task-chain.png").stat().st_size > 10_000
