@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import uuid
@@ -49,7 +50,11 @@ def test_the_client_installs_light_and_calls_the_server(base_url: str, tmp_path:
     _run(sys.executable, "-m", "venv", venv)
     python = venv / "bin" / "python"
     links = ["--find-links", WHEELHOUSE] if WHEELHOUSE.is_dir() else []
-    _run(python, "-m", "pip", "install", "--quiet", *links, ROOT / "client")
+    # a copy: pip builds a local folder in place, and its build/ must not land in the tree
+    source = shutil.copytree(
+        ROOT / "client", tmp_path / "client", ignore=shutil.ignore_patterns("build", "*.egg-info")
+    )
+    _run(python, "-m", "pip", "install", "--quiet", *links, source)
     installed = {
         p["name"].lower() for p in json.loads(_run(python, "-m", "pip", "list", "--format=json"))
     }
