@@ -15,10 +15,11 @@ WORKDIR /app
 
 # Only what the wheel needs; tests, docs, var/ and the venv stay out (.dockerignore).
 COPY pyproject.toml ./
+COPY client ./client
 COPY server ./server
 COPY graph_schema ./graph_schema
 COPY ingest ./ingest
-RUN pip install '.[embeddings]' \
+RUN pip install ./client '.[embeddings]' \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin tractatus
 
 USER tractatus

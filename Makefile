@@ -24,17 +24,18 @@ PORT ?= 8000
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help venv neo4j-start neo4j-stop neo4j-status test run lint bench clean
+.PHONY: help venv neo4j-start neo4j-stop neo4j-status test run notebooks lint bench clean
 
 help:
 	@echo "targets:"
-	@echo "  venv          create .venv ($(PYTHON)) and install .[dev,embeddings] when pyproject.toml changed"
+	@echo "  venv          create .venv ($(PYTHON)) and install .[dev,embeddings] and client/ (with [mcp]) when a pyproject.toml changed"
 	@echo "  neo4j-start   start the local Neo4j (var/neo4j) or reuse the running one"
 	@echo "  neo4j-stop    stop the local Neo4j"
 	@echo "  neo4j-status  print running/stopped"
 	@echo "  test          run pytest against Neo4j (PYTEST_ARGS='...' to pass options)"
 	@echo "  run           migrate and serve the API on $(HOST):$(PORT)"
-	@echo "  lint          ruff and mypy"
+	@echo "  notebooks     Neo4j + the API (background) + Jupyter on notebooks/, keys exported"
+	@echo "  lint          ruff (check, format --check) and mypy"
 	@echo "  bench         where the benchmarks are described"
 	@echo "  clean         stop the local Neo4j and remove var/ (keeps .venv)"
 
@@ -49,13 +50,13 @@ $(PY):
 # torch (a CUDA build of several GB) would be fetched again for every fresh clone. Wheels are
 # therefore kept in a wheelhouse outside the tree: `pip download` skips files it already
 # has, and the install itself reads only the wheelhouse.
-$(INSTALLED): pyproject.toml scripts/requirements.py | $(PY)
+$(INSTALLED): pyproject.toml client/pyproject.toml scripts/requirements.py | $(PY)
 	@mkdir -p "$(WHEELHOUSE)" var
 	$(PY) scripts/requirements.py dev embeddings > var/requirements.txt
 	$(PY) -m pip download --quiet --dest "$(WHEELHOUSE)" --find-links "$(WHEELHOUSE)" \
 	  -r var/requirements.txt
 	$(PY) -m pip install --quiet --no-index --find-links "$(WHEELHOUSE)" -r var/requirements.txt
-	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e ./client -e .
 	@touch $@
 
 # --- Neo4j -----------------------------------------------------------------------------------
@@ -96,11 +97,37 @@ run: venv
 	echo "API:           http://$(HOST):$(PORT)/"; \
 	exec $(VENV)/bin/tractatus serve --host $(HOST) --port $(PORT)
 
+# --- Notebooks -------------------------------------------------------------------------------
+# Neo4j, the API in the background (stopped with Jupyter), and Jupyter on notebooks/ with
+# TRACTATUS_URL, TRACTATUS_API_KEY (member) and TRACTATUS_ADMIN_KEY from the development
+# principals. Jupyter's web interface (the `jupyter` extra) is installed on first use.
+DEV_KEY = $(PY) -c 'import sys, tomllib; ps = tomllib.load(open(sys.argv[1], "rb"))["principal"]; \
+  print(next(p["key"] for p in ps if p.get("role", "member") == sys.argv[2] and "key" in p))'
+
+notebooks: venv
+	@$(PY) -c 'import notebook' 2>/dev/null || \
+	  $(PY) -m pip install --quiet --find-links "$(WHEELHOUSE)" $$($(PY) scripts/requirements.py --extra-only jupyter)
+	@$(NEO4J) start
+	@conn="$$($(NEO4J) env --shell)"; eval "$$conn"; \
+	export TRACTATUS_PRINCIPALS="$${TRACTATUS_PRINCIPALS:-$(CURDIR)/principals.local.toml}"; \
+	$(VENV)/bin/tractatus migrate; \
+	$(VENV)/bin/tractatus dev-principals >/dev/null; \
+	export TRACTATUS_URL="http://$(HOST):$(PORT)"; \
+	export TRACTATUS_API_KEY="$$($(DEV_KEY) "$$TRACTATUS_PRINCIPALS" member)"; \
+	export TRACTATUS_ADMIN_KEY="$$($(DEV_KEY) "$$TRACTATUS_PRINCIPALS" admin)"; \
+	$(VENV)/bin/tractatus serve --host $(HOST) --port $(PORT) & api=$$!; \
+	trap 'kill $$api' EXIT; \
+	until curl -sf "$$TRACTATUS_URL/healthz" >/dev/null; do \
+	  kill -0 $$api 2>/dev/null || exit 1; sleep 0.5; done; \
+	echo "API:   $$TRACTATUS_URL (stopped with Jupyter)"; \
+	$(VENV)/bin/jupyter notebook --no-browser --ip=$(HOST) $$([ "$$(id -u)" = 0 ] && echo --allow-root) notebooks/
+
 # --- Checks ----------------------------------------------------------------------------------
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	$(VENV)/bin/mypy --strict scripts/neo4j_local.py
+	$(VENV)/bin/mypy --strict scripts/neo4j_local.py scripts/browser_guide.py
 
 bench:
 	@echo "Benchmarks: bench/README-ingest.md, bench/README-causal.md, bench/locomo/README.md"

@@ -4,6 +4,10 @@ Every observation carries an idempotency key (LoCoMo: ``{sample_id}:{dia_id}``; 
 without one gets a key derived from its content), so re-sending is always safe: the server
 replays instead of writing twice. A local progress file of finished keys lets a re-run skip
 what is done without even asking the server.
+
+The loader posts through the Python client (``tractatus_client``), which retries a batch on
+connection errors, 429, 502, 503 and 504 with backoff; a batch that still fails is counted
+as ``failed`` and sent again by the next run.
 """
 
 from __future__ import annotations
@@ -20,14 +24,16 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import httpx
+from tractatus_client import Forbidden, Tractatus, Unauthenticated
+from tractatus_client import TractatusError as ClientError
+from tractatus_client.errors import ConnectionFailed, RateLimited, ServerError
+from tractatus_client.models import ObservationItem
 
 from graph_schema.core.errors import TractatusError
 
 FORMATS = ("jsonl", "locomo")
 LOCOMO_TIME = "%I:%M %p on %d %B, %Y"
 _SESSION = re.compile(r"^session_(\d+)$")
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 # observations per request: one write transaction each; 128 measured ~+0.05 of the ingest
 # ratio over 64 (fewer commits), 256 no better (bench/README-ingest.md)
 DEFAULT_BATCH = 128
@@ -132,7 +138,6 @@ def find_locomo() -> Path | None:
     candidates = [
         os.environ.get("TRACTATUS_LOCOMO", ""),
         str(repo.parent / "shared" / "data" / "locomo-dev.json"),
-        "/work/shared/data/locomo-dev.json",
     ]
     found = [Path(c) for c in candidates if c and Path(c).is_file()]
     return found[0] if found else None
@@ -215,47 +220,40 @@ class Summary:
 @dataclass(frozen=True)
 class _BatchResult:
     done: list[str]
-    results: list[dict[str, Any]]
+    results: list[ObservationItem]
     failed: int
 
 
-def _post(client: httpx.Client, batch: list[dict[str, Any]], retries: int) -> _BatchResult:
-    delay = 0.5
-    for attempt in range(retries + 1):
-        try:
-            response = client.post("/v1/observations", json={"observations": batch})
-        except httpx.TransportError:
-            response = None
-        if response is not None and response.status_code in (401, 403):
-            raise BulkAborted(f"the server refused the key: HTTP {response.status_code}")
-        if response is not None and response.status_code not in RETRY_STATUSES:
-            if response.status_code != 200:
-                raise BulkAborted(f"unexpected HTTP {response.status_code}: {response.text[:300]}")
-            results: list[dict[str, Any]] = response.json()["results"]
-            done = [
-                item["idempotency_key"]
-                for item, result in zip(batch, results, strict=True)
-                if result["status"] == 201
-            ]
-            return _BatchResult(done, results, 0)
-        if attempt < retries:
-            time.sleep(delay)
-            delay *= 2
-    return _BatchResult([], [], len(batch))
+def _post(client: Tractatus, batch: list[dict[str, Any]]) -> _BatchResult:
+    """One batch through the client (which retries it); what still fails is sent next run."""
+    try:
+        results = client.observe(batch)
+    except (Unauthenticated, Forbidden) as error:
+        raise BulkAborted(f"the server refused the key: HTTP {error.status}") from error
+    except (ConnectionFailed, RateLimited, ServerError):
+        return _BatchResult([], [], len(batch))
+    except ClientError as error:
+        raise BulkAborted(f"unexpected HTTP {error.status}: {error.message[:300]}") from error
+    done = [
+        item["idempotency_key"]
+        for item, result in zip(batch, results, strict=True)
+        if result.status == 201
+    ]
+    return _BatchResult(done, results, 0)
 
 
 def _tally(summary: Summary, outcome: _BatchResult) -> None:
     summary.failed += outcome.failed
     for result in outcome.results:
-        if result["status"] != 201:
+        if result.status != 201:
             summary.rejected += 1
             continue
-        if result["replayed"]:
+        if result.replayed:
             summary.replayed += 1
         else:
             summary.created += 1
-        summary.assertions += len(result["assertions"])
-        summary.quarantined_drafts += len(result["quarantined"])
+        summary.assertions += len(result.assertions)
+        summary.quarantined_drafts += len(result.quarantined)
 
 
 def _batches(items: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
@@ -281,17 +279,16 @@ def load(
     todo = [item for item in items if item["idempotency_key"] not in progress.done]
     summary = Summary(total=len(items), skipped=len(items) - len(todo))
     started = time.perf_counter()
-    headers = {"Authorization": f"Bearer {key}"}
     bar = tqdm(total=len(items), initial=summary.skipped, unit="obs", disable=not show_progress)
     with (
-        httpx.Client(base_url=url, headers=headers, timeout=timeout) as client,
+        Tractatus(url, key, timeout=timeout, retries=retries) as client,
         ThreadPoolExecutor(max_workers=workers) as pool,
     ):
         pending: set[Future[_BatchResult]] = set()
         batches = _batches(todo, batch_size)
         try:
             for batch in batches:
-                pending.add(pool.submit(_post, client, batch, retries))
+                pending.add(pool.submit(_post, client, batch))
                 if len(pending) >= workers * 2:
                     finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                     _collect(finished, summary, progress, bar)

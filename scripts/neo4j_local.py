@@ -12,14 +12,16 @@ under one home directory (``TRACTATUS_NEO4J_HOME``, default ``<repo>/var/neo4j``
     run/neo4j.pid     pid of the running JVM
     password          the generated password of user ``neo4j`` (mode 600)
     connection.env    NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD lines (mode 600)
+    run/guide.pid     pid of the Browser guide server (scripts/browser_guide.py, docs/browser/)
 
 Usage::
 
     python scripts/neo4j_local.py start | stop | status | env [--shell]
 
 Settings (environment, with defaults): TRACTATUS_NEO4J_HOME, TRACTATUS_NEO4J_BOLT_PORT (7687),
-TRACTATUS_NEO4J_HTTP_PORT (7474), TRACTATUS_NEO4J_HEAP (2g), TRACTATUS_NEO4J_PAGECACHE (2g),
-TRACTATUS_NEO4J_START_TIMEOUT (seconds, 120). If ``NEO4J_URI`` is set, that external server is
+TRACTATUS_NEO4J_HTTP_PORT (7474), TRACTATUS_NEO4J_GUIDE_PORT (the HTTP port + 1000),
+TRACTATUS_NEO4J_HEAP (2g), TRACTATUS_NEO4J_PAGECACHE (2g), TRACTATUS_NEO4J_START_TIMEOUT
+(seconds, 120). If ``NEO4J_URI`` is set, that external server is
 used instead: ``start`` does nothing, ``stop`` only ends a local server that still runs, and
 ``env`` echoes the NEO4J_* variables.
 
@@ -49,6 +51,11 @@ from typing import TextIO
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 POM = REPO_ROOT / "scripts" / "neo4j-runtime.pom.xml"
+GUIDE_SERVER = REPO_ROOT / "scripts" / "browser_guide.py"
+GUIDE_DIR = REPO_ROOT / "docs" / "browser"
+GUIDE_FILE = "guide.html"
+STYLE_FILE = "tractatus.grass"
+GUIDE_PORT_OFFSET = 1000
 
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
@@ -87,6 +94,7 @@ class Settings:
     home: Path
     bolt_port: int
     http_port: int
+    guide_port: int
     heap: str
     pagecache: str
     start_timeout: int
@@ -96,10 +104,14 @@ class Settings:
         if env is None:
             env = os.environ
         home = Path(env.get("TRACTATUS_NEO4J_HOME") or REPO_ROOT / "var" / "neo4j")
+        http_port = _int_setting(env, "TRACTATUS_NEO4J_HTTP_PORT", 7474)
         return cls(
             home=home.expanduser().resolve(),
             bolt_port=_int_setting(env, "TRACTATUS_NEO4J_BOLT_PORT", 7687),
-            http_port=_int_setting(env, "TRACTATUS_NEO4J_HTTP_PORT", 7474),
+            http_port=http_port,
+            guide_port=_int_setting(
+                env, "TRACTATUS_NEO4J_GUIDE_PORT", http_port + GUIDE_PORT_OFFSET
+            ),
             heap=_size_setting(env, "TRACTATUS_NEO4J_HEAP", "2g"),
             pagecache=_size_setting(env, "TRACTATUS_NEO4J_PAGECACHE", "2g"),
             start_timeout=_int_setting(env, "TRACTATUS_NEO4J_START_TIMEOUT", 120, "a timeout"),
@@ -143,6 +155,14 @@ class Settings:
         return self.run_dir / "neo4j.pid"
 
     @property
+    def guide_pid_file(self) -> Path:
+        return self.run_dir / "guide.pid"
+
+    @property
+    def guide_log(self) -> Path:
+        return self.logs_dir / "guide.log"
+
+    @property
     def password_file(self) -> Path:
         return self.home / "password"
 
@@ -162,6 +182,14 @@ class Settings:
     @property
     def browser_url(self) -> str:
         return f"http://{LOOPBACK}:{self.http_port}/browser/"
+
+    @property
+    def guide_base(self) -> str:
+        return f"http://{LOOPBACK}:{self.guide_port}"
+
+    @property
+    def browser_origins(self) -> tuple[str, ...]:
+        return tuple(f"http://{host}:{self.http_port}" for host in (LOOPBACK, "localhost"))
 
 
 def _int_setting(
@@ -332,6 +360,14 @@ def render_conf(settings: Settings) -> str:
         # No phoning home from the server or from Browser (the network is closed anyway).
         ("dbms.usage_report.enabled", "false"),
         ("client.allow_telemetry", "false"),
+        # Browser: load guides and styles only from the loopback guide server (docs/browser.md),
+        # and open the analysts' guide with its style on every connect.
+        ("browser.remote_content_hostname_whitelist", f"{LOOPBACK},localhost"),
+        (
+            "browser.post_connect_cmd",
+            # Browser adds the command character itself
+            f"style {settings.guide_base}/{STYLE_FILE};play {settings.guide_base}/{GUIDE_FILE}",
+        ),
         # Transactions: a runaway query or a lock wait fails instead of hanging tests.
         ("db.transaction.timeout", "300s"),
         ("db.lock.acquisition.timeout", "60s"),
@@ -426,9 +462,9 @@ def read_env_file(path: Path) -> dict[str, str]:
 
 
 # Process ----------------------------------------------------------------------------------
-def read_pid(settings: Settings) -> int | None:
+def read_pid(settings: Settings, path: Path | None = None) -> int | None:
     try:
-        return int(settings.pid_file.read_text().strip())
+        return int((path or settings.pid_file).read_text().strip())
     except (FileNotFoundError, ValueError):
         return None
 
@@ -534,6 +570,62 @@ def launch(settings: Settings) -> subprocess.Popen[bytes]:
     return proc
 
 
+# The Browser guide server -----------------------------------------------------------------
+def guide_pid(settings: Settings) -> int | None:
+    """Pid of this home's guide server (scripts/browser_guide.py), if it runs."""
+    pid = read_pid(settings, settings.guide_pid_file)
+    if pid is None or not pid_alive(pid):
+        return None
+    with contextlib.suppress(OSError):
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        if str(GUIDE_SERVER).encode() not in args:
+            return None
+    return pid
+
+
+def start_guide(settings: Settings) -> None:
+    """Serve docs/browser/ on the guide port, detached like Neo4j; wait until it answers."""
+    if guide_pid(settings) is not None:
+        return
+    cmd = [sys.executable, str(GUIDE_SERVER), "--port", str(settings.guide_port)]
+    cmd += ["--directory", str(GUIDE_DIR)]
+    for origin in settings.browser_origins:
+        cmd += ["--origin", origin]
+    settings.logs_dir.mkdir(parents=True, exist_ok=True)
+    with settings.guide_log.open("ab") as log_file:
+        proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            close_fds=True,
+        )
+    settings.guide_pid_file.parent.mkdir(parents=True, exist_ok=True)
+    settings.guide_pid_file.write_text(f"{proc.pid}\n")
+    deadline = time.monotonic() + 15
+    while not port_open(settings.guide_port):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            settings.guide_pid_file.unlink(missing_ok=True)
+            raise Neo4jLocalError(
+                f"the Browser guide server did not start\n{tail(settings.guide_log, 10)}"
+            )
+        time.sleep(0.1)
+
+
+def stop_guide(settings: Settings) -> None:
+    pid = guide_pid(settings)
+    if pid is not None:
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 5
+        while pid_alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if pid_alive(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    settings.guide_pid_file.unlink(missing_ok=True)
+
+
 # Readiness --------------------------------------------------------------------------------
 @contextlib.contextmanager
 def quiet_driver_logs() -> Iterator[None]:
@@ -604,6 +696,7 @@ def wait_until_ready(
 def announce(settings: Settings) -> None:
     log(f"Bolt    {settings.bolt_uri}  (user {USER}, password in {settings.password_file})")
     log(f"Browser {settings.browser_url}")
+    log(f"Guide   {settings.guide_base}/{GUIDE_FILE}  (opened by the Browser on connect)")
     log(f"env     {settings.connection_env}")
 
 
@@ -622,16 +715,21 @@ def cmd_start(settings: Settings) -> int:
             log(f"Neo4j (pid {pid}) is starting; waiting for it ...")
             wait_until_ready(settings, password, None, pid)
         write_connection_env(settings, password)
+        start_guide(settings)
         log(f"already running (pid {pid})")
         announce(settings)
         return 0
 
     settings.pid_file.unlink(missing_ok=True)
-    for name, port in (("Bolt", settings.bolt_port), ("HTTP", settings.http_port)):
+    ports = [("Bolt", settings.bolt_port), ("HTTP", settings.http_port)]
+    if guide_pid(settings) is None:
+        ports.append(("guide", settings.guide_port))
+    for name, port in ports:
         if port_in_use(port):
             raise Neo4jLocalError(
                 f"{name} port {LOOPBACK}:{port} is already in use by another process; stop it or "
-                "choose other ports (TRACTATUS_NEO4J_BOLT_PORT / TRACTATUS_NEO4J_HTTP_PORT)"
+                "choose other ports (TRACTATUS_NEO4J_BOLT_PORT / TRACTATUS_NEO4J_HTTP_PORT / "
+                "TRACTATUS_NEO4J_GUIDE_PORT)"
             )
 
     started = time.monotonic()
@@ -643,6 +741,7 @@ def cmd_start(settings: Settings) -> int:
     log(f"starting Neo4j (pid {proc.pid}, home {settings.home}, log {settings.console_log}) ...")
     wait_until_ready(settings, password, proc, proc.pid, offsets)
     write_connection_env(settings, password)
+    start_guide(settings)
     log(f"Neo4j is ready after {time.monotonic() - started:.1f} s")
     announce(settings)
     return 0
@@ -652,6 +751,7 @@ def cmd_stop(settings: Settings, grace: float = 60.0) -> int:
     if external_env() is not None and not settings.pid_file.exists():
         log("NEO4J_URI is set: the external server is not ours to stop")
         return 0
+    stop_guide(settings)
     pid = running_pid(settings)
     if pid is None:
         settings.pid_file.unlink(missing_ok=True)

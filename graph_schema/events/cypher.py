@@ -22,12 +22,15 @@ RETURN cause.id AS id, cause.occurred_at AS occurred_at
 """
 )
 
+# A failed step also carries the label :Failed, for display only (Neo4j Browser's style can
+# select on labels, not on property values: docs/browser.md); reads use `outcome`.
 CREATE_EVENT = """
 MERGE (t:Task {id: $task_id})
 ON CREATE SET t.started_at = $props.occurred_at, t.goal = $goal, t.access = $props.access,
               t.created_at = $props.recorded_at
 CREATE (e:Event)
 SET e = $props
+FOREACH (_ IN CASE WHEN e.outcome = 'failure' THEN [1] ELSE [] END | SET e:Failed)
 CREATE (e)-[:IN_TASK]->(t)
 WITH e
 UNWIND $causes AS cause_id
@@ -46,6 +49,7 @@ ON CREATE SET t.started_at = item.props.occurred_at, t.access = item.props.acces
               t.created_at = item.props.recorded_at
 CREATE (e:Event)
 SET e = item.props
+FOREACH (_ IN CASE WHEN e.outcome = 'failure' THEN [1] ELSE [] END | SET e:Failed)
 CREATE (e)-[:IN_TASK]->(t)
 WITH e, item
 UNWIND item.causes AS cause_id

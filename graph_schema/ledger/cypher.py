@@ -67,12 +67,16 @@ RETURN count(e) AS evidence
 """)
 
 
+# A version that a later one closes or supersedes also gets the label :Superseded, for
+# display only (Neo4j Browser's style dims it: docs/browser.md); reads never use it (they use
+# valid_to / closed_at / superseded_at, which also say when).
+
 # Each close names the version that closes it ($closes: {id, valid_to, new_id}).
 CLOSE_VERSIONS = stable("""
 UNWIND $closes AS c
 MATCH (x:Assertion {id: c.id})
 WHERE x.valid_to IS NULL AND x.superseded_at IS NULL
-SET x.valid_to = datetime(c.valid_to), x.closed_at = $now
+SET x.valid_to = datetime(c.valid_to), x.closed_at = $now, x:Superseded
 WITH x, c
 MATCH (a:Assertion {id: c.new_id})
 CREATE (a)-[:SUPERSEDES]->(x)
@@ -84,7 +88,7 @@ SUPERSEDE_VERSIONS = stable("""
 UNWIND $ids AS id
 MATCH (x:Assertion {id: id})
 WHERE x.superseded_at IS NULL
-SET x.superseded_at = $now
+SET x.superseded_at = $now, x:Superseded
 WITH x
 MATCH (a:Assertion {id: $new_id})
 CREATE (a)-[:SUPERSEDES]->(x)

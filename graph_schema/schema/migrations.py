@@ -129,6 +129,17 @@ MIGRATIONS: tuple[Migration, ...] = (
             "DROP INDEX evidence_quote_cjk IF EXISTS",
         ),
     ),
+    Migration(
+        6,
+        "display labels for Neo4j Browser's style: :Failed events, :Superseded versions",
+        (
+            # the writers set them from now on (events/cypher.py, ledger/cypher.py); reads
+            # never use them (docs/browser.md)
+            "MATCH (e:Event {outcome: 'failure'}) SET e:Failed",
+            # every version a later one closed or superseded (an incoming SUPERSEDES)
+            "MATCH (:Assertion)-[:SUPERSEDES]->(a:Assertion) SET a:Superseded",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -9,6 +9,7 @@ from neo4j import Driver
 from tests.conftest import Api, assertion
 
 CLOSING = {"valid_to", "closed_at", "superseded_at"}
+DISPLAY = {"Superseded"}  # for Neo4j Browser's style (docs/browser.md); never read
 
 
 def _snapshot(driver: Driver) -> dict[str, dict[str, Any]]:
@@ -58,6 +59,10 @@ def test_only_closing_stamps_change_and_each_once(
         for node_id, old in before.items():
             new = after[node_id]
             changed = {k for k in set(old) | set(new) if old.get(k) != new.get(k)}
+            if "labels" in changed:  # a closed version gains the display label, once
+                added = set(new["labels"]) - set(old["labels"])
+                assert added == DISPLAY and set(old["labels"]) <= set(new["labels"]), (old, new)
+                changed.discard("labels")
             assert changed <= CLOSING, (old, new)
             for key in changed:
                 assert old.get(key) is None, f"{key} set twice on {node_id}"

@@ -133,3 +133,47 @@ def test_a_locomo_conversation_resumes_without_duplicates(
     assert records[0]["text"] == turns["session_1"][0]["text"]
     assert records[0]["speaker"] == turns["session_1"][0]["speaker"]
     assert records[0]["at"].to_native().isoformat() == "2023-05-08T13:56:00+00:00"
+
+
+def _jsonl(tmp_path: Path, conversation: str, n: int) -> Path:
+    source = tmp_path / "turns.jsonl"
+    rows = [
+        {
+            "text": f"Turn {i} of {conversation}.",
+            "speaker": "user:erin",
+            "source_kind": "user_stated",
+            "occurred_at": f"2026-03-01T10:00:0{i}+00:00",
+            "conversation_id": conversation,
+        }
+        for i in range(n)
+    ]
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
+    return source
+
+
+def test_an_unreachable_server_fails_the_batches_and_a_rerun_resumes(
+    base_url: str, driver: Driver, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.fakes import free_port
+
+    conversation = f"down-{uuid.uuid4().hex[:8]}"
+    source = _jsonl(tmp_path, conversation, 3)
+    progress = ["--progress", str(tmp_path / "done"), "--key", KEYS["alice"]]
+    closed = f"http://127.0.0.1:{free_port()}"
+    code, down = _run(capsys, str(source), "--url", closed, *progress, "--batch-size", "2")
+    assert code == 1 and down["failed"] == 3 and down["created"] == 0
+    assert not (tmp_path / "done").exists() or (tmp_path / "done").read_text() == ""
+    code, up = _run(capsys, str(source), "--url", base_url, *progress)
+    assert code == 0 and up["created"] == 3 and up["skipped"] == 0
+    assert _counts(driver, conversation)[0] == 3
+
+
+def test_a_refused_key_aborts_with_exit_1(
+    base_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = _jsonl(tmp_path, f"nokey-{uuid.uuid4().hex[:8]}", 1)
+    capsys.readouterr()
+    code = main(["ingest", str(source), "--url", base_url, "--key", "tr_wrong_key_0000000000000000",
+                 "--no-progress", "--quiet"])  # fmt: skip
+    assert code == 1
+    assert "the server refused the key: HTTP 401" in capsys.readouterr().err

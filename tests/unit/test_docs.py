@@ -43,10 +43,18 @@ def test_configuration_table_names_real_settings() -> None:
     table = README.split("## Configuration", 1)[1].split("\n## ", 1)[0]
     names = set(re.findall(r"^\| `([A-Z0-9_]+)`", table, flags=re.M))
     names |= set(re.findall(r"/ `([A-Z0-9_]+)`", table))
-    # read outside Settings: the local Neo4j runner, and recall's ablation switch
+    # read outside Settings: the local Neo4j runner, recall's ablation switch, the client,
+    # its MCP server, the bulk loader's data file and the notebooks
     runtime = "".join(
         (ROOT / path).read_text("utf-8")
-        for path in ("scripts/neo4j_local.py", "graph_schema/recall/fusion.py")
+        for path in (
+            "scripts/neo4j_local.py",
+            "graph_schema/recall/fusion.py",
+            "client/tractatus_client/_http.py",
+            "client/tractatus_client/mcp_server.py",
+            "ingest/bulk.py",
+            "notebooks/03-recall-evaluation.ipynb",
+        )
     )
     known = {
         alias

@@ -1,0 +1,344 @@
+"""What each method sends and what it expects back, shared by the sync and async clients.
+
+A :class:`Call` is one request: method, path, query, body, the model of its answer and whether
+it is idempotent (only idempotent calls are retried). The builders below are the only place a
+method's request is put together; ``Tractatus`` and ``AsyncTractatus`` only run them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Generic, TypeVar
+from urllib.parse import quote
+
+from pydantic import BaseModel
+
+from tractatus_client import models
+
+T = TypeVar("T")
+Time = datetime | str
+
+
+class Unset:
+    """The marker of an argument not given (``None`` is a value: "expect the slot empty")."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET = Unset()
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    method: str
+    path: str
+    model: type[BaseModel]
+    params: dict[str, Any] = field(default_factory=dict)
+    body: Any = None
+    idempotent: bool = False
+    unwrap: str | None = None  # answer is model(**json)[unwrap] (batches: "results")
+
+    def parse(self, payload: Any) -> T:
+        parsed: Any = self.model.model_validate(payload)
+        value: T = getattr(parsed, self.unwrap) if self.unwrap else parsed
+        return value
+
+
+def time_text(value: Time | None) -> str | None:
+    """RFC 3339 text of a time; a naive datetime is refused (the server would refuse it too)."""
+    if value is None or isinstance(value, str):
+        return value
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError("naive datetime: give it a timezone (e.g. datetime.now(UTC))")
+    return value.isoformat()
+
+
+def now_text() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def new_idempotency_key() -> str:
+    return f"tc-{uuid.uuid4().hex}"
+
+
+def _query(**values: Any) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def _segment(value: str) -> str:
+    return quote(value, safe="")
+
+
+# --- the ledger -------------------------------------------------------------------------------
+
+
+def assertion_body(
+    subject: str,
+    predicate: str,
+    object: Any,
+    *,
+    source_kind: str,
+    asserted_by: str,
+    confidence: float,
+    evidence: str | Mapping[str, Any],
+    polarity: bool = True,
+    expected_current: str | Unset | None = UNSET,
+    **optional: Any,
+) -> dict[str, Any]:
+    """The JSON body of one assertion. ``optional``: valid_from, valid_to, access, task_id,
+    disclosures (``None`` values are left out)."""
+    body: dict[str, Any] = {
+        "subject": subject,
+        "predicate": predicate,
+        "object": object,
+        "polarity": polarity,
+        "source_kind": source_kind,
+        "asserted_by": asserted_by,
+        "confidence": confidence,
+        "evidence": {"quote": evidence} if isinstance(evidence, str) else dict(evidence),
+    }
+    for name in ("valid_from", "valid_to"):
+        optional[name] = time_text(optional.get(name))
+    body.update({k: v for k, v in optional.items() if v is not None})
+    if not isinstance(expected_current, Unset):
+        body["expected_current"] = expected_current
+    return body
+
+
+def assert_one(body: dict[str, Any]) -> Call[models.WriteResult]:
+    return Call("POST", "/v1/assertions", models.WriteResult, body=body)
+
+
+def assert_many(bodies: Sequence[Mapping[str, Any]]) -> Call[list[models.WriteResult]]:
+    return Call(
+        "POST",
+        "/v1/assertions",
+        models.WriteResults,
+        body={"assertions": [dict(b) for b in bodies]},
+        unwrap="results",
+    )
+
+
+def facts(
+    subject: str,
+    predicate: str,
+    *,
+    as_of: Time | None = None,
+    known_at: Time | None = None,
+    min_confidence: float | None = None,
+    tiers: Sequence[str] | None = None,
+) -> Call[models.Facts]:
+    params = _query(
+        subject=subject,
+        predicate=predicate,
+        as_of=time_text(as_of),
+        known_at=time_text(known_at),
+        min_confidence=min_confidence,
+        tier=list(tiers) if tiers else None,
+    )
+    return Call("GET", "/v1/facts", models.Facts, params=params, idempotent=True)
+
+
+def history(subject: str, predicate: str, *, known_at: Time | None = None) -> Call[models.History]:
+    params = _query(subject=subject, predicate=predicate, known_at=time_text(known_at))
+    return Call("GET", "/v1/facts/history", models.History, params=params, idempotent=True)
+
+
+# --- observations and recall ------------------------------------------------------------------
+
+
+def observation_body(
+    text: str,
+    *,
+    speaker: str,
+    occurred_at: Time | None = None,
+    source_kind: str = "user_stated",
+    idempotency_key: str | None = None,
+    **optional: Any,
+) -> dict[str, Any]:
+    """One observation; ``optional``: access, conversation_id, task_id, kind."""
+    body: dict[str, Any] = {
+        "text": text,
+        "speaker": speaker,
+        "occurred_at": time_text(occurred_at) or now_text(),
+        "source_kind": source_kind,
+        "idempotency_key": idempotency_key or new_idempotency_key(),
+    }
+    body.update({k: v for k, v in optional.items() if v is not None})
+    return body
+
+
+def with_key(item: Mapping[str, Any]) -> dict[str, Any]:
+    body = dict(item)
+    if not body.get("idempotency_key"):
+        body["idempotency_key"] = new_idempotency_key()
+    return body
+
+
+# Observations carry an idempotency key (generated when not given), so sending one again is
+# safe: the server replays the first answer and writes nothing. They are retried.
+def observe_one(body: dict[str, Any]) -> Call[models.ObservationResult]:
+    return Call("POST", "/v1/observations", models.ObservationResult, body=body, idempotent=True)
+
+
+def observe_many(items: Sequence[Mapping[str, Any]]) -> Call[list[models.ObservationItem]]:
+    return Call(
+        "POST",
+        "/v1/observations",
+        models.ObservationItems,
+        body={"observations": [with_key(item) for item in items]},
+        idempotent=True,
+        unwrap="results",
+    )
+
+
+def observation(observation_id: str, *, context: int = 0) -> Call[models.ObservationContext]:
+    return Call(
+        "GET",
+        f"/v1/observations/{_segment(observation_id)}",
+        models.ObservationContext,
+        params={"context": context},
+        idempotent=True,
+    )
+
+
+def recall(
+    query: str,
+    *,
+    k: int = 10,
+    as_of: Time | None = None,
+    known_at: Time | None = None,
+    filters: Mapping[str, Any] | None = None,
+) -> Call[models.RecallAnswer]:
+    body = _query(
+        query=query,
+        k=k,
+        as_of=time_text(as_of),
+        known_at=time_text(known_at),
+        filters=dict(filters) if filters else None,
+    )
+    # a read sent as POST: safe to send again
+    return Call("POST", "/v1/recall", models.RecallAnswer, body=body, idempotent=True)
+
+
+def index_passages(
+    *, conversation_id: str | None = None, max_batches: int = 1, batch_size: int | None = None
+) -> Call[models.IndexReport]:
+    body = _query(conversation_id=conversation_id, max_batches=max_batches, batch_size=batch_size)
+    # building passages that are missing: a repeat builds nothing twice
+    return Call("POST", "/v1/recall/index", models.IndexReport, body=body, idempotent=True)
+
+
+# --- ordered memory ---------------------------------------------------------------------------
+
+
+def event_body(
+    task_id: str,
+    actor: str,
+    action: str,
+    outcome: str,
+    *,
+    occurred_at: Time | None = None,
+    caused_by: Sequence[str] | None = None,
+    root: bool = False,
+    **optional: Any,
+) -> dict[str, Any]:
+    """One event; ``optional``: before, after, access, goal, assertions."""
+    body: dict[str, Any] = {
+        "task_id": task_id,
+        "actor": actor,
+        "action": action,
+        "outcome": outcome,
+        "occurred_at": time_text(occurred_at) or now_text(),
+        "before": optional.pop("before", None) or {},
+        "after": optional.pop("after", None) or {},
+    }
+    if caused_by:
+        body["caused_by"] = list(caused_by)
+    if root:
+        body["root"] = True
+    body.update({k: v for k, v in optional.items() if v is not None})
+    return body
+
+
+def record_event(body: dict[str, Any]) -> Call[models.EventWritten]:
+    return Call("POST", "/v1/events", models.EventWritten, body=body)
+
+
+def event(event_id: str) -> Call[models.Event]:
+    return Call("GET", f"/v1/events/{_segment(event_id)}", models.Event, idempotent=True)
+
+
+def chain(
+    event_id: str, *, direction: str = "causes", max_depth: int | None = None
+) -> Call[models.ChainAnswer]:
+    return Call(
+        "GET",
+        f"/v1/events/{_segment(event_id)}/chain",
+        models.ChainAnswer,
+        params=_query(direction=direction, max_depth=max_depth),
+        idempotent=True,
+    )
+
+
+def why(
+    subject: str,
+    predicate: str,
+    *,
+    as_of: Time | None = None,
+    known_at: Time | None = None,
+    max_depth: int | None = None,
+) -> Call[models.WhyAnswer]:
+    params = _query(
+        subject=subject,
+        predicate=predicate,
+        as_of=time_text(as_of),
+        known_at=time_text(known_at),
+        max_depth=max_depth,
+    )
+    return Call("GET", "/v1/facts/why", models.WhyAnswer, params=params, idempotent=True)
+
+
+def timeline(task_id: str, *, limit: int | None = None) -> Call[models.Timeline]:
+    return Call(
+        "GET",
+        f"/v1/tasks/{_segment(task_id)}/timeline",
+        models.Timeline,
+        params=_query(limit=limit),
+        idempotent=True,
+    )
+
+
+# --- ontology, quarantine, health -------------------------------------------------------------
+
+
+def ontology() -> Call[list[models.Predicate]]:
+    return Call("GET", "/v1/ontology", models.Ontology, idempotent=True, unwrap="predicates")
+
+
+def register_predicate(predicate: Mapping[str, Any]) -> Call[models.Registered]:
+    # identical re-registration is a no-op (200), a different one 409: safe to send again
+    return Call(
+        "POST", "/v1/ontology/predicates", models.Registered, body=dict(predicate), idempotent=True
+    )
+
+
+def quarantine(
+    *, limit: int | None = None, origin: str | None = None
+) -> Call[list[models.QuarantineItem]]:
+    return Call(
+        "GET",
+        "/v1/quarantine",
+        models.Quarantine,
+        params=_query(limit=limit, origin=origin),
+        idempotent=True,
+        unwrap="items",
+    )
+
+
+def health() -> Call[models.Health]:
+    return Call("GET", "/healthz", models.Health, idempotent=True)

@@ -1,0 +1,349 @@
+"""``AsyncTractatus``: the asyncio client, with the methods of ``Tractatus`` (sync.py).
+
+Kept in step with sync.py: tests/unit/test_client_units.py fails if the two differ in a
+method or a signature."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import Any, TypeVar, overload
+
+import httpx
+from tenacity import AsyncRetrying
+
+from tractatus_client import _calls, _http, models
+from tractatus_client._calls import UNSET, Call, Time, Unset
+
+T = TypeVar("T")
+
+
+class AsyncTractatus:
+    """An asyncio client of one Tractatus server, as one principal (its bearer key).
+
+    ``Tractatus(url, api_key)``; both default to ``$TRACTATUS_URL`` / ``$TRACTATUS_API_KEY``.
+    Use it as a context manager (or call :meth:`close`). ``timeout`` is seconds per request
+    (or an ``httpx.Timeout``); idempotent calls are retried ``retries`` times on connection
+    errors, 429, 502, 503 and 504 (see ``_http.RetryPolicy``). Pass ``http_client`` to bring
+    your own ``httpx.AsyncClient`` (proxies, certificates, event hooks); it is not closed here.
+    """
+
+    def __init__(
+        self,
+        url: str | None = None,
+        api_key: str | None = None,
+        *,
+        timeout: float | httpx.Timeout = _http.DEFAULT_TIMEOUT,
+        retries: int = 3,
+        backoff: float = 0.5,
+        http_client: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.url, key = _http.from_env(url, api_key)
+        self.retry = _http.RetryPolicy(retries=retries, backoff=backoff)
+        self._owned = http_client is None
+        self._http = http_client or httpx.AsyncClient(timeout=timeout)
+        self._base = self.url.rstrip("/")
+        self._headers = _http.headers(key)
+
+    async def __aenter__(self) -> AsyncTractatus:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._owned:
+            await self._http.aclose()
+
+    async def _once(self, call: Call[T], request_id: str) -> T:
+        kwargs = _http.request_kwargs(call, request_id)
+        kwargs["headers"].update(self._headers)
+        try:
+            response = await self._http.request(call.method, self._base + call.path, **kwargs)
+        except httpx.TransportError as error:
+            raise _http.connection_failed(error, request_id) from error
+        return _http.decode(call, response, request_id)
+
+    async def run(self, call: Call[T], *, request_id: str | None = None) -> T:
+        """Send one prepared call (with its retries); every method goes through here."""
+        rid = request_id or _http.new_request_id()
+        result: T = await AsyncRetrying(**self.retry.tenacity(call))(self._once, call, rid)
+        return result
+
+    # --- the ledger ---------------------------------------------------------------------------
+
+    async def assert_fact(
+        self,
+        subject: str,
+        predicate: str,
+        object: Any,
+        *,
+        source_kind: str,
+        asserted_by: str,
+        confidence: float,
+        evidence: str | Mapping[str, Any],
+        expected_current: str | Unset | None = UNSET,
+        valid_from: Time | None = None,
+        valid_to: Time | None = None,
+        access: Sequence[str] | None = None,
+        task_id: str | None = None,
+        disclosures: Sequence[Mapping[str, Any]] | None = None,
+    ) -> models.WriteResult:
+        """Write one version of a fact. ``expected_current``: the id of the version you believe
+        governs now, or ``None`` for "nothing does"; a mismatch raises ``PreconditionFailed``
+        (with ``.current``) and writes nothing. Left out: no precondition."""
+        body = _calls.assertion_body(
+            subject,
+            predicate,
+            object,
+            source_kind=source_kind,
+            asserted_by=asserted_by,
+            confidence=confidence,
+            evidence=evidence,
+            expected_current=expected_current,
+            valid_from=valid_from,
+            valid_to=valid_to,
+            access=list(access) if access is not None else None,
+            task_id=task_id,
+            disclosures=[dict(d) for d in disclosures] if disclosures else None,
+        )
+        return await self.run(_calls.assert_one(body))
+
+    async def assert_facts(self, bodies: Sequence[Mapping[str, Any]]) -> list[models.WriteResult]:
+        """Several assertion bodies in one transaction (all or nothing)."""
+        return await self.run(_calls.assert_many(bodies))
+
+    async def retract(
+        self,
+        subject: str,
+        predicate: str,
+        object: Any = None,
+        *,
+        source_kind: str,
+        asserted_by: str,
+        confidence: float,
+        evidence: str | Mapping[str, Any],
+        expected_current: str | Unset | None = UNSET,
+        valid_from: Time | None = None,
+        access: Sequence[str] | None = None,
+        task_id: str | None = None,
+    ) -> models.WriteResult:
+        """Write a retraction (``polarity: false``): from ``valid_from`` on, reads of the slot
+        answer ``not_found``; the history keeps every version."""
+        body = _calls.assertion_body(
+            subject,
+            predicate,
+            object,
+            polarity=False,
+            source_kind=source_kind,
+            asserted_by=asserted_by,
+            confidence=confidence,
+            evidence=evidence,
+            expected_current=expected_current,
+            valid_from=valid_from,
+            access=list(access) if access is not None else None,
+            task_id=task_id,
+        )
+        return await self.run(_calls.assert_one(body))
+
+    async def facts(
+        self,
+        subject: str,
+        predicate: str,
+        *,
+        as_of: Time | None = None,
+        known_at: Time | None = None,
+        min_confidence: float | None = None,
+        tiers: Sequence[str] | None = None,
+    ) -> models.Facts:
+        """The current fact(s) of a slot, valid at ``as_of`` as known at ``known_at``."""
+        return await self.run(
+            _calls.facts(
+                subject,
+                predicate,
+                as_of=as_of,
+                known_at=known_at,
+                min_confidence=min_confidence,
+                tiers=tiers,
+            )
+        )
+
+    async def history(
+        self, subject: str, predicate: str, *, known_at: Time | None = None
+    ) -> models.History:
+        """Every version of a slot, with its dates, source and SUPERSEDES links."""
+        return await self.run(_calls.history(subject, predicate, known_at=known_at))
+
+    # --- observations and recall --------------------------------------------------------------
+
+    @overload
+    async def observe(
+        self,
+        text: str,
+        *,
+        speaker: str,
+        occurred_at: Time | None = ...,
+        source_kind: str = ...,
+        idempotency_key: str | None = ...,
+        access: Sequence[str] | None = ...,
+        conversation_id: str | None = ...,
+        task_id: str | None = ...,
+        kind: str | None = ...,
+    ) -> models.ObservationResult: ...
+
+    @overload
+    async def observe(self, text: Sequence[Mapping[str, Any]]) -> list[models.ObservationItem]: ...
+
+    async def observe(
+        self,
+        text: str | Sequence[Mapping[str, Any]],
+        *,
+        speaker: str | None = None,
+        occurred_at: Time | None = None,
+        source_kind: str = "user_stated",
+        idempotency_key: str | None = None,
+        access: Sequence[str] | None = None,
+        conversation_id: str | None = None,
+        task_id: str | None = None,
+        kind: str | None = None,
+    ) -> models.ObservationResult | list[models.ObservationItem]:
+        """Raw text, distilled into assertions through the gate. One text (with ``speaker``)
+        answers an ``ObservationResult`` (or raises); a list of observation bodies answers one
+        ``ObservationItem`` per body, each with its own ``status``. An idempotency key is
+        generated for every observation without one, so a retry never writes twice."""
+        if not isinstance(text, str):
+            return await self.run(_calls.observe_many(text))
+        if speaker is None:
+            raise TypeError("observe(text, speaker=...) needs the speaker")
+        body = _calls.observation_body(
+            text,
+            speaker=speaker,
+            occurred_at=occurred_at,
+            source_kind=source_kind,
+            idempotency_key=idempotency_key,
+            access=list(access) if access is not None else None,
+            conversation_id=conversation_id,
+            task_id=task_id,
+            kind=kind,
+        )
+        return await self.run(_calls.observe_one(body))
+
+    async def observation(
+        self, observation_id: str, *, context: int = 0
+    ) -> models.ObservationContext:
+        """One observation and up to ``context`` visible turns either side."""
+        return await self.run(_calls.observation(observation_id, context=context))
+
+    async def recall(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        as_of: Time | None = None,
+        known_at: Time | None = None,
+        filters: Mapping[str, Any] | None = None,
+    ) -> models.RecallAnswer:
+        """Ranked assertions with evidence, scores and ``why``; ``status`` says whether anything
+        relevant was found."""
+        return await self.run(
+            _calls.recall(query, k=k, as_of=as_of, known_at=known_at, filters=filters)
+        )
+
+    async def index_passages(
+        self,
+        *,
+        conversation_id: str | None = None,
+        max_batches: int = 1,
+        batch_size: int | None = None,
+    ) -> models.IndexReport:
+        """Admin: build recall's search passages for observations that have none."""
+        return await self.run(
+            _calls.index_passages(
+                conversation_id=conversation_id, max_batches=max_batches, batch_size=batch_size
+            )
+        )
+
+    # --- ordered memory -----------------------------------------------------------------------
+
+    async def record_event(
+        self,
+        task_id: str,
+        actor: str,
+        action: str,
+        outcome: str,
+        *,
+        occurred_at: Time | None = None,
+        caused_by: Sequence[str] | None = None,
+        root: bool = False,
+        before: Mapping[str, Any] | None = None,
+        after: Mapping[str, Any] | None = None,
+        access: Sequence[str] | None = None,
+        goal: str | None = None,
+        assertions: Sequence[Mapping[str, Any]] | None = None,
+    ) -> models.EventWritten:
+        """One step of a task: name its causes (``caused_by``) or declare ``root=True``."""
+        body = _calls.event_body(
+            task_id,
+            actor,
+            action,
+            outcome,
+            occurred_at=occurred_at,
+            caused_by=caused_by,
+            root=root,
+            before=dict(before) if before else None,
+            after=dict(after) if after else None,
+            access=list(access) if access is not None else None,
+            goal=goal,
+            assertions=[dict(a) for a in assertions] if assertions else None,
+        )
+        return await self.run(_calls.record_event(body))
+
+    async def event(self, event_id: str) -> models.Event:
+        return await self.run(_calls.event(event_id))
+
+    async def chain(
+        self, event_id: str, *, direction: str = "causes", max_depth: int | None = None
+    ) -> models.ChainAnswer:
+        """The causal replay of an event: its causes (or ``direction="effects"``)."""
+        return await self.run(_calls.chain(event_id, direction=direction, max_depth=max_depth))
+
+    async def why(
+        self,
+        subject: str,
+        predicate: str,
+        *,
+        as_of: Time | None = None,
+        known_at: Time | None = None,
+        max_depth: int | None = None,
+    ) -> models.WhyAnswer:
+        """The current fact, the event that wrote it and that event's chain to the root."""
+        return await self.run(
+            _calls.why(subject, predicate, as_of=as_of, known_at=known_at, max_depth=max_depth)
+        )
+
+    async def timeline(self, task_id: str, *, limit: int | None = None) -> models.Timeline:
+        """Every visible event of a task, in order."""
+        return await self.run(_calls.timeline(task_id, limit=limit))
+
+    # --- ontology, quarantine, health ---------------------------------------------------------
+
+    async def ontology(self) -> list[models.Predicate]:
+        return await self.run(_calls.ontology())
+
+    async def register_predicate(self, predicate: Mapping[str, Any]) -> models.Registered:
+        """Admin: add a predicate to the ontology (identical again: ``created`` false)."""
+        return await self.run(_calls.register_predicate(predicate))
+
+    async def quarantine(
+        self, *, limit: int | None = None, origin: str | None = None
+    ) -> list[models.QuarantineItem]:
+        """Admin: what the gate refused, newest first."""
+        return await self.run(_calls.quarantine(limit=limit, origin=origin))
+
+    async def health(self) -> models.Health:
+        return await self.run(_calls.health())

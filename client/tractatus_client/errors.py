@@ -1,0 +1,167 @@
+"""One exception per error code of the API; every one carries the request id.
+
+The server answers every error as ``{"error": {"code", "message", "details"}}``. The client
+raises the subclass named by ``code`` (else by the HTTP status), with ``status``, ``code``,
+``message``, ``details`` and ``request_id`` (the ``X-Request-ID`` the server echoed, else the
+one the client sent).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TractatusError(Exception):
+    """Root of every error this client raises."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        code: str = "error",
+        details: dict[str, Any] | None = None,
+        request_id: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.code = code
+        self.details: dict[str, Any] = details or {}
+        self.request_id = request_id
+        self.retry_after = retry_after  # seconds, from the answer's Retry-After
+
+    def __str__(self) -> str:
+        where = f"HTTP {self.status} " if self.status is not None else ""
+        rid = f" (request {self.request_id})" if self.request_id else ""
+        return f"{where}{self.code}: {self.message}{rid}"
+
+
+class ConnectionFailed(TractatusError):
+    """The server could not be reached (after the retries an idempotent call is allowed)."""
+
+
+class BadRequest(TractatusError):
+    """400: the body is not JSON, or the request is malformed."""
+
+
+class Unauthenticated(TractatusError):
+    """401: missing, malformed, unknown or revoked bearer key."""
+
+
+class Forbidden(TractatusError):
+    """403: the key's role may not use this operation (e.g. admin routes)."""
+
+
+class NotFound(TractatusError):
+    """404: no such resource, or one the caller may not see (the two look the same)."""
+
+
+class Conflict(TractatusError):
+    """409: the write conflicts with what is stored."""
+
+
+class PreconditionFailed(Conflict):
+    """409 ``precondition_failed``: ``expected_current`` did not match the slot.
+
+    ``current`` is the version that governs now (``None`` when the slot is empty), as the
+    server reported it in ``details.current``.
+    """
+
+    @property
+    def current(self) -> dict[str, Any] | None:
+        current = self.details.get("current")
+        return current if isinstance(current, dict) else None
+
+
+class OntologyConflict(Conflict):
+    """409 ``ontology_conflict``: a predicate is registered with another definition."""
+
+
+class ValidTimeConflict(Conflict):
+    """409 ``valid_time_conflict``: an explicit ``valid_to`` crosses a later version."""
+
+
+class PayloadTooLarge(TractatusError):
+    """413 ``body_too_large`` / ``batch_too_large``."""
+
+
+class InvalidRequest(TractatusError):
+    """422 ``invalid_request``: the request does not fit the API (nothing was written)."""
+
+    @property
+    def problems(self) -> list[dict[str, Any]]:
+        problems = self.details.get("problems")
+        return problems if isinstance(problems, list) else []
+
+
+class Rejected(TractatusError):
+    """422 ``rejected``: the gate refused the write and quarantined it (nothing else written).
+
+    ``rejections`` has one ``{"index", "reason", "message"}`` per refused item,
+    ``quarantine_ids`` the ids of the quarantined copies.
+    """
+
+    @property
+    def rejections(self) -> list[dict[str, Any]]:
+        rejections = self.details.get("rejections")
+        return rejections if isinstance(rejections, list) else []
+
+    @property
+    def reasons(self) -> list[str]:
+        return [str(r.get("reason")) for r in self.rejections]
+
+    @property
+    def quarantine_ids(self) -> list[str]:
+        ids = self.details.get("quarantine_ids")
+        return ids if isinstance(ids, list) else []
+
+
+class RateLimited(TractatusError):
+    """429: too many requests (retried for idempotent calls)."""
+
+
+class ServerError(TractatusError):
+    """5xx that no other class covers."""
+
+
+class Unavailable(ServerError):
+    """503 (``store_unavailable``: Neo4j cannot be reached; retried for idempotent calls)."""
+
+
+BY_CODE: dict[str, type[TractatusError]] = {
+    "invalid_json": BadRequest,
+    "bad_request": BadRequest,
+    "unauthenticated": Unauthenticated,
+    "forbidden": Forbidden,
+    "not_found": NotFound,
+    "precondition_failed": PreconditionFailed,
+    "ontology_conflict": OntologyConflict,
+    "valid_time_conflict": ValidTimeConflict,
+    "body_too_large": PayloadTooLarge,
+    "batch_too_large": PayloadTooLarge,
+    "invalid_request": InvalidRequest,
+    "rejected": Rejected,
+    "store_unavailable": Unavailable,
+}
+
+BY_STATUS: dict[int, type[TractatusError]] = {
+    400: BadRequest,
+    401: Unauthenticated,
+    403: Forbidden,
+    404: NotFound,
+    409: Conflict,
+    413: PayloadTooLarge,
+    422: InvalidRequest,
+    429: RateLimited,
+    503: Unavailable,
+}
+
+
+def error_class(status: int, code: str) -> type[TractatusError]:
+    if code in BY_CODE:
+        return BY_CODE[code]
+    if status in BY_STATUS:
+        return BY_STATUS[status]
+    return ServerError if status >= 500 else TractatusError

@@ -1,0 +1,337 @@
+"""``tractatus-mcp``: the memory as MCP tools, for any MCP host (the ``[mcp]`` extra).
+
+It is a client of one Tractatus server, as one principal: ``TRACTATUS_URL`` and
+``TRACTATUS_API_KEY``. Two transports:
+
+* ``stdio`` (default): the host starts ``tractatus-mcp`` and talks over its stdin/stdout.
+* ``http`` (streamable HTTP): listens on 127.0.0.1 unless ``--host`` says otherwise and
+  requires ``Authorization: Bearer $TRACTATUS_MCP_TOKEN`` from every MCP client. That token is
+  its own, never the Tractatus key; the key stays in this process and is never sent to MCP
+  clients.
+
+A failed call (a 409 precondition, a refused write, an unknown event) reaches the agent as a
+tool error carrying the server's code and message; the MCP server itself keeps running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import secrets
+import sys
+from collections.abc import Awaitable
+from typing import Annotated, Any, Literal
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, Field
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from tractatus_client import _http
+from tractatus_client._calls import assertion_body
+from tractatus_client.aio import AsyncTractatus
+from tractatus_client.errors import PreconditionFailed, TractatusError
+
+TOKEN_VARIABLE = "TRACTATUS_MCP_TOKEN"
+ACTOR_VARIABLE = "TRACTATUS_MCP_ACTOR"
+DEFAULT_ACTOR = "agent:mcp"
+DEFAULT_PORT = 8765
+
+INSTRUCTIONS = """\
+Tractatus is your long-term memory: facts as (subject, predicate, object) with their
+history, and the causal chain of your own steps. Every answer has a `status`:
+`answered` (here is what is known), `not_found` (nothing known, or nothing you may see: the
+two look the same), or `out_of_scope` (the predicate is not one this memory tracks; see the
+ontology, do not guess). Every answer is *as of* a time: `as_of` is when the fact holds in
+the world, `known_at` is what the memory knew by then; both default to now. Facts are never
+overwritten: a new version supersedes the old one, and `fact_history` shows both.
+To change a fact safely, pass `expected_current` (the id of the version you read, or null
+for "nothing yet"); if someone changed it meanwhile, the write fails with the current
+version instead of overwriting it."""
+
+Subject = Annotated[str, Field(description="what the fact is about, e.g. 'user:alice'")]
+Predicate = Annotated[str, Field(description="a predicate of the ontology, e.g. 'tech_stack'")]
+Time = Annotated[str | None, Field(description="RFC 3339 time with a timezone; omitted means now")]
+SourceKind = Literal["user_stated", "agent_inferred", "tool_returned", "document"]
+
+
+class WrittenFact(BaseModel):
+    """A fact a step wrote (recorded with the step, so `why` can name the step)."""
+
+    subject: str
+    predicate: str
+    object: str | int | float | bool
+    evidence: str = Field(description="the exact words or tool output that support it")
+    confidence: float = Field(ge=0, le=1)
+    source_kind: SourceKind = "tool_returned"
+
+
+def tool_message(error: TractatusError) -> str:
+    """What the agent reads when a call fails: the server's code and message (and, for a
+    precondition failure, the version that is current now)."""
+    text = f"{error.code}: {error.message}"
+    if isinstance(error, PreconditionFailed):
+        current = error.current
+        brief = {k: current.get(k) for k in ("id", "object", "valid_from")} if current else None
+        text += f"; current version: {json.dumps(brief)}"
+    if error.details.get("rejections"):
+        text += f"; rejections: {json.dumps(error.details['rejections'])}"
+    return text
+
+
+async def _answer(call: Awaitable[BaseModel]) -> dict[str, Any]:
+    """The answer as JSON, or a tool error with the server's message."""
+    try:
+        answer = await call
+    except TractatusError as error:
+        raise ToolError(tool_message(error)) from error
+    return answer.model_dump(mode="json", by_alias=True)
+
+
+def build_server(client: AsyncTractatus, *, actor: str = DEFAULT_ACTOR) -> MCPServer:
+    """The MCP server with its eight tools, calling ``client``."""
+    server: MCPServer = MCPServer("tractatus", instructions=INSTRUCTIONS, version=_http.VERSION)
+    for register in (_memory_tools, _fact_tools, _event_tools):
+        register(server, client, actor)
+    return server
+
+
+def _memory_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
+    @server.tool()
+    async def remember(
+        text: Annotated[str, Field(description="what was said or seen, verbatim")],
+        speaker: Annotated[str | None, Field(description="who said it; default: you")] = None,
+        source_kind: SourceKind = "user_stated",
+        conversation_id: str | None = None,
+        occurred_at: Time = None,
+    ) -> dict[str, Any]:
+        """Store an observation (raw text). The memory distils it into facts through its
+        gate and answers with the facts it wrote and the drafts it refused (quarantined)."""
+        return await _answer(
+            client.observe(
+                text,
+                speaker=speaker or actor,
+                source_kind=source_kind,
+                conversation_id=conversation_id,
+                occurred_at=occurred_at,
+            )
+        )
+
+    @server.tool()
+    async def recall(
+        query: Annotated[str, Field(description="a question or keywords")],
+        k: Annotated[int, Field(ge=1, le=100)] = 10,
+        as_of: Time = None,
+        known_at: Time = None,
+        conversation_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Search the memory: ranked facts with their evidence and why each was found.
+        `status` is `answered` or `not_found`; `relevance` says how well the best one fits."""
+        filters = {"conversation_id": conversation_id} if conversation_id else None
+        return await _answer(
+            client.recall(query, k=k, as_of=as_of, known_at=known_at, filters=filters)
+        )
+
+
+def _fact_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
+    @server.tool()
+    async def get_fact(
+        subject: Subject, predicate: Predicate, as_of: Time = None, known_at: Time = None
+    ) -> dict[str, Any]:
+        """The current value of a fact as of a time. `answered` with `facts`, `not_found`
+        (unknown, retracted, or hidden from you), or `out_of_scope` (not a tracked predicate)."""
+        return await _answer(client.facts(subject, predicate, as_of=as_of, known_at=known_at))
+
+    @server.tool()
+    async def fact_history(
+        subject: Subject, predicate: Predicate, known_at: Time = None
+    ) -> dict[str, Any]:
+        """Every version of a fact, oldest first: values, validity, sources, what superseded
+        what. Nothing is ever overwritten."""
+        return await _answer(client.history(subject, predicate, known_at=known_at))
+
+    @server.tool()
+    async def assert_fact(
+        subject: Subject,
+        predicate: Predicate,
+        object: Annotated[str | int | float | bool, Field(description="the value")],
+        evidence: Annotated[str, Field(description="the exact words that support it")],
+        expected_current: Annotated[
+            str | None,
+            Field(description="id of the version you believe is current, or null for none"),
+        ],
+        confidence: Annotated[float, Field(ge=0, le=1)],
+        source_kind: SourceKind = "agent_inferred",
+        valid_from: Time = None,
+    ) -> dict[str, Any]:
+        """Write a new version of a fact, if `expected_current` still holds. If the fact changed
+        meanwhile, the call fails with `precondition_failed` and the current version: read it,
+        then decide. A refused value fails with `rejected` and the reason."""
+        return await _answer(
+            client.assert_fact(
+                subject,
+                predicate,
+                object,
+                source_kind=source_kind,
+                asserted_by=actor,
+                confidence=confidence,
+                evidence=evidence,
+                expected_current=expected_current,
+                valid_from=valid_from,
+            )
+        )
+
+    @server.tool()
+    async def why(
+        subject: Subject, predicate: Predicate, as_of: Time = None, known_at: Time = None
+    ) -> dict[str, Any]:
+        """Why a fact is what it is: the current version, the step (event) that wrote it and
+        that step's causal chain back to its root."""
+        return await _answer(client.why(subject, predicate, as_of=as_of, known_at=known_at))
+
+
+def _event_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
+    @server.tool()
+    async def record_event(
+        task_id: Annotated[str, Field(description="the task this step belongs to")],
+        action: Annotated[str, Field(description="what you did, e.g. 'pay_order'")],
+        outcome: Literal["success", "failure", "partial", "pending", "cancelled", "unknown"],
+        caused_by: Annotated[
+            list[str] | None, Field(description="ids of the events that led to this one")
+        ] = None,
+        root: Annotated[bool, Field(description="true for a first step with no cause")] = False,
+        before: dict[str, Any] | None = None,
+        after: dict[str, Any] | None = None,
+        goal: str | None = None,
+        wrote: Annotated[
+            list[WrittenFact] | None, Field(description="facts this step established")
+        ] = None,
+    ) -> dict[str, Any]:
+        """Record one step of your work: its state before and after, how it ended, and what
+        caused it (`caused_by`) or `root: true`. Answers the stored event with its id."""
+        facts = [
+            assertion_body(
+                f.subject,
+                f.predicate,
+                f.object,
+                source_kind=f.source_kind,
+                asserted_by=actor,
+                confidence=f.confidence,
+                evidence=f.evidence,
+            )
+            for f in wrote or []
+        ]
+        return await _answer(
+            client.record_event(
+                task_id,
+                actor,
+                action,
+                outcome,
+                caused_by=caused_by,
+                root=root,
+                before=before,
+                after=after,
+                goal=goal,
+                assertions=facts,
+            )
+        )
+
+    @server.tool()
+    async def replay_chain(
+        event_id: str,
+        direction: Literal["causes", "effects"] = "causes",
+        max_depth: Annotated[int | None, Field(ge=0)] = None,
+    ) -> dict[str, Any]:
+        """Replay the causal chain of an event, newest first: its causes down to the root (or
+        its effects), with each step's before/after state and the edges between them."""
+        return await _answer(client.chain(event_id, direction=direction, max_depth=max_depth))
+
+
+class BearerToken:
+    """ASGI middleware: every HTTP request needs ``Authorization: Bearer <token>``."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self.expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope["headers"]).get(b"authorization", b"")
+        if secrets.compare_digest(given, self.expected):
+            await self.app(scope, receive, send)
+            return
+        body = b'{"error": "a valid bearer token is required"}'
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 401,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"www-authenticate", b"Bearer"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def http_app(server: MCPServer, token: str, host: str) -> ASGIApp:
+    """The streamable-HTTP app of ``server`` behind the bearer-token check."""
+    return BearerToken(server.streamable_http_app(host=host), token)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tractatus-mcp", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="http only; default loopback")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="http only")
+    parser.add_argument(
+        "--actor",
+        default=os.environ.get(ACTOR_VARIABLE, DEFAULT_ACTOR),
+        help=f"name written as asserted_by / actor (default ${ACTOR_VARIABLE} or {DEFAULT_ACTOR})",
+    )
+    return parser
+
+
+def _http_token(key: str) -> str:
+    token = os.environ.get(TOKEN_VARIABLE, "")
+    if len(token) < 24:
+        raise ValueError(f"the http transport needs {TOKEN_VARIABLE} (at least 24 characters)")
+    if token == key:
+        raise ValueError(f"{TOKEN_VARIABLE} must not be the Tractatus API key")
+    return token
+
+
+async def _serve(args: argparse.Namespace, url: str, key: str, token: str | None) -> None:
+    import uvicorn
+
+    async with AsyncTractatus(url, key) as client:
+        server = build_server(client, actor=args.actor)
+        if token is None:
+            await server.run_stdio_async()
+            return
+        config = uvicorn.Config(
+            http_app(server, token, args.host), host=args.host, port=args.port, log_level="info"
+        )
+        await uvicorn.Server(config).serve()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        url, key = _http.from_env(None, None)
+        token = _http_token(key) if args.transport == "http" else None
+    except ValueError as error:
+        print(f"tractatus-mcp: {error}", file=sys.stderr)
+        return 2
+    anyio.run(functools.partial(_serve, args, url, key, token))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

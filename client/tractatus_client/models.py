@@ -1,0 +1,368 @@
+"""Typed answers of the Tractatus API.
+
+Each model mirrors one response shape of the server. ``tests/integration/test_client_contract.py``
+compares them with the OpenAPI document the running server serves (field names, JSON types,
+formats and enums, recursively), and the client's integration tests check that no live answer
+carries a field these models do not know. Unknown fields are kept (``extra="allow"``), so a
+newer server does not break an older client; they are in ``model_extra``.
+
+Every read answer says ``status`` (``answered``, ``not_found``, ``out_of_scope``) and the time
+coordinates it was answered at: ``as_of`` (valid time) and ``known_at`` (record time).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Model(BaseModel):
+    """Base of every answer: unknown fields are kept, not refused; instances are frozen."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, populate_by_name=True)
+
+
+class Status(StrEnum):
+    answered = "answered"
+    not_found = "not_found"
+    out_of_scope = "out_of_scope"
+
+
+class SourceKind(StrEnum):
+    user_stated = "user_stated"
+    agent_inferred = "agent_inferred"
+    tool_returned = "tool_returned"
+    document = "document"
+
+
+class Tier(StrEnum):
+    short = "short"
+    long = "long"
+    discarded = "discarded"
+    dormant = "dormant"
+
+
+class Direction(StrEnum):
+    causes = "causes"
+    effects = "effects"
+
+
+class Outcome(StrEnum):
+    """How an event (one step of a task) ended."""
+
+    success = "success"
+    failure = "failure"
+    partial = "partial"
+    pending = "pending"
+    cancelled = "cancelled"
+    unknown = "unknown"
+
+
+# --- the ledger -------------------------------------------------------------------------------
+
+
+class Evidence(Model):
+    id: str
+    quote: str
+    start: int | None = None
+    end: int | None = None
+    observation_id: str | None = None
+    speaker: str | None = None
+    occurred_at: datetime | None = None
+
+
+class Assertion(Model):
+    """One version of a fact."""
+
+    id: str
+    subject: str
+    predicate: str
+    object: str | None
+    polarity: bool
+    valid_from: datetime
+    valid_to: datetime | None
+    recorded_at: datetime
+    superseded_at: datetime | None
+    source_kind: SourceKind
+    asserted_by: str
+    confidence: float
+    tier: Tier
+    task_id: str | None = None
+    access: list[str] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(default_factory=list)
+    supersedes: list[str] = Field(default_factory=list)
+    superseded_by: list[str] = Field(default_factory=list)
+    remnant_of: str | None = None
+    view: Literal["exact", "disclosure"] = "exact"
+    trend: str | None = None
+
+
+class WriteResult(Model):
+    """What a write did: the new version, the version it superseded, the versions it closed."""
+
+    assertion: Assertion
+    superseded: str | None = None
+    closed: list[str] = Field(default_factory=list)
+
+
+class WriteResults(Model):
+    results: list[WriteResult]
+
+
+class Facts(Model):
+    status: Status
+    subject: str
+    predicate: str
+    facts: list[Assertion]
+    as_of: datetime
+    known_at: datetime
+
+
+class History(Model):
+    status: Status
+    subject: str
+    predicate: str
+    versions: list[Assertion]
+    known_at: datetime
+
+
+# --- ordered memory ---------------------------------------------------------------------------
+
+
+class ProducedAssertion(Model):
+    id: str
+    subject: str
+    predicate: str
+    object: str | None
+    polarity: bool
+    source_kind: str
+    quote: str | None = None
+
+
+class Event(Model):
+    """One step of a task: who did what, before and after, how it ended, what caused it."""
+
+    id: str
+    task_id: str
+    actor: str
+    action: str
+    outcome: str
+    occurred_at: datetime
+    recorded_at: datetime
+    before: dict[str, Any]
+    after: dict[str, Any]
+    access: list[str] = Field(default_factory=list)
+    written_by: str | None = None
+    caused_by: list[str] = Field(default_factory=list)
+    assertions: list[ProducedAssertion] = Field(default_factory=list)
+    depth: int | None = None
+
+
+class ChainEdge(Model):
+    """``from_`` (JSON ``from``) was caused by ``to``."""
+
+    from_: str = Field(alias="from")
+    to: str
+
+
+class Chain(Model):
+    events: list[Event]
+    edges: list[ChainEdge]
+    truncated: bool = False
+
+
+class ChainAnswer(Model):
+    status: Status
+    direction: Direction
+    max_depth: int
+    events: list[Event]
+    edges: list[ChainEdge]
+    truncated: bool = False
+
+
+class EventWritten(Model):
+    event: Event
+    assertions: list[WriteResult]
+
+
+class Task(Model):
+    id: str
+    goal: str | None = None
+    started_at: datetime | None = None
+
+
+class Timeline(Model):
+    status: Status
+    task_id: str
+    task: Task | None = None
+    events: list[Event]
+    truncated: bool = False
+
+
+class Explanation(Model):
+    fact: Assertion
+    event: Event | None = None
+    chain: Chain
+
+
+class WhyAnswer(Model):
+    status: Status
+    subject: str
+    predicate: str
+    explanations: list[Explanation]
+    as_of: datetime
+    known_at: datetime
+
+
+# --- recall -----------------------------------------------------------------------------------
+
+
+class RecallWhy(Model):
+    """How a result was found: which candidate lists held it and at what rank."""
+
+    sources: list[str]
+    ranks: dict[str, int] = Field(default_factory=dict)
+    similarity: float | None = None
+    coverage: float = 0.0
+    boosts: list[str] = Field(default_factory=list)
+
+
+class RecallResult(Model):
+    assertion: Assertion
+    score: float
+    evidence: list[Evidence]
+    why: RecallWhy
+
+
+class RecallAnswer(Model):
+    status: Status
+    results: list[RecallResult]
+    relevance: float
+    as_of: datetime
+    known_at: datetime
+
+
+class IndexReport(Model):
+    """What ``POST /v1/recall/index`` built: passages indexed, observations still pending."""
+
+    indexed: int
+    pending: int
+
+
+# --- observations -----------------------------------------------------------------------------
+
+
+class DraftRejection(Model):
+    """A distilled draft the gate refused (quarantined) while its observation was kept."""
+
+    index: int
+    reason: str
+    message: str
+    quarantine_id: str | None = None
+
+
+class ObservationResult(Model):
+    observation_id: str
+    assertions: list[WriteResult]
+    quarantined: list[DraftRejection]
+    replayed: bool = False
+
+
+class ErrorBody(Model):
+    code: str
+    message: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class ObservationItem(Model):
+    """One result of a batch of observations: ``status`` 201 with the result, or an error."""
+
+    status: int
+    observation_id: str | None = None
+    assertions: list[WriteResult] = Field(default_factory=list)
+    quarantined: list[DraftRejection] = Field(default_factory=list)
+    replayed: bool = False
+    error: ErrorBody | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 201
+
+
+class ObservationItems(Model):
+    results: list[ObservationItem]
+
+
+class ObservationContext(Model):
+    """One stored observation (its text if retained) and its visible neighbouring turns, as
+    the stored properties of each turn."""
+
+    observation: dict[str, Any]
+    before: list[dict[str, Any]]
+    after: list[dict[str, Any]]
+
+
+# --- ontology, quarantine, health -------------------------------------------------------------
+
+
+class DisclosurePolicy(Model):
+    audience: list[str]
+    band_width: float | None = None
+    trend: bool = False
+
+
+class Predicate(Model):
+    name: str
+    cardinality: Literal["one", "many"]
+    value_type: Literal["string", "number", "boolean", "datetime"] = "string"
+    ephemeral: bool = False
+    description: str = ""
+    disclosure: DisclosurePolicy | None = None
+
+
+class Ontology(Model):
+    predicates: list[Predicate]
+
+
+class Registered(Model):
+    predicate: Predicate
+    created: bool
+
+
+class QuarantineItem(Model):
+    """One refused item; the fields beyond these depend on the write path that refused it."""
+
+    id: str
+    reason: str
+    message: str
+    origin: str | None = None
+    received_at: datetime | None = None
+    submitted_by: str | None = None
+    payload: str | None = None
+
+
+class Quarantine(Model):
+    items: list[QuarantineItem]
+
+
+class Health(Model):
+    status: str
+    neo4j: str
+    schema_version: int
+    schema_latest: int
+
+
+def unknown_fields(model: BaseModel, where: str = "") -> list[str]:
+    """Paths of every field the server sent that these models do not declare (recursively)."""
+    found = [f"{where}.{name}".lstrip(".") for name in (model.model_extra or {})]
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        items = value if isinstance(value, list) else [value]
+        for index, item in enumerate(items):
+            if isinstance(item, BaseModel):
+                suffix = f"[{index}]" if isinstance(value, list) else ""
+                found += unknown_fields(item, f"{where}.{name}{suffix}")
+    return found

@@ -1,0 +1,190 @@
+"""``tractatus-mcp`` against the real API: the MCP SDK's own client session over stdio (list
+the tools, call each, a precondition failure, a permission-hidden fact, an error as a tool
+error), and the streamable-HTTP transport's bearer token."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from tractatus_client import Tractatus
+
+from tests.conftest import KEYS
+from tests.fakes import free_port
+
+TOOLS = {
+    "remember",
+    "recall",
+    "get_fact",
+    "fact_history",
+    "assert_fact",
+    "record_event",
+    "why",
+    "replay_chain",
+}
+COMMAND = str(Path(sys.executable).with_name("tractatus-mcp"))
+
+
+def _env(base_url: str, key: str, **extra: str) -> dict[str, str]:
+    return {"TRACTATUS_URL": base_url, "TRACTATUS_API_KEY": key, **extra}
+
+
+def _json(result: Any) -> Any:
+    assert not result.is_error, result.content
+    return json.loads(result.content[0].text)
+
+
+def _error(result: Any) -> str:
+    assert result.is_error
+    text: str = result.content[0].text
+    return text
+
+
+async def _stdio_story(base_url: str, subject: str, hidden: str) -> dict[str, Any]:
+    params = StdioServerParameters(command=COMMAND, env=_env(base_url, KEYS["alice"]))
+    seen: dict[str, Any] = {}
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        tools = (await session.list_tools()).tools
+        seen["tools"] = {t.name: t for t in tools}
+        call = session.call_tool
+        seen["remember"] = _json(
+            await call("remember", {"text": "I live in Porto.", "speaker": subject})
+        )
+        slot = {"subject": subject, "predicate": "tech_stack"}
+        vue = {**slot, "object": "Vue", "evidence": "we use Vue", "confidence": 0.9}
+        seen["assert"] = _json(await call("assert_fact", {**vue, "expected_current": None}))
+        react = {**vue, "object": "React", "expected_current": None}
+        seen["conflict"] = _error(await call("assert_fact", react))
+        seen["get"] = _json(await call("get_fact", slot))
+        seen["as_of"] = _json(await call("get_fact", {**slot, "as_of": "2000-01-01T00:00:00Z"}))
+        seen["history"] = _json(
+            await call("fact_history", {"subject": subject, "predicate": "tech_stack"})
+        )
+        seen["hidden"] = _json(await call("get_fact", {"subject": hidden, "predicate": "lives_in"}))
+        task = f"task:{uuid.uuid4().hex[:8]}"
+        root = _json(await call("record_event", {"task_id": task, "action": "open_order",
+                                                 "outcome": "success", "root": True}))  # fmt: skip
+        step = _json(await call("record_event", {
+            "task_id": task, "action": "pay_order", "outcome": "failure",
+            "caused_by": [root["event"]["id"]], "after": {"payment_status": "timed_out"},
+            "wrote": [{"subject": subject, "predicate": "payment_status", "object": "timed_out",
+                       "evidence": "gateway timeout", "confidence": 0.99}],
+        }))  # fmt: skip
+        seen["event"] = step
+        seen["chain"] = _json(await call("replay_chain", {"event_id": step["event"]["id"]}))
+        seen["why"] = _json(await call("why", {"subject": subject, "predicate": "payment_status"}))
+        seen["recall"] = _json(await call("recall", {"query": "Where do I live?", "k": 5}))
+        seen["missing"] = _error(await call("replay_chain", {"event_id": "no-such-event"}))
+        seen["invalid"] = _error(await call("recall", {"query": "x", "as_of": "yesterday"}))
+        seen["alive"] = _json(await call("get_fact", {"subject": subject, "predicate": "shoe"}))
+    return seen
+
+
+def test_every_tool_over_stdio(base_url: str, subject: str) -> None:
+    hidden = f"test:{uuid.uuid4().hex[:8]}"
+    with Tractatus(base_url, KEYS["bob"], timeout=120) as bob:  # may load the model
+        bob.assert_fact(
+            hidden, "lives_in", "Oslo", source_kind="user_stated", asserted_by=hidden,
+            confidence=0.9, evidence="I live in Oslo", access=["sales"],
+        )  # fmt: skip
+    seen = anyio.run(_stdio_story, base_url, subject, hidden)
+    assert set(seen["tools"]) == TOOLS
+    described = seen["tools"]["get_fact"].description
+    assert "out_of_scope" in described and "as of" in described
+    assert seen["remember"]["observation_id"] and seen["remember"]["assertions"]
+    vue = seen["assert"]["assertion"]
+    assert vue["object"] == "Vue" and vue["asserted_by"] == "agent:mcp"
+    assert "precondition_failed: the slot moved on" in seen["conflict"]
+    assert vue["id"] in seen["conflict"]  # the current version, so the agent can re-read
+    assert seen["get"]["status"] == "answered" and seen["get"]["facts"][0]["id"] == vue["id"]
+    assert seen["as_of"]["status"] == "not_found" and seen["as_of"]["as_of"].startswith("2000")
+    assert [v["object"] for v in seen["history"]["versions"]] == ["Vue"]
+    assert seen["hidden"]["status"] == "not_found" and seen["hidden"]["facts"] == []
+    assert seen["event"]["event"]["outcome"] == "failure"
+    assert [e["action"] for e in seen["chain"]["events"]] == ["pay_order", "open_order"]
+    [explanation] = seen["why"]["explanations"]
+    assert explanation["event"]["id"] == seen["event"]["event"]["id"]
+    assert seen["recall"]["status"] in ("answered", "not_found") and "results" in seen["recall"]
+    assert "not_found: no visible event with this id" in seen["missing"]
+    assert "invalid_request: body.as_of" in seen["invalid"]
+    assert seen["alive"]["status"] == "out_of_scope"  # the server kept running after errors
+
+
+@pytest.fixture
+def http_mcp(base_url: str) -> Iterator[tuple[str, str]]:
+    token = f"mcp-token-{uuid.uuid4().hex}"
+    port = free_port()
+    env = {**os.environ, **_env(base_url, KEYS["alice"], TRACTATUS_MCP_TOKEN=token)}
+    process = subprocess.Popen(
+        [COMMAND, "--transport", "http", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, process.stderr.read() if process.stderr else ""
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "tractatus-mcp did not listen"
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp", token
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+async def _http_tools(url: str, token: str) -> set[str]:
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {"Authorization": f"Bearer {token}"}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=30) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        result = await session.call_tool("get_fact", {"subject": "user:x", "predicate": "name"})
+        assert not result.is_error
+        return {t.name for t in (await session.list_tools()).tools}
+
+
+def test_the_http_transport_requires_its_own_token(http_mcp: tuple[str, str]) -> None:
+    url, token = http_mcp
+    probe = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    accept = {"Accept": "application/json, text/event-stream"}
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": KEYS["alice"]}):
+        refused = httpx.post(url, json=probe, headers={**accept, **headers}, timeout=10)
+        assert refused.status_code == 401
+        assert KEYS["alice"] not in refused.text
+    assert anyio.run(_http_tools, url, token) == TOOLS
+
+
+def test_the_http_transport_refuses_to_start_without_a_token_or_with_the_key(
+    base_url: str,
+) -> None:
+    for extra in ({}, {"TRACTATUS_MCP_TOKEN": KEYS["alice"]}):
+        env = {**os.environ, **_env(base_url, KEYS["alice"], **extra)}
+        env.pop("TRACTATUS_MCP_TOKEN", None) if not extra else None
+        done = subprocess.run(
+            [COMMAND, "--transport", "http"], env=env, capture_output=True, text=True, timeout=30
+        )
+        assert done.returncode == 2 and "TRACTATUS_MCP_TOKEN" in done.stderr

@@ -1,0 +1,157 @@
+"""The client's pure parts: the async client mirrors the sync one, errors map by code, and the
+retry policy retries only transient failures of idempotent calls (no server needed)."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import httpx
+import pytest
+from tenacity import RetryCallState, Retrying
+from tractatus_client import AsyncTractatus, Tractatus, _calls, _http, errors
+
+
+def _public(cls: type) -> dict[str, inspect.Signature]:
+    return {
+        name: inspect.signature(member)
+        for name, member in vars(cls).items()
+        if callable(member) and (not name.startswith("_") or name == "__init__")
+    }
+
+
+def test_the_async_client_has_the_methods_and_signatures_of_the_sync_one() -> None:
+    sync, aio = _public(Tractatus), _public(AsyncTractatus)
+    assert set(sync) == set(aio)
+    for name, signature in sync.items():
+        theirs = str(aio[name]).replace("AsyncClient", "Client").replace("AsyncTractatus", "")
+        assert str(signature).replace("Tractatus", "") == theirs, name
+        if name != "__init__":
+            assert inspect.iscoroutinefunction(getattr(AsyncTractatus, name)), name
+
+
+def _response(status: int, body: Any = None, **headers: str) -> httpx.Response:
+    request = httpx.Request("GET", "http://memory.invalid/v1/facts")
+    if body is None:
+        return httpx.Response(status, text="upstream said no", headers=headers, request=request)
+    return httpx.Response(status, json=body, headers=headers, request=request)
+
+
+def _error(code: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": f"{code}!", "details": details or {}}}
+
+
+@pytest.mark.parametrize(
+    ("status", "code", "cls"),
+    [
+        (409, "precondition_failed", errors.PreconditionFailed),
+        (409, "ontology_conflict", errors.OntologyConflict),
+        (422, "rejected", errors.Rejected),
+        (422, "invalid_request", errors.InvalidRequest),
+        (401, "unauthenticated", errors.Unauthenticated),
+        (403, "forbidden", errors.Forbidden),
+        (404, "not_found", errors.NotFound),
+        (413, "batch_too_large", errors.PayloadTooLarge),
+        (503, "store_unavailable", errors.Unavailable),
+        (429, "slow_down", errors.RateLimited),
+        (500, "internal_error", errors.ServerError),
+        (418, "teapot", errors.TractatusError),
+    ],
+)
+def test_errors_map_by_code_then_status(status: int, code: str, cls: type) -> None:
+    error = _http.error_from(_response(status, _error(code)), "rid-1")
+    assert type(error) is cls
+    assert (error.status, error.code, error.message, error.request_id) == (
+        status,
+        code,
+        f"{code}!",
+        "rid-1",
+    )
+
+
+def test_errors_carry_their_details_and_the_servers_request_id() -> None:
+    current = {"id": "01K", "object": "React"}
+    answer = _response(
+        409, _error("precondition_failed", {"current": current}), **{"X-Request-ID": "s"}
+    )
+    conflict = _http.error_from(answer, "sent")
+    assert isinstance(conflict, errors.PreconditionFailed) and conflict.current == current
+    assert conflict.request_id == "s"
+    rejections = [{"index": 0, "reason": "unknown_predicate", "message": "m"}]
+    refused = _http.error_from(
+        _response(422, _error("rejected", {"rejections": rejections, "quarantine_ids": ["q"]})),
+        "r",
+    )
+    assert isinstance(refused, errors.Rejected)
+    assert refused.reasons == ["unknown_predicate"] and refused.quarantine_ids == ["q"]
+    proxy = _http.error_from(_response(502), "r")
+    assert isinstance(proxy, errors.ServerError) and proxy.message == "upstream said no"
+
+
+def test_only_transient_failures_are_retried() -> None:
+    def failure(status: int) -> errors.TractatusError:
+        return _http.error_from(_response(status, _error("x")), "r")
+
+    assert all(_http.transient(failure(s)) for s in (429, 502, 503, 504))
+    assert not any(_http.transient(failure(s)) for s in (400, 401, 404, 409, 422, 500))
+    assert _http.transient(errors.ConnectionFailed("refused"))
+
+
+def _attempts(call: _calls.Call[Any], error: Exception, policy: _http.RetryPolicy) -> int:
+    count = 0
+
+    def attempt() -> None:
+        nonlocal count
+        count += 1
+        raise error
+
+    with pytest.raises(type(error)):
+        Retrying(**policy.tenacity(call), sleep=lambda _: None)(attempt)
+    return count
+
+
+def test_idempotent_calls_are_retried_writes_are_sent_once() -> None:
+    policy = _http.RetryPolicy(retries=3, backoff=0.01)
+    busy = _http.error_from(_response(503, _error("store_unavailable")), "r")
+    assert _attempts(_calls.facts("s", "p"), busy, policy) == 4
+    assert _attempts(_calls.observe_one({"text": "t"}), busy, policy) == 4
+    assert _attempts(_calls.assert_one({}), busy, policy) == 1
+    assert _attempts(_calls.record_event({}), busy, policy) == 1
+    conflict = _http.error_from(_response(409, _error("precondition_failed")), "r")
+    assert _attempts(_calls.facts("s", "p"), conflict, policy) == 1
+
+
+def test_retry_after_is_honoured_up_to_the_cap() -> None:
+    policy = _http.RetryPolicy(retries=3, backoff=0.01, max_backoff=5)
+
+    def wait_after(response: httpx.Response) -> float:
+        state = RetryCallState(Retrying(), fn=None, args=(), kwargs={})
+        state.set_exception((errors.TractatusError, _http.error_from(response, "r"), None))
+        return policy.wait(state)
+
+    assert wait_after(_response(429, _error("slow"), **{"Retry-After": "2"})) == 2.0
+    assert wait_after(_response(503, _error("busy"), **{"Retry-After": "120"})) == 5.0
+    assert 0.01 <= wait_after(_response(503, _error("busy"))) <= 0.02 + 0.01  # backoff, jitter
+
+
+def test_bodies_leave_out_what_was_not_given_and_keep_an_explicit_null() -> None:
+    body = _calls.assertion_body(
+        "s",
+        "p",
+        "o",
+        source_kind="user_stated",
+        asserted_by="s",
+        confidence=0.9,
+        evidence="q",
+        expected_current=None,
+        valid_from=None,
+    )
+    assert body["expected_current"] is None and "valid_from" not in body
+    assert "expected_current" not in _calls.assertion_body(
+        "s", "p", "o", source_kind="user_stated", asserted_by="s", confidence=1, evidence="q"
+    )
+    items = _calls.observe_many([{"text": "a"}, {"text": "b", "idempotency_key": "k"}]).body
+    keys = [item["idempotency_key"] for item in items["observations"]]
+    assert keys[0].startswith("tc-") and keys[1] == "k"
+    with pytest.raises(ValueError, match="naive"):
+        _calls.time_text(__import__("datetime").datetime(2026, 1, 1))
