@@ -27,7 +27,7 @@ from typing import Any
 from tractatus_client import Forbidden, Tractatus, Unauthenticated
 from tractatus_client import TractatusError as ClientError
 from tractatus_client.errors import ConnectionFailed, RateLimited, ServerError
-from tractatus_client.models import ObservationItem
+from tractatus_client.models import ObservationAccepted, ObservationItem
 
 from graph_schema.core.errors import TractatusError
 
@@ -237,7 +237,7 @@ def _post(client: Tractatus, batch: list[dict[str, Any]]) -> _BatchResult:
     done = [
         item["idempotency_key"]
         for item, result in zip(batch, results, strict=True)
-        if result.status == 201
+        if isinstance(result, ObservationAccepted)
     ]
     return _BatchResult(done, results, 0)
 
@@ -245,7 +245,7 @@ def _post(client: Tractatus, batch: list[dict[str, Any]]) -> _BatchResult:
 def _tally(summary: Summary, outcome: _BatchResult) -> None:
     summary.failed += outcome.failed
     for result in outcome.results:
-        if result.status != 201:
+        if not isinstance(result, ObservationAccepted):
             summary.rejected += 1
             continue
         if result.replayed:

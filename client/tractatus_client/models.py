@@ -261,7 +261,7 @@ class DraftRejection(Model):
     index: int
     reason: str
     message: str
-    quarantine_id: str | None = None
+    quarantine_id: str
 
 
 class ObservationResult(Model):
@@ -277,32 +277,59 @@ class ErrorBody(Model):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
-class ObservationItem(Model):
-    """One result of a batch of observations: ``status`` 201 with the result, or an error."""
+class ObservationAccepted(ObservationResult):
+    """One result of a batch of observations that was written (or replayed): ``status`` 201."""
 
-    status: int
-    observation_id: str | None = None
-    assertions: list[WriteResult] = Field(default_factory=list)
-    quarantined: list[DraftRejection] = Field(default_factory=list)
-    replayed: bool = False
-    error: ErrorBody | None = None
+    status: Literal[201]
 
     @property
     def ok(self) -> bool:
-        return self.status == 201
+        return True
+
+
+class ObservationRefused(Model):
+    """One result of a batch of observations that was refused, with the status and error it
+    would have had on its own."""
+
+    status: int
+    error: ErrorBody
+
+    @property
+    def ok(self) -> bool:
+        return False
+
+
+ObservationItem = ObservationAccepted | ObservationRefused
+"""One result of a batch: check ``ok`` (or ``isinstance``) before reading its fields."""
 
 
 class ObservationItems(Model):
-    results: list[ObservationItem]
+    results: list[ObservationAccepted | ObservationRefused]
+
+
+class StoredObservation(Model):
+    """A stored observation; ``text`` is None when the server does not retain raw text."""
+
+    id: str
+    kind: str
+    speaker: str
+    occurred_at: datetime
+    received_at: datetime
+    source_kind: SourceKind
+    conversation_id: str | None = None
+    task_id: str | None = None
+    access: list[str] = Field(default_factory=list)
+    text: str | None = None
+    sha256: str
+    distiller: str | None = None
 
 
 class ObservationContext(Model):
-    """One stored observation (its text if retained) and its visible neighbouring turns, as
-    the stored properties of each turn."""
+    """One stored observation and its visible neighbouring turns, in time order."""
 
-    observation: dict[str, Any]
-    before: list[dict[str, Any]]
-    after: list[dict[str, Any]]
+    observation: StoredObservation
+    before: list[StoredObservation]
+    after: list[StoredObservation]
 
 
 # --- ontology, quarantine, health -------------------------------------------------------------
@@ -333,15 +360,18 @@ class Registered(Model):
 
 
 class QuarantineItem(Model):
-    """One refused item; the fields beyond these depend on the write path that refused it."""
+    """One refused item: why, from which write path, by whom, and the payload as sent (JSON
+    text, cut at 65,536 characters)."""
 
     id: str
+    received_at: datetime
     reason: str
     message: str
-    origin: str | None = None
-    received_at: datetime | None = None
-    submitted_by: str | None = None
-    payload: str | None = None
+    payload: str
+    origin: str
+    submitted_by: str
+    item_index: int
+    observation_id: str | None = None
 
 
 class Quarantine(Model):
@@ -349,8 +379,8 @@ class Quarantine(Model):
 
 
 class Health(Model):
-    status: str
-    neo4j: str
+    status: Literal["ok"]
+    neo4j: Literal["up"]
     schema_version: int
     schema_latest: int
 
