@@ -13,6 +13,7 @@ from neo4j import Driver
 
 from graph_schema.core.types import Principal
 from graph_schema.ledger.types import WriteResult
+from graph_schema.lifecycle.rules import DEFAULT_BOUND
 from graph_schema.schema.ontology import predicate_map
 from ingest import gate, writer
 from ingest.embeddings.model import Embedder
@@ -28,8 +29,10 @@ def write_assertions(
     raw_items: list[Any],
     principal: Principal,
     embedder: Embedder | None,
+    bound: int = DEFAULT_BOUND,
 ) -> list[WriteResult]:
-    """Check, embed and write raw assertion bodies in one transaction; one result per item."""
+    """Check, embed and write raw assertion bodies in one transaction; one result per item.
+    ``bound`` is the working-memory bound the results report against."""
     ontology = predicate_map(driver, database=database)
     accepted, rejected = gate.check_batch(raw_items, ontology=ontology, principal=principal)
     if rejected:
@@ -50,7 +53,7 @@ def write_assertions(
         embeddings=embed_items(embedder, accepted),
     )
     results = writer.write_assertions(
-        driver, database=database, prepared=prepared, principal=principal
+        driver, database=database, prepared=prepared, principal=principal, bound=bound
     )
     gate.count_accepted(ORIGIN, len(results))
     return results

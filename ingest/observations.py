@@ -12,7 +12,9 @@ returns one outcome per body, in order:
    gate. Refused drafts are quarantined one by one and listed; accepted ones go on.
 5. Embeddings of the accepted assertions, in one batch, before any transaction opens.
 6. ONE write transaction: the Observation nodes (MERGE on the unique idempotency scope, so a
-   racing twin waits and then replays the winner), the accepted assertions through
+   racing twin waits and then replays the winner), the writer's tasks the new observations
+   name (:func:`ingest.lifecycle.tasks.enter_tasks`; an ended one refuses its observation
+   with 409 ``task_ended``), the accepted assertions through
    :func:`ingest.writer.write_in_tx`, the refused drafts' Quarantine nodes and the stored
    response. If a batch transaction fails with a domain error, each observation is retried
    in its own transaction so one bad item cannot sink the others.
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -33,6 +35,7 @@ from graph_schema.core.errors import PreconditionFailed, TractatusError
 from graph_schema.core.timeutil import new_id, parse_rfc3339, utcnow, with_rfc3339
 from graph_schema.core.types import Principal
 from graph_schema.ledger.types import AssertionWrite
+from graph_schema.lifecycle.rules import DEFAULT_BOUND
 from graph_schema.observations import cypher as observations_cypher
 from graph_schema.observations.types import ObservationIn
 from graph_schema.quarantine import cypher as quarantine_cypher
@@ -42,6 +45,7 @@ from ingest.distill.base import Distiller
 from ingest.distill.llm import DistillationFailed
 from ingest.embeddings.model import Embedder
 from ingest.embeddings.texts import embed_items
+from ingest.lifecycle.tasks import TaskWrite, enter_tasks
 from ingest.metrics import GATE_QUARANTINED
 
 ORIGIN = "observations"
@@ -68,12 +72,14 @@ class ObservationResult:
     assertions: list[dict[str, Any]]
     quarantined: list[dict[str, Any]]
     replayed: bool = False
+    working_memory: dict[str, Any] | None = None
 
     def body(self) -> dict[str, Any]:
         return {
             "observation_id": self.observation_id,
             "assertions": self.assertions,
             "quarantined": self.quarantined,
+            "working_memory": self.working_memory,
             "replayed": self.replayed,
         }
 
@@ -104,6 +110,7 @@ class Context:
     embedder: Embedder | None
     ontology: dict[str, Predicate]
     retain_raw_text: bool = True
+    working_memory_bound: int = DEFAULT_BOUND
 
 
 def idempotency_scope(principal: Principal, key: str | None) -> str | None:
@@ -150,6 +157,7 @@ def _replay(plan: _Plan, digest: str | None, response: str | None) -> Outcome:
         assertions=stored["assertions"],
         quarantined=stored["quarantined"],
         replayed=True,
+        working_memory=stored.get("working_memory"),
     )
 
 
@@ -314,6 +322,18 @@ def _create_nodes(
     return records
 
 
+def _task_writes(created: list[_Plan]) -> dict[str, TaskWrite]:
+    """The tasks the new observations name (the first one's access starts a task), with the
+    working assertions each receives."""
+    tasks: dict[str, TaskWrite] = {}
+    for plan in created:
+        task_id = plan.obs.task_id
+        if task_id is not None:
+            first = tasks.get(task_id) or TaskWrite(task_id, tuple(plan.obs.access))
+            tasks[task_id] = replace(first, working=first.working + len(plan.prepared))
+    return tasks
+
+
 def _write(tx: ManagedTransaction, plans: list[_Plan], ctx: Context) -> dict[int, Outcome]:
     received_at = utcnow()
     by_index = {p.index: p for p in plans}
@@ -326,8 +346,13 @@ def _write(tx: ManagedTransaction, plans: list[_Plan], ctx: Context) -> dict[int
         else:
             outcomes[plan.index] = _replay(plan, record["request_sha256"], record["response"])
     created.sort(key=lambda p: p.index)
+    working = enter_tasks(tx, ctx.principal, _task_writes(created), bound=ctx.working_memory_bound)
     prepared = [p for plan in created for p in plan.prepared]
-    results = writer.write_in_tx(tx, prepared, principal=ctx.principal) if prepared else []
+    results = (
+        writer.write_in_tx(tx, prepared, principal=ctx.principal, working=working)
+        if prepared
+        else []
+    )
     quarantine: list[dict[str, Any]] = []
     responses: list[dict[str, str]] = []
     at = 0
@@ -336,6 +361,7 @@ def _write(tx: ManagedTransaction, plans: list[_Plan], ctx: Context) -> dict[int
         at += len(plan.prepared)
         rows = _quarantine_rows(plan, ctx, received_at)
         quarantine.extend(rows)
+        memory = working.get(plan.obs.task_id or "")
         result = ObservationResult(
             observation_id=plan.observation_id,
             assertions=[r.model_dump(mode="json") for r in chunk],
@@ -343,6 +369,7 @@ def _write(tx: ManagedTransaction, plans: list[_Plan], ctx: Context) -> dict[int
                 {**rej.public(), "quarantine_id": row["id"]}
                 for rej, row in zip(plan.rejections, rows, strict=True)
             ],
+            working_memory=memory.model_dump(mode="json") if memory else None,
         )
         outcomes[plan.index] = result
         stored = {k: v for k, v in result.body().items() if k != "replayed"}
@@ -438,7 +465,11 @@ def _twin(first: Outcome, first_plan: _Plan, plan: _Plan) -> Outcome:
     if plan.digest != first_plan.digest:
         return _replay(plan, first_plan.digest, None)
     return ObservationResult(
-        first.observation_id, first.assertions, first.quarantined, replayed=True
+        first.observation_id,
+        first.assertions,
+        first.quarantined,
+        replayed=True,
+        working_memory=first.working_memory,
     )
 
 

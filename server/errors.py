@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graph_schema.core import errors
@@ -20,6 +21,9 @@ STATUS: dict[type[errors.TractatusError], int] = {
     errors.PreconditionFailed: 409,
     errors.ValidTimeConflict: 409,
     errors.OntologyConflict: 409,
+    errors.TaskEnded: 409,
+    errors.TaskConflict: 409,
+    errors.SleepRunning: 409,
     errors.NotFound: 404,
     errors.AuthenticationFailed: 401,
     errors.PermissionDenied: 403,
@@ -36,6 +40,32 @@ HTTP_CODES = {
     415: "unsupported_media_type",
     422: "invalid_request",
 }
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class ErrorAnswer(BaseModel):
+    """The one error shape."""
+
+    error: ErrorDetail
+
+
+_DESCRIPTIONS = {
+    401: "no valid bearer key",
+    403: "the caller's role or rights do not allow it",
+    404: "nothing of that id the caller may see (an unknown one answers the same)",
+    409: "refused by the current state (see error.code)",
+    422: "invalid request",
+}
+
+
+def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the error statuses a route can answer, all in the one shape."""
+    return {code: {"model": ErrorAnswer, "description": _DESCRIPTIONS[code]} for code in codes}
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -8,8 +8,9 @@ from neo4j import Driver
 
 from graph_schema.core.types import Principal, Tier
 from graph_schema.ledger import cypher
-from graph_schema.ledger.records import assertion_out
-from graph_schema.ledger.types import AssertionOut
+from graph_schema.ledger.records import assertion_out, history_version
+from graph_schema.ledger.types import AssertionOut, HistoryVersion
+from graph_schema.lifecycle import access
 
 DEFAULT_TIERS = (Tier.short, Tier.long)
 
@@ -25,7 +26,10 @@ def current_facts(
     known_at: datetime,
     min_confidence: float = 0.0,
     tiers: tuple[Tier, ...] = DEFAULT_TIERS,
+    recorder: access.AccessRecorder | None = None,
 ) -> list[AssertionOut]:
+    """The versions that govern the slot at (``as_of``, ``known_at``), in the tiers asked for
+    (each assertion's tier as known at ``known_at``); counted in the access log."""
     records, _, _ = driver.execute_query(
         cypher.CURRENT_FACTS,
         subject=subject,
@@ -38,7 +42,9 @@ def current_facts(
         database_=database,
         routing_="r",
     )
-    return [assertion_out(r, known_at=known_at) for r in records]
+    facts = [assertion_out(r, known_at=known_at) for r in records]
+    access.record(recorder, access.returned(facts))
+    return facts
 
 
 def history(
@@ -49,7 +55,9 @@ def history(
     subject: str,
     predicate: str,
     known_at: datetime,
-) -> list[AssertionOut]:
+    recorder: access.AccessRecorder | None = None,
+) -> list[HistoryVersion]:
+    """Every version of the slot recorded by ``known_at``, with its transitions."""
     records, _, _ = driver.execute_query(
         cypher.HISTORY,
         subject=subject,
@@ -59,7 +67,9 @@ def history(
         database_=database,
         routing_="r",
     )
-    return [assertion_out(r, known_at=known_at) for r in records]
+    versions = [history_version(r, known_at=known_at) for r in records]
+    access.record(recorder, access.returned(versions))
+    return versions
 
 
 def overlapping_versions(driver: Driver, *, database: str) -> list[dict[str, object]]:

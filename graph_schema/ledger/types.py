@@ -32,6 +32,7 @@ from graph_schema.core.types import (
     Timestamp,
     check_text,
 )
+from graph_schema.lifecycle.types import Transition, WorkingMemory
 
 MAX_QUOTE_CHARS = 10_000
 
@@ -185,10 +186,19 @@ class AssertionOut(BaseModel):
     trend: str | None = None
 
 
+class HistoryVersion(AssertionOut):
+    """A version as history shows it: with its tier and pin transitions known at the read's
+    record time (none for a disclosure view)."""
+
+    transitions: list[Transition] = Field(default_factory=list)
+
+
 class WriteResult(BaseModel):
     assertion: AssertionOut
     superseded: str | None = None
     closed: list[str] = Field(default_factory=list)
+    # the task the assertion went into, after this write (null outside any task)
+    working_memory: WorkingMemory | None = None
 
 
 class FactsAnswer(BaseModel):
@@ -204,5 +214,5 @@ class HistoryAnswer(BaseModel):
     status: Status
     subject: str
     predicate: str
-    versions: list[AssertionOut]
+    versions: list[HistoryVersion]
     known_at: datetime

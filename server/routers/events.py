@@ -19,7 +19,7 @@ from graph_schema.events import replay as events
 from graph_schema.events.types import ChainAnswer, Direction, EventOut, EventWrite, WhyAnswer
 from graph_schema.schema.ontology import get_predicate
 from ingest import events as event_writes
-from server.deps import DriverDep, PrincipalDep, SettingsDep
+from server.deps import AccessLogDep, DriverDep, PrincipalDep, SettingsDep
 from server.errors import error_response
 from server.params import coordinates
 
@@ -66,7 +66,11 @@ def post_event(
     if not isinstance(payload, dict):
         return error_response(422, "invalid_request", "the body must be a JSON object")
     written = event_writes.record_event(
-        driver, database=settings.neo4j_database, raw=payload, principal=principal
+        driver,
+        database=settings.neo4j_database,
+        raw=payload,
+        principal=principal,
+        bound=settings.working_memory_bound,
     )
     return _json(written, status_code=201)
 
@@ -89,6 +93,7 @@ def get_chain(
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
+    access_log: AccessLogDep,
     direction: Direction = Direction.causes,
     max_depth: MaxDepth = events.DEFAULT_MAX_DEPTH,
 ) -> Response:
@@ -100,6 +105,7 @@ def get_chain(
         event_id=event_id,
         direction=direction,
         max_depth=depth,
+        recorder=access_log,
     )
     if replay is None:
         raise NotFound(NO_EVENT, details={"id": event_id})
@@ -122,6 +128,7 @@ def get_why(
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
+    access_log: AccessLogDep,
     as_of: str | None = None,
     known_at: str | None = None,
     max_depth: MaxDepth = events.DEFAULT_MAX_DEPTH,
@@ -148,6 +155,7 @@ def get_why(
         as_of=valid,
         known_at=known,
         max_depth=min(max_depth, events.MAX_DEPTH_CAP),
+        recorder=access_log,
     )
     return _json(
         WhyAnswer(

@@ -10,7 +10,7 @@ from graph_schema.core.types import Status, Tier
 from graph_schema.ledger import reads
 from graph_schema.ledger.types import FactsAnswer, HistoryAnswer
 from graph_schema.schema.ontology import get_predicate
-from server.deps import DriverDep, PrincipalDep, SettingsDep
+from server.deps import AccessLogDep, DriverDep, PrincipalDep, SettingsDep
 from server.params import coordinates
 
 router = APIRouter(prefix="/v1/facts", tags=["facts"])
@@ -26,6 +26,7 @@ def get_facts(
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
+    access_log: AccessLogDep,
     as_of: str | None = None,
     known_at: str | None = None,
     min_confidence: Annotated[float, Query(ge=0, le=1)] = 0.0,
@@ -52,6 +53,7 @@ def get_facts(
         known_at=known,
         min_confidence=min_confidence,
         tiers=tuple(tier) if tier else reads.DEFAULT_TIERS,
+        recorder=access_log,
     )
     status = Status.answered if facts else Status.not_found
     return FactsAnswer(
@@ -71,6 +73,7 @@ def get_history(
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
+    access_log: AccessLogDep,
     known_at: str | None = None,
 ) -> HistoryAnswer:
     _, known = coordinates(None, known_at)
@@ -90,6 +93,7 @@ def get_history(
         subject=subject,
         predicate=predicate,
         known_at=known,
+        recorder=access_log,
     )
     status = Status.answered if versions else Status.not_found
     return HistoryAnswer(

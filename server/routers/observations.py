@@ -63,6 +63,7 @@ def post_observations(
         embedder=embedder,
         ontology=predicate_map(driver, database=database),
         retain_raw_text=settings.retain_raw_text,
+        working_memory_bound=settings.working_memory_bound,
     )
     outcomes = ingest_observations(ctx, raw_items)
     if is_batch:
