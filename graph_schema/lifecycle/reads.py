@@ -18,9 +18,17 @@ def working_memory(task_id: str, count: int, bound: int) -> WorkingMemory:
     return WorkingMemory(task_id=task_id, count=count, bound=bound, over_bound=count > bound)
 
 
-def task_answer(task: dict[str, Any], counts: Sequence[dict[str, Any]], bound: int) -> TaskAnswer:
+def task_answer(
+    task: dict[str, Any], counts: Sequence[dict[str, Any]], bound: int, *, caller: str | None = None
+) -> TaskAnswer:
+    """A task as ``caller`` sees it. The working-memory counter counts every assertion written
+    into the task, hidden ones too, so only its owner (``caller`` None or the owner) gets it;
+    anyone else gets the working assertions it may read."""
     data = native(dict(task))
     tiers = TierCounts.model_validate({c["tier"]: int(c["n"]) for c in counts})
+    working = int(data.get("working") or 0)
+    if caller is not None and caller != data["owner"]:
+        working = tiers.short
     return TaskAnswer(
         id=data["id"],
         owner=data["owner"],
@@ -31,7 +39,7 @@ def task_answer(task: dict[str, Any], counts: Sequence[dict[str, Any]], bound: i
         ended_at=data.get("ended_at"),
         consolidated=bool(data.get("consolidated")),
         counts=tiers,
-        working_memory=working_memory(data["id"], int(data.get("working") or 0), bound),
+        working_memory=working_memory(data["id"], working, bound),
     )
 
 
@@ -57,7 +65,7 @@ def find_task(
     )
     if not records:
         return None
-    return task_answer(records[0]["task"], records[0]["counts"], bound)
+    return task_answer(records[0]["task"], records[0]["counts"], bound, caller=principal.id)
 
 
 def readable(tx: ManagedTransaction, ids: Sequence[str], principal: Principal) -> set[str]:
