@@ -1,10 +1,10 @@
 """The access log: which assertions reads returned, counted apart from the ledger.
 
-A read hands the ids it returned to :meth:`AccessLog.record`, which only puts them on a
-bounded in-process queue and returns: the read's own transaction stays read-only and is
-never slowed or failed by the log. One background thread sums the queue by assertion and
+A read hands the ids it returned to :meth:`AccessLog.record`, which only appends them to a
+bounded in-process buffer and returns: the read's own transaction stays read-only and is
+never slowed or failed by the log. One background thread sums the buffer by assertion and
 writes the sums in batches (``AccessCount`` nodes keyed by assertion id, unconnected to the
-record). A full queue drops the read's counts, and a batch the store refuses is dropped too;
+record). A full buffer drops the read's counts, and a batch the store refuses is dropped too;
 both are counted at ``/metrics`` (``tractatus_access_log_dropped_total``). A dropped count
 only makes a fact look less used than it was, which can only make it fall silent sooner
 (and a read of it wakes it again): no other rule reads the log.
@@ -13,9 +13,7 @@ only makes a fact look less used than it was, which can only make it fall silent
 from __future__ import annotations
 
 import logging
-import queue
 import threading
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -37,14 +35,12 @@ ROWS_PER_STATEMENT = 1_000
 class _Pending:
     counts: dict[str, int] = field(default_factory=dict)
     last: dict[str, datetime] = field(default_factory=dict)
-    since: float | None = None
 
     def add(self, ids: tuple[str, ...], at: datetime) -> None:
         for assertion_id in ids:
             self.counts[assertion_id] = self.counts.get(assertion_id, 0) + 1
             previous = self.last.get(assertion_id)
             self.last[assertion_id] = at if previous is None or at > previous else previous
-        self.since = self.since if self.since is not None else time.monotonic()
 
     def rows(self) -> list[dict[str, object]]:
         return [
@@ -53,12 +49,13 @@ class _Pending:
         ]
 
 
-class _Stop:
-    pass
-
-
 class AccessLog:
-    """The bounded queue and its flushing thread (see the module doc)."""
+    """The bounded buffer and its flushing thread (see the module doc).
+
+    A read only appends to the buffer under a lock: it never wakes the thread (a wake-up per
+    read would hand the interpreter lock to the flusher in the middle of requests). The
+    thread wakes every ``flush_seconds``, or when :meth:`flush` asks, swaps the buffer out and
+    writes it."""
 
     def __init__(
         self,
@@ -70,10 +67,12 @@ class AccessLog:
         flush_seconds: float,
     ) -> None:
         self.driver, self.database, self.clock = driver, database, clock
-        self.flush_seconds = flush_seconds
-        self._queue: queue.Queue[tuple[tuple[str, ...], datetime] | threading.Event | _Stop] = (
-            queue.Queue(maxsize=capacity)
-        )
+        self.capacity, self.flush_seconds = capacity, flush_seconds
+        self._lock = threading.Lock()
+        self._buffer: list[tuple[tuple[str, ...], datetime]] = []
+        self._waiters: list[threading.Event] = []
+        self._wake = threading.Event()
+        self._stopping = False
         self._thread = threading.Thread(target=self._run, name="tractatus-access-log", daemon=True)
 
     def start(self) -> AccessLog:
@@ -84,53 +83,46 @@ class AccessLog:
         ids = tuple(assertion_ids)
         if not ids:
             return
-        try:
-            self._queue.put_nowait((ids, self.clock.now()))
-        except queue.Full:
-            ACCESS_LOG_DROPPED.labels(reason="queue_full").inc(len(ids))
+        at = self.clock.now()
+        with self._lock:
+            if len(self._buffer) < self.capacity:
+                self._buffer.append((ids, at))
+                return
+        ACCESS_LOG_DROPPED.labels(reason="queue_full").inc(len(ids))
 
     def flush(self, timeout: float = 60.0) -> bool:
         """Wait until every read recorded before this call is written; False on timeout."""
         done = threading.Event()
-        try:
-            self._queue.put(done, timeout=timeout)
-        except queue.Full:
-            return False
+        with self._lock:
+            self._waiters.append(done)
+        self._wake.set()
         return done.wait(timeout)
 
     def close(self, timeout: float = 30.0) -> None:
-        """Write what is queued and stop the thread."""
-        if not self._thread.is_alive():
-            return
-        try:
-            self._queue.put(_Stop(), timeout=timeout)
-        except queue.Full:
-            log.warning("access log: queue still full at shutdown; its counts are dropped")
-            return
-        self._thread.join(timeout)
+        """Write what is buffered and stop the thread."""
+        self._stopping = True
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
 
     def _run(self) -> None:
-        pending = _Pending()
         while True:
-            wait = self.flush_seconds
-            if pending.since is not None:
-                wait = max(0.0, pending.since + self.flush_seconds - time.monotonic())
-            try:
-                item = self._queue.get(timeout=wait)
-            except queue.Empty:
-                item = None
-            if isinstance(item, tuple):
-                pending.add(*item)
-                if time.monotonic() < (pending.since or 0.0) + self.flush_seconds:
-                    continue
+            self._wake.wait(self.flush_seconds)
+            self._wake.clear()
+            with self._lock:
+                batch, self._buffer = self._buffer, []
+                waiters, self._waiters = self._waiters, []
+            pending = _Pending()
+            for ids, at in batch:
+                pending.add(ids, at)
             if pending.counts:
-                pending = self._write(pending)
-            if isinstance(item, threading.Event):
-                item.set()
-            elif isinstance(item, _Stop):
+                self._write(pending)
+            for waiter in waiters:
+                waiter.set()
+            if self._stopping:
                 return
 
-    def _write(self, pending: _Pending) -> _Pending:
+    def _write(self, pending: _Pending) -> None:
         rows = pending.rows()
         for start in range(0, len(rows), ROWS_PER_STATEMENT):
             chunk = rows[start : start + ROWS_PER_STATEMENT]
@@ -145,4 +137,3 @@ class AccessLog:
                 ACCESS_LOG_DROPPED.labels(reason="store_error").inc(reads)
                 continue
             ACCESS_LOG_RECORDED.inc(reads)
-        return _Pending()
