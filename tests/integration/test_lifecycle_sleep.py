@@ -182,3 +182,36 @@ def test_the_command_line_refuses_a_now_without_dry_run() -> None:
     out, err = preview.communicate(timeout=120)
     assert preview.returncode == 0, err
     assert b'"dry_run": true' in out
+
+
+def _runs(api: Api, outcome: str) -> float:
+    text = api.client.get("/metrics").text
+    for line in text.splitlines():
+        if line.startswith(f'tractatus_sleep_runs_total{{outcome="{outcome}"}} '):
+            return float(line.split()[-1])
+    return 0.0
+
+
+def test_the_scheduler_sleeps_every_interval_and_skips_a_turn_while_another_runs(
+    settings: Settings, driver: Driver
+) -> None:
+    every = light(settings, sleep_interval=timedelta(seconds=0.3), embedding_model="none")
+    driver.execute_query(
+        "MERGE (l:SleepLock {id: 'sleep'}) SET l.holder = 'another', l.expires_at = $later",
+        later=utcnow() + timedelta(minutes=5),
+    )
+    try:
+        with lifecycle_server(every, ShiftedClock()) as apis:
+            api = apis["public"]
+            skipped = _runs(api, "running")
+            deadline = time.monotonic() + 30
+            while _runs(api, "running") < skipped + 2:
+                assert time.monotonic() < deadline, "no scheduled sleep found the lock taken"
+                time.sleep(0.1)
+            driver.execute_query("MATCH (l:SleepLock {id: 'sleep'}) SET l.holder = null")
+            done = _runs(api, "done")
+            while _runs(api, "done") < done + 2:
+                assert time.monotonic() < deadline, "no scheduled sleep ran"
+                time.sleep(0.1)
+    finally:
+        driver.execute_query("MATCH (l:SleepLock {id: 'sleep'}) SET l.holder = null")
