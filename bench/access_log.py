@@ -83,6 +83,23 @@ def _counted(settings: Settings) -> int:
     return int(records[0]["reads"])
 
 
+def _measure(
+    clients: dict[str, httpx.Client], data: Any, rounds: int, warmup: int
+) -> dict[str, dict[str, list[float]]]:
+    rng = random.Random(11)
+    samples: dict[str, dict[str, list[float]]] = {
+        mode: {"facts": [], "recall": []} for mode in MODES
+    }
+    for n in range(warmup + rounds):
+        pick = rng.randrange(len(data.subjects))
+        times = _round(clients, data.subjects[pick], data.queries[pick], rng)
+        if n >= warmup:
+            for mode in MODES:
+                for kind, value in times[mode].items():
+                    samples[mode][kind].append(value)
+    return samples
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     started = datetime.now(UTC).isoformat()
     principals = principals_file()
@@ -101,18 +118,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             mode: httpx.Client(base_url=url, headers=headers, timeout=120)
             for mode, (_, url) in servers.items()
         }
-        rng = random.Random(11)
-        samples: dict[str, dict[str, list[float]]] = {
-            mode: {"facts": [], "recall": []} for mode in MODES
-        }
         counted_before = _counted(settings)
-        for n in range(args.warmup + args.rounds):
-            pick = rng.randrange(len(data.subjects))
-            times = _round(clients, data.subjects[pick], data.queries[pick], rng)
-            if n >= args.warmup:
-                for mode in MODES:
-                    for kind, value in times[mode].items():
-                        samples[mode][kind].append(value)
+        samples = _measure(clients, data, args.rounds, args.warmup)
         time.sleep(3)  # the log flushes every second
         counted = _counted(settings) - counted_before
     finally:

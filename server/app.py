@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette.types import Lifespan
 
 from graph_schema.core.clock import Clock, SystemClock
 from graph_schema.lifecycle.types import SleepReport
@@ -62,13 +63,9 @@ def _scheduler(settings: Settings, app: FastAPI) -> Scheduler | None:
     return Scheduler(settings.sleep_interval, sleep_once).start()
 
 
-def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
-    """The application. ``clock`` is the one clock of every lifecycle rule (the real time by
-    default; tests pass one they can move forward)."""
-    settings = settings or get_settings()
-    if settings.principals is None:
-        raise ValueError("TRACTATUS_PRINCIPALS must name the principals TOML file")
-    life = Lifecycle(policy=settings.lifecycle_policy(), clock=clock or SystemClock())
+def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
+    """What the application opens at start and closes at shutdown: the driver, the embedding
+    model and distiller, the access log's thread and the sleep scheduler."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -100,11 +97,21 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
                 app.state.access_log.close()
             driver.close()
 
+    return lifespan
+
+
+def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
+    """The application. ``clock`` is the one clock of every lifecycle rule (the real time by
+    default; tests pass one they can move forward)."""
+    settings = settings or get_settings()
+    if settings.principals is None:
+        raise ValueError("TRACTATUS_PRINCIPALS must name the principals TOML file")
+    life = Lifecycle(policy=settings.lifecycle_policy(), clock=clock or SystemClock())
     app = FastAPI(
         title="Tractatus",
         version="0.1.0",
         summary="A governed, append-only, bitemporal memory for AI agents.",
-        lifespan=lifespan,
+        lifespan=_lifespan(settings, life),
     )
     app.state.settings = settings
     app.state.lifecycle = life

@@ -217,6 +217,8 @@ CREATE (p)-[:CHANGES]->(a)
 
 def transitions(var: str) -> str:
     """Every tier and pin change of ``var`` recorded at or before ``$known_at``, in order."""
+    if var != "a":
+        raise ValueError(f"unknown Cypher variable {var!r}")
     return (
         "COLLECT { MATCH (c)-[:CHANGES]->("
         + var

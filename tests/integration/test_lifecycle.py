@@ -420,3 +420,33 @@ def test_ending_and_sleeping_only_add_transitions(
     new_edges = set(after["edges"]) - set(before["edges"])
     assert set(before["edges"]) <= set(after["edges"])
     assert {t for _, t, _ in new_edges} == {"CHANGES"}
+
+
+def test_a_remnant_keeps_the_tier_and_pin_its_source_has_when_it_is_cut(
+    apis: dict[str, Api], driver: Driver
+) -> None:
+    """A later write that cuts into a promoted working version leaves remnants: they are
+    long-term like their source (not working memory of the ended task), and pinned if it is."""
+    alice = apis["alice"]
+    task, subject = new("task"), new("user")
+
+    def lives(city: str, start: str, **extra: Any) -> dict[str, Any]:
+        return assertion(subject, "lives_in", city, valid_from=start, **extra)
+
+    source = created(alice, lives("Oslo", "2025-01-01T00:00:00Z", task_id=task))["assertion"]
+    created(alice, lives("Rome", "2025-06-01T00:00:00Z"))  # closes Oslo at June
+    assert end(alice, task)["promoted"] == [source["id"]]
+    assert alice.post(f"/v1/assertions/{source['id']}/pin").json()["changed"] is True
+    # March to April in Bergen: Oslo is superseded, its parts outside are remnants
+    created(alice, lives("Bergen", "2025-03-01T00:00:00Z", valid_to="2025-04-01T00:00:00Z"))
+    versions = history(alice, subject, "lives_in")
+    remnants = [v for v in versions if v["remnant_of"] == source["id"]]
+    assert len(remnants) == 2
+    assert {v["tier"] for v in remnants} == {"long"}
+    assert all(
+        [(t["change"], t["to"]) for t in v["transitions"]] == [("pin", "pinned")] for v in remnants
+    )
+    card = alice.get(f"/v1/tasks/{task}").json()
+    assert card["counts"] == {"short": 0, "long": 3, "discarded": 0, "dormant": 0}
+    march = facts(alice, subject, "lives_in", as_of="2025-02-01T00:00:00Z")
+    assert [(f["object"], f["tier"]) for f in march["facts"]] == [("Oslo", "long")]
