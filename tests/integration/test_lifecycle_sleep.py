@@ -215,3 +215,27 @@ def test_the_scheduler_sleeps_every_interval_and_skips_a_turn_while_another_runs
                 time.sleep(0.1)
     finally:
         driver.execute_query("MATCH (l:SleepLock {id: 'sleep'}) SET l.holder = null")
+
+
+def test_a_sleep_consolidates_a_task_ended_without_its_report(
+    apis: dict[str, Api], quiet: None, driver: Driver
+) -> None:
+    """A task ends and consolidates in one transaction; a task marked ended by other means
+    (an older version) is consolidated by the next sleep, previewed by a dry run first."""
+    alice, admin = apis["alice"], apis["admin"]
+    task = new("task")
+    body = assertion(new("user"), "likes", "tea", task_id=task)
+    fact_id = alice.post("/v1/assertions", body).json()["assertion"]["id"]
+    driver.execute_query(
+        "MATCH (t:Task {id: $task, owner: 'alice'}) SET t.status = 'ended', t.ended_at = $now",
+        task=task,
+        now=utcnow(),
+    )
+    preview = sleep(admin, dry_run=True)
+    assert preview["counts"]["tasks"] == 1 and preview["promoted"] == [fact_id]
+    assert _scalar(driver, "MATCH (c:TierChange) RETURN count(c)") == 0
+    done = sleep(admin)
+    assert done["counts"]["tasks"] == 1 and done["promoted"] == [fact_id]
+    card = alice.get(f"/v1/tasks/{task}").json()
+    assert card["consolidated"] is True and card["counts"]["long"] == 1
+    assert sleep(admin)["counts"]["tasks"] == 0
