@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-from graph_schema.ledger.types import AssertionOut
-
 
 class AccessRecorder(Protocol):
     def record(self, assertion_ids: Iterable[str]) -> None:
@@ -19,7 +17,17 @@ class AccessRecorder(Protocol):
         ...
 
 
-def returned(assertions: Iterable[AssertionOut]) -> list[str]:
+class Shown(Protocol):
+    """An assertion as a read answers it (``ledger.types.AssertionOut``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def view(self) -> str: ...
+
+
+def returned(assertions: Iterable[Shown]) -> list[str]:
     """The ids a read returned that name assertions (exact views; each once)."""
     return sorted({a.id for a in assertions if a.view == "exact"})
 
