@@ -45,7 +45,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             _unique("Evidence", "id"),
             _unique("Observation", "id"),
             _unique("Event", "id"),
-            # Task ids were unique here until migration 6 keyed tasks by (owner, id) and
+            # Task ids were unique here until migration 7 keyed tasks by (owner, id) and
             # dropped this constraint; a store migrated from scratch never makes it (its
             # index on Task.id would block the constraint when these migrations run again).
             _unique("Slot", "key"),
@@ -141,8 +141,10 @@ MIGRATIONS: tuple[Migration, ...] = (
             "DROP INDEX evidence_quote_cjk IF EXISTS",
         ),
     ),
+    # 7, not 6: version 6 is the display-label migration of the Neo4j Browser style, written
+    # on another branch at the same time; the two are independent and apply in either order.
     Migration(
-        6,
+        7,
         "lifecycle: tasks keyed by owner, tier and pin transitions, the access log, sleep",
         (
             # a task id is no longer global: (owner, id) is the task (docs/lifecycle.md)

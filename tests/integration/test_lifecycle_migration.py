@@ -1,4 +1,4 @@
-"""Migration 6 keys the tasks of an older store by owner, and resumes if interrupted."""
+"""The lifecycle migration keys the tasks of an older store by owner, and resumes if interrupted."""
 
 from __future__ import annotations
 
@@ -53,10 +53,11 @@ def test_tasks_of_an_older_store_are_keyed_by_owner_and_the_migration_resumes(
         for name in ("shared", "lonely", "solo", "noted", "e1", "e2", "e3", "a1", "a2", "o1")
     }
     driver.execute_query(OLD_STORE, t0=T0, t1=T1, **ids)
-    driver.execute_query("MATCH (v:SchemaVersion) SET v.version = 5")
+    keyed = next(m for m in migrations.MIGRATIONS if m.steps == lifecycle_cypher.MIGRATION_STEPS)
+    driver.execute_query("MATCH (v:SchemaVersion) SET v.version = $v", v=keyed.version - 1)
     # a migration interrupted after its first step did one task
     driver.execute_query(lifecycle_cypher.KEY_OLD_TASKS, batch=1, separator=TASK_KEY_SEPARATOR)
-    assert migrations.migrate(driver, database="neo4j") == [6]
+    assert migrations.migrate(driver, database="neo4j") == [keyed.version]
 
     tasks = _tasks(driver)
     shared = ids["shared"]
