@@ -130,7 +130,7 @@ lint: venv
 	$(VENV)/bin/mypy --strict scripts/neo4j_local.py scripts/browser_guide.py
 
 bench:
-	@echo "Benchmarks: bench/README-ingest.md, bench/README-causal.md, bench/locomo/README.md"
+	@echo "Benchmarks: bench/README-ingest.md, bench/README-causal.md, bench/README-lifecycle.md, bench/locomo/README.md"
 
 # --- Housekeeping ----------------------------------------------------------------------------
 # Stops the Neo4j of var/neo4j first (stop needs only the standard library).

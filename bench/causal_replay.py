@@ -51,6 +51,7 @@ from bench.harness import free_port
 from graph_schema.core.types import Principal
 from graph_schema.events import cypher as cypher_events
 from graph_schema.events import replay as event_reads
+from graph_schema.lifecycle.types import task_key
 from graph_schema.schema import (
     migrations,
     ontology,
@@ -100,7 +101,8 @@ def chain_items(length: int, task: str, clock: Clock, access: list[str]) -> list
     for n in range(length):
         props = _props(task, n, clock.tick(), root=n == 0, access=access)
         causes = [items[-1]["props"]["id"]] if items else []
-        items.append({"props": props, "causes": causes})
+        key = task_key(str(props["written_by"]), task)
+        items.append({"props": props, "causes": causes, "task_key": key})
     return items
 
 

@@ -13,6 +13,7 @@ from neo4j import Driver
 
 from graph_schema.core.types import Principal
 from graph_schema.ledger.types import WriteResult
+from graph_schema.lifecycle.rules import DEFAULT_BOUND
 from graph_schema.quarantine.types import Retention
 from graph_schema.schema.ontology import predicate_map
 from ingest import gate, writer
@@ -30,8 +31,10 @@ def write_assertions(
     principal: Principal,
     embedder: Embedder | None,
     retention: Retention,
+    bound: int = DEFAULT_BOUND,
 ) -> list[WriteResult]:
-    """Check, embed and write raw assertion bodies in one transaction; one result per item."""
+    """Check, embed and write raw assertion bodies in one transaction; one result per item.
+    ``bound`` is the working-memory bound the results report against."""
     ontology = predicate_map(driver, database=database)
     accepted, rejected = gate.check_batch(raw_items, ontology=ontology, principal=principal)
     if rejected:
@@ -62,7 +65,7 @@ def write_assertions(
         embeddings=embed_items(embedder, accepted),
     )
     results = writer.write_assertions(
-        driver, database=database, prepared=prepared, principal=principal
+        driver, database=database, prepared=prepared, principal=principal, bound=bound
     )
     gate.count_accepted(ORIGIN, len(results))
     return results

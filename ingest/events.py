@@ -6,6 +6,9 @@ must be visible to the writer and must not have occurred after it. A cause that 
 exist and one the writer may not see are refused identically. Anything refused is
 quarantined and nothing of the event is written; otherwise the Event, its Task, its
 ``CAUSED_BY`` and ``IN_TASK`` edges and its assertions are written in ONE transaction.
+
+The task is the writer's own (see :mod:`ingest.lifecycle.tasks`): an event into a task of
+the writer that has ended is refused (409 ``task_ended``) and nothing is written.
 """
 
 from __future__ import annotations
@@ -24,9 +27,12 @@ from graph_schema.core.types import Principal
 from graph_schema.events import cypher as q
 from graph_schema.events.types import EventOut, EventWrite, EventWritten, ProducedAssertion
 from graph_schema.ledger.types import WriteResult
+from graph_schema.lifecycle.rules import DEFAULT_BOUND
+from graph_schema.lifecycle.types import task_key
 from graph_schema.quarantine.types import Retention
 from graph_schema.schema.ontology import predicate_map
 from ingest import gate, writer
+from ingest.lifecycle.tasks import TaskWrite, enter_tasks, gather
 from ingest.writer import Prepared
 
 ORIGIN = "events"
@@ -125,12 +131,24 @@ def _produced(result: WriteResult) -> ProducedAssertion:
     )
 
 
+def _task_writes(event: EventWrite, prepared: list[Prepared]) -> dict[str, TaskWrite]:
+    """The event's own task (its card: the event's access and goal) and every task its
+    assertions name, with the working assertions each receives."""
+    tasks = gather((p.item.task_id, p.item.access) for p in prepared)
+    own = tasks.get(event.task_id)
+    tasks[event.task_id] = TaskWrite(
+        event.task_id, tuple(event.access), event.goal, own.working if own else 0
+    )
+    return tasks
+
+
 def _write(
     tx: ManagedTransaction,
     event: EventWrite,
     raw: Any,
     prepared: list[Prepared],
     principal: Principal,
+    bound: int,
 ) -> EventWritten:
     causes = event.cause_ids()
     found = {
@@ -140,14 +158,20 @@ def _write(
     problems = _cause_problems(event, {k: v for k, v in found.items() if v is not None}, raw)
     if problems:
         raise _CausesRefused(problems)
+    working = enter_tasks(tx, principal, _task_writes(event, prepared), bound=bound)
     event_id = new_id()
     props = _event_props(event, event_id=event_id, now=utcnow(), principal=principal)
     linked = tx.run(
-        q.CREATE_EVENT, task_id=event.task_id, goal=event.goal, props=props, causes=causes
+        q.CREATE_EVENT,
+        task_key=task_key(principal.id, event.task_id),
+        props=props,
+        causes=causes,
     ).single(strict=True)["linked"]
     if linked != len(causes):
         raise TractatusError("a cause vanished while the event was written")
-    results = writer.write_in_tx(tx, prepared, principal=principal, caused_by_event=event_id)
+    results = writer.write_in_tx(
+        tx, prepared, principal=principal, caused_by_event=event_id, working=working
+    )
     out = EventOut.model_validate(
         {
             **props,
@@ -157,14 +181,21 @@ def _write(
             "assertions": [_produced(r) for r in results],
         }
     )
-    return EventWritten(event=out, assertions=results)
+    return EventWritten(event=out, assertions=results, working_memory=working[event.task_id])
 
 
 def record_event(
-    driver: Driver, *, database: str, raw: Any, principal: Principal, retention: Retention
+    driver: Driver,
+    *,
+    database: str,
+    raw: Any,
+    principal: Principal,
+    retention: Retention,
+    bound: int = DEFAULT_BOUND,
 ) -> EventWritten:
     """Validate and write one event with its assertions; refused input is quarantined and
-    raised as GateRejected, a moved-on slot as PreconditionFailed (nothing written)."""
+    raised as GateRejected, a moved-on slot as PreconditionFailed, an ended task as
+    TaskEnded (nothing written). ``bound`` is the working-memory bound."""
     checked = check_event(raw, principal=principal)
     if isinstance(checked, gate.Rejection):
         raise gate.refuse(
@@ -192,7 +223,7 @@ def record_event(
     )
     try:
         with driver.session(database=database) as session:
-            written = session.execute_write(_write, checked, raw, prepared, principal)
+            written = session.execute_write(_write, checked, raw, prepared, principal, bound)
     except _CausesRefused as refused:
         raise gate.refuse(
             driver,

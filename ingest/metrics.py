@@ -12,3 +12,23 @@ GATE_QUARANTINED = Counter(
     "Items refused by the validation gate and quarantined",
     ["origin", "reason"],
 )
+
+LIFECYCLE_TRANSITIONS = Counter(
+    "tractatus_lifecycle_transitions_total",
+    "Tier transitions recorded by consolidation and sleep, by rule",
+    ["rule"],
+)
+SLEEP_RUNS = Counter(
+    "tractatus_sleep_runs_total",
+    "Sleeps run (dry runs included), by outcome: done, dry_run, running, failed",
+    ["outcome"],
+)
+ACCESS_LOG_RECORDED = Counter(
+    "tractatus_access_log_reads_total",
+    "Assertion reads written to the access log",
+)
+ACCESS_LOG_DROPPED = Counter(
+    "tractatus_access_log_dropped_total",
+    "Assertion reads the access log dropped, by reason: queue_full, store_error",
+    ["reason"],
+)

@@ -12,7 +12,9 @@ returns one outcome per body, in order:
    gate. Refused drafts are quarantined one by one and listed; accepted ones go on.
 5. Embeddings of the accepted assertions, in one batch, before any transaction opens.
 6. ONE write transaction: the Observation nodes (MERGE on the unique idempotency scope, so a
-   racing twin waits and then replays the winner), the accepted assertions through
+   racing twin waits and then replays the winner), the writer's tasks the new observations
+   name (:func:`ingest.lifecycle.tasks.enter_tasks`; an ended one refuses its observation
+   with 409 ``task_ended``), the accepted assertions through
    :func:`ingest.writer.write_in_tx`, the refused drafts' Quarantine nodes and the stored
    response. If a batch transaction fails with a domain error, each observation is retried
    in its own transaction so one bad item cannot sink the others.
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -33,6 +35,7 @@ from graph_schema.core.errors import PreconditionFailed, TractatusError
 from graph_schema.core.timeutil import new_id, parse_rfc3339, utcnow, with_rfc3339
 from graph_schema.core.types import Principal
 from graph_schema.ledger.types import AssertionWrite
+from graph_schema.lifecycle.rules import DEFAULT_BOUND
 from graph_schema.observations import cypher as observations_cypher
 from graph_schema.observations.types import ObservationIn, ObservationWritten, QuarantinedDraft
 from graph_schema.quarantine import cypher as quarantine_cypher
@@ -45,6 +48,7 @@ from ingest.distill.base import Distiller
 from ingest.distill.llm import DistillationFailed
 from ingest.embeddings.model import Embedder
 from ingest.embeddings.texts import embed_items
+from ingest.lifecycle.tasks import TaskWrite, enter_tasks
 from ingest.metrics import GATE_QUARANTINED
 
 ORIGIN = "observations"
@@ -92,6 +96,7 @@ class Context:
     ontology: dict[str, Predicate]
     retention: Retention
     retain_raw_text: bool = True
+    working_memory_bound: int = DEFAULT_BOUND
 
 
 def idempotency_scope(principal: Principal, key: str | None) -> str | None:
@@ -297,6 +302,18 @@ def _create_nodes(
     return records
 
 
+def _task_writes(created: list[_Plan]) -> dict[str, TaskWrite]:
+    """The tasks the new observations name (the first one's access starts a task), with the
+    working assertions each receives."""
+    tasks: dict[str, TaskWrite] = {}
+    for plan in created:
+        task_id = plan.obs.task_id
+        if task_id is not None:
+            first = tasks.get(task_id) or TaskWrite(task_id, tuple(plan.obs.access))
+            tasks[task_id] = replace(first, working=first.working + len(plan.prepared))
+    return tasks
+
+
 def _write(tx: ManagedTransaction, plans: list[_Plan], ctx: Context) -> dict[int, Outcome]:
     received_at = utcnow()
     by_index = {p.index: p for p in plans}
@@ -309,8 +326,13 @@ def _write(tx: ManagedTransaction, plans: list[_Plan], ctx: Context) -> dict[int
         else:
             outcomes[plan.index] = _replay(plan, record["request_sha256"], record["response"])
     created.sort(key=lambda p: p.index)
+    working = enter_tasks(tx, ctx.principal, _task_writes(created), bound=ctx.working_memory_bound)
     prepared = [p for plan in created for p in plan.prepared]
-    results = writer.write_in_tx(tx, prepared, principal=ctx.principal) if prepared else []
+    results = (
+        writer.write_in_tx(tx, prepared, principal=ctx.principal, working=working)
+        if prepared
+        else []
+    )
     quarantine: list[dict[str, Any]] = []
     responses: list[dict[str, str]] = []
     at = 0
@@ -319,6 +341,7 @@ def _write(tx: ManagedTransaction, plans: list[_Plan], ctx: Context) -> dict[int
         at += len(plan.prepared)
         rows = _quarantine_rows(plan, ctx, received_at)
         quarantine.extend(rows)
+        memory = working.get(plan.obs.task_id or "")
         result = ObservationWritten(
             observation_id=plan.observation_id,
             assertions=chunk,
@@ -326,6 +349,7 @@ def _write(tx: ManagedTransaction, plans: list[_Plan], ctx: Context) -> dict[int
                 QuarantinedDraft(**rej.public(), quarantine_id=row["id"])
                 for rej, row in zip(plan.rejections, rows, strict=True)
             ],
+            working_memory=memory,
         )
         outcomes[plan.index] = result
         stored = result.model_dump_json(exclude={"replayed"})
@@ -381,6 +405,7 @@ def write_observations(
     embedder: Embedder | None,
     retain_raw_text: bool,
     retention: Retention,
+    working_memory_bound: int = DEFAULT_BOUND,
 ) -> list[Outcome]:
     """``POST /v1/observations``: one outcome per raw body, in order (see the module doc)."""
     ctx = Context(
@@ -392,6 +417,7 @@ def write_observations(
         ontology=predicate_map(driver, database=database),
         retention=retention,
         retain_raw_text=retain_raw_text,
+        working_memory_bound=working_memory_bound,
     )
     return ingest_observations(ctx, raw_items)
 

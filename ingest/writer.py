@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -27,7 +27,10 @@ from graph_schema.ledger.disclosure import disclosures_for
 from graph_schema.ledger.records import assertion_out
 from graph_schema.ledger.timeline import Plan, Version, governing, plan_write
 from graph_schema.ledger.types import AssertionOut, AssertionWrite, EvidenceOut, WriteResult
+from graph_schema.lifecycle.rules import DEFAULT_BOUND
+from graph_schema.lifecycle.types import WorkingMemory
 from graph_schema.schema.types import Predicate
+from ingest.lifecycle.tasks import enter_tasks, gather
 
 ONE_MICROSECOND = timedelta(microseconds=1)
 
@@ -150,6 +153,12 @@ def _check_precondition(
     raise PreconditionFailed("the slot moved on: expected_current is not current", details=details)
 
 
+def written_tier(p: Prepared) -> Tier:
+    """Working memory (``short``) when written in a task or when the predicate is ephemeral,
+    else long-term. Set once; later changes are recorded transitions (docs/lifecycle.md)."""
+    return Tier.short if p.item.task_id or p.predicate.ephemeral else Tier.long
+
+
 def _node_props(p: Prepared, *, new: str, now: datetime, principal: Principal) -> dict[str, Any]:
     item = p.item
     text = " ".join(x for x in (item.subject, item.predicate.replace("_", " "), p.object_text) if x)
@@ -169,7 +178,7 @@ def _node_props(p: Prepared, *, new: str, now: datetime, principal: Principal) -
         "asserted_by": item.asserted_by,
         "written_by": principal.id,
         "confidence": float(item.confidence),
-        "tier": (Tier.short if item.task_id else Tier.long).value,
+        "tier": written_tier(p).value,
         "task_id": item.task_id,
         "access": item.access,
         "access_all": list(p.access_all),
@@ -223,6 +232,7 @@ def _apply(tx: ManagedTransaction, plan: Plan, new: str, now: datetime) -> list[
             cypher.CREATE_REMNANT,
             source_id=remnant.source_id,
             id=rid,
+            pin_id=new_id(),
             valid_from=remnant.valid_from,
             valid_to=remnant.valid_to,
             now=now,
@@ -366,8 +376,13 @@ def write_in_tx(
     *,
     principal: Principal,
     caused_by_event: str | None = None,
+    working: Mapping[str, WorkingMemory] | None = None,
 ) -> list[WriteResult]:
     """Write a validated batch inside an open write transaction (used by events too).
+
+    The caller has entered the batch's tasks first (:func:`ingest.lifecycle.tasks.enter_tasks`,
+    tasks before slots, so lock order is the same for every writer); ``working`` is their
+    working memory, reported with each result written into a task.
 
     The slots are locked and their alive versions read once for the whole batch; each write
     then updates that picture in memory. Plain writes (see :func:`_batched`) go out together,
@@ -396,7 +411,8 @@ def write_in_tx(
                 caused_by_event=caused_by_event,
             )
         result, alive[p.key] = batched
-        results.append(result)
+        memory = (working or {}).get(p.item.task_id or "")
+        results.append(result.model_copy(update={"working_memory": memory}) if memory else result)
     pending.flush(tx, now)
     heads = []
     for key, versions in alive.items():
@@ -406,13 +422,23 @@ def write_in_tx(
     return results
 
 
+def _enter_and_write(
+    tx: ManagedTransaction, prepared: list[Prepared], principal: Principal, bound: int
+) -> list[WriteResult]:
+    tasks = gather((p.item.task_id, p.item.access) for p in prepared)
+    working = enter_tasks(tx, principal, tasks, bound=bound)
+    return write_in_tx(tx, prepared, principal=principal, working=working)
+
+
 def write_assertions(
     driver: Driver,
     *,
     database: str,
     prepared: list[Prepared],
     principal: Principal,
+    bound: int = DEFAULT_BOUND,
 ) -> list[WriteResult]:
-    """Write a validated batch atomically; PreconditionFailed rolls back the whole batch."""
+    """Write a validated batch atomically, into the writer's tasks it names; PreconditionFailed
+    or TaskEnded rolls back the whole batch. ``bound`` is the working-memory bound."""
     with driver.session(database=database) as session:
-        return session.execute_write(write_in_tx, prepared, principal=principal)
+        return session.execute_write(_enter_and_write, prepared, principal, bound)

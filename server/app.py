@@ -6,9 +6,15 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
+from starlette.types import Lifespan
 
+from graph_schema.core.clock import Clock, SystemClock
+from graph_schema.lifecycle.types import SleepReport
 from ingest.distill.factory import make_distiller
 from ingest.embeddings.embedder import make_embedder
+from ingest.lifecycle.access_log import AccessLog
+from ingest.lifecycle.consolidate import Lifecycle
+from ingest.lifecycle.sleep import SCHEDULER, Scheduler, run_sleep
 from server import errors, openapi
 from server.auth import KeyRing
 from server.deps import known_query
@@ -22,15 +28,45 @@ from server.routers import (
     ontology,
     quarantine,
     recall,
+    sleep,
     tasks,
 )
 from server.settings import Settings, get_settings, open_driver
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    settings = settings or get_settings()
-    if settings.principals is None:
-        raise ValueError("TRACTATUS_PRINCIPALS must name the principals TOML file")
+def _access_log(settings: Settings, app: FastAPI, clock: Clock) -> AccessLog | None:
+    if not settings.access_log:
+        return None
+    return AccessLog(
+        app.state.driver,
+        database=settings.neo4j_database,
+        clock=clock,
+        capacity=settings.access_log_queue,
+        flush_seconds=settings.access_log_flush,
+    ).start()
+
+
+def _scheduler(settings: Settings, app: FastAPI) -> Scheduler | None:
+    if settings.sleep_interval is None:
+        return None
+    log: AccessLog | None = app.state.access_log
+
+    def sleep_once() -> SleepReport:
+        return run_sleep(
+            app.state.driver,
+            database=settings.neo4j_database,
+            principal=SCHEDULER,
+            life=app.state.lifecycle,
+            config=settings.sleep_config(),
+            flush=log.flush if log is not None else None,
+        )
+
+    return Scheduler(settings.sleep_interval, sleep_once).start()
+
+
+def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
+    """What the application opens at start and closes at shutdown: the driver, the embedding
+    model and distiller, the access log's thread and the sleep scheduler."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -51,18 +87,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             llm_retries=settings.llm_retries,
             llm_api_key=(settings.llm_api_key.get_secret_value() if settings.llm_api_key else None),
         )
+        app.state.access_log = _access_log(settings, app, life.clock)
+        scheduler = _scheduler(settings, app)
         try:
             yield
         finally:
+            if scheduler is not None:
+                scheduler.close()
+            if app.state.access_log is not None:
+                app.state.access_log.close()
             driver.close()
 
+    return lifespan
+
+
+def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
+    """The application. ``clock`` is the one clock of every lifecycle rule (the real time by
+    default; tests pass one they can move forward)."""
+    settings = settings or get_settings()
+    if settings.principals is None:
+        raise ValueError("TRACTATUS_PRINCIPALS must name the principals TOML file")
+    life = Lifecycle(policy=settings.lifecycle_policy(), clock=clock or SystemClock())
     app = FastAPI(
         title="Tractatus",
         version="0.1.0",
         summary="A governed, append-only, bitemporal memory for AI agents.",
-        lifespan=lifespan,
+        lifespan=_lifespan(settings, life),
     )
     app.state.settings = settings
+    app.state.lifecycle = life
+    app.state.access_log = None
     app.state.keyring = KeyRing(settings.principals)
     errors.install(app)
     openapi.install(app, settings)
@@ -75,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ontology,
         quarantine,
         recall,
+        sleep,
     ):
         # the API refuses query parameters it does not know; probes and scrapers may add any
         app.include_router(module.router, dependencies=[Depends(known_query)])

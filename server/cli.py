@@ -78,6 +78,58 @@ def _check_chains(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _sleep(args: argparse.Namespace) -> int:
+    """Exit 0: done (or previewed); 3: another sleep holds the lock; 2: bad arguments."""
+    import json
+
+    from graph_schema.core.clock import SystemClock
+    from graph_schema.core.errors import SleepRunning
+    from graph_schema.core.timeutil import parse_rfc3339
+    from graph_schema.core.types import Principal
+    from ingest.lifecycle.consolidate import Lifecycle
+    from ingest.lifecycle.sleep import run_sleep
+    from server.settings import get_settings, open_driver
+
+    if args.now is not None and not args.dry_run:
+        print("tractatus sleep: --now only with --dry-run", file=sys.stderr)
+        return 2
+    try:
+        now = parse_rfc3339(args.now) if args.now is not None else None
+    except ValueError as error:
+        print(f"tractatus sleep: {error}", file=sys.stderr)
+        return 2
+    settings = get_settings()
+    life = Lifecycle(policy=settings.lifecycle_policy(), clock=SystemClock())
+    # the operator's command: ids are listed for public assertions only (counts are total)
+    operator = Principal(id="tractatus:cli", role="admin")
+    with open_driver(settings) as driver:
+        try:
+            report = run_sleep(
+                driver,
+                database=settings.neo4j_database,
+                principal=operator,
+                life=life,
+                config=settings.sleep_config(),
+                now=now,
+                dry_run=args.dry_run,
+            )
+        except SleepRunning as error:
+            print(f"tractatus sleep: {error.message} {error.details}", file=sys.stderr)
+            return 3
+    print(
+        report.model_dump_json(indent=2)
+        if args.json
+        else _sleep_summary(json.loads(report.model_dump_json()))
+    )
+    return 0
+
+
+def _sleep_summary(report: dict[str, object]) -> str:
+    counts = report["counts"]
+    mode = "dry run" if report["dry_run"] else f"run {report['run_id']}"
+    return f"sleep ({mode}) at {report['now']}: {counts}"
+
+
 def _ingest(args: argparse.Namespace) -> int:
     """Exit 0: all accepted; 1: some could not be sent (re-run to resume); 3: some refused."""
     import json
@@ -169,6 +221,13 @@ def build_parser() -> argparse.ArgumentParser:
     spec = sub.add_parser("openapi", help="write the OpenAPI document (default settings)")
     spec.add_argument("--output", default="docs/openapi.json", help="a file, or - for stdout")
     spec.set_defaults(func=_openapi)
+    sleep = sub.add_parser(
+        "sleep", help="consolidate ended tasks, expire, let unused facts fall dormant, wake"
+    )
+    sleep.add_argument("--dry-run", action="store_true", help="preview; write nothing")
+    sleep.add_argument("--now", default=None, help="RFC 3339 time to preview at (--dry-run)")
+    sleep.add_argument("--json", action="store_true", help="print the whole report as JSON")
+    sleep.set_defaults(func=_sleep)
     _add_ingest(sub)
     return parser
 

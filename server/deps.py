@@ -15,6 +15,8 @@ from graph_schema.core.errors import AuthenticationFailed, PermissionDenied
 from graph_schema.core.types import Principal
 from ingest.distill.base import Distiller
 from ingest.embeddings.model import Embedder
+from ingest.lifecycle.access_log import AccessLog
+from ingest.lifecycle.consolidate import Lifecycle
 from server.settings import Settings
 
 
@@ -88,7 +90,20 @@ def get_embedder(request: Request) -> Embedder | None:
     return embedder
 
 
+def get_lifecycle(request: Request) -> Lifecycle:
+    life: Lifecycle = request.app.state.lifecycle
+    return life
+
+
+def get_access_log(request: Request) -> AccessLog | None:
+    """The access log (None when ``TRACTATUS_ACCESS_LOG`` is off)."""
+    log: AccessLog | None = request.app.state.access_log
+    return log
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+LifecycleDep = Annotated[Lifecycle, Depends(get_lifecycle)]
+AccessLogDep = Annotated[AccessLog | None, Depends(get_access_log)]
 DistillerDep = Annotated[Distiller, Depends(get_distiller)]
 EmbedderDep = Annotated[Embedder | None, Depends(get_embedder)]
 DriverDep = Annotated[Driver, Depends(get_driver)]

@@ -25,6 +25,9 @@ STATUS: dict[type[errors.TractatusError], int] = {
     errors.PreconditionFailed: 409,
     errors.ValidTimeConflict: 409,
     errors.OntologyConflict: 409,
+    errors.TaskEnded: 409,
+    errors.TaskConflict: 409,
+    errors.SleepRunning: 409,
     errors.NotFound: 404,
     errors.AuthenticationFailed: 401,
     errors.PermissionDenied: 403,
@@ -47,7 +50,7 @@ HTTP_CODES = {
 CODES: dict[str, tuple[int, str]] = {
     "invalid_json": (400, "the body is not JSON (NaN, Infinity and unpaired surrogates included)"),
     "unauthenticated": (401, "no valid bearer key (the answer carries `WWW-Authenticate: Bearer`)"),
-    "forbidden": (403, "the operation needs the admin role"),
+    "forbidden": (403, "the caller's role or rights do not allow the operation"),
     "not_found": (404, "nothing visible to the caller has this id"),
     "precondition_failed": (
         409,
@@ -59,6 +62,9 @@ CODES: dict[str, tuple[int, str]] = {
         409,
         "a predicate of this name exists with another definition (`details.existing`)",
     ),
+    "task_ended": (409, "the write names a task of the writer that has ended; nothing written"),
+    "task_conflict": (409, "the task was started before with another goal or access"),
+    "sleep_running": (409, "another sleep holds the sleep lock; try again after it ends"),
     "body_too_large": (413, "the body exceeds the server's limit (`details.limit`, in bytes)"),
     "batch_too_large": (413, "the batch holds more items than the server's maximum"),
     "invalid_request": (

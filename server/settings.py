@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from functools import lru_cache
 from ipaddress import ip_address
 from pathlib import Path
+from typing import Annotated, Any
 from urllib.parse import urlparse
 
 from neo4j import Driver, GraphDatabase
-from pydantic import AliasChoices, Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from graph_schema.core.types import SourceKind
+from graph_schema.lifecycle.rules import DEFAULT_BOUND, TRUSTED_SOURCES, Policy
 from graph_schema.quarantine.types import Retention
 from ingest.embeddings.embedder import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE
 from ingest.embeddings.model import default_model_path
+from ingest.lifecycle.sleep import SleepConfig
 
 WEAK_PASSWORDS = frozenset({"", "neo4j", "password", "changeme", "secret", "test"})
 
@@ -59,6 +64,66 @@ class Settings(BaseSettings):
     # what the gate refused: kept this long, and at most this many (the newest)
     quarantine_retention_days: float = Field(90.0, gt=0)
     quarantine_max_items: int = Field(100_000, ge=1)
+    # the memory lifecycle (docs/lifecycle.md); durations: seconds or ISO 8601 ("P180D")
+    working_memory_bound: int = Field(DEFAULT_BOUND, ge=1, le=10_000_000)
+    promote_confidence: float = Field(0.8, ge=0, le=1)
+    trusted_sources: Annotated[list[SourceKind], NoDecode] = Field(
+        default_factory=lambda: sorted(TRUSTED_SOURCES)
+    )
+    corroboration_sources: int = Field(2, ge=2, le=100)
+    ephemeral_ttl: timedelta = timedelta(days=1)
+    dormant_after: timedelta = timedelta(days=180)
+    sleep_interval: timedelta | None = None
+    sleep_lease: timedelta = timedelta(seconds=60)
+    sleep_batch: int = Field(500, ge=1, le=100_000)
+    access_log: bool = True
+    access_log_queue: int = Field(10_000, ge=1, le=10_000_000)
+    access_log_flush: float = Field(1.0, gt=0, le=3_600)
+
+    @field_validator("trusted_sources", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator(
+        "ephemeral_ttl", "dormant_after", "sleep_interval", "sleep_lease", mode="before"
+    )
+    @classmethod
+    def _seconds(cls, value: Any) -> Any:
+        """A duration is a number of seconds ("86400") or an ISO 8601 duration ("P1D")."""
+        if isinstance(value, str) and re.fullmatch(r"\s*\d+(\.\d+)?\s*", value):
+            return float(value)
+        return value
+
+    @field_validator("ephemeral_ttl", "dormant_after")
+    @classmethod
+    def _not_negative(cls, value: timedelta) -> timedelta:
+        if value.total_seconds() < 0:
+            raise ValueError("a duration may not be negative")
+        return value
+
+    @field_validator("sleep_interval", "sleep_lease")
+    @classmethod
+    def _positive(cls, value: timedelta | None) -> timedelta | None:
+        if value is not None and value.total_seconds() <= 0:
+            raise ValueError("must be a positive duration")
+        return value
+
+    def lifecycle_policy(self) -> Policy:
+        """The lifecycle rules' settings, read once and passed down."""
+        return Policy(
+            promote_confidence=self.promote_confidence,
+            trusted_sources=frozenset(s.value for s in self.trusted_sources),
+            corroboration_sources=self.corroboration_sources,
+            working_memory_bound=self.working_memory_bound,
+            ephemeral_ttl=self.ephemeral_ttl,
+            dormant_after=self.dormant_after,
+        )
+
+    def sleep_config(self) -> SleepConfig:
+        return SleepConfig(lease=self.sleep_lease, batch=self.sleep_batch)
 
     @model_validator(mode="after")
     def _refuse_unsafe(self) -> Settings:

@@ -1,7 +1,9 @@
-"""Small, explicit stand-ins for a distiller (a language model's job) and a test server.
+"""Small, explicit stand-ins for a distiller (a language model's job), the lifecycle clock
+and a test server.
 
 The database and the embedding model are always real; only what a language model would do
-is faked here, deterministically.
+is faked here, deterministically, and the clock the lifecycle rules read can be moved forward
+(record times stay real).
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
 
+from graph_schema.core.timeutil import utcnow
 from graph_schema.observations.types import ObservationIn
 from ingest.distill.base import Draft
 from ingest.distill.llm import DistillationFailed
@@ -113,6 +117,23 @@ class SwitchDistiller:
             yield
         finally:
             self.inner = self.default
+
+
+class ShiftedClock:
+    """The real time moved forward by an offset a test sets: ``clock.shift(days=200)``
+    fast-forwards every lifecycle rule (dormancy, expiry, the access log's read times)."""
+
+    def __init__(self) -> None:
+        self.offset = timedelta(0)
+
+    def now(self) -> datetime:
+        return utcnow() + self.offset
+
+    def shift(self, **delta: float) -> None:
+        self.offset += timedelta(**delta)
+
+    def reset(self) -> None:
+        self.offset = timedelta(0)
 
 
 def free_port() -> int:

@@ -303,14 +303,61 @@ def why(
     return Call("GET", "/v1/facts/why", models.WhyAnswer, params=params, idempotent=True)
 
 
-def timeline(task_id: str, *, limit: int | None = None) -> Call[models.Timeline]:
+def timeline(
+    task_id: str, *, limit: int | None = None, owner: str | None = None
+) -> Call[models.Timeline]:
     return Call(
         "GET",
         f"/v1/tasks/{_segment(task_id)}/timeline",
         models.Timeline,
-        params=_query(limit=limit),
+        params=_query(limit=limit, owner=owner),
         idempotent=True,
     )
+
+
+# --- the lifecycle: tasks, pins, sleep --------------------------------------------------------
+
+
+def start_task(
+    task_id: str, *, goal: str | None = None, access: Sequence[str] = ()
+) -> Call[models.TaskCard]:
+    """Starting the same task again with the same goal and access changes nothing: retried."""
+    body = {"task_id": task_id, "goal": goal, "access": list(access)}
+    return Call("POST", "/v1/tasks", models.TaskCard, body=body, idempotent=True)
+
+
+def task(task_id: str, *, owner: str | None = None) -> Call[models.TaskCard]:
+    return Call(
+        "GET",
+        f"/v1/tasks/{_segment(task_id)}",
+        models.TaskCard,
+        params=_query(owner=owner),
+        idempotent=True,
+    )
+
+
+def end_task(task_id: str, *, owner: str | None = None) -> Call[models.ConsolidationReport]:
+    """Ending again answers the same report and writes nothing: retried."""
+    return Call(
+        "POST",
+        f"/v1/tasks/{_segment(task_id)}/end",
+        models.ConsolidationReport,
+        params=_query(owner=owner),
+        idempotent=True,
+    )
+
+
+def pin(assertion_id: str, *, pinned: bool = True) -> Call[models.PinAnswer]:
+    """Pinning a pinned assertion changes nothing (``changed`` false): retried."""
+    action = "pin" if pinned else "unpin"
+    path = f"/v1/assertions/{_segment(assertion_id)}/{action}"
+    return Call("POST", path, models.PinAnswer, idempotent=True)
+
+
+def sleep(*, now: Time | None = None, dry_run: bool = False) -> Call[models.SleepReport]:
+    """A real sleep is not repeated on a lost answer (the next sleep finishes its work)."""
+    body = {"now": time_text(now), "dry_run": dry_run}
+    return Call("POST", "/v1/sleep", models.SleepReport, body=body, idempotent=dry_run)
 
 
 # --- ontology, quarantine, health -------------------------------------------------------------

@@ -100,12 +100,41 @@ class Assertion(Model):
     trend: str | None = None
 
 
+class WorkingMemory(Model):
+    """A task's working memory after a write: assertions written into it, and its bound
+    (past it writes still succeed; consolidation keeps at most ``bound``)."""
+
+    task_id: str
+    count: int
+    bound: int
+    over_bound: bool
+
+
+class Transition(Model):
+    """One recorded change of an assertion's tier or pin, as history shows it."""
+
+    at: datetime
+    change: Literal["tier", "pin"]
+    from_: str = Field(alias="from")
+    to: str
+    rule: str
+    reason: str
+    run_id: str | None = None
+
+
+class HistoryVersion(Assertion):
+    """A version as history shows it, with its tier and pin transitions."""
+
+    transitions: list[Transition] = Field(default_factory=list)
+
+
 class WriteResult(Model):
     """What a write did: the new version, the version it superseded, the versions it closed."""
 
     assertion: Assertion
     superseded: str | None = None
     closed: list[str] = Field(default_factory=list)
+    working_memory: WorkingMemory | None = None  # the task it went into; None outside any task
 
 
 class WriteResults(Model):
@@ -125,7 +154,7 @@ class History(Model):
     status: Status
     subject: str
     predicate: str
-    versions: list[Assertion]
+    versions: list[HistoryVersion]
     known_at: datetime
 
 
@@ -186,6 +215,7 @@ class ChainAnswer(Model):
 class EventWritten(Model):
     event: Event
     assertions: list[WriteResult]
+    working_memory: WorkingMemory  # the event's task (the writer's own) after this write
 
 
 class Task(Model):
@@ -269,6 +299,7 @@ class ObservationResult(Model):
     assertions: list[WriteResult]
     quarantined: list[DraftRejection]
     replayed: bool = False
+    working_memory: WorkingMemory | None = None
 
 
 class ErrorBody(Model):
@@ -330,6 +361,89 @@ class ObservationContext(Model):
     observation: StoredObservation
     before: list[StoredObservation]
     after: list[StoredObservation]
+
+
+# --- the lifecycle: tasks, pins, sleep --------------------------------------------------------
+
+
+class TierCounts(Model):
+    """A task's assertions by tier as known now (only those the caller may read)."""
+
+    short: int = 0
+    long: int = 0
+    discarded: int = 0
+    dormant: int = 0
+
+
+class TaskCard(Model):
+    """A task: (owner, id), its status, times, working memory and counts per tier."""
+
+    id: str
+    owner: str
+    status: Literal["open", "ended"]
+    access: list[str] = Field(default_factory=list)
+    goal: str | None = None
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    consolidated: bool = False
+    counts: TierCounts
+    working_memory: WorkingMemory
+
+
+class Rule(StrEnum):
+    """Why a tier changed (recorded on every transition)."""
+
+    verified = "verified"
+    corroborated = "corroborated"
+    said_supported = "said_supported"
+    ephemeral = "ephemeral"
+    unverified = "unverified"
+    said_unsupported = "said_unsupported"
+    over_bound = "over_bound"
+    ephemeral_expired = "ephemeral_expired"
+    dormant = "dormant"
+    woken = "woken"
+
+
+class ConsolidationReport(Model):
+    """What ending a task did to its working memory (ids the caller may read)."""
+
+    task_id: str
+    owner: str
+    ended_at: datetime
+    promoted: list[str]
+    discarded: list[str]
+    reasons: dict[str, Rule]
+
+
+class PinAnswer(Model):
+    assertion_id: str
+    pinned: bool
+    changed: bool
+    at: datetime | None = None
+
+
+class SleepCounts(Model):
+    tasks: int = 0
+    promoted: int = 0
+    discarded: int = 0
+    dormant: int = 0
+    woken: int = 0
+
+
+class SleepReport(Model):
+    """Counts over the whole store; id lists bounded and limited to what the caller may read."""
+
+    run_id: str | None
+    now: datetime
+    dry_run: bool
+    counts: SleepCounts
+    promoted: list[str]
+    discarded: list[str]
+    dormant: list[str]
+    woken: list[str]
+    truncated: bool
+    max_ids: int = 100
 
 
 # --- ontology, quarantine, health -------------------------------------------------------------

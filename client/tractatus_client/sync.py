@@ -319,9 +319,42 @@ class Tractatus:
             _calls.why(subject, predicate, as_of=as_of, known_at=known_at, max_depth=max_depth)
         )
 
-    def timeline(self, task_id: str, *, limit: int | None = None) -> models.Timeline:
-        """Every visible event of a task, in order."""
-        return self.run(_calls.timeline(task_id, limit=limit))
+    def timeline(
+        self, task_id: str, *, limit: int | None = None, owner: str | None = None
+    ) -> models.Timeline:
+        """Every visible event with this task id, in order (of ``owner``'s task only, if
+        given)."""
+        return self.run(_calls.timeline(task_id, limit=limit, owner=owner))
+
+    # --- the lifecycle: tasks, pins, sleep ----------------------------------------------------
+
+    def start_task(
+        self, task_id: str, *, goal: str | None = None, access: Sequence[str] = ()
+    ) -> models.TaskCard:
+        """Start the caller's task with a goal and access (a write naming a new task id starts
+        one too); starting it again unchanged is a no-op."""
+        return self.run(_calls.start_task(task_id, goal=goal, access=access))
+
+    def task(self, task_id: str, *, owner: str | None = None) -> models.TaskCard:
+        """The caller's task (or ``owner``'s, if the caller may see it) with its counts."""
+        return self.run(_calls.task(task_id, owner=owner))
+
+    def end_task(self, task_id: str, *, owner: str | None = None) -> models.ConsolidationReport:
+        """End the task and consolidate its working memory (owner or admin); ending it again
+        answers the same report."""
+        return self.run(_calls.end_task(task_id, owner=owner))
+
+    def pin(self, assertion_id: str) -> models.PinAnswer:
+        """Pin an assertion (its writer or an admin) so that it never falls dormant."""
+        return self.run(_calls.pin(assertion_id, pinned=True))
+
+    def unpin(self, assertion_id: str) -> models.PinAnswer:
+        return self.run(_calls.pin(assertion_id, pinned=False))
+
+    def sleep(self, *, now: Time | None = None, dry_run: bool = False) -> models.SleepReport:
+        """Admin: consolidate ended tasks, expire, let unused facts fall dormant, wake read
+        ones; ``dry_run`` previews (at any ``now``) and writes nothing."""
+        return self.run(_calls.sleep(now=now, dry_run=dry_run))
 
     # --- ontology, quarantine, health ---------------------------------------------------------
 

@@ -9,7 +9,15 @@ travel as ``$parameters``. The only text spliced into a statement is a node vari
 
 from __future__ import annotations
 
-_VARIABLES = frozenset({"a", "d", "e", "o", "ev", "cause", "effect", "x", "s", "q", "t", "n"})
+_VARIABLES = frozenset(
+    {"a", "d", "e", "o", "ev", "cause", "effect", "x", "s", "q", "t", "n", "src", "sup"}
+)
+# The record time a lifecycle builder reads transitions at: a read's ``$known_at``, or a
+# write's ``$now``.
+_INSTANTS = frozenset({"$known_at", "$now"})
+
+TIER_CHANGE = "TierChange"
+PIN_CHANGE = "PinChange"
 
 
 def visible(var: str) -> str:
@@ -59,3 +67,45 @@ def set_times(var: str, source: str, keys: tuple[str, ...]) -> str:
     if var not in _VARIABLES:
         raise ValueError(f"unknown Cypher variable {var!r}")
     return ", ".join(f"{var}.{k} = datetime({source}.{k})" for k in keys)
+
+
+def _checked(var: str, at: str) -> None:
+    if var not in _VARIABLES:
+        raise ValueError(f"unknown Cypher variable {var!r}")
+    if at not in _INSTANTS:
+        raise ValueError(f"unknown instant parameter {at!r}")
+
+
+def effective_tier(var: str, at: str = "$known_at") -> str:
+    """The tier of assertion ``var`` as known at ``at``: the ``to_tier`` of its latest
+    ``TierChange`` recorded at or before ``at``, else the tier it was written with.
+
+    Tiers are never edited on the assertion: a change is a new node pointing at it
+    (``(:TierChange)-[:CHANGES]->(:Assertion)``), so a read as known before a sleep sees the
+    tier as it was then. An assertion has a handful of changes at most, so this is one
+    expansion of its few CHANGES relationships (none for most assertions)."""
+    _checked(var, at)
+    return (
+        f"coalesce(COLLECT {{ MATCH (tc:{TIER_CHANGE})-[:CHANGES]->({var})"
+        f" WHERE tc.at <= {at} RETURN tc.to_tier ORDER BY tc.at DESC, tc.id DESC LIMIT 1 }}[0],"
+        f" {var}.tier)"
+    )
+
+
+def latest_tier_change(var: str, at: str = "$known_at") -> str:
+    """The latest ``TierChange`` of ``var`` at or before ``at`` as a map (null if none)."""
+    _checked(var, at)
+    return (
+        f"COLLECT {{ MATCH (tc:{TIER_CHANGE})-[:CHANGES]->({var}) WHERE tc.at <= {at}"
+        " RETURN tc {.to_tier, .clock_at, .at} ORDER BY tc.at DESC, tc.id DESC LIMIT 1 }[0]"
+    )
+
+
+def pinned(var: str, at: str = "$known_at") -> str:
+    """Whether assertion ``var`` is pinned as known at ``at`` (its latest ``PinChange``)."""
+    _checked(var, at)
+    return (
+        f"coalesce(COLLECT {{ MATCH (pc:{PIN_CHANGE})-[:CHANGES]->({var})"
+        f" WHERE pc.at <= {at} RETURN pc.pinned ORDER BY pc.at DESC, pc.id DESC LIMIT 1 }}[0],"
+        " false)"
+    )

@@ -5,6 +5,9 @@ TractatusError
 ├── PreconditionFailed      ``expected_current`` did not match the slot
 ├── ValidTimeConflict       an explicit ``valid_to`` crosses a later version
 ├── NotFound                a named resource does not exist (or is not visible)
+├── TaskEnded               a write names a task of the writer that has ended
+├── TaskConflict            a task is started again with another goal or access
+├── SleepRunning            another sleep holds the sleep lock
 ├── OntologyConflict        a predicate is re-registered with a different definition
 ├── AuthenticationFailed    missing, malformed or unknown bearer key
 ├── PermissionDenied        the principal's role may not use this operation
@@ -50,6 +53,18 @@ class ValidTimeConflict(TractatusError):
 
 class NotFound(TractatusError):
     code = "not_found"
+
+
+class TaskEnded(TractatusError):
+    code = "task_ended"
+
+
+class TaskConflict(TractatusError):
+    code = "task_conflict"
+
+
+class SleepRunning(TractatusError):
+    code = "sleep_running"
 
 
 class OntologyConflict(TractatusError):

@@ -24,10 +24,10 @@ RETURN cause.id AS id, cause.occurred_at AS occurred_at
 
 # A failed step also carries the label :Failed, for display only (Neo4j Browser's style can
 # select on labels, not on property values: docs/browser.md); reads use `outcome`.
+# The event's task (the writer's own, see lifecycle.cypher.ENTER_TASKS) is entered and locked
+# earlier in the same transaction.
 CREATE_EVENT = """
-MERGE (t:Task {id: $task_id})
-ON CREATE SET t.started_at = $props.occurred_at, t.goal = $goal, t.access = $props.access,
-              t.created_at = $props.recorded_at
+MATCH (t:Task {key: $task_key})
 CREATE (e:Event)
 SET e = $props
 FOREACH (_ IN CASE WHEN e.outcome = 'failure' THEN [1] ELSE [] END | SET e:Failed)
@@ -40,13 +40,15 @@ RETURN count(cause) AS linked
 """
 
 # Trusted bulk loader (benchmarks, imports of already-validated logs): bypasses the gate.
-# Each item is {props: {...event properties...}, causes: [ids]}; a cause may be an earlier
-# item of the same batch.
+# Each item is {props: {...event properties...}, causes: [ids], task_key: owner + "\x1f" +
+# task id}; a cause may be an earlier item of the same batch.
 BULK_LOAD_EVENTS = """
 UNWIND $events AS item
-MERGE (t:Task {id: item.props.task_id})
-ON CREATE SET t.started_at = item.props.occurred_at, t.access = item.props.access,
-              t.created_at = item.props.recorded_at
+MERGE (t:Task {key: item.task_key})
+ON CREATE SET t.id = item.props.task_id, t.owner = item.props.written_by,
+              t.started_at = item.props.occurred_at, t.access = item.props.access,
+              t.created_at = item.props.recorded_at, t.status = 'open', t.working = 0,
+              t.writes = 0
 CREATE (e:Event)
 SET e = item.props
 FOREACH (_ IN CASE WHEN e.outcome = 'failure' THEN [1] ELSE [] END | SET e:Failed)
@@ -108,10 +110,12 @@ RETURN """
 """
 )
 
+# A timeline is a view by task id across writers (``$owner`` narrows it to one writer's
+# task); each event shows only to readers of its own access list.
 TASK_TIMELINE = (
     """
 MATCH (e:Event {task_id: $task_id})
-WHERE """
+WHERE ($owner IS NULL OR e.written_by = $owner) AND """
     + visible("e")
     + """
 WITH e ORDER BY e.occurred_at, e.recorded_at, e.id
@@ -122,19 +126,23 @@ RETURN collect("""
 """
 )
 
-# A task's start is the first event the reader can see, and its goal shows only to readers
-# of the task itself: a stored start taken from a hidden first event would reveal that event.
+# A task's start is the first event the reader can see, and its goal shows only to those who
+# may see a task of that id (its owner first): a stored start taken from a hidden first event
+# would reveal that event.
 GET_TASK = (
     """
-MATCH (t:Task {id: $task_id})
 OPTIONAL MATCH (e:Event {task_id: $task_id})
-  WHERE """
+  WHERE ($owner IS NULL OR e.written_by = $owner) AND """
     + visible("e")
     + """
-WITH t, min(e.occurred_at) AS first_seen
-RETURN t {.id, goal: CASE WHEN """
+WITH min(e.occurred_at) AS first_seen
+RETURN {id: $task_id, started_at: first_seen, goal: COLLECT {
+  MATCH (t:Task {id: $task_id})
+  WHERE ($owner IS NULL OR t.owner = $owner) AND (t.owner = $caller OR """
     + visible("t")
-    + """ THEN t.goal END, started_at: first_seen} AS task
+    + """) AND t.goal IS NOT NULL
+  RETURN t.goal ORDER BY CASE WHEN t.owner = $caller THEN 0 ELSE 1 END, t.started_at, t.key
+  LIMIT 1 }[0]} AS task
 """
 )
 

@@ -28,6 +28,7 @@ from graph_schema.events.types import (
     WhyAnswer,
 )
 from graph_schema.ledger import reads
+from graph_schema.lifecycle import access
 
 DEFAULT_MAX_DEPTH = 1_000
 MAX_DEPTH_CAP = 10_000
@@ -139,12 +140,14 @@ def chain(
     event_id: str,
     direction: Direction = Direction.causes,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    recorder: access.AccessRecorder | None = None,
 ) -> Chain | None:
     """The causal replay from a visible event; None when the start is unknown or invisible.
 
     Causes come newest first (the event, its causes, ..., the roots); effects oldest first.
     Cost grows with the replayed subgraph: an index seek, then a breadth-first expansion
-    that visits each visible event once.
+    that visits each visible event once. The assertions its steps wrote are counted in the
+    access log.
     """
     depth = max(0, min(max_depth, MAX_DEPTH_CAP))
     statement, _ = q.chain_statement(direction.value, depth)
@@ -158,18 +161,34 @@ def chain(
     rows = {row["id"]: row for row in (records[0]["events"] if records else [])}
     if not rows:
         return None
-    return _assemble(event_id, rows, direction=direction, max_depth=depth)
+    replay = _assemble(event_id, rows, direction=direction, max_depth=depth)
+    access.record(recorder, produced_ids(replay))
+    return replay
+
+
+def produced_ids(replay: Chain) -> list[str]:
+    """The assertions the replayed steps wrote (those the reader may see)."""
+    return sorted({a.id for e in replay.events for a in e.assertions})
 
 
 def timeline(
-    driver: Driver, *, database: str, principal: Principal, task_id: str, limit: int
+    driver: Driver,
+    *,
+    database: str,
+    principal: Principal,
+    task_id: str,
+    limit: int,
+    owner: str | None = None,
+    recorder: access.AccessRecorder | None = None,
 ) -> tuple[TaskOut | None, list[EventOut], bool]:
-    """The visible events of a task in time order (at most ``limit``), the task, and whether
-    more visible events exist."""
+    """The visible events of a task id in time order (at most ``limit``; of every writer's
+    task of that id, or of ``owner``'s only), the task, and whether more visible events
+    exist. The assertions the steps wrote are counted in the access log."""
     groups = list(principal.groups)
     records, _, _ = driver.execute_query(
         q.TASK_TIMELINE,
         task_id=task_id,
+        owner=owner,
         limit=limit + 1,
         groups=groups,
         database_=database,
@@ -179,10 +198,18 @@ def timeline(
     if not events:
         return None, [], False
     tasks, _, _ = driver.execute_query(
-        q.GET_TASK, task_id=task_id, groups=groups, database_=database, routing_="r"
+        q.GET_TASK,
+        task_id=task_id,
+        owner=owner,
+        caller=principal.id,
+        groups=groups,
+        database_=database,
+        routing_="r",
     )
     task = TaskOut.model_validate(native(dict(tasks[0]["task"]))) if tasks else None
-    return task, events[:limit], len(events) > limit
+    shown = events[:limit]
+    access.record(recorder, sorted({a.id for e in shown for a in e.assertions}))
+    return task, shown, len(events) > limit
 
 
 def causing_event(
@@ -220,8 +247,10 @@ def why(
     known_at: datetime,
     max_depth: int = DEFAULT_MAX_DEPTH,
     tiers: tuple[Tier, ...] = reads.DEFAULT_TIERS,
+    recorder: access.AccessRecorder | None = None,
 ) -> list[Explanation]:
-    """Each current fact of a slot with the event that wrote it and that event's causes."""
+    """Each current fact of a slot with the event that wrote it and that event's causes;
+    the facts and the assertions of the replayed steps are counted in the access log."""
     facts = reads.current_facts(
         driver,
         database=database,
@@ -252,6 +281,8 @@ def why(
         replay = replay or Chain(events=[], edges=[])
         event = next((e for e in replay.events if e.id == event_id), None)
         explanations.append(Explanation(fact=fact, event=event, chain=replay))
+    shown = access.returned(facts) + [i for x in explanations for i in produced_ids(x.chain)]
+    access.record(recorder, sorted(set(shown)))
     return explanations
 
 
@@ -265,6 +296,7 @@ def why_answer(
     as_of: datetime,
     known_at: datetime,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    recorder: access.AccessRecorder | None = None,
 ) -> WhyAnswer:
     """``GET /v1/facts/why``: the explanations of a slot's current facts, answered, not found
     or out of scope (a predicate the ontology does not track)."""
@@ -279,6 +311,7 @@ def why_answer(
             as_of=as_of,
             known_at=known_at,
             max_depth=min(max_depth, MAX_DEPTH_CAP),
+            recorder=recorder,
         )
         status = Status.answered if explanations else Status.not_found
     return WhyAnswer(

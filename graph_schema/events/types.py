@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_
 
 from graph_schema.core.types import AccessList, Name, Status, Timestamp, as_sent
 from graph_schema.ledger.types import AssertionOut, AssertionWrite, WriteResult
+from graph_schema.lifecycle.types import WorkingMemory
 
 MAX_CAUSES = 100
 MAX_STATE_CHARS = 65_536
@@ -140,6 +141,8 @@ class ChainAnswer(BaseModel):
 class EventWritten(BaseModel):
     event: EventOut
     assertions: list[WriteResult]
+    # the event's task (the writer's own) after this write
+    working_memory: WorkingMemory
 
 
 class TaskOut(BaseModel):

@@ -7,7 +7,16 @@ Values always travel as ``$parameters``; node variables are checked by
 
 from __future__ import annotations
 
-from graph_schema.core.cypher import known_and_valid, set_times, stable, visible
+from graph_schema.core.cypher import (
+    PIN_CHANGE,
+    effective_tier,
+    known_and_valid,
+    pinned,
+    set_times,
+    stable,
+    visible,
+)
+from graph_schema.lifecycle.cypher import transitions
 
 # Rows are processed in the order given ($slots sorted by key), so the locks are taken in
 # key order and two batches cannot deadlock each other.
@@ -96,24 +105,39 @@ RETURN count(x) AS superseded
 """)
 
 
-CREATE_REMNANT = stable("""
+# A remnant is written now with the tier its source has now (a promoted, discarded or dormant
+# source gives a remnant of that tier, not of the tier the source was written with), and a
+# pinned source gives a pinned remnant.
+CREATE_REMNANT = stable(
+    """
 MATCH (src:Assertion {id: $source_id})-[:EVIDENCED_BY]->(e:Evidence)
-WITH src, collect(e) AS evidence
+WITH src, collect(e) AS evidence, """
+    + effective_tier("src", "$now")
+    + """ AS tier, """
+    + pinned("src", "$now")
+    + """ AS pinned
 CREATE (r:Assertion)
 SET r = src {
   .*, id: $id, valid_from: $valid_from, valid_to: $valid_to,
   closed_at: CASE WHEN $valid_to IS NULL THEN null ELSE $now END,
-  recorded_at: $now, superseded_at: null, remnant_of: src.id
+  recorded_at: $now, superseded_at: null, remnant_of: src.id, tier: tier
 }
 CREATE (r)-[:SUPERSEDES]->(src)
 FOREACH (e IN evidence | CREATE (r)-[:EVIDENCED_BY]->(e))
+FOREACH (_ IN CASE WHEN pinned THEN [1] ELSE [] END |
+  CREATE (:"""
+    + PIN_CHANGE
+    + """ {id: $pin_id, assertion_id: $id, pinned: true, at: $now, by: src.written_by,
+                 rule: 'remnant', reason: 'a remnant keeps the pin of its source'})
+         -[:CHANGES]->(r))
 WITH r, src
 CALL (r, src) {
   MATCH (src)-[:DISCLOSED_AS]->(d:Disclosure)
   CREATE (r)-[:DISCLOSED_AS]->(d)
 }
 RETURN r.id AS id
-""")
+"""
+)
 
 
 CREATE_DISCLOSURES = stable("""
@@ -133,7 +157,9 @@ CREATE (a)-[:CAUSED_BY]->(ev)
 
 ASSERTION_PROJECTION = (
     """
-  a {.*, embedding: null, text: null, slot_key: null} AS assertion,
+  a {.*, embedding: null, text: null, slot_key: null, tier: """
+    + effective_tier("a")
+    + """} AS assertion,
   [(a)-[:EVIDENCED_BY]->(e) WHERE """
     + visible("e")
     + """ | e {.*}] AS evidence,
@@ -148,51 +174,67 @@ ASSERTION_PROJECTION = (
 
 _VIEW_FIELDS = (
     ".subject, .predicate, .polarity, .valid_from, .valid_to, .closed_at, .recorded_at,"
-    " .superseded_at, .source_kind, .asserted_by, .confidence, .tier"
+    " .superseded_at, .source_kind, .asserted_by, .confidence"
 )
 
 
-_FACT_RETURN = (
-    """
-WITH a, """
-    + visible("a")
-    + """ AS exact
+def _fact_return(*, with_transitions: bool) -> str:
+    """The answer rows of fact and history reads: the exact version to its readers, else the
+    first disclosure the caller is in the audience of. Expects ``a`` and its effective
+    ``tier``. History adds each exact version's transitions (a disclosure view shows none:
+    how a hidden fact's tier moved is not part of a coarser view)."""
+    changes = (
+        ",\n  CASE WHEN exact THEN " + transitions("a") + " ELSE [] END AS transitions"
+        if with_transitions
+        else ""
+    )
+    return (
+        """
+WITH a, tier, """
+        + visible("a")
+        + """ AS exact
 OPTIONAL MATCH (a)-[:DISCLOSED_AS]->(d:Disclosure)
   WHERE NOT exact AND """
-    + visible("d")
-    + """
-WITH a, exact, d ORDER BY d.id
-WITH a, exact, head(collect(d)) AS d
+        + visible("d")
+        + """
+WITH a, tier, exact, d ORDER BY d.id
+WITH a, tier, exact, head(collect(d)) AS d
 WHERE exact OR d IS NOT NULL
 RETURN
   CASE WHEN exact
-    THEN a {.*, embedding: null, text: null, slot_key: null, view: 'exact'}
+    THEN a {.*, embedding: null, text: null, slot_key: null, tier: tier, view: 'exact'}
     ELSE a {"""
-    + _VIEW_FIELDS
-    + """, id: d.id, object: d.object, trend: d.trend,
+        + _VIEW_FIELDS
+        + """, tier: tier, id: d.id, object: d.object, trend: d.trend,
             access: d.access, view: 'disclosure'}
   END AS assertion,
   CASE WHEN exact
     THEN [(a)-[:EVIDENCED_BY]->(e) WHERE """
-    + visible("e")
-    + """ | e {.*}] ELSE [] END AS evidence,
+        + visible("e")
+        + """ | e {.*}] ELSE [] END AS evidence,
   CASE WHEN exact THEN [(a)-[:SUPERSEDES]->(x) | x.id] ELSE [] END AS supersedes,
   CASE WHEN exact
     THEN [(x)-[:SUPERSEDES]->(a) WHERE x.recorded_at <= $known_at | x.id] ELSE [] END
-    AS superseded_by
-"""
-)
+    AS superseded_by"""
+        + changes
+        + "\n"
+    )
 
 
+# Tiers are filtered by the effective tier as known at $known_at (core.cypher.effective_tier).
 CURRENT_FACTS = (
     """
 MATCH (a:Assertion {subject: $subject, predicate: $predicate})
 WHERE """
     + known_and_valid("a")
     + """
-  AND a.polarity = true AND a.tier IN $tiers AND a.confidence >= $min_confidence
+  AND a.polarity = true AND a.confidence >= $min_confidence
+WITH a, """
+    + effective_tier("a")
+    + """ AS tier
+WHERE tier IN $tiers
 """
-    + _FACT_RETURN
+    + _fact_return(with_transitions=False)
     + """
 ORDER BY a.valid_from DESC, a.recorded_at DESC, a.id
 """
@@ -203,8 +245,11 @@ HISTORY = (
     """
 MATCH (a:Assertion {subject: $subject, predicate: $predicate})
 WHERE a.recorded_at <= $known_at
+WITH a, """
+    + effective_tier("a")
+    + """ AS tier
 """
-    + _FACT_RETURN
+    + _fact_return(with_transitions=True)
     + """
 ORDER BY a.valid_from, a.recorded_at, a.id
 """

@@ -8,8 +8,9 @@ from neo4j import Driver
 
 from graph_schema.core.types import Principal, Status, Tier
 from graph_schema.ledger import cypher
-from graph_schema.ledger.records import assertion_out
-from graph_schema.ledger.types import AssertionOut, FactsAnswer, HistoryAnswer
+from graph_schema.ledger.records import assertion_out, history_version
+from graph_schema.ledger.types import AssertionOut, FactsAnswer, HistoryAnswer, HistoryVersion
+from graph_schema.lifecycle import access
 from graph_schema.schema.ontology import get_predicate
 
 DEFAULT_TIERS = (Tier.short, Tier.long)
@@ -26,7 +27,10 @@ def current_facts(
     known_at: datetime,
     min_confidence: float = 0.0,
     tiers: tuple[Tier, ...] = DEFAULT_TIERS,
+    recorder: access.AccessRecorder | None = None,
 ) -> list[AssertionOut]:
+    """The versions that govern the slot at (``as_of``, ``known_at``), in the tiers asked for
+    (each assertion's tier as known at ``known_at``); counted in the access log."""
     records, _, _ = driver.execute_query(
         cypher.CURRENT_FACTS,
         subject=subject,
@@ -39,7 +43,9 @@ def current_facts(
         database_=database,
         routing_="r",
     )
-    return [assertion_out(r, known_at=known_at) for r in records]
+    facts = [assertion_out(r, known_at=known_at) for r in records]
+    access.record(recorder, access.returned(facts))
+    return facts
 
 
 def history(
@@ -50,7 +56,9 @@ def history(
     subject: str,
     predicate: str,
     known_at: datetime,
-) -> list[AssertionOut]:
+    recorder: access.AccessRecorder | None = None,
+) -> list[HistoryVersion]:
+    """Every version of the slot recorded by ``known_at``, with its transitions."""
     records, _, _ = driver.execute_query(
         cypher.HISTORY,
         subject=subject,
@@ -60,7 +68,9 @@ def history(
         database_=database,
         routing_="r",
     )
-    return [assertion_out(r, known_at=known_at) for r in records]
+    versions = [history_version(r, known_at=known_at) for r in records]
+    access.record(recorder, access.returned(versions))
+    return versions
 
 
 def in_scope(driver: Driver, *, database: str, predicate: str) -> bool:
@@ -68,7 +78,7 @@ def in_scope(driver: Driver, *, database: str, predicate: str) -> bool:
     return get_predicate(driver, database=database, name=predicate) is not None
 
 
-def _status(found: list[AssertionOut]) -> Status:
+def _status(found: list[AssertionOut] | list[HistoryVersion]) -> Status:
     return Status.answered if found else Status.not_found
 
 
@@ -83,9 +93,10 @@ def facts_answer(
     known_at: datetime,
     min_confidence: float = 0.0,
     tiers: tuple[Tier, ...] = DEFAULT_TIERS,
+    recorder: access.AccessRecorder | None = None,
 ) -> FactsAnswer:
     """``GET /v1/facts``: the current facts of a slot, answered, not found or out of scope."""
-    status, facts = Status.out_of_scope, []
+    status, facts = Status.out_of_scope, list[AssertionOut]()
     if in_scope(driver, database=database, predicate=predicate):
         facts = current_facts(
             driver,
@@ -97,6 +108,7 @@ def facts_answer(
             known_at=known_at,
             min_confidence=min_confidence,
             tiers=tiers,
+            recorder=recorder,
         )
         status = _status(facts)
     return FactsAnswer(
@@ -117,9 +129,10 @@ def history_answer(
     subject: str,
     predicate: str,
     known_at: datetime,
+    recorder: access.AccessRecorder | None = None,
 ) -> HistoryAnswer:
     """``GET /v1/facts/history``: every version of a slot, or why there is none."""
-    status, versions = Status.out_of_scope, []
+    status, versions = Status.out_of_scope, list[HistoryVersion]()
     if in_scope(driver, database=database, predicate=predicate):
         versions = history(
             driver,
@@ -128,6 +141,7 @@ def history_answer(
             subject=subject,
             predicate=predicate,
             known_at=known_at,
+            recorder=recorder,
         )
         status = _status(versions)
     return HistoryAnswer(

@@ -6,7 +6,8 @@ from datetime import datetime
 from typing import Any
 
 from graph_schema.core.records import native
-from graph_schema.ledger.types import AssertionOut, EvidenceOut
+from graph_schema.ledger.types import AssertionOut, EvidenceOut, HistoryVersion
+from graph_schema.lifecycle.types import Transition
 
 
 def evidence_out(props: dict[str, Any]) -> EvidenceOut:
@@ -38,3 +39,38 @@ def assertion_out(record: Any, *, known_at: datetime | None = None) -> Assertion
     fields["supersedes"] = sorted(record["supersedes"])
     fields["superseded_by"] = sorted(record["superseded_by"])
     return AssertionOut.model_validate(fields)
+
+
+def transition_out(props: dict[str, Any]) -> Transition:
+    """A TierChange or PinChange map (``lifecycle.cypher.transitions``) as history shows it."""
+    data = native(props)
+    if data.get("pinned") is not None:
+        pinned = bool(data["pinned"])
+        return Transition(
+            at=data["at"],
+            change="pin",
+            from_="unpinned" if pinned else "pinned",
+            to="pinned" if pinned else "unpinned",
+            rule=data["rule"],
+            reason=data["reason"],
+        )
+    return Transition(
+        at=data["at"],
+        change="tier",
+        from_=data["from_tier"],
+        to=data["to_tier"],
+        rule=data["rule"],
+        reason=data["reason"],
+        run_id=data.get("run_id"),
+    )
+
+
+def history_version(record: Any, *, known_at: datetime) -> HistoryVersion:
+    """A version of a history read, with its transitions."""
+    base = assertion_out(record, known_at=known_at)
+    return HistoryVersion.model_validate(
+        {
+            **base.model_dump(),
+            "transitions": [transition_out(t) for t in record["transitions"]],
+        }
+    )

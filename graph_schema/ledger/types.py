@@ -36,6 +36,7 @@ from graph_schema.core.types import (
     check_text,
     text_schema,
 )
+from graph_schema.lifecycle.types import Transition, WorkingMemory
 
 MAX_QUOTE_CHARS = 10_000
 MAX_OBJECT_CHARS = 10_000
@@ -220,10 +221,19 @@ class AssertionOut(BaseModel):
     trend: str | None = None
 
 
+class HistoryVersion(AssertionOut):
+    """A version as history shows it: with its tier and pin transitions known at the read's
+    record time (none for a disclosure view)."""
+
+    transitions: list[Transition] = Field(default_factory=list)
+
+
 class WriteResult(BaseModel):
     assertion: AssertionOut
     superseded: str | None = None
     closed: list[str] = Field(default_factory=list)
+    # the task the assertion went into, after this write (null outside any task)
+    working_memory: WorkingMemory | None = None
 
 
 class AssertionsWritten(BaseModel):
@@ -245,5 +255,5 @@ class HistoryAnswer(BaseModel):
     status: Status
     subject: str
     predicate: str
-    versions: list[AssertionOut]
+    versions: list[HistoryVersion]
     known_at: datetime

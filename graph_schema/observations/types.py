@@ -19,6 +19,7 @@ from graph_schema.core.types import (
     Timestamp,
 )
 from graph_schema.ledger.types import WriteResult
+from graph_schema.lifecycle.types import WorkingMemory
 
 # the default of TRACTATUS_MAX_OBSERVATION_BATCH; the served OpenAPI document states the
 # configured one
@@ -64,6 +65,7 @@ class ObservationWritten(BaseModel):
     assertions: list[WriteResult]
     quarantined: list[QuarantinedDraft]
     replayed: bool = False
+    working_memory: WorkingMemory | None = None
 
 
 class ObservationAccepted(ObservationWritten):

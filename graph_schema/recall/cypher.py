@@ -18,7 +18,7 @@ previous turn of the same conversation and visibility scope plus the turn itself
 
 from __future__ import annotations
 
-from graph_schema.core.cypher import known_and_valid, visible
+from graph_schema.core.cypher import effective_tier, known_and_valid, visible
 from graph_schema.ledger import cypher as ledger_cypher
 
 VECTOR_INDEXES = {
@@ -40,11 +40,12 @@ TEXT_PROPERTIES = {"passage": "text", "context": "context"}
 
 def assertion_filter(var: str, *, conversation: bool = True) -> str:
     """What a caller may get back: visible, known and valid (or recorded, when superseded
-    facts are asked for), positive, in the tiers, confident enough, within the filters."""
+    facts are asked for), positive, in the tiers (as known at ``$known_at``), confident
+    enough, within the filters."""
     clauses = [
         visible(var),
         f"{var}.polarity = true",
-        f"{var}.tier IN $tiers",
+        f"{effective_tier(var)} IN $tiers",
         f"{var}.confidence >= $min_confidence",
         f"($source_kinds IS NULL OR {var}.source_kind IN $source_kinds)",
         f"($subject IS NULL OR {var}.subject = $subject)",

@@ -18,6 +18,7 @@ from graph_schema.core.records import as_datetime
 from graph_schema.core.types import Principal, Status, Tier
 from graph_schema.ledger.reads import DEFAULT_TIERS
 from graph_schema.ledger.records import assertion_out
+from graph_schema.lifecycle import access
 from graph_schema.recall import cypher as q
 from graph_schema.recall import fusion, rerank
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
@@ -256,13 +257,16 @@ def recall(
     principal: Principal,
     query: RecallQuery,
     config: FusionConfig | None = None,
+    recorder: access.AccessRecorder | None = None,
 ) -> RecallAnswer:
-    """Ranked assertions for ``query`` as ``principal`` sees them; a read transaction."""
+    """Ranked assertions for ``query`` as ``principal`` sees them; a read transaction. The
+    assertions returned are counted in the access log."""
     config = config or FusionConfig.from_env()
     p = parameters(principal, query)
     with driver.session(database=database, default_access_mode="READ") as session:
         work = session.execute_read(_search, p, query, config)
     results, relevance = _results(work, query, config)
+    access.record(recorder, access.returned(r.assertion for r in results))
     answered = bool(results) and relevance >= fusion.ANSWER_THRESHOLD
     return RecallAnswer(
         status=Status.answered if answered else Status.not_found,

@@ -1,4 +1,11 @@
-"""Versioned, idempotent schema migrations, recorded on a ``(:SchemaVersion)`` node."""
+"""Versioned, idempotent schema migrations, recorded on a ``(:SchemaVersion)`` node.
+
+A migration runs its schema statements, then its data steps: each step is a statement that
+does at most ``$batch`` items per transaction and returns how many (``done``); it is run
+again until it does nothing. Steps only touch what is not migrated yet, so a migration that
+was interrupted resumes where it stopped when ``tractatus migrate`` runs again (the version
+is recorded only once every step has finished).
+"""
 
 from __future__ import annotations
 
@@ -6,10 +13,13 @@ from dataclasses import dataclass
 
 from neo4j import Driver
 
+from graph_schema.lifecycle import cypher as lifecycle_cypher
+from graph_schema.lifecycle.types import TASK_KEY_SEPARATOR
 from graph_schema.schema import cypher
 from graph_schema.schema.types import Health
 
 EMBEDDING_DIMENSIONS = 384
+DATA_BATCH = 1_000
 
 
 @dataclass(frozen=True)
@@ -17,6 +27,7 @@ class Migration:
     version: int
     name: str
     statements: tuple[str, ...]
+    steps: tuple[str, ...] = ()
 
 
 def _unique(label: str, prop: str) -> str:
@@ -35,7 +46,9 @@ MIGRATIONS: tuple[Migration, ...] = (
             _unique("Evidence", "id"),
             _unique("Observation", "id"),
             _unique("Event", "id"),
-            _unique("Task", "id"),
+            # Task ids were unique here until migration 7 keyed tasks by (owner, id) and
+            # dropped this constraint; a store migrated from scratch never makes it (its
+            # index on Task.id would block the constraint when these migrations run again).
             _unique("Slot", "key"),
             _unique("Predicate", "name"),
             _unique("Quarantine", "id"),
@@ -140,6 +153,25 @@ MIGRATIONS: tuple[Migration, ...] = (
             "MATCH (:Assertion)-[:SUPERSEDES]->(a:Assertion) SET a:Superseded",
         ),
     ),
+    Migration(
+        7,
+        "lifecycle: tasks keyed by owner, tier and pin transitions, the access log, sleep",
+        (
+            # a task id is no longer global: (owner, id) is the task (docs/lifecycle.md)
+            "DROP CONSTRAINT task_id_unique IF EXISTS",
+            _unique("Task", "key"),
+            "CREATE INDEX task_id IF NOT EXISTS FOR (t:Task) ON (t.id)",
+            "CREATE INDEX task_status IF NOT EXISTS FOR (t:Task) ON (t.status)",
+            _unique("TierChange", "id"),
+            _unique("PinChange", "id"),
+            "CREATE INDEX tier_change_assertion IF NOT EXISTS "
+            "FOR (c:TierChange) ON (c.assertion_id)",
+            "CREATE INDEX pin_change_assertion IF NOT EXISTS FOR (c:PinChange) ON (c.assertion_id)",
+            _unique("AccessCount", "assertion_id"),
+            _unique("SleepLock", "id"),
+        ),
+        steps=lifecycle_cypher.MIGRATION_STEPS,
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
@@ -157,6 +189,19 @@ def health(driver: Driver, *, database: str) -> Health:
     return Health(status="ok", neo4j="up", schema_version=version, schema_latest=LATEST_VERSION)
 
 
+def _run_step(driver: Driver, step: str, *, database: str) -> int:
+    """Run a data step until it does nothing; each run is its own transaction."""
+    total = 0
+    while True:
+        records, _, _ = driver.execute_query(
+            step, batch=DATA_BATCH, separator=TASK_KEY_SEPARATOR, database_=database
+        )
+        done = int(records[0]["done"]) if records else 0
+        if done == 0:
+            return total
+        total += done
+
+
 def migrate(driver: Driver, *, database: str) -> list[int]:
     """Apply every migration newer than the recorded version; return the versions applied."""
     applied: list[int] = []
@@ -166,6 +211,8 @@ def migrate(driver: Driver, *, database: str) -> list[int]:
             continue
         for statement in migration.statements:
             driver.execute_query(statement, database_=database)
+        for step in migration.steps:
+            _run_step(driver, step, database=database)
         driver.execute_query(
             cypher.SET_SCHEMA_VERSION, version=migration.version, database_=database
         )

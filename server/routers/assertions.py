@@ -1,10 +1,11 @@
-"""POST /v1/assertions: one assertion or a batch, through the gate, in one transaction."""
+"""POST /v1/assertions: one assertion or a batch, through the gate, in one transaction;
+POST /v1/assertions/{id}/pin and /unpin (docs/lifecycle.md)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Response
+from fastapi import APIRouter, Body, Path, Response
 from fastapi.responses import JSONResponse
 
 from graph_schema.core.types import as_sent
@@ -14,10 +15,12 @@ from graph_schema.ledger.types import (
     AssertionWrite,
     WriteResult,
 )
+from graph_schema.lifecycle.types import PinAnswer
 from ingest.assertions import write_assertions
+from ingest.lifecycle.pins import set_pin
 from server.batches import batch_items
 from server.deps import DriverDep, EmbedderDep, PrincipalDep, SettingsDep
-from server.errors import BODY, V1, declared
+from server.errors import BODY, PARAMS, V1, declared
 from server.routing import JSONRoute, answer
 
 router = APIRouter(prefix="/v1", tags=["assertions"], route_class=JSONRoute)
@@ -37,6 +40,7 @@ AssertionBody = Annotated[Any, as_sent(AssertionWrite | AssertionBatch), Body()]
         "valid_time_conflict",
         "batch_too_large",
         "rejected",
+        "task_ended",
     ),
 )
 def post_assertions(
@@ -59,7 +63,48 @@ def post_assertions(
         principal=principal,
         embedder=embedder,
         retention=settings.quarantine_retention,
+        bound=settings.working_memory_bound,
     )
     if is_batch:
         return answer(AssertionsWritten(results=results), status_code=201)
     return answer(results[0], status_code=201)
+
+
+AssertionId = Annotated[str, Path(min_length=1, max_length=64, description="an assertion id")]
+
+
+@router.post(
+    "/assertions/{assertion_id}/pin",
+    response_model=PinAnswer,
+    responses=declared(*V1, *PARAMS, "forbidden", "not_found"),
+)
+def post_pin(
+    assertion_id: AssertionId, driver: DriverDep, settings: SettingsDep, principal: PrincipalDep
+) -> PinAnswer:
+    """Pin an assertion (its writer or an admin) so it never falls dormant; recorded as a
+    transition. Pinning a pinned assertion changes nothing (``changed: false``)."""
+    return set_pin(
+        driver,
+        database=settings.neo4j_database,
+        principal=principal,
+        assertion_id=assertion_id,
+        pinned=True,
+    )
+
+
+@router.post(
+    "/assertions/{assertion_id}/unpin",
+    response_model=PinAnswer,
+    responses=declared(*V1, *PARAMS, "forbidden", "not_found"),
+)
+def post_unpin(
+    assertion_id: AssertionId, driver: DriverDep, settings: SettingsDep, principal: PrincipalDep
+) -> PinAnswer:
+    """Unpin an assertion (its writer or an admin); recorded as a transition."""
+    return set_pin(
+        driver,
+        database=settings.neo4j_database,
+        principal=principal,
+        assertion_id=assertion_id,
+        pinned=False,
+    )

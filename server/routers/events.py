@@ -24,7 +24,7 @@ from graph_schema.events.types import (
     WhyAnswer,
 )
 from ingest import events as event_writes
-from server.deps import DriverDep, PrincipalDep, SettingsDep
+from server.deps import AccessLogDep, DriverDep, PrincipalDep, SettingsDep
 from server.errors import BODY, PARAMS, V1, declared, error_response
 from server.params import PredicateName, Subject, TimeParam, coordinates
 from server.routing import JSONRoute, answer
@@ -45,7 +45,9 @@ NO_EVENT = "no visible event with this id"
     "/events",
     status_code=201,
     response_model=EventWritten,
-    responses=declared(*V1, *BODY, "precondition_failed", "valid_time_conflict", "rejected"),
+    responses=declared(
+        *V1, *BODY, "precondition_failed", "valid_time_conflict", "rejected", "task_ended"
+    ),
 )
 def post_event(
     payload: EventBody,
@@ -62,6 +64,7 @@ def post_event(
         raw=payload,
         principal=principal,
         retention=settings.quarantine_retention,
+        bound=settings.working_memory_bound,
     )
     return answer(written, status_code=201)
 
@@ -90,6 +93,7 @@ def get_chain(
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
+    access_log: AccessLogDep,
     direction: Direction = Direction.causes,
     max_depth: MaxDepth = events.DEFAULT_MAX_DEPTH,
 ) -> Response:
@@ -101,6 +105,7 @@ def get_chain(
         event_id=event_id,
         direction=direction,
         max_depth=depth,
+        recorder=access_log,
     )
     if replay is None:
         raise NotFound(NO_EVENT, details={"id": event_id})
@@ -123,6 +128,7 @@ def get_why(
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
+    access_log: AccessLogDep,
     as_of: TimeParam = None,
     known_at: TimeParam = None,
     max_depth: MaxDepth = events.DEFAULT_MAX_DEPTH,
@@ -138,5 +144,6 @@ def get_why(
             as_of=valid,
             known_at=known,
             max_depth=max_depth,
+            recorder=access_log,
         )
     )

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 from graph_schema.core.types import Tier
 from graph_schema.ledger import reads
 from graph_schema.ledger.types import FactsAnswer, HistoryAnswer
-from server.deps import DriverDep, PrincipalDep, SettingsDep
+from server.deps import AccessLogDep, DriverDep, PrincipalDep, SettingsDep
 from server.errors import PARAMS, V1, declared
 from server.params import PredicateName, Subject, TimeParam, coordinates
 from server.routing import JSONRoute
@@ -24,6 +24,7 @@ def get_facts(
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
+    access_log: AccessLogDep,
     as_of: TimeParam = None,
     known_at: TimeParam = None,
     min_confidence: Annotated[float, Query(ge=0, le=1)] = 0.0,
@@ -40,6 +41,7 @@ def get_facts(
         known_at=known,
         min_confidence=min_confidence,
         tiers=tuple(tier) if tier else reads.DEFAULT_TIERS,
+        recorder=access_log,
     )
 
 
@@ -50,6 +52,7 @@ def get_history(
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
+    access_log: AccessLogDep,
     known_at: TimeParam = None,
 ) -> HistoryAnswer:
     _, known = coordinates(None, known_at)
@@ -60,4 +63,5 @@ def get_history(
         subject=subject,
         predicate=predicate,
         known_at=known,
+        recorder=access_log,
     )

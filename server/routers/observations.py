@@ -59,7 +59,7 @@ def _batch_item(outcome: Outcome) -> ObservationAccepted | ObservationRefused:
     responses={
         200: _BATCH,
         201: _WRITTEN,
-        **declared(*V1, *BODY, "precondition_failed", "batch_too_large", "rejected"),
+        **declared(*V1, *BODY, "precondition_failed", "batch_too_large", "rejected", "task_ended"),
     },
 )
 def post_observations(
@@ -87,6 +87,7 @@ def post_observations(
         embedder=embedder,
         retain_raw_text=settings.retain_raw_text,
         retention=settings.quarantine_retention,
+        working_memory_bound=settings.working_memory_bound,
     )
     if is_batch:
         return answer(ObservationsWritten(results=[_batch_item(o) for o in outcomes]))

@@ -10,7 +10,14 @@ from fastapi import APIRouter, Body
 from graph_schema.recall.pipeline import RecallQuery, recall
 from graph_schema.recall.types import IndexAnswer, IndexRequest, RecallAnswer, RecallRequest
 from ingest import passages
-from server.deps import AdminDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
+from server.deps import (
+    AccessLogDep,
+    AdminDep,
+    DriverDep,
+    EmbedderDep,
+    PrincipalDep,
+    SettingsDep,
+)
 from server.errors import BODY, V1, declared
 from server.params import coordinates
 from server.routing import JSONRoute
@@ -25,6 +32,7 @@ def post_recall(
     settings: SettingsDep,
     principal: PrincipalDep,
     embedder: EmbedderDep,
+    access_log: AccessLogDep,
 ) -> RecallAnswer:
     """Ranked assertions with evidence, scores and ``why``; ``status`` answered/not_found."""
     as_of, known_at = coordinates(request.as_of, request.known_at)
@@ -37,7 +45,13 @@ def post_recall(
         filters=request.filters,
         vector=vector,
     )
-    return recall(driver, database=settings.neo4j_database, principal=principal, query=query)
+    return recall(
+        driver,
+        database=settings.neo4j_database,
+        principal=principal,
+        query=query,
+        recorder=access_log,
+    )
 
 
 @router.post("/index", response_model=IndexAnswer, responses=declared(*V1, *BODY, "forbidden"))

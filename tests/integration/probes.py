@@ -90,9 +90,16 @@ def plant(api: dict[str, Api], owner: str, prober: str) -> Secret:
     return secret
 
 
-def normalise(response: httpx.Response, secret: Secret) -> tuple[int, str]:
+def normalise(
+    response: httpx.Response, secret: Secret, volatile: tuple[str, ...] = ()
+) -> tuple[int, str]:
+    """The response with the probed subjects and the volatile fields (plus ``volatile``, more
+    keys whose values differ between two equally empty answers) blanked out."""
     text = response.text.replace(secret.subject, "<S>").replace(secret.control, "<S>")
-    return response.status_code, _VOLATILE.sub(r'"\1": <v>', text)
+    text = _VOLATILE.sub(r'"\1": <v>', text)
+    for key in volatile:
+        text = re.sub(rf'"{key}":\s*("[^"]*"|null)', f'"{key}": <v>', text)
+    return response.status_code, text
 
 
 def check(
@@ -101,10 +108,12 @@ def check(
     probe: httpx.Response,
     control: httpx.Response,
     supplied: tuple[str, ...] = (),
+    volatile: tuple[str, ...] = (),
 ) -> None:
     """The probe must look exactly like the control and carry no byte of the secret.
 
-    ``supplied`` are hidden ids the prober itself sent (an echo of them reveals nothing)."""
+    ``supplied`` are hidden ids the prober itself sent (an echo of them reveals nothing);
+    ``volatile`` are more keys whose values may differ (times of two different tasks)."""
     label = f"{name}[{secret.owner}->{secret.prober}]"
     RESULTS["attacks"].append(label)
     problems = []
@@ -112,7 +121,7 @@ def check(
         problems.append("secret value in the response")
     if any(i in probe.text for i in secret.ids if i not in supplied):
         problems.append("hidden id in the response")
-    if normalise(probe, secret) != normalise(control, secret):
+    if normalise(probe, secret, volatile) != normalise(control, secret, volatile):
         problems.append(
             f"differs from control: {probe.status_code} {probe.text[:300]!r} vs "
             f"{control.status_code} {control.text[:300]!r}"

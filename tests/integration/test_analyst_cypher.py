@@ -125,6 +125,7 @@ def test_the_doc_has_the_promised_queries() -> None:
         "task_failures",
         "why_fact",
         "task_timeline",
+        "fact_lifecycle",
     }
 
 
@@ -193,3 +194,15 @@ def test_task_timeline(driver: Driver, seeded: dict[str, Any]) -> None:
         "pay_order",
     ]
     assert {r["goal"] for r in rows} == {"restock"}
+
+
+def test_fact_lifecycle(driver: Driver, seeded: dict[str, Any], api: dict[str, Api]) -> None:
+    before = _run(driver, "fact_lifecycle", subject=seeded["order"], predicate="payment_status")
+    assert before and all(r["transitions"] == [] for r in before)
+    assert {r["written_tier"] for r in before} == {"short"}
+    ended = api["public"].client.post(f"/v1/tasks/{seeded['task']}/end")
+    assert ended.status_code == 200, ended.text
+    rows = _run(driver, "fact_lifecycle", subject=seeded["order"], predicate="payment_status")
+    assert [r["object"] for r in rows] == [r["object"] for r in before]
+    assert all(len(r["transitions"]) == 1 for r in rows)
+    assert all(r["transitions"][0].startswith("short -> ") for r in rows)

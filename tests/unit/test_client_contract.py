@@ -24,9 +24,6 @@ from server.settings import Settings
 ROOT = Path(__file__).resolve().parents[2]
 NOT_IN_CLIENT = {
     ("GET", "/metrics"): "Prometheus text for a scraper, not for an application",
-    # the task lifecycle (issue 17) is not merged yet; the client adds it when it lands
-    ("POST", "/v1/tasks/{}/end"): "pending: task lifecycle",
-    ("GET", "/v1/tasks/{}"): "pending: task lifecycle",
 }
 ASSERTION = {"subject": "s", "predicate": "p", "object": "o", "source_kind": "user_stated"}
 
@@ -47,6 +44,12 @@ CALLS: dict[str, _calls.Call[Any]] = {
     "chain": _calls.chain("e1"),
     "why": _calls.why("s", "p"),
     "timeline": _calls.timeline("t1"),
+    "start_task": _calls.start_task("t1"),
+    "task": _calls.task("t1"),
+    "end_task": _calls.end_task("t1"),
+    "pin": _calls.pin("a1"),
+    "unpin": _calls.pin("a1", pinned=False),
+    "sleep": _calls.sleep(dry_run=True),
     "ontology": _calls.ontology(),
     "register_predicate": _calls.register_predicate({}),
     "quarantine": _calls.quarantine(),

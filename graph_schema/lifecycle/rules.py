@@ -1,0 +1,254 @@
+"""The lifecycle rules, pure: what consolidation and sleep decide, given what the store holds.
+
+Nothing here reads the store or the clock; the write paths (``ingest/lifecycle/``) fetch the
+inputs, call these functions and record the decisions as transitions. docs/lifecycle.md
+states the same rules in prose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from graph_schema.core.types import SourceKind, Tier
+from graph_schema.lifecycle.types import Rule
+
+SAID = "said"
+DEFAULT_BOUND = 1_000  # working assertions per task (TRACTATUS_WORKING_MEMORY_BOUND)
+TRUSTED_SOURCES = frozenset({SourceKind.user_stated, SourceKind.tool_returned, SourceKind.document})
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The settings every rule reads (defaults documented in docs/lifecycle.md)."""
+
+    promote_confidence: float = 0.8
+    trusted_sources: frozenset[str] = frozenset(s.value for s in TRUSTED_SOURCES)
+    corroboration_sources: int = 2
+    working_memory_bound: int = DEFAULT_BOUND
+    ephemeral_ttl: timedelta = timedelta(days=1)
+    dormant_after: timedelta = timedelta(days=180)
+
+
+@dataclass(frozen=True)
+class Decision:
+    id: str
+    from_tier: Tier
+    to_tier: Tier
+    rule: Rule
+    reason: str
+
+    @property
+    def promoted(self) -> bool:
+        return self.to_tier is Tier.long
+
+
+# --- who may read what: a sound implication on access lists ------------------------------------
+
+Clauses = frozenset[frozenset[str]]
+
+
+def clauses(access: Iterable[str], access_all: Iterable[str]) -> Clauses:
+    """The reading condition of a node as a conjunction of clauses, each "any of these groups":
+    its ``access`` list (when restricted) and every ``access_all`` requirement ("g1|g2")."""
+    own = [frozenset(access)] if access else []
+    required = [frozenset(req.split("|")) for req in access_all]
+    return frozenset(c for c in (*own, *required) if c)
+
+
+def readers_included(fact: Clauses, source: Clauses) -> bool:
+    """True only if every principal who may read ``fact`` may also read ``source``.
+
+    Each clause of the source must be implied by a clause of the fact that is a subset of it
+    (a reader of the fact holds a group of that clause, hence of the source's). Sound, not
+    complete: when in doubt the source does not count. A public source is readable by all."""
+    return all(any(f <= s for f in fact) for s in source)
+
+
+# --- consolidation ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Span:
+    observation_id: str | None
+    start: int | None
+    end: int | None
+
+    def overlaps(self, other: Span) -> bool:
+        if self.observation_id is None or self.observation_id != other.observation_id:
+            return False
+        if None in (self.start, self.end, other.start, other.end):
+            return False
+        return max(self.start or 0, other.start or 0) < min(self.end or 0, other.end or 0)
+
+
+@dataclass(frozen=True)
+class Support:
+    """An alive, positive version with the same (subject, predicate, object)."""
+
+    source: tuple[str, ...]
+    clauses: Clauses
+
+
+@dataclass(frozen=True)
+class Working:
+    """One working assertion of an ending task, with what the rules need to know about it."""
+
+    id: str
+    predicate: str
+    polarity: bool
+    confidence: float
+    source_kind: str
+    recorded_at: datetime
+    clauses: Clauses
+    source: tuple[str, ...]
+    ephemeral: bool
+    spans: tuple[Span, ...] = ()
+    supports: tuple[Support, ...] = field(default_factory=tuple)
+
+    @property
+    def said(self) -> bool:
+        return self.predicate == SAID
+
+    @property
+    def order(self) -> tuple[datetime, str]:
+        return self.recorded_at, self.id
+
+
+def source_key(
+    observation_ids: Sequence[str | None], asserted_by: str, kind: str
+) -> tuple[str, ...]:
+    """What makes two supports independent: the observation they cite, or, for evidence that
+    cites none, who asserted it and the kind of source."""
+    cited = sorted(o for o in observation_ids if o)
+    return ("observation", cited[0]) if cited else ("speaker", asserted_by, kind)
+
+
+def corroborating_sources(item: Working) -> int:
+    """Independent sources of the item's (subject, predicate, object) that every reader of
+    the item may also read; the item's own source always counts."""
+    sources = {item.source}
+    for support in item.supports:
+        if readers_included(item.clauses, support.clauses):
+            sources.add(support.source)
+    return len(sources)
+
+
+def _fact(item: Working, policy: Policy) -> Decision:
+    short = Tier.short
+    if item.ephemeral:
+        reason = f"predicate {item.predicate} is ephemeral: never consolidated"
+        return Decision(item.id, short, Tier.discarded, Rule.ephemeral, reason)
+    trusted = item.source_kind in policy.trusted_sources
+    if trusted and item.confidence >= policy.promote_confidence:
+        reason = (
+            f"confidence {item.confidence:g} >= {policy.promote_confidence:g}"
+            f" from a trusted source ({item.source_kind})"
+        )
+        return Decision(item.id, short, Tier.long, Rule.verified, reason)
+    sources = corroborating_sources(item) if item.polarity else 1
+    if sources >= policy.corroboration_sources:
+        reason = f"supported by {sources} independent sources its readers may read"
+        return Decision(item.id, short, Tier.long, Rule.corroborated, reason)
+    why = (
+        f"confidence {item.confidence:g} < {policy.promote_confidence:g}"
+        if trusted
+        else f"source {item.source_kind} is not trusted"
+    )
+    reason = f"{why}, and {sources} independent source(s) < {policy.corroboration_sources}"
+    return Decision(item.id, short, Tier.discarded, Rule.unverified, reason)
+
+
+def _said(item: Working, kept: Sequence[Working]) -> Decision:
+    if any(s.overlaps(k) for s in item.spans for fact in kept for k in fact.spans):
+        reason = "states a fact kept from this task (same observation span)"
+        return Decision(item.id, Tier.short, Tier.long, Rule.said_supported, reason)
+    reason = "states no fact kept from this task"
+    return Decision(item.id, Tier.short, Tier.discarded, Rule.said_unsupported, reason)
+
+
+def _over_bound(item: Working, bound: int) -> Decision:
+    reason = f"past the working-memory bound of {bound}: the oldest promotable go first"
+    return Decision(item.id, Tier.short, Tier.discarded, Rule.over_bound, reason)
+
+
+def consolidate(items: Sequence[Working], policy: Policy) -> list[Decision]:
+    """Decide every working assertion of an ending task (see docs/lifecycle.md):
+
+    1. facts (every predicate but ``said``): ephemeral -> discarded; trusted and confident
+       enough -> promoted (verified); corroborated -> promoted; else discarded;
+    2. ``said`` sentences: promoted when a promoted fact cites an overlapping span of the
+       same observation, else discarded;
+    3. the bound: when more than ``working_memory_bound`` would stay, the oldest promotable
+       ones (by recorded_at, id) are discarded (``over_bound``), and a ``said`` sentence
+       whose supporting facts all went is discarded too.
+
+    Deterministic: the same inputs decide the same way, in the order of ``items``."""
+    by_id = {item.id: item for item in items}
+    facts = {i.id: _fact(i, policy) for i in items if not i.said}
+    kept = [by_id[d.id] for d in facts.values() if d.promoted]
+    decided = {**facts, **{i.id: _said(i, kept) for i in items if i.said}}
+    promotable = sorted(
+        (by_id[d.id] for d in decided.values() if d.promoted), key=lambda i: i.order
+    )
+    bound = policy.working_memory_bound
+    excess = max(0, len(promotable) - bound)
+    for item in promotable[:excess]:
+        decided[item.id] = _over_bound(item, bound)
+    if excess:
+        still = [by_id[d.id] for d in decided.values() if d.promoted and not by_id[d.id].said]
+        for item in promotable[excess:]:
+            if item.said and not _said(item, still).promoted:
+                decided[item.id] = _said(item, still)
+    return [decided[item.id] for item in items]
+
+
+# --- sleep: ephemeral expiry, dormancy, waking ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Resting:
+    """One assertion as the sleep sweep sees it."""
+
+    id: str
+    written_tier: Tier
+    tier: Tier
+    task_id: str | None
+    alive: bool
+    polarity: bool
+    recorded_at: datetime
+    entered_at: datetime
+    pinned: bool
+    last_read_at: datetime | None
+
+
+def _days(span: timedelta) -> str:
+    return f"{span.total_seconds() / 86_400:g} days"
+
+
+def rest(item: Resting, now: datetime, policy: Policy) -> Decision | None:
+    """What a sleep at ``now`` (the lifecycle clock) does to one assertion, if anything.
+
+    * an ephemeral fact written outside any task (written ``short``, no task) expires
+      ``ephemeral_ttl`` after it was recorded;
+    * a long-term, alive, positive, unpinned fact falls dormant when neither a read nor its
+      becoming long-term happened within ``dormant_after``;
+    * a dormant fact wakes when it was read since it fell dormant, or is pinned."""
+    if item.tier is Tier.short and item.task_id is None and item.written_tier is Tier.short:
+        if item.recorded_at <= now - policy.ephemeral_ttl:
+            reason = f"ephemeral, outside any task, older than {_days(policy.ephemeral_ttl)}"
+            return Decision(item.id, Tier.short, Tier.discarded, Rule.ephemeral_expired, reason)
+        return None
+    if item.tier is Tier.long and item.alive and item.polarity and not item.pinned:
+        since = max(item.entered_at, item.last_read_at or item.entered_at)
+        if since <= now - policy.dormant_after:
+            reason = f"not read for {_days(policy.dormant_after)}"
+            return Decision(item.id, Tier.long, Tier.dormant, Rule.dormant, reason)
+        return None
+    if item.tier is Tier.dormant:
+        read = item.last_read_at is not None and item.last_read_at > item.entered_at
+        if read or item.pinned:
+            reason = "read since it fell dormant" if read else "pinned"
+            return Decision(item.id, Tier.dormant, Tier.long, Rule.woken, reason)
+    return None

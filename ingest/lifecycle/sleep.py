@@ -1,0 +1,319 @@
+"""Sleep: consolidate ended tasks left unconsolidated, expire ephemeral facts of no task, let
+unused long-term facts fall dormant and wake dormant facts that were read.
+
+One sleep at a time across API replicas: a lease on one ``SleepLock`` node (a second sleep is
+refused with 409 ``sleep_running`` rather than queued: an HTTP call should not wait minutes,
+and the scheduler simply tries again at its next turn). The work goes in batches, each its
+own transaction that first renews the lease (a sleep that lost its lease stops before
+writing) and re-reads the state it decides on, so a sleep killed half way and run again
+reaches the same end state: what was done is not eligible any more, what was not is done.
+A dry run takes no lease, writes nothing and previews the same decisions at any ``now``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from neo4j import Driver, ManagedTransaction
+from neo4j.exceptions import DriverError, Neo4jError
+
+from graph_schema.core.errors import SleepRunning, TractatusError
+from graph_schema.core.records import as_datetime
+from graph_schema.core.timeutil import new_id, utcnow
+from graph_schema.core.types import Principal, Tier
+from graph_schema.lifecycle import cypher, rules
+from graph_schema.lifecycle.reads import readable
+from graph_schema.lifecycle.types import MAX_REPORT_IDS, SleepCounts, SleepReport
+from ingest.lifecycle.consolidate import (
+    Lifecycle,
+    consolidate_in_tx,
+    count,
+    ephemeral_predicates,
+    plan,
+    record_changes,
+)
+from ingest.metrics import LIFECYCLE_TRANSITIONS, SLEEP_RUNS
+
+log = logging.getLogger("tractatus.sleep")
+
+SCHEDULER = Principal(id="tractatus:scheduler", role="admin")
+
+
+@dataclass(frozen=True)
+class SleepConfig:
+    lease: timedelta = timedelta(seconds=60)
+    batch: int = 500
+
+
+@dataclass
+class _Tally:
+    """Counts of everything; ids (bounded) of what the caller may read."""
+
+    counts: SleepCounts = field(default_factory=SleepCounts)
+    ids: dict[str, list[str]] = field(
+        default_factory=lambda: {"promoted": [], "discarded": [], "dormant": [], "woken": []}
+    )
+    truncated: bool = False
+
+    def add(self, kind: str, assertion_id: str, shown: bool) -> None:
+        setattr(self.counts, kind, getattr(self.counts, kind) + 1)
+        if not shown:
+            return
+        if len(self.ids[kind]) < MAX_REPORT_IDS:
+            self.ids[kind].append(assertion_id)
+        else:
+            self.truncated = True
+
+    def decision(self, d: rules.Decision, shown: bool) -> None:
+        kind = {
+            Tier.long: "woken" if d.from_tier is Tier.dormant else "promoted",
+            Tier.discarded: "discarded",
+            Tier.dormant: "dormant",
+        }[d.to_tier]
+        self.add(kind, d.id, shown)
+
+    def report(self, run_id: str | None, now: datetime, dry_run: bool) -> SleepReport:
+        return SleepReport(
+            run_id=run_id,
+            now=now,
+            dry_run=dry_run,
+            counts=self.counts,
+            truncated=self.truncated,
+            **self.ids,
+        )
+
+
+@dataclass(frozen=True)
+class _Run:
+    driver: Driver
+    database: str
+    principal: Principal
+    life: Lifecycle
+    config: SleepConfig
+    now: datetime  # the lifecycle clock's now (or a dry run's)
+    run_id: str | None  # None: a dry run
+
+    def renew(self, tx: ManagedTransaction) -> None:
+        if self.run_id is None:
+            return
+        expires = utcnow() + self.config.lease
+        held = tx.run(cypher.RENEW_SLEEP_LOCK, run_id=self.run_id, expires_at=expires).single()
+        if held is None or held["held"] != 1:
+            raise SleepRunning("this sleep lost its lease to another sleep; it stopped")
+
+
+# --- the lease ------------------------------------------------------------------------------
+
+
+def _acquire(run: _Run) -> None:
+    now = utcnow()
+    records, _, _ = run.driver.execute_query(
+        cypher.ACQUIRE_SLEEP_LOCK,
+        run_id=run.run_id,
+        now=now,
+        expires_at=now + run.config.lease,
+        database_=run.database,
+    )
+    if not records[0]["free"]:
+        expires = as_datetime(records[0]["expires_at"])
+        raise SleepRunning(
+            "another sleep is running",
+            details={"lease_expires_at": expires.isoformat() if expires else None},
+        )
+
+
+def _release(run: _Run) -> None:
+    run.driver.execute_query(cypher.RELEASE_SLEEP_LOCK, run_id=run.run_id, database_=run.database)
+
+
+# --- 1. ended tasks not yet consolidated -----------------------------------------------------
+
+
+def _one_task(
+    tx: ManagedTransaction, run: _Run, task: dict[str, Any], ephemeral: frozenset[str]
+) -> dict[str, Any] | None:
+    run.renew(tx)
+    if run.run_id is None:
+        decisions = plan(
+            tx,
+            task_id=task["id"],
+            owner=task["owner"],
+            ephemeral=ephemeral,
+            policy=run.life.policy,
+            known_at=utcnow(),
+        )
+        return {
+            "promoted": [d.id for d in decisions if d.promoted],
+            "discarded": [d.id for d in decisions if not d.promoted],
+        }
+    report, made = consolidate_in_tx(
+        tx,
+        task_id=task["id"],
+        owner=task["owner"],
+        ephemeral=ephemeral,
+        life=run.life,
+        run_id=run.run_id,
+    )
+    if made:
+        count(report)
+    return report if made else None
+
+
+def _ended_tasks(run: _Run, tally: _Tally) -> None:
+    ephemeral = ephemeral_predicates(run.driver, database=run.database)
+    records, _, _ = run.driver.execute_query(
+        cypher.ENDED_UNCONSOLIDATED, limit=100_000, database_=run.database, routing_="r"
+    )
+    with run.driver.session(database=run.database) as session:
+        for task in (dict(r) for r in records):
+            execute = session.execute_read if run.run_id is None else session.execute_write
+            done = execute(_one_task, run, task, ephemeral)
+            if done is None:
+                continue
+            tally.counts.tasks += 1
+            visible = session.execute_read(
+                readable, [*done["promoted"], *done["discarded"]], run.principal
+            )
+            for kind in ("promoted", "discarded"):
+                for assertion_id in done[kind]:
+                    tally.add(kind, assertion_id, assertion_id in visible)
+
+
+# --- 2. the sweep: expiry, dormancy, waking ----------------------------------------------------
+
+
+def _resting(record: Any) -> rules.Resting:
+    change = record["change"]
+    recorded_at = as_datetime(record["recorded_at"])
+    entered = as_datetime(change["clock_at"]) if change else None
+    return rules.Resting(
+        id=record["id"],
+        written_tier=Tier(record["written_tier"]),
+        tier=Tier(record["tier"]),
+        task_id=record["task_id"],
+        alive=bool(record["alive"]),
+        polarity=bool(record["polarity"]),
+        recorded_at=recorded_at,  # type: ignore[arg-type]
+        entered_at=entered or recorded_at,  # type: ignore[arg-type]
+        pinned=bool(record["pinned"]),
+        last_read_at=as_datetime(record["last_read_at"]),
+    )
+
+
+def _batch(
+    tx: ManagedTransaction, run: _Run, after: str
+) -> tuple[str | None, list[tuple[rules.Decision, bool]]]:
+    run.renew(tx)
+    rows = list(
+        tx.run(
+            cypher.SWEEP_BATCH,
+            after=after,
+            batch=run.config.batch,
+            known_at=utcnow(),
+            groups=list(run.principal.groups),
+        )
+    )
+    decided = [(rules.rest(_resting(r), run.now, run.life.policy), bool(r["shown"])) for r in rows]
+    changes = [(d, shown) for d, shown in decided if d is not None]
+    if run.run_id is not None:
+        record_changes(
+            tx, [d for d, _ in changes], run_id=run.run_id, now=utcnow(), clock_at=run.now
+        )
+    return (rows[-1]["id"] if rows else None), changes
+
+
+def _sweep(run: _Run, tally: _Tally) -> None:
+    after: str | None = ""
+    with run.driver.session(database=run.database) as session:
+        while after is not None:
+            execute = session.execute_read if run.run_id is None else session.execute_write
+            after, changes = execute(_batch, run, after)
+            for decision, shown in changes:
+                tally.decision(decision, shown)
+                if run.run_id is not None:
+                    LIFECYCLE_TRANSITIONS.labels(rule=decision.rule.value).inc()
+
+
+# --- the whole sleep ----------------------------------------------------------------------------
+
+
+def run_sleep(
+    driver: Driver,
+    *,
+    database: str,
+    principal: Principal,
+    life: Lifecycle,
+    config: SleepConfig,
+    now: datetime | None = None,
+    dry_run: bool = False,
+    flush: Callable[[], bool] | None = None,
+) -> SleepReport:
+    """One sleep (see the module doc). ``now`` is the lifecycle time to decide at (a dry run
+    may name any; a real sleep runs at the clock's present). ``flush`` writes this process's
+    queued access counts first, so reads made just before the sleep count."""
+    if flush is not None:
+        flush()
+    run = _Run(
+        driver,
+        database,
+        principal,
+        life,
+        config,
+        now=now if dry_run and now is not None else life.clock.now(),
+        run_id=None if dry_run else new_id(),
+    )
+    tally = _Tally()
+    if dry_run:
+        _ended_tasks(run, tally)
+        _sweep(run, tally)
+        SLEEP_RUNS.labels(outcome="dry_run").inc()
+        return tally.report(None, run.now, True)
+    try:
+        _acquire(run)
+    except SleepRunning:
+        SLEEP_RUNS.labels(outcome="running").inc()
+        raise
+    try:
+        _ended_tasks(run, tally)
+        _sweep(run, tally)
+    finally:
+        _release(run)
+    SLEEP_RUNS.labels(outcome="done").inc()
+    return tally.report(run.run_id, run.now, False)
+
+
+class Scheduler:
+    """``TRACTATUS_SLEEP_INTERVAL``: a sleep every interval in a background thread. A turn
+    that finds another sleep running, or the store unreachable, is counted and skipped: the
+    next turn does the same work (a sleep is idempotent), so nothing is lost by skipping."""
+
+    def __init__(self, every: timedelta, sleep: Callable[[], SleepReport]) -> None:
+        self.every, self.sleep = every, sleep
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tractatus-sleep", daemon=True)
+
+    def start(self) -> Scheduler:
+        self._thread.start()
+        return self
+
+    def close(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every.total_seconds()):
+            try:
+                report = self.sleep()
+            except SleepRunning:
+                continue
+            except (TractatusError, Neo4jError, DriverError) as error:
+                SLEEP_RUNS.labels(outcome="failed").inc()
+                log.warning("scheduled sleep failed (the next turn redoes it): %s", error)
+                continue
+            log.info("scheduled sleep %s: %s", report.run_id, report.counts.model_dump())

@@ -1,0 +1,62 @@
+"""POST /v1/sleep (admin): consolidate ended tasks, expire ephemeral facts, let unused
+long-term facts fall dormant, wake the dormant ones that were read. See docs/lifecycle.md."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Annotated
+
+from fastapi import APIRouter, Body
+from fastapi.exceptions import RequestValidationError
+
+from graph_schema.core.timeutil import parse_rfc3339
+from graph_schema.lifecycle.types import SleepReport, SleepRequest
+from ingest.lifecycle.sleep import run_sleep
+from server.deps import AccessLogDep, AdminDep, DriverDep, LifecycleDep, SettingsDep
+from server.errors import BODY, V1, declared
+from server.routing import JSONRoute
+
+router = APIRouter(prefix="/v1", tags=["lifecycle"], route_class=JSONRoute)
+
+# A real sleep runs at the present; a `now` this close to the clock's counts as the present
+# (a client's clock a little off), anything else only previews (dry_run).
+PRESENT_TOLERANCE = timedelta(seconds=60)
+
+
+@router.post(
+    "/sleep",
+    response_model=SleepReport,
+    responses=declared(*V1, *BODY, "forbidden", "sleep_running"),
+)
+def post_sleep(
+    driver: DriverDep,
+    settings: SettingsDep,
+    principal: AdminDep,
+    life: LifecycleDep,
+    access_log: AccessLogDep,
+    request: Annotated[SleepRequest | None, Body()] = None,
+) -> SleepReport:
+    """Run one sleep (or preview one with ``dry_run``: nothing written, at any ``now``).
+    409 ``sleep_running`` when another sleep holds the lock."""
+    request = request or SleepRequest()
+    now = parse_rfc3339(request.now) if request.now is not None else None
+    if now is not None and not request.dry_run and abs(now - life.clock.now()) > PRESENT_TOLERANCE:
+        raise RequestValidationError(
+            [
+                {
+                    "loc": ("body", "now"),
+                    "msg": "a now other than the present is accepted only with dry_run: true",
+                    "type": "value_error",
+                }
+            ]
+        )
+    return run_sleep(
+        driver,
+        database=settings.neo4j_database,
+        principal=principal,
+        life=life,
+        config=settings.sleep_config(),
+        now=now,
+        dry_run=request.dry_run,
+        flush=access_log.flush if access_log is not None else None,
+    )

@@ -1,0 +1,220 @@
+"""Adversarial probes against tasks, consolidation, pins and dormancy.
+
+For each (owner, prober) pair the owner keeps a hidden task with hidden working facts, a
+public task holding one public and one hidden fact, and a public control task holding only
+the public kind. The prober's view of each must equal its view of the control (or of
+something that never existed) while the tasks are open, after the owner ends them, and
+after 200 days and a sleep made the kept facts dormant.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import httpx
+import pytest
+from neo4j import Driver
+
+from server.settings import Settings
+from tests.conftest import Api, assertion
+from tests.fakes import ShiftedClock
+from tests.integration.lifecycle_helpers import lifecycle_server, light, sleep
+from tests.integration.probes import GROUP, PAIRS, Secret, check, pair_ids
+
+pytestmark = pytest.mark.integration
+
+TIERS = ("short", "long", "discarded", "dormant")
+TASK_TIMES = ("started_at", "ended_at")
+
+
+@dataclass
+class World:
+    secret: Secret
+    hidden_task: str
+    public_task: str
+    control_task: str
+
+
+@pytest.fixture(scope="module")
+def clock() -> ShiftedClock:
+    return ShiftedClock()
+
+
+@pytest.fixture(scope="module")
+def apis(settings: Settings, driver: Driver, clock: ShiftedClock) -> Iterator[dict[str, Api]]:
+    with lifecycle_server(light(settings, embedding_model="none"), clock) as apis:
+        yield apis
+
+
+def _write(api: Api, *bodies: dict[str, object]) -> list[str]:
+    response = api.post("/v1/assertions", {"assertions": list(bodies)})
+    assert response.status_code == 201, response.text
+    return [r["assertion"]["id"] for r in response.json()["results"]]
+
+
+def _plant(apis: dict[str, Api], owner: str, prober: str) -> World:
+    token = f"SECRET{uuid.uuid4().hex[:10]}"
+    secret = Secret(
+        owner, prober, f"probe:{uuid.uuid4().hex[:10]}", f"probe:{uuid.uuid4().hex[:10]}", token
+    )
+    access = [GROUP[owner]]
+    api = apis[owner]
+    hidden_task, public_task, control_task = (f"ptask:{uuid.uuid4().hex[:10]}" for _ in range(3))
+    start = api.post("/v1/tasks", {"task_id": hidden_task, "goal": token, "access": access})
+    assert start.status_code == 201, start.text
+    guess = {"source_kind": "agent_inferred", "confidence": 0.4}
+    public = f"probe:{uuid.uuid4().hex[:10]}"
+    # the public task starts public (a task takes the access of the write that starts it)
+    _write(api, assertion(public, "uses", "Vim", task_id=public_task))
+    _write(api, assertion(public, "uses", "Vim", task_id=control_task))
+    secret.ids += _write(
+        api,
+        assertion(secret.subject, "lives_in", token, access=access, task_id=hidden_task),
+        assertion(secret.subject, "likes", token, access=access, task_id=hidden_task, **guess),
+        assertion(secret.subject, "works_at", token, access=access, task_id=public_task, **guess),
+    )
+    secret.ids.append(hidden_task)
+    return World(secret, hidden_task, public_task, control_task)
+
+
+@pytest.fixture(scope="module")
+def worlds(apis: dict[str, Api]) -> dict[str, World]:
+    return {f"{o}->{p}": _plant(apis, o, p) for o, p in PAIRS}
+
+
+@pytest.fixture(scope="module")
+def ended(apis: dict[str, Api], worlds: dict[str, World]) -> dict[str, World]:
+    for world in worlds.values():
+        owner = apis[world.secret.owner]
+        for task in (world.hidden_task, world.public_task, world.control_task):
+            assert owner.client.post(f"/v1/tasks/{task}/end").status_code == 200
+    return worlds
+
+
+@pytest.fixture(scope="module")
+def silent(apis: dict[str, Api], ended: dict[str, World], clock: ShiftedClock) -> dict[str, World]:
+    clock.shift(days=200)
+    assert sleep(apis["admin"])["counts"]["dormant"] > 0
+    return ended
+
+
+def _unknown_task() -> str:
+    return f"ptask:{uuid.uuid4().hex[:10]}"
+
+
+def _task_probes(stage: str, api: Api, w: World) -> None:
+    owner = {"owner": w.secret.owner}
+    unknown = _unknown_task()
+    for method, suffix in (("GET", ""), ("POST", "/end")):
+        check(
+            f"task:{method.lower()}{suffix}:hidden:{stage}",
+            w.secret,
+            api.client.request(method, f"/v1/tasks/{w.hidden_task}{suffix}", params=owner),
+            api.client.request(method, f"/v1/tasks/{unknown}{suffix}", params=owner),
+            supplied=(w.hidden_task,),
+        )
+    # a public task of the owner: the hidden fact in it shows in no count
+    check(
+        f"task:counts:{stage}",
+        w.secret,
+        api.get(f"/v1/tasks/{w.public_task}", **owner),
+        api.get(f"/v1/tasks/{w.control_task}", **owner),
+        volatile=TASK_TIMES,
+    )
+
+
+def _write_probe(stage: str, api: Api, w: World, task: str) -> None:
+    """A write naming an owner's task id (open or ended) goes to the prober's own task: it
+    looks exactly like a write naming a task id nobody used."""
+
+    def write(task: str) -> httpx.Response:
+        subject = f"probe:{uuid.uuid4().hex[:10]}"
+        body = assertion(subject, "uses", "Emacs", task_id=task, asserted_by="probe:writer")
+        return api.post("/v1/assertions", body)
+
+    check(
+        f"task:write-same-id:{stage}",
+        w.secret,
+        write(task),
+        write(_unknown_task()),
+        supplied=(task,),
+    )
+
+
+def _fact_probes(stage: str, api: Api, w: World) -> None:
+    s = w.secret
+    for predicate in ("lives_in", "likes", "works_at"):
+        for tier in TIERS:
+            check(
+                f"facts:{predicate}:tier={tier}:{stage}",
+                s,
+                api.get("/v1/facts", subject=s.subject, predicate=predicate, tier=tier),
+                api.get("/v1/facts", subject=s.control, predicate=predicate, tier=tier),
+            )
+        check(
+            f"history:{predicate}:{stage}",
+            s,
+            api.get("/v1/facts/history", subject=s.subject, predicate=predicate),
+            api.get("/v1/facts/history", subject=s.control, predicate=predicate),
+        )
+    for tiers in (None, list(TIERS)):
+        filters = {"tiers": tiers} if tiers else {}
+        check(
+            f"recall:tiers={tiers}:{stage}",
+            s,
+            api.post("/v1/recall", {"query": s.token, "filters": filters}),
+            api.post("/v1/recall", {"query": f"SECRET{uuid.uuid4().hex[:10]}", "filters": filters}),
+        )
+    check(
+        f"pin:hidden:{stage}",
+        s,
+        api.post(f"/v1/assertions/{s.ids[0]}/pin"),
+        api.post("/v1/assertions/01HZZZZZZZZZZZZZZZZZZZZZZZ/pin"),
+        supplied=(s.ids[0],),
+    )
+
+
+@pytest.mark.parametrize("pair", pair_ids())
+def test_working_memory_of_others(
+    apis: dict[str, Api], worlds: dict[str, World], pair: str
+) -> None:
+    w = worlds[pair]
+    api = apis[w.secret.prober]
+    _task_probes("open", api, w)
+    _write_probe("open", api, w, w.hidden_task)
+    _fact_probes("open", api, w)
+
+
+@pytest.mark.parametrize("pair", pair_ids())
+def test_after_the_end(apis: dict[str, Api], ended: dict[str, World], pair: str) -> None:
+    w = ended[pair]
+    api = apis[w.secret.prober]
+    _task_probes("ended", api, w)
+    _write_probe("ended", api, w, w.public_task)
+    _fact_probes("ended", api, w)
+
+
+@pytest.mark.parametrize("pair", pair_ids())
+def test_after_dormancy(apis: dict[str, Api], silent: dict[str, World], pair: str) -> None:
+    w = silent[pair]
+    api = apis[w.secret.prober]
+    _task_probes("dormant", api, w)
+    _fact_probes("dormant", api, w)
+
+
+def test_the_owner_saw_what_the_probers_could_not(
+    apis: dict[str, Api], silent: dict[str, World]
+) -> None:
+    """Controls of the controls: the hidden facts exist, moved tiers, and fell silent."""
+    w = silent["alice->bob"]
+    alice = apis["alice"]
+    dormant = alice.get("/v1/facts", subject=w.secret.subject, predicate="lives_in", tier="dormant")
+    assert [f["object"] for f in dormant.json()["facts"]] == [w.secret.token]
+    discarded = alice.get(
+        "/v1/facts", subject=w.secret.subject, predicate="likes", tier="discarded"
+    )
+    assert [f["object"] for f in discarded.json()["facts"]] == [w.secret.token]
+    card = alice.get(f"/v1/tasks/{w.public_task}").json()
+    assert card["counts"]["discarded"] == 1 and card["working_memory"]["count"] == 2
