@@ -10,7 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
 
 from graph_schema.core.types import AccessList, Name, Strict, Timestamp
 
@@ -117,10 +117,24 @@ class PinAnswer(BaseModel):
 
 
 class SleepRequest(Strict):
-    """``POST /v1/sleep``. ``now`` other than the present only with ``dry_run``."""
+    """``POST /v1/sleep``. A ``now`` is accepted only with ``dry_run: true``: a real sleep runs
+    at the present, a preview at any time (the schema says so too, with ``if`` / ``then``)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"now": {"type": "string"}}, "required": ["now"]},
+            "then": {"properties": {"dry_run": {"const": True}}, "required": ["dry_run"]},
+        }
+    )
 
     now: Timestamp | None = None
     dry_run: StrictBool = False
+
+    @model_validator(mode="after")
+    def _now_only_to_preview(self) -> SleepRequest:
+        if self.now is not None and not self.dry_run:
+            raise ValueError("a now is accepted only with dry_run: true (a real sleep runs now)")
+        return self
 
 
 class SleepCounts(BaseModel):

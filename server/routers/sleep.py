@@ -3,11 +3,9 @@ long-term facts fall dormant, wake the dormant ones that were read. See docs/lif
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Body
-from fastapi.exceptions import RequestValidationError
 
 from graph_schema.core.timeutil import parse_rfc3339
 from graph_schema.lifecycle.types import SleepReport, SleepRequest
@@ -17,10 +15,6 @@ from server.errors import BODY, V1, declared
 from server.routing import JSONRoute
 
 router = APIRouter(prefix="/v1", tags=["lifecycle"], route_class=JSONRoute)
-
-# A real sleep runs at the present; a `now` this close to the clock's counts as the present
-# (a client's clock a little off), anything else only previews (dry_run).
-PRESENT_TOLERANCE = timedelta(seconds=60)
 
 
 @router.post(
@@ -36,20 +30,11 @@ def post_sleep(
     access_log: AccessLogDep,
     request: Annotated[SleepRequest | None, Body()] = None,
 ) -> SleepReport:
-    """Run one sleep (or preview one with ``dry_run``: nothing written, at any ``now``).
+    """Run one sleep at the present (or preview one with ``dry_run``: nothing written, at any
+    ``now``).
     409 ``sleep_running`` when another sleep holds the lock."""
     request = request or SleepRequest()
     now = parse_rfc3339(request.now) if request.now is not None else None
-    if now is not None and not request.dry_run and abs(now - life.clock.now()) > PRESENT_TOLERANCE:
-        raise RequestValidationError(
-            [
-                {
-                    "loc": ("body", "now"),
-                    "msg": "a now other than the present is accepted only with dry_run: true",
-                    "type": "value_error",
-                }
-            ]
-        )
     return run_sleep(
         driver,
         database=settings.neo4j_database,

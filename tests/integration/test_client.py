@@ -23,7 +23,12 @@ from tractatus_client import (
     Tractatus,
     Unauthenticated,
 )
-from tractatus_client.models import Status, unknown_fields
+from tractatus_client.models import (
+    ObservationAccepted,
+    ObservationRefused,
+    Status,
+    unknown_fields,
+)
 
 from tests.conftest import KEYS
 from tests.fakes import free_port
@@ -163,10 +168,11 @@ def test_observations_are_idempotent_and_have_context(alice: Tractatus) -> None:
         )
     )  # fmt: skip
     assert [i.status for i in items] == [201, 422]
-    assert items[0].ok and items[1].error is not None and items[1].error.code == "rejected"
+    assert isinstance(items[0], ObservationAccepted)
+    assert isinstance(items[1], ObservationRefused) and items[1].error.code == "rejected"
     context = exact(alice.observation(first.observation_id, context=1))
-    assert context.observation["text"] == "I live in Lisbon."
-    assert [turn["text"] for turn in context.after] == ["We use Vue."]
+    assert context.observation.text == "I live in Lisbon."
+    assert [turn.text for turn in context.after] == ["We use Vue."]
     where = {"conversation_id": conversation}
     recalled = exact(alice.recall("Where does Dana live?", k=5, filters=where))
     assert recalled.status == Status.answered

@@ -169,9 +169,12 @@ def test_bad_sleep_requests(
     assert _scalar(driver, "MATCH (c:TierChange) RETURN count(c)") == before
 
 
-def test_a_now_at_the_present_is_the_present(apis: dict[str, Api], clock: ShiftedClock) -> None:
+def test_a_real_sleep_runs_at_the_present_only(apis: dict[str, Api], clock: ShiftedClock) -> None:
     now = clock.now().isoformat()
-    assert apis["admin"].post("/v1/sleep", {"now": now}).status_code == 200
+    refused = apis["admin"].post("/v1/sleep", {"now": now})
+    assert refused.status_code == 422, refused.text
+    assert "dry_run" in refused.json()["error"]["message"]
+    assert apis["admin"].post("/v1/sleep", {"now": now, "dry_run": True}).status_code == 200
 
 
 def test_the_command_line_refuses_a_now_without_dry_run() -> None:
