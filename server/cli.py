@@ -63,6 +63,11 @@ def _check_chains(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _user_cache() -> Path:
+    """The user's cache directory: ``$XDG_CACHE_HOME``, else ``~/.cache``."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+
+
 def _ingest(args: argparse.Namespace) -> int:
     """Exit 0: all accepted; 1: some could not be sent (re-run to resume); 3: some refused."""
     import json
@@ -85,7 +90,7 @@ def _ingest(args: argparse.Namespace) -> int:
         path = (
             Path(args.progress)
             if args.progress
-            else bulk.default_progress_path(source, args.url, key)
+            else bulk.default_progress_path(source, args.url, key, cache=_user_cache())
         )
         if args.restart:
             path.unlink(missing_ok=True)
