@@ -62,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.fusion = settings.fusion()  # recall's configuration, built once
     app.state.keyring = KeyRing(settings.principals)
     errors.install(app)
     for module in (

@@ -9,6 +9,7 @@ from neo4j import Driver
 
 from graph_schema.core.errors import AuthenticationFailed, PermissionDenied
 from graph_schema.core.types import Principal
+from graph_schema.recall.fusion import FusionConfig
 from ingest.distill.base import Distiller
 from ingest.embeddings.model import Embedder
 from server.settings import Settings
@@ -48,9 +49,16 @@ def get_embedder(request: Request) -> Embedder | None:
     return embedder
 
 
+def get_fusion(request: Request) -> FusionConfig:
+    """Recall's fusion configuration, built once from the settings when the app was made."""
+    fusion: FusionConfig = request.app.state.fusion
+    return fusion
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 DistillerDep = Annotated[Distiller, Depends(get_distiller)]
 EmbedderDep = Annotated[Embedder | None, Depends(get_embedder)]
+FusionDep = Annotated[FusionConfig, Depends(get_fusion)]
 DriverDep = Annotated[Driver, Depends(get_driver)]
 PrincipalDep = Annotated[Principal, Depends(get_principal)]
 AdminDep = Annotated[Principal, Depends(get_admin)]

@@ -5,12 +5,14 @@ from __future__ import annotations
 from functools import lru_cache
 from ipaddress import ip_address
 from pathlib import Path
+from typing import Annotated
 from urllib.parse import urlparse
 
 from neo4j import Driver, GraphDatabase
-from pydantic import AliasChoices, Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from graph_schema.recall.fusion import RECALL_STEPS, FusionConfig
 from ingest.embeddings.embedder import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE
 from ingest.embeddings.model import default_model_path
 
@@ -54,6 +56,29 @@ class Settings(BaseSettings):
     llm_timeout: float = Field(60.0, gt=0)
     llm_retries: int = Field(2, ge=0, le=10)
     llm_api_key: SecretStr | None = None
+    # recall: steps switched off, a comma list in the environment (ablations; docs/recall.md)
+    recall_disable: Annotated[frozenset[str], NoDecode] = frozenset()
+
+    @field_validator("recall_disable", mode="before")
+    @classmethod
+    def _comma_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            return frozenset(name.strip() for name in value.split(",") if name.strip())
+        return value
+
+    @field_validator("recall_disable")
+    @classmethod
+    def _known_steps(cls, value: frozenset[str]) -> frozenset[str]:
+        unknown = value - RECALL_STEPS
+        if unknown:
+            raise ValueError(
+                f"unknown recall steps {sorted(unknown)}; known: {', '.join(sorted(RECALL_STEPS))}"
+            )
+        return value
+
+    def fusion(self) -> FusionConfig:
+        """Recall's fusion configuration: the defaults minus ``recall_disable``."""
+        return FusionConfig.disabling(self.recall_disable)
 
     @model_validator(mode="after")
     def _refuse_unsafe(self) -> Settings:

@@ -340,13 +340,7 @@ ABLATIONS = (
 def ablate(questions: list[Question]) -> None:
     """Each part switched off in turn, as TRACTATUS_RECALL_DISABLE does, on the defaults."""
     for label, off in ABLATIONS:
-        config = FusionConfig()
-        config = replace(
-            config,
-            weights={n: w for n, w in config.weights.items() if n not in off},
-            disabled=frozenset(off),
-        )
-        show(label, evaluate(questions, config))
+        show(label, evaluate(questions, FusionConfig.disabling(off)))
 
 
 def main() -> None:

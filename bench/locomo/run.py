@@ -47,7 +47,9 @@ from scoring import (
 )
 
 from bench import harness
+from graph_schema.schema import migrations, ontology
 from ingest import bulk
+from server.settings import Settings, open_driver
 
 KEY = "tr_bench_locomo_000000000000000000000"
 PRINCIPALS = f'[[principal]]\nid = "bench"\nkey = "{KEY}"\ngroups = []\nrole = "admin"\n'
@@ -57,11 +59,7 @@ THRESHOLDS = [round(0.05 * i, 2) for i in range(0, 21)]
 # --- the store and the server -----------------------------------------------------------------
 
 
-def prepare_store(fresh: bool) -> None:
-    from graph_schema.schema import migrations, ontology
-    from server.settings import Settings, open_driver
-
-    settings = Settings()
+def prepare_store(settings: Settings, fresh: bool) -> None:
     with open_driver(settings) as driver:
         if fresh:
             host = settings.neo4j_uri.split("://", 1)[-1].split(":", 1)[0]
@@ -239,7 +237,9 @@ def main() -> None:
         if args.conversation is None or s["sample_id"] in args.conversation
     ]
     items = bulk.read_locomo(args.file, only=[s["sample_id"] for s in samples])
-    prepare_store(args.fresh)
+    # the server is started with this environment: it reads the same settings
+    settings = Settings()
+    prepare_store(settings, args.fresh)
     seconds: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         principals = Path(tmp) / "principals.toml"
@@ -271,7 +271,7 @@ def main() -> None:
         "label": args.label,
         "data": {"file": harness.shown_path(args.file), "sha256": hashlib.sha256(data).hexdigest()},
         "conversations": [s["sample_id"] for s in samples],
-        "disabled": os.environ.get("TRACTATUS_RECALL_DISABLE", ""),
+        "disabled": ",".join(sorted(settings.recall_disable)),
         "machine": harness.machine(),
         "seconds": seconds,
         "ingest": summary,

@@ -14,7 +14,7 @@ from graph_schema.core.types import Name, Strict
 from graph_schema.recall.pipeline import RecallQuery, recall
 from graph_schema.recall.types import RecallAnswer, RecallRequest
 from ingest import passages
-from server.deps import AdminDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
+from server.deps import AdminDep, DriverDep, EmbedderDep, FusionDep, PrincipalDep, SettingsDep
 from server.params import coordinates
 
 router = APIRouter(prefix="/v1/recall", tags=["recall"])
@@ -64,6 +64,7 @@ def post_recall(
     settings: SettingsDep,
     principal: PrincipalDep,
     embedder: EmbedderDep,
+    fusion: FusionDep,
 ) -> RecallAnswer:
     """Ranked assertions with evidence, scores and ``why``; ``status`` answered/not_found."""
     request: RecallRequest = _validated(RecallRequest, payload)
@@ -81,7 +82,9 @@ def post_recall(
         filters=request.filters,
         vector=vector,
     )
-    return recall(driver, database=settings.neo4j_database, principal=principal, query=query)
+    return recall(
+        driver, database=settings.neo4j_database, principal=principal, query=query, config=fusion
+    )
 
 
 @router.post("/index", response_model=IndexAnswer)
