@@ -89,7 +89,9 @@ test-unit: venv
 	env -u NEO4J_URI -u NEO4J_PASSWORD $(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
 # --- Run the API -----------------------------------------------------------------------------
-# Neo4j keeps running after the API stops; `make neo4j-stop` ends it.
+# Neo4j keeps running after the API stops; `make neo4j-stop` ends it. The server reads
+# $TRACTATUS_PRINCIPALS, else principals.local.toml; `tractatus dev-principals` reads the same
+# setting and writes a development file (printing its key) only when that file does not exist.
 run: venv
 	@$(NEO4J) start
 	@if [ -z "$${NEO4J_URI:-}" ]; then \
