@@ -115,8 +115,8 @@ def locomo_file(explicit: Path | None = None) -> Path:
         path, source = LOCOMO_DEFAULT, f"the default (set {LOCOMO_SETTING} to change it)"
     if not path.is_file():
         raise LocomoMissing(
-            f"LoCoMo data file not found: {path} ({source}); set {LOCOMO_SETTING} to the "
-            "path of locomo-dev.json"
+            f"LoCoMo data file not found: {path} ({source}); set {LOCOMO_SETTING} (or a "
+            "benchmark's --file) to the path of locomo-dev.json"
         )
     return path
 
