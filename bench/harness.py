@@ -110,9 +110,9 @@ def locomo_file(explicit: Path | None = None) -> Path:
     if explicit is not None:
         path, source = explicit, "the --file argument"
     elif configured:
-        path, source = Path(configured), f"{LOCOMO_SETTING}"
+        path, source = Path(configured), f"from {LOCOMO_SETTING}"
     else:
-        path, source = LOCOMO_DEFAULT, f"the default (set {LOCOMO_SETTING} to change it)"
+        path, source = LOCOMO_DEFAULT, f"{LOCOMO_SETTING} is not set; the default"
     if not path.is_file():
         raise LocomoMissing(
             f"LoCoMo data file not found: {path} ({source}); set {LOCOMO_SETTING} (or a "

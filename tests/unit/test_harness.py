@@ -32,7 +32,7 @@ def test_a_missing_locomo_file_names_the_setting(
         harness.locomo_file()
     monkeypatch.delenv("TRACTATUS_LOCOMO")
     monkeypatch.setattr(harness, "LOCOMO_DEFAULT", tmp_path / "default.json")
-    with pytest.raises(harness.LocomoMissing, match=r"the default \(set TRACTATUS_LOCOMO"):
+    with pytest.raises(harness.LocomoMissing, match="TRACTATUS_LOCOMO is not set; the default"):
         harness.locomo_file()
 
 
