@@ -12,7 +12,7 @@ from neo4j import Driver, GraphDatabase
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from graph_schema.recall.fusion import RECALL_STEPS, FusionConfig
+from graph_schema.recall.fusion import FusionConfig
 from ingest.embeddings.embedder import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE
 from ingest.embeddings.model import default_model_path
 
@@ -69,11 +69,7 @@ class Settings(BaseSettings):
     @field_validator("recall_disable")
     @classmethod
     def _known_steps(cls, value: frozenset[str]) -> frozenset[str]:
-        unknown = value - RECALL_STEPS
-        if unknown:
-            raise ValueError(
-                f"unknown recall steps {sorted(unknown)}; known: {', '.join(sorted(RECALL_STEPS))}"
-            )
+        FusionConfig.disabling(value)  # a ValueError naming an unknown step
         return value
 
     def fusion(self) -> FusionConfig:
