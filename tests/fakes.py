@@ -12,9 +12,23 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from bench.harness import free_port, serve_app
 from graph_schema.observations.types import ObservationIn
 from ingest.distill.base import Draft
 from ingest.distill.llm import DistillationFailed
+
+# bench/harness.py is their one home; re-exported here for tests that import them from here
+serve = serve_app
+__all__ = [
+    "DateBugDistiller",
+    "FailingDistiller",
+    "SaidDistiller",
+    "ScriptedDistiller",
+    "SwitchDistiller",
+    "free_port",
+    "sentences",
+    "serve",
+]
 
 _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]?")
 
