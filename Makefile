@@ -1,8 +1,9 @@
 # Tractatus developer tasks (GNU make).
 #
 #   make test        venv + local Neo4j + pytest (Neo4j stopped again if this target started it)
+#   make test-unit   venv + the unit tests: no Java, no Neo4j, NEO4J_URI ignored
 #   make run         venv + local Neo4j + migrate + API on http://127.0.0.1:8000
-#   make lint        ruff + mypy
+#   make lint        ruff check, ruff format --check, mypy --strict (packages and scripts/)
 #
 # The local Neo4j is run by scripts/neo4j_local.py (see docs/neo4j-runtime.md). Set NEO4J_URI
 # (and NEO4J_USER / NEO4J_PASSWORD) to use an external server instead.
@@ -24,7 +25,7 @@ PORT ?= 8000
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help venv neo4j-start neo4j-stop neo4j-status test run notebooks lint bench clean
+.PHONY: help venv neo4j-start neo4j-stop neo4j-status test test-unit run notebooks lint bench clean
 
 help:
 	@echo "targets:"
@@ -33,9 +34,10 @@ help:
 	@echo "  neo4j-stop    stop the local Neo4j"
 	@echo "  neo4j-status  print running/stopped"
 	@echo "  test          run pytest against Neo4j (PYTEST_ARGS='...' to pass options)"
+	@echo "  test-unit     run the unit tests only: no Java, no Neo4j"
 	@echo "  run           migrate and serve the API on $(HOST):$(PORT)"
 	@echo "  notebooks     Neo4j + the API (background) + Jupyter on notebooks/, keys exported"
-	@echo "  lint          ruff (check, format --check) and mypy"
+	@echo "  lint          ruff check, ruff format --check, mypy --strict"
 	@echo "  bench         where the benchmarks are described"
 	@echo "  clean         stop the local Neo4j and remove var/ (keeps .venv)"
 
@@ -82,8 +84,15 @@ test: venv
 	rc=0; $(PY) -m pytest $(PYTEST_ARGS) || rc=$$?; \
 	exit $$rc
 
+# The unit tests need no service: Neo4j is neither started nor looked for (NEO4J_URI and the
+# password are removed from their environment), and nothing here runs Java.
+test-unit: venv
+	env -u NEO4J_URI -u NEO4J_PASSWORD $(PY) -m pytest tests/unit $(PYTEST_ARGS)
+
 # --- Run the API -----------------------------------------------------------------------------
-# Neo4j keeps running after the API stops; `make neo4j-stop` ends it.
+# Neo4j keeps running after the API stops; `make neo4j-stop` ends it. The server reads
+# $TRACTATUS_PRINCIPALS, else principals.local.toml; `tractatus dev-principals` reads the same
+# setting and writes a development file (printing its key) only when that file does not exist.
 run: venv
 	@$(NEO4J) start
 	@if [ -z "$${NEO4J_URI:-}" ]; then \
@@ -123,11 +132,11 @@ notebooks: venv
 	$(VENV)/bin/jupyter notebook --no-browser --ip=$(HOST) $$([ "$$(id -u)" = 0 ] && echo --allow-root) notebooks/
 
 # --- Checks ----------------------------------------------------------------------------------
+# mypy's files (pyproject.toml): server, graph_schema, ingest and scripts/, all strict.
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	$(VENV)/bin/mypy --strict scripts/neo4j_local.py scripts/browser_guide.py
 
 bench:
 	@echo "Benchmarks: bench/README-ingest.md, bench/README-causal.md, bench/README-lifecycle.md, bench/locomo/README.md"

@@ -27,27 +27,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import sys
 import tempfile
-import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 from neo4j import Driver
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.harness import free_port
+from bench import harness
 from graph_schema.core.types import Principal
 from graph_schema.events import cypher as cypher_events
 from graph_schema.events import replay as event_reads
@@ -177,6 +173,7 @@ def db_hits(driver: Driver, database: str, event_id: str) -> int:
 
 
 def machine(driver: Driver, database: str) -> dict[str, Any]:
+    """The shared record of the machine (bench.harness.machine) plus the Neo4j it ran on."""
     records, _, _ = driver.execute_query(
         "CALL dbms.components() YIELD name, versions, edition "
         "RETURN name, versions[0] AS version, edition",
@@ -187,22 +184,11 @@ def machine(driver: Driver, database: str) -> dict[str, Any]:
         names=["server.memory.heap.max_size", "server.memory.pagecache.size"],
         database_=database,
     )
-    mem_kb = next(
-        int(line.split()[1])
-        for line in Path("/proc/meminfo").read_text().splitlines()
-        if line.startswith("MemTotal:")
+    return harness.machine(
+        neo4j=f"{records[0]['name']} {records[0]['version']} {records[0]['edition']}",
+        neo4j_settings={r["name"]: r["value"] for r in settings},
+        neo4j_driver=_driver_version(),
     )
-    return {
-        "cpu_cores": os.cpu_count(),
-        "cpu_model": _cpu_model(),
-        "ram_gib": round(mem_kb / 1024 / 1024, 1),
-        "neo4j": f"{records[0]['name']} {records[0]['version']} {records[0]['edition']}",
-        "neo4j_settings": {r["name"]: r["value"] for r in settings},
-        "python": platform.python_version(),
-        "neo4j_driver": _driver_version(),
-        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
-        "platform": platform.platform(),
-    }
 
 
 def _driver_version() -> str:
@@ -212,33 +198,6 @@ def _driver_version() -> str:
     version = importlib.metadata.version("neo4j")
     rust = importlib.util.find_spec("neo4j._rust") is not None
     return f"neo4j {version} ({'Rust' if rust else 'pure-Python'} packstream)"
-
-
-def _cpu_model() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
-
-
-@contextmanager
-def http_server(settings: Settings) -> Iterator[str]:
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the API server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def principals_file(directory: Path) -> Path:
@@ -339,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
                 "sizes": [],
             }
             with (
-                http_server(settings) as base,
+                harness.serve_app(create_app(settings)) as base,
                 httpx.Client(
                     base_url=base, headers={"Authorization": f"Bearer {READER_KEY}"}, timeout=120
                 ) as client,

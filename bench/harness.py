@@ -1,24 +1,62 @@
-"""What the benchmarks share: a free loopback port and the real server as a subprocess."""
+"""What the benchmarks and the tests share, written once: a free loopback port, the API served
+in a thread of this process or as a subprocess, the LoCoMo data file, and the machine a run
+ran on. Nothing here is part of the product's packages.
+"""
 
 from __future__ import annotations
 
+import argparse
+import os
+import platform
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
+import uvicorn
 
 ROOT = Path(__file__).resolve().parents[1]
+# The LoCoMo dev file is not part of the repository (CC BY-NC 4.0): it is found through this
+# setting, else beside the repository (``../shared/data/locomo-dev.json``).
+LOCOMO_SETTING = "TRACTATUS_LOCOMO"
+LOCOMO_DEFAULT = ROOT.parent / "shared" / "data" / "locomo-dev.json"
+LOCOMO_HELP = (
+    f"the LoCoMo dev file (default: ${LOCOMO_SETTING}, else ../shared/data/locomo-dev.json)"
+)
 
 
 def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextmanager
+def serve_app(app: Any, *, timeout: float = 30) -> Iterator[str]:
+    """Run an ASGI ``app`` with uvicorn in a daemon thread of this process on a free loopback
+    port for the block; yield its base URL."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            server.should_exit = True
+            raise RuntimeError("the API server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
 
 
 def start_server(
@@ -58,3 +96,71 @@ def serve(env: dict[str, str], *, timeout: float = 120) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+class LocomoMissing(FileNotFoundError):
+    """The LoCoMo data file is not where the setting (or the default) says."""
+
+
+def locomo_file(explicit: Path | None = None) -> Path:
+    """The LoCoMo dev file: ``explicit`` (a command-line argument), else ``$TRACTATUS_LOCOMO``,
+    else ``../shared/data/locomo-dev.json`` beside the repository. Raises
+    :class:`LocomoMissing`, naming the setting, when the file is not there."""
+    configured = os.environ.get(LOCOMO_SETTING, "")
+    if explicit is not None:
+        path, source = explicit, "the --file argument"
+    elif configured:
+        path, source = Path(configured), f"from {LOCOMO_SETTING}"
+    else:
+        path, source = LOCOMO_DEFAULT, f"{LOCOMO_SETTING} is not set; the default"
+    if not path.is_file():
+        raise LocomoMissing(
+            f"LoCoMo data file not found: {path} ({source}); set {LOCOMO_SETTING} (or a "
+            "benchmark's --file) to the path of locomo-dev.json"
+        )
+    return path
+
+
+def locomo_argument(parser: argparse.ArgumentParser, value: Path | None) -> Path:
+    """:func:`locomo_file` for a benchmark's ``--file`` option: a missing file is a usage
+    error that names the setting."""
+    try:
+        return locomo_file(value)
+    except LocomoMissing as error:
+        parser.error(str(error))
+
+
+def machine(**extra: Any) -> dict[str, Any]:
+    """What a benchmark ran on: CPU, cores, memory, Python, platform, the 1-minute load at the
+    time of the call; ``extra`` adds the benchmark's own entries (torch, Neo4j, ...)."""
+    cpu = platform.processor() or "unknown"
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        names = [
+            line.split(":", 1)[1].strip()
+            for line in cpuinfo.read_text().splitlines()
+            if line.startswith("model name")
+        ]
+        cpu = names[0] if names else cpu
+    memory = ""
+    meminfo = Path("/proc/meminfo")
+    if meminfo.exists():
+        memory = meminfo.read_text().splitlines()[0].split(":", 1)[1].strip()
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory": memory,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "load_avg_1m": round(os.getloadavg()[0], 2),
+        **extra,
+    }
+
+
+def shown_path(path: Path) -> str:
+    """A path as a result file records it: relative to the repository when inside it, else
+    only its name (results never name a directory of the machine they ran on)."""
+    resolved = path.resolve()
+    if resolved.is_relative_to(ROOT):
+        return str(resolved.relative_to(ROOT))
+    return resolved.name

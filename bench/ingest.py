@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -56,7 +55,7 @@ from neo4j import Driver
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.harness import serve
+from bench import harness
 from graph_schema.core.types import Principal
 from graph_schema.ledger.types import AssertionWrite
 from graph_schema.observations.types import ObservationIn
@@ -67,11 +66,11 @@ from graph_schema.schema import (
 from ingest import bulk, gate
 from ingest.distill.offline import OfflineDistiller
 from ingest.embeddings.embedder import SentenceTransformerEmbedder
+from ingest.embeddings.model import DEFAULT_PACKAGE, default_model_path
 from ingest.embeddings.texts import assertion_text
 from ingest.observations import fill_draft
 from server.settings import Settings, open_driver
 
-LOCOMO = bulk.find_locomo() or Path("shared/data/locomo-dev.json")
 KEY = "tr_bench_ingest_0000000000000000000000"
 PRINCIPALS = f'[[principal]]\nid = "bench"\nkey = "{KEY}"\ngroups = []\n'
 
@@ -255,31 +254,17 @@ def run_cli(url: str, args: argparse.Namespace, env: dict[str, str]) -> dict[str
     return result
 
 
+def shown_model(model: str) -> str:
+    """The model as the results record it: the installed package's, or a path's last part."""
+    if model == default_model_path():
+        return f"{DEFAULT_PACKAGE} (installed package)"
+    return harness.shown_path(Path(model)) if Path(model).exists() else model
+
+
 def machine() -> dict[str, Any]:
     import torch
 
-    cpu = platform.processor()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        names = [
-            line.split(":", 1)[1].strip()
-            for line in cpuinfo.read_text().splitlines()
-            if line.startswith("model name")
-        ]
-        cpu = names[0] if names else cpu
-    memory = ""
-    meminfo = Path("/proc/meminfo")
-    if meminfo.exists():
-        memory = meminfo.read_text().splitlines()[0].split(":", 1)[1].strip()
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "memory": memory,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "torch": torch.__version__,
-        "torch_threads": torch.get_num_threads(),
-    }
+    return harness.machine(torch=torch.__version__, torch_threads=torch.get_num_threads())
 
 
 def _one_run(
@@ -293,7 +278,7 @@ def _one_run(
     """Wipe the store, load it with ``go(url)`` through a fresh server (its embedding cache
     must not carry texts from the last run), then measure the raw rate again."""
     wipe()
-    with serve(env) as url:
+    with harness.serve(env) as url:
         warm_up(url, args.replicas)
         run: dict[str, Any] = go(url)
         print(f"{label}: {run}", flush=True)
@@ -323,7 +308,7 @@ def _round(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--file", type=Path, default=LOCOMO)
+    parser.add_argument("--file", type=Path, default=None, help=harness.LOCOMO_HELP)
     parser.add_argument("--conversation", action="append", default=None)
     parser.add_argument("--batch-size", type=int, default=bulk.DEFAULT_BATCH)
     parser.add_argument("--workers", type=int, default=2)
@@ -336,6 +321,7 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/ingest.json")
     args = parser.parse_args()
+    args.file = harness.locomo_argument(parser, args.file)
 
     settings = Settings()
     args.replicas = settings.embed_replicas
@@ -389,7 +375,7 @@ def report(
     return {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "data": {
-            "file": str(args.file),
+            "file": harness.shown_path(args.file),
             "conversations": args.conversation or "all",
             "observations": len(items),
             "embedded_texts": len(texts),
@@ -402,7 +388,7 @@ def report(
             "embed_replicas": settings.embed_replicas,
             "embed_processes": settings.embed_processes,
             "embed_cache_size": settings.embed_cache_size,
-            "model": settings.embedding_model,
+            "model": shown_model(settings.embedding_model),
             "distiller": "offline",
             "repeat": args.repeat,
         },

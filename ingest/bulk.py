@@ -132,17 +132,6 @@ def locomo_observations(
     return items
 
 
-def find_locomo() -> Path | None:
-    """The LoCoMo dev file: ``$TRACTATUS_LOCOMO``, else ``shared/data/`` beside the repo."""
-    repo = Path(__file__).resolve().parents[1]
-    candidates = [
-        os.environ.get("TRACTATUS_LOCOMO", ""),
-        str(repo.parent / "shared" / "data" / "locomo-dev.json"),
-    ]
-    found = [Path(c) for c in candidates if c and Path(c).is_file()]
-    return found[0] if found else None
-
-
 def read_locomo(path: Path, *, only: Iterable[str] | None = None) -> list[dict[str, Any]]:
     with path.open(encoding="utf-8") as handle:
         samples = json.load(handle)
@@ -165,9 +154,9 @@ def read_observations(
 # --- progress ---------------------------------------------------------------------------------
 
 
-def default_progress_path(source: Path, url: str, key: str) -> Path:
-    """One progress file per (input file, server, caller), under the user's cache dir."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+def default_progress_path(source: Path, url: str, key: str, *, cache: Path) -> Path:
+    """One progress file per (input file, server, caller), under the user's cache directory
+    ``cache`` (the command line passes ``$XDG_CACHE_HOME``, else ``~/.cache``)."""
     digest = hashlib.sha256(
         "\x1f".join([str(source.resolve()), url.rstrip("/"), key]).encode("utf-8")
     ).hexdigest()[:16]

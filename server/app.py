@@ -117,6 +117,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.state.settings = settings
     app.state.lifecycle = life
     app.state.access_log = None
+    app.state.fusion = settings.fusion()  # recall's configuration, built once
     app.state.keyring = KeyRing(settings.principals)
     errors.install(app)
     openapi.install(app, settings)

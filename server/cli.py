@@ -12,6 +12,9 @@ import os
 import sys
 from pathlib import Path
 
+# the principals file `make run` serves with when TRACTATUS_PRINCIPALS names none
+DEV_PRINCIPALS_FILE = "principals.local.toml"
+
 
 def _migrate(_: argparse.Namespace) -> int:
     from graph_schema.schema import migrations, ontology
@@ -36,12 +39,20 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _dev_principals(args: argparse.Namespace) -> int:
+    """A development key for the principals file the server will read: ``--path``, else
+    ``TRACTATUS_PRINCIPALS`` (through the settings), else principals.local.toml. A file that
+    exists is left alone and no key is printed: its keys are the ones that work."""
     from server.auth import write_dev_principals
+    from server.settings import get_settings
 
-    path = Path(args.path)
-    key = write_dev_principals(path)
+    path = Path(args.path or get_settings().principals or DEV_PRINCIPALS_FILE)
+    try:
+        key = write_dev_principals(path)
+    except OSError as error:
+        print(f"tractatus dev-principals: cannot write {path}: {error}", file=sys.stderr)
+        return 2
     if key is None:
-        print(f"{path} exists; keys are in it")
+        print(f"{path} exists: the server reads the keys in it (no development key written)")
     else:
         print(f"wrote {path}; development key (member): {key}")
     print(f"export TRACTATUS_PRINCIPALS={path.resolve()}")
@@ -130,6 +141,11 @@ def _sleep_summary(report: dict[str, object]) -> str:
     return f"sleep ({mode}) at {report['now']}: {counts}"
 
 
+def _user_cache() -> Path:
+    """The user's cache directory: ``$XDG_CACHE_HOME``, else ``~/.cache``."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+
+
 def _ingest(args: argparse.Namespace) -> int:
     """Exit 0: all accepted; 1: some could not be sent (re-run to resume); 3: some refused."""
     import json
@@ -152,7 +168,7 @@ def _ingest(args: argparse.Namespace) -> int:
         path = (
             Path(args.progress)
             if args.progress
-            else bulk.default_progress_path(source, args.url, key)
+            else bulk.default_progress_path(source, args.url, key, cache=_user_cache())
         )
         if args.restart:
             path.unlink(missing_ok=True)
@@ -211,8 +227,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(func=_serve)
-    dev = sub.add_parser("dev-principals", help="write a development principals file")
-    dev.add_argument("--path", default="principals.local.toml")
+    dev = sub.add_parser(
+        "dev-principals", help="write a development principals file if the server has none"
+    )
+    dev.add_argument(
+        "--path",
+        default=None,
+        help=f"default: $TRACTATUS_PRINCIPALS, else {DEV_PRINCIPALS_FILE}",
+    )
     dev.set_defaults(func=_dev_principals)
     chains = sub.add_parser("check-chains", help="audit causal chains; exit 1 on problems")
     chains.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -13,6 +13,7 @@ from neo4j import Driver
 
 from graph_schema.core.errors import AuthenticationFailed, PermissionDenied
 from graph_schema.core.types import Principal
+from graph_schema.recall.fusion import FusionConfig
 from ingest.distill.base import Distiller
 from ingest.embeddings.model import Embedder
 from ingest.lifecycle.access_log import AccessLog
@@ -101,11 +102,18 @@ def get_access_log(request: Request) -> AccessLog | None:
     return log
 
 
+def get_fusion(request: Request) -> FusionConfig:
+    """Recall's fusion configuration, built once from the settings when the app was made."""
+    fusion: FusionConfig = request.app.state.fusion
+    return fusion
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 LifecycleDep = Annotated[Lifecycle, Depends(get_lifecycle)]
 AccessLogDep = Annotated[AccessLog | None, Depends(get_access_log)]
 DistillerDep = Annotated[Distiller, Depends(get_distiller)]
 EmbedderDep = Annotated[Embedder | None, Depends(get_embedder)]
+FusionDep = Annotated[FusionConfig, Depends(get_fusion)]
 DriverDep = Annotated[Driver, Depends(get_driver)]
 PrincipalDep = Annotated[Principal, Depends(get_principal)]
 AdminDep = Annotated[Principal, Depends(get_admin)]

@@ -17,6 +17,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from graph_schema.core.types import SourceKind
 from graph_schema.lifecycle.rules import DEFAULT_BOUND, TRUSTED_SOURCES, Policy
 from graph_schema.quarantine.types import Retention
+from graph_schema.recall.fusion import FusionConfig
 from ingest.embeddings.embedder import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE
 from ingest.embeddings.model import default_model_path
 from ingest.lifecycle.sleep import SleepConfig
@@ -124,6 +125,26 @@ class Settings(BaseSettings):
 
     def sleep_config(self) -> SleepConfig:
         return SleepConfig(lease=self.sleep_lease, batch=self.sleep_batch)
+
+    # recall: steps switched off, a comma list in the environment (ablations; docs/recall.md)
+    recall_disable: Annotated[frozenset[str], NoDecode] = frozenset()
+
+    @field_validator("recall_disable", mode="before")
+    @classmethod
+    def _step_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            return frozenset(name.strip() for name in value.split(",") if name.strip())
+        return value
+
+    @field_validator("recall_disable")
+    @classmethod
+    def _known_steps(cls, value: frozenset[str]) -> frozenset[str]:
+        FusionConfig.disabling(value)  # a ValueError naming an unknown step
+        return value
+
+    def fusion(self) -> FusionConfig:
+        """Recall's fusion configuration: the defaults minus ``recall_disable``."""
+        return FusionConfig.disabling(self.recall_disable)
 
     @model_validator(mode="after")
     def _refuse_unsafe(self) -> Settings:

@@ -1,5 +1,4 @@
-"""Small, explicit stand-ins for a distiller (a language model's job), the lifecycle clock
-and a test server.
+"""Small, explicit stand-ins for a distiller (a language model's job) and the lifecycle clock.
 
 The database and the embedding model are always real; only what a language model would do
 is faked here, deterministically, and the clock the lifecycle rules read can be moved forward
@@ -9,21 +8,31 @@ is faked here, deterministically, and the clock the lifecycle rules read can be 
 from __future__ import annotations
 
 import re
-import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
-import uvicorn
-from fastapi import FastAPI
-
+from bench.harness import free_port, serve_app
 from graph_schema.core.timeutil import utcnow
 from graph_schema.observations.types import ObservationIn
 from ingest.distill.base import Draft
 from ingest.distill.llm import DistillationFailed
+
+# bench/harness.py is their one home; re-exported here for tests that import them from here
+serve = serve_app
+__all__ = [
+    "DateBugDistiller",
+    "FailingDistiller",
+    "SaidDistiller",
+    "ScriptedDistiller",
+    "ShiftedClock",
+    "SwitchDistiller",
+    "free_port",
+    "sentences",
+    "serve",
+]
 
 _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]?")
 
@@ -134,28 +143,3 @@ class ShiftedClock:
 
     def reset(self) -> None:
         self.offset = timedelta(0)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def serve(app: FastAPI) -> Iterator[str]:
-    """Run ``app`` with uvicorn in a thread on a free loopback port; yield its base URL."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test API server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)

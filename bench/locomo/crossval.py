@@ -43,6 +43,7 @@ sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 
 from scoring import ANSWERABLE, dedupe, gold_ids, hit_at, reciprocal_rank
 
+from bench import harness
 from graph_schema.recall import rerank
 from graph_schema.recall.fusion import (
     Candidate,
@@ -53,9 +54,7 @@ from graph_schema.recall.query import (
     asks_when,
     content_terms,
 )
-from ingest import bulk
 
-LOCOMO = bulk.find_locomo() or Path("/work/shared/data/locomo-dev.json")
 DUMP = ROOT / "var/locomo-candidates.pkl"
 LISTS = (
     "passage_vector",
@@ -341,24 +340,18 @@ ABLATIONS = (
 def ablate(questions: list[Question]) -> None:
     """Each part switched off in turn, as TRACTATUS_RECALL_DISABLE does, on the defaults."""
     for label, off in ABLATIONS:
-        config = FusionConfig()
-        config = replace(
-            config,
-            weights={n: w for n, w in config.weights.items() if n not in off},
-            disabled=frozenset(off),
-        )
-        show(label, evaluate(questions, config))
+        show(label, evaluate(questions, FusionConfig.disabling(off)))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=("dump", "fit", "rerank", "ablate"))
-    parser.add_argument("--file", type=Path, default=LOCOMO)
+    parser.add_argument("--file", type=Path, default=None, help=harness.LOCOMO_HELP)
     parser.add_argument("--dump", type=Path, default=DUMP)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     if args.command == "dump":
-        dump(args.file, args.dump)
+        dump(harness.locomo_argument(parser, args.file), args.dump)
     elif args.command == "ablate":
         ablate(pickle.loads(args.dump.read_bytes()))
     elif args.command == "rerank":

@@ -23,7 +23,6 @@ import argparse
 import hashlib
 import json
 import os
-import platform
 import sys
 import tempfile
 import time
@@ -47,10 +46,11 @@ from scoring import (
     threshold_curve,
 )
 
-from bench.harness import serve
+from bench import harness
+from graph_schema.schema import migrations, ontology
 from ingest import bulk
+from server.settings import Settings, open_driver
 
-LOCOMO = bulk.find_locomo() or Path("/work/shared/data/locomo-dev.json")
 KEY = "tr_bench_locomo_000000000000000000000"
 PRINCIPALS = f'[[principal]]\nid = "bench"\nkey = "{KEY}"\ngroups = []\nrole = "admin"\n'
 THRESHOLDS = [round(0.05 * i, 2) for i in range(0, 21)]
@@ -59,11 +59,7 @@ THRESHOLDS = [round(0.05 * i, 2) for i in range(0, 21)]
 # --- the store and the server -----------------------------------------------------------------
 
 
-def prepare_store(fresh: bool) -> None:
-    from graph_schema.schema import migrations, ontology
-    from server.settings import Settings, open_driver
-
-    settings = Settings()
+def prepare_store(settings: Settings, fresh: bool) -> None:
     with open_driver(settings) as driver:
         if fresh:
             host = settings.neo4j_uri.split("://", 1)[-1].split(":", 1)[0]
@@ -159,30 +155,6 @@ def ask(
 # --- report -----------------------------------------------------------------------------------
 
 
-def machine() -> dict[str, Any]:
-    cpu = platform.processor()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        names = [
-            line.split(":", 1)[1].strip()
-            for line in cpuinfo.read_text().splitlines()
-            if line.startswith("model name")
-        ]
-        cpu = names[0] if names else cpu
-    memory = ""
-    meminfo = Path("/proc/meminfo")
-    if meminfo.exists():
-        memory = meminfo.read_text().splitlines()[0].split(":", 1)[1].strip()
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "memory": memory,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "load_avg_1m": os.getloadavg()[0],
-    }
-
-
 def report(outcomes: list[Outcome]) -> dict[str, Any]:
     answerable = [o for o in outcomes if o.category in ANSWERABLE]
     adversarial = [o for o in outcomes if o.category == ADVERSARIAL]
@@ -247,7 +219,7 @@ def markdown(result: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--file", type=Path, default=LOCOMO)
+    parser.add_argument("--file", type=Path, default=None, help=harness.LOCOMO_HELP)
     parser.add_argument("--conversation", action="append", default=None)
     parser.add_argument("--max-questions", type=int, default=None)
     parser.add_argument("--fresh", action="store_true", help="wipe the (loopback) store first")
@@ -255,6 +227,7 @@ def main() -> None:
     parser.add_argument("--label", default="locomo")
     parser.add_argument("--out", type=Path, default=ROOT / "bench/locomo/results")
     args = parser.parse_args()
+    args.file = harness.locomo_argument(parser, args.file)
 
     started = time.perf_counter()
     data = args.file.read_bytes()
@@ -264,13 +237,15 @@ def main() -> None:
         if args.conversation is None or s["sample_id"] in args.conversation
     ]
     items = bulk.read_locomo(args.file, only=[s["sample_id"] for s in samples])
-    prepare_store(args.fresh)
+    # the server is started with this environment: it reads the same settings
+    settings = Settings()
+    prepare_store(settings, args.fresh)
     seconds: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         principals = Path(tmp) / "principals.toml"
         principals.write_text(PRINCIPALS, "utf-8")
         with (
-            serve({**os.environ, "TRACTATUS_PRINCIPALS": str(principals)}) as url,
+            harness.serve({**os.environ, "TRACTATUS_PRINCIPALS": str(principals)}) as url,
             httpx.Client(
                 base_url=url, headers={"Authorization": f"Bearer {KEY}"}, timeout=600
             ) as client,
@@ -294,10 +269,10 @@ def main() -> None:
     seconds["total"] = time.perf_counter() - started
     result = {
         "label": args.label,
-        "data": {"file": str(args.file), "sha256": hashlib.sha256(data).hexdigest()},
+        "data": {"file": harness.shown_path(args.file), "sha256": hashlib.sha256(data).hexdigest()},
         "conversations": [s["sample_id"] for s in samples],
-        "disabled": os.environ.get("TRACTATUS_RECALL_DISABLE", ""),
-        "machine": machine(),
+        "disabled": ",".join(sorted(settings.recall_disable)),
+        "machine": harness.machine(),
         "seconds": seconds,
         "ingest": summary,
         "report": report(outcomes),

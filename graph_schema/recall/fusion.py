@@ -21,7 +21,6 @@ Step 5, the learned rerank of the fused groups, is :mod:`graph_schema.recall.rer
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -42,6 +41,8 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {
     "assertion_vector": 0.5,
     "assertion_fulltext": 0.75,
 }
+# what can be switched off (FusionConfig.disabling, TRACTATUS_RECALL_DISABLE)
+RECALL_STEPS = frozenset((*FEATURES, *DEFAULT_WEIGHTS))
 # the status threshold on relevance, calibrated on LoCoMo (docs/recall.md)
 ANSWER_THRESHOLD = 0.35
 SIMILARITY_WEIGHT = 0.5
@@ -60,13 +61,16 @@ class FusionConfig:
         return name not in self.disabled
 
     @classmethod
-    def from_env(cls) -> FusionConfig:
-        """Defaults, minus what ``TRACTATUS_RECALL_DISABLE`` (comma list) switches off.
-
-        Names are features (speaker, time, graph) or candidate lists; used for ablations.
-        """
-        raw = os.environ.get("TRACTATUS_RECALL_DISABLE", "")
-        disabled = frozenset(x.strip() for x in raw.split(",") if x.strip())
+    def disabling(cls, names: Iterable[str]) -> FusionConfig:
+        """The defaults minus the named steps: features (:data:`FEATURES`) or candidate lists,
+        for ablations. The server builds its one configuration this way at start-up, from
+        ``Settings.recall_disable`` (``TRACTATUS_RECALL_DISABLE``)."""
+        disabled = frozenset(names)
+        unknown = disabled - RECALL_STEPS
+        if unknown:
+            raise ValueError(
+                f"unknown recall steps {sorted(unknown)}; known: {sorted(RECALL_STEPS)}"
+            )
         config = cls()
         weights = {n: w for n, w in config.weights.items() if n not in disabled}
         return replace(config, weights=weights, disabled=disabled)

@@ -256,12 +256,12 @@ def recall(
     database: str,
     principal: Principal,
     query: RecallQuery,
-    config: FusionConfig | None = None,
+    config: FusionConfig,
     recorder: access.AccessRecorder | None = None,
 ) -> RecallAnswer:
-    """Ranked assertions for ``query`` as ``principal`` sees them; a read transaction. The
-    assertions returned are counted in the access log."""
-    config = config or FusionConfig.from_env()
+    """Ranked assertions for ``query`` as ``principal`` sees them, fused as ``config`` says
+    (the server's one configuration, built at start-up); a read transaction. The assertions
+    returned are counted in the access log."""
     p = parameters(principal, query)
     with driver.session(database=database, default_access_mode="READ") as session:
         work = session.execute_read(_search, p, query, config)

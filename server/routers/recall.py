@@ -15,6 +15,7 @@ from server.deps import (
     AdminDep,
     DriverDep,
     EmbedderDep,
+    FusionDep,
     PrincipalDep,
     SettingsDep,
 )
@@ -33,6 +34,7 @@ def post_recall(
     principal: PrincipalDep,
     embedder: EmbedderDep,
     access_log: AccessLogDep,
+    fusion: FusionDep,
 ) -> RecallAnswer:
     """Ranked assertions with evidence, scores and ``why``; ``status`` answered/not_found."""
     as_of, known_at = coordinates(request.as_of, request.known_at)
@@ -50,6 +52,7 @@ def post_recall(
         database=settings.neo4j_database,
         principal=principal,
         query=query,
+        config=fusion,
         recorder=access_log,
     )
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from tests.conftest import Api, assertion
+from tests.helpers import Api, assertion
 
 GROUP = {
     "alice": "finance",

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from tests.conftest import Api
+from tests.helpers import Api
 from tests.integration.test_events_support import at, event, fact, new_task
+
+pytestmark = pytest.mark.integration
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "analyst-cypher.md"
 BLOCK = re.compile(r"```cypher\n(.*?)```", re.DOTALL)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.conftest import KEYS, Api, assertion
+from tests.helpers import KEYS, Api, assertion
+
+pytestmark = pytest.mark.integration
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from neo4j import Driver
 
-from tests.conftest import Api, assertion
+from tests.helpers import Api, assertion
+
+pytestmark = pytest.mark.integration
 
 CLOSING = {"valid_to", "closed_at", "superseded_at"}
 DISPLAY = {"Superseded"}  # for Neo4j Browser's style (docs/browser.md); never read

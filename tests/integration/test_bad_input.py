@@ -8,7 +8,9 @@ import httpx
 import pytest
 from neo4j import Driver
 
-from tests.conftest import Api, assertion, count_nodes
+from tests.helpers import Api, assertion, count_nodes
+
+pytestmark = pytest.mark.integration
 
 RECORD_LABELS = ("Assertion", "Evidence", "Slot", "Observation", "Event")
 
@@ -116,7 +118,7 @@ def test_a_batch_with_one_bad_item_is_refused_whole(
 
 
 def test_invalid_json_is_400_and_writes_nothing(base_url: str, driver: Driver) -> None:
-    from tests.conftest import KEYS
+    from tests.helpers import KEYS
 
     before = _record_counts(driver)
     quarantined = count_nodes(driver, "Quarantine")

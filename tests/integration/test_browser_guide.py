@@ -19,6 +19,8 @@ from scripts.neo4j_local import GUIDE_FILE, STYLE_FILE, Settings, guide_pid
 from tests.conftest import Api, assertion
 from tests.integration.test_events_support import at, event, fact, new_task
 
+pytestmark = pytest.mark.integration
+
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "browser" / GUIDE_FILE
 STYLE = ROOT / "docs" / "browser" / STYLE_FILE

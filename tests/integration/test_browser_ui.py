@@ -23,10 +23,13 @@ ARTIFACTS = ROOT / "var" / "test-artifacts"
 EDITOR = "[data-testid=activeEditor] textarea"
 NEWEST_FRAME = "document.querySelector('[data-testid=frame]')"
 
-pytestmark = pytest.mark.skipif(
-    binaries() is None and os.environ.get("CI") != "true",
-    reason="chromium and chromedriver are not installed (.ci/run installs them)",
-)
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(
+        binaries() is None and os.environ.get("CI") != "true",
+        reason="chromium and chromedriver are not installed (.ci/run installs them)",
+    ),
+]
 
 
 @pytest.fixture(scope="module")

@@ -33,6 +33,8 @@ from tractatus_client.models import (
 from tests.conftest import KEYS
 from tests.fakes import free_port
 
+pytestmark = pytest.mark.integration
+
 JAN = datetime(2026, 1, 10, 9, tzinfo=UTC)
 JUNE = datetime(2026, 6, 1, 9, tzinfo=UTC)
 WRITE = {"source_kind": "user_stated", "confidence": 0.95}

@@ -11,9 +11,12 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
 from tractatus_client import Tractatus
 
 from tests.conftest import KEYS
+
+pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
 WHEELHOUSE = Path(os.environ.get("WHEELHOUSE") or Path.home() / ".cache" / "tractatus" / "wheels")

@@ -3,7 +3,11 @@ nothing."""
 
 from __future__ import annotations
 
-from tests.conftest import Api, assertion
+import pytest
+
+from tests.helpers import Api, assertion
+
+pytestmark = pytest.mark.integration
 
 Q2, Q3 = "2026-04-01T00:00:00Z", "2026-07-01T00:00:00Z"
 

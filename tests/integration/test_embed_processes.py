@@ -13,7 +13,7 @@ import pytest
 from neo4j import Driver
 
 from bench.harness import start_server
-from tests.conftest import KEYS
+from tests.helpers import KEYS
 
 pytestmark = pytest.mark.integration
 

@@ -11,8 +11,10 @@ from neo4j import Driver
 from graph_schema.core.types import Principal
 from ingest.events import record_event
 from server.settings import Settings
-from tests.conftest import Api
+from tests.helpers import Api
 from tests.integration.test_events_support import at, event, new_task
+
+pytestmark = pytest.mark.integration
 
 LONG = 1_000
 

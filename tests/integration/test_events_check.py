@@ -13,8 +13,10 @@ from neo4j import Driver
 from graph_schema.events import check as chaincheck
 from server import cli
 from server.settings import Settings
-from tests.conftest import Api
+from tests.helpers import Api
 from tests.integration.test_events_support import at, event, fact, new_task
+
+pytestmark = pytest.mark.integration
 
 MARK = "check-chains-test"
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from tests.conftest import Api
+from tests.helpers import Api
 from tests.integration.test_events_support import (
     at,
     event,
@@ -17,6 +17,8 @@ from tests.integration.test_events_support import (
     new_task,
     quarantined,
 )
+
+pytestmark = pytest.mark.integration
 
 UNKNOWN_ID = "01ZZZZZZZZZZZZZZZZZZZZZZZZ"
 

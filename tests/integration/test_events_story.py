@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Api
+from tests.helpers import Api
 from tests.integration.test_events_support import at, event, fact, new_task
+
+pytestmark = pytest.mark.integration
 
 
 def _post(api: Api, body: dict[str, Any]) -> dict[str, Any]:

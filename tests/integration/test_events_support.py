@@ -6,9 +6,12 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from neo4j import Driver
 
 from graph_schema.core.timeutil import utcnow
+
+pytestmark = pytest.mark.integration
 
 # The story happens yesterday (UTC), so "now" reads see its end state.
 STORY_DAY = (utcnow() - timedelta(days=1)).date().isoformat()

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
@@ -22,6 +23,8 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from tractatus_client import Tractatus
 
 from tests.conftest import KEYS
+
+pytestmark = pytest.mark.integration
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "memory_agent.py"
 

@@ -10,11 +10,10 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from ingest import bulk
 from server.cli import main
-from tests.conftest import KEYS
+from tests.helpers import KEYS
 
-LOCOMO = bulk.find_locomo()
+pytestmark = pytest.mark.integration
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
@@ -74,12 +73,14 @@ def test_a_jsonl_file_is_ingested_once(
     assert _counts(driver, conversation) == first
 
 
-@pytest.mark.skipif(LOCOMO is None, reason="shared LoCoMo data not present")
 def test_a_locomo_conversation_resumes_without_duplicates(
-    base_url: str, driver: Driver, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    base_url: str,
+    driver: Driver,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    locomo: Path,
 ) -> None:
-    assert LOCOMO is not None
-    sample = json.loads(LOCOMO.read_text("utf-8"))[0]
+    sample = json.loads(locomo.read_text("utf-8"))[0]
     conversation = f"locomo-{uuid.uuid4().hex[:8]}"
     turns = sample["conversation"]
     excerpt = {

@@ -5,10 +5,13 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from neo4j import Driver
 
 from graph_schema.ledger.reads import overlapping_versions
-from tests.conftest import Api, assertion
+from tests.helpers import Api, assertion
+
+pytestmark = pytest.mark.integration
 
 JAN, MAR, JUN, SEP = (f"2026-{m}-01T00:00:00+00:00" for m in ("01", "03", "06", "09"))
 

@@ -25,6 +25,8 @@ from tractatus_client import Tractatus
 from tests.conftest import KEYS
 from tests.fakes import free_port
 
+pytestmark = pytest.mark.integration
+
 TOOLS = {
     "remember",
     "recall",

@@ -6,6 +6,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from neo4j import Driver
@@ -15,6 +16,8 @@ from graph_schema.ledger.reads import current_facts, overlapping_versions
 from graph_schema.ledger.types import AssertionWrite
 from graph_schema.schema.ontology import predicate_map
 from ingest import writer
+
+pytestmark = pytest.mark.integration
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
 PRINCIPAL = Principal(id="model-test")

@@ -15,8 +15,9 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from neo4j import Driver
 
-from ingest import bulk
 from tests.conftest import KEYS
+
+pytestmark = pytest.mark.integration
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 CELL_TIMEOUT = 180  # seconds; a notebook is meant to run in under 3 minutes here
@@ -91,18 +92,14 @@ def test_causal_analysis_agrees_with_the_browser_cypher(
     assert longest["actions"] == found["longest"]
 
 
-LOCOMO = bulk.find_locomo()
-
-
-@pytest.mark.skipif(LOCOMO is None, reason="shared LoCoMo data not present")
-def test_recall_evaluation(base_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_recall_evaluation(base_url: str, locomo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     notebook = execute(
         "03-recall-evaluation.ipynb",
         monkeypatch,
         TRACTATUS_URL=base_url,
         TRACTATUS_API_KEY=KEYS["public"],
         TRACTATUS_ADMIN_KEY=KEYS["admin"],
-        TRACTATUS_LOCOMO=str(LOCOMO),
+        TRACTATUS_LOCOMO=str(locomo),
     )
     scores = summary(notebook)
     assert scores["questions"] >= 20

@@ -12,6 +12,7 @@ import httpx
 import pytest
 from neo4j import Driver
 
+from bench.harness import serve_app
 from graph_schema.core.types import Principal
 from graph_schema.schema.ontology import predicate_map
 from ingest.embeddings.embedder import make_embedder
@@ -19,15 +20,16 @@ from ingest.observations import Context, ingest_observations
 from server.app import create_app
 from server.deps import get_distiller
 from server.settings import Settings
-from tests.conftest import KEYS, Api, count_nodes
 from tests.fakes import (
     DateBugDistiller,
     FailingDistiller,
     SaidDistiller,
     ScriptedDistiller,
     SwitchDistiller,
-    serve,
 )
+from tests.helpers import KEYS, Api, count_nodes
+
+pytestmark = pytest.mark.integration
 
 T0 = "2026-03-01T10:00:00+00:00"
 
@@ -41,7 +43,7 @@ def switch() -> SwitchDistiller:
 def fake_url(settings: Settings, driver: Driver, switch: SwitchDistiller) -> Iterator[str]:
     app = create_app(settings)
     app.dependency_overrides[get_distiller] = lambda: switch
-    with serve(app) as url:
+    with serve_app(app) as url:
         yield url
 
 

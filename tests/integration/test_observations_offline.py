@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Api
+from tests.helpers import Api
+
+pytestmark = pytest.mark.integration
 
 JAN = "2026-01-10T09:00:00+00:00"
 JUN = "2026-06-01T09:00:00+00:00"

@@ -8,9 +8,11 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import Api
+from tests.helpers import Api
 from tests.integration.probes import GROUP, PAIRS, Secret, check, pair_ids
 from tests.integration.test_events_support import at, event, fact
+
+pytestmark = pytest.mark.integration
 
 
 def _post(api: Api, body: dict[str, Any]) -> dict[str, Any]:

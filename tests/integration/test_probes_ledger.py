@@ -5,8 +5,10 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.conftest import KEYS, Api, assertion
+from tests.helpers import KEYS, Api, assertion
 from tests.integration.probes import PAIRS, RESULTS, Secret, both, check, pair_ids, plant
+
+pytestmark = pytest.mark.integration
 
 TIMES = {
     "as_of_past": "2025-01-01T00:00:00Z",

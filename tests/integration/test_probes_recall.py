@@ -10,8 +10,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import Api
+from tests.helpers import Api
 from tests.integration.probes import GROUP, PAIRS, RESULTS, Secret, check, pair_ids, plant
+
+pytestmark = pytest.mark.integration
 
 
 def _recall(api: Api, query: str, **extra: Any) -> httpx.Response:

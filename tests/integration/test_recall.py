@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from tests.conftest import Api, assertion, count_nodes
+from tests.helpers import Api, assertion, count_nodes
 
 pytestmark = pytest.mark.integration
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Api
+from tests.helpers import Api
 
 pytestmark = pytest.mark.integration
 

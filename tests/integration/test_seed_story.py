@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from neo4j import Driver
 
-from tests.conftest import Api, assertion
+from tests.helpers import Api, assertion
+
+pytestmark = pytest.mark.integration
 
 JAN = "2026-01-10T09:00:00+00:00"
 JUN = "2026-06-01T09:00:00+00:00"

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from neo4j import Driver
 
 from graph_schema.core.vectors import Vector
 from server.settings import Settings
+
+pytestmark = pytest.mark.integration
 
 
 def test_vector_parameters_round_trip_exactly(driver: Driver, settings: Settings) -> None:

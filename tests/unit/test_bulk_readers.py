@@ -11,8 +11,6 @@ from graph_schema.core.timeutil import parse_rfc3339
 from graph_schema.observations.types import ObservationIn
 from ingest import bulk
 
-LOCOMO = bulk.find_locomo()
-
 
 def _sample() -> list[dict[str, object]]:
     return [
@@ -77,10 +75,8 @@ def test_locomo_turns_become_ordered_observations() -> None:
     assert [i["idempotency_key"] for i in only] == ["conv-y:D1:1"]
 
 
-@pytest.mark.skipif(LOCOMO is None, reason="shared LoCoMo data not present")
-def test_the_locomo_dev_file_reads_whole() -> None:
-    assert LOCOMO is not None
-    items = bulk.read_observations(LOCOMO)
+def test_the_locomo_dev_file_reads_whole(locomo: Path) -> None:
+    items = bulk.read_observations(locomo)
     assert len(items) == 2760
     assert len({i["idempotency_key"] for i in items}) == len(items)
     by_conversation: dict[str, list[str]] = {}
@@ -126,6 +122,7 @@ def test_progress_survives_a_restart(tmp_path: Path) -> None:
     progress.record([])
     assert bulk.Progress(path).done == {"a", "b"}
     assert bulk.Progress(None).done == set()
-    one = bulk.default_progress_path(tmp_path / "f.json", "http://h:1", "k1")
-    two = bulk.default_progress_path(tmp_path / "f.json", "http://h:2", "k1")
+    one = bulk.default_progress_path(tmp_path / "f.json", "http://h:1", "k1", cache=tmp_path)
+    two = bulk.default_progress_path(tmp_path / "f.json", "http://h:2", "k1", cache=tmp_path)
     assert one != two and one.name.startswith("f.json.")
+    assert one.parent == tmp_path / "tractatus" / "ingest"

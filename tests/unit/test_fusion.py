@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from pydantic import ValidationError
 
 from graph_schema.recall import fusion
 from graph_schema.recall.fusion import Candidate, FusionConfig
@@ -16,6 +17,7 @@ from graph_schema.recall.query import (
     names_in_query,
     time_windows,
 )
+from server.settings import Settings
 
 
 def when(*args: int) -> datetime:
@@ -181,11 +183,29 @@ def test_max_score_is_a_constant_of_the_configuration() -> None:
     assert top["a"].score <= CONFIG.max_score()
 
 
-def test_from_env_disables_features_and_lists(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TRACTATUS_RECALL_DISABLE", "graph, passage_vector")
-    config = FusionConfig.from_env()
+def test_disabling_switches_off_features_and_lists() -> None:
+    config = FusionConfig.disabling(["graph", "passage_vector"])
     assert not config.enabled("graph") and config.enabled("speaker")
     assert "passage_vector" not in config.weights and "context_vector" in config.weights
+    with pytest.raises(ValueError, match="graf"):
+        FusionConfig.disabling(["graf"])
+
+
+def test_recall_disable_is_a_setting_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRACTATUS_RECALL_DISABLE", "graph, passage_vector,")
+    settings = Settings()
+    assert settings.recall_disable == {"graph", "passage_vector"}
+    config = settings.fusion()
+    assert not config.enabled("graph") and "passage_vector" not in config.weights
+    monkeypatch.setenv("TRACTATUS_RECALL_DISABLE", "speaker")  # later changes change nothing
+    assert not config.enabled("graph") and config.enabled("speaker")
+    assert Settings(recall_disable=frozenset()).fusion() == FusionConfig()
+
+
+def test_an_unknown_recall_step_is_refused_at_start_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRACTATUS_RECALL_DISABLE", "graph,rerunk")
+    with pytest.raises(ValidationError, match="rerunk"):
+        Settings()
 
 
 def test_relevance_mixes_similarity_and_coverage() -> None:

@@ -6,13 +6,13 @@ No test here can reach a real model: the distiller is given the stub's URL direc
 from __future__ import annotations
 
 import json
-import socket
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from bench.harness import free_port
 from graph_schema.core.types import Principal
 from graph_schema.ledger.types import AssertionWrite
 from graph_schema.observations.types import ObservationIn
@@ -354,13 +354,6 @@ def test_timeout_is_unreachable(stub: LlmStub) -> None:
     assert error.reason == "llm_unreachable"
     assert "Timeout" in error.raw
     assert time.monotonic() - began < 1.5
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-    return port
 
 
 def test_nothing_listening_is_unreachable_after_every_retry() -> None:

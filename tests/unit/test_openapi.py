@@ -29,6 +29,8 @@ KEYWORDS = frozenset(
         "anyOf",
         "oneOf",
         "allOf",
+        "if",
+        "then",
         "enum",
         "const",
         "format",
@@ -116,6 +118,8 @@ def test_schemas_use_only_json_schema_keywords(document: dict[str, Any]) -> None
                     for prop in value.values():
                         walk(prop)
                 elif key in ("items", "additionalProperties"):
+                    walk(value)
+                elif key in ("if", "then"):
                     walk(value)
                 elif key in ("anyOf", "oneOf", "allOf"):
                     for option in value:

@@ -1,0 +1,124 @@
+"""What tests share and that needs no service to import: the test principals and their keys,
+a small HTTP client bound to one principal, a valid assertion body, a node count.
+
+The fixtures that start or use services (Neo4j, the API) are in tests/integration/conftest.py;
+``tests.conftest`` re-exports these names for tests written against it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import httpx
+from neo4j import Driver
+
+KEYS = {
+    "alice": "tr_test_alice_000000000000000000000000",
+    "bob": "tr_test_bob_00000000000000000000000000",
+    "carol": "tr_test_carol_000000000000000000000000",
+    "admin": "tr_test_admin_000000000000000000000000",
+    "public": "tr_test_public_00000000000000000000000",
+    "dave": "tr_test_dave_000000000000000000000000",
+    "erin": "tr_test_erin_000000000000000000000000",
+    "frank": "tr_test_frank_00000000000000000000000",
+    "grace": "tr_test_grace_00000000000000000000000",
+}
+PRINCIPALS = f"""
+[[principal]]
+id = "alice"
+key = "{KEYS["alice"]}"
+groups = ["finance"]
+
+[[principal]]
+id = "bob"
+key = "{KEYS["bob"]}"
+groups = ["sales"]
+
+[[principal]]
+id = "carol"
+key = "{KEYS["carol"]}"
+groups = ["finance", "sales"]
+
+[[principal]]
+id = "admin"
+key = "{KEYS["admin"]}"
+groups = []
+role = "admin"
+
+[[principal]]
+id = "public"
+key = "{KEYS["public"]}"
+groups = []
+
+[[principal]]
+id = "dave"
+key = "{KEYS["dave"]}"
+groups = ["hr"]
+
+[[principal]]
+id = "erin"
+key = "{KEYS["erin"]}"
+groups = ["legal"]
+
+[[principal]]
+id = "frank"
+key = "{KEYS["frank"]}"
+groups = ["eng", "eng.platform"]
+
+[[principal]]
+id = "grace"
+key = "{KEYS["grace"]}"
+groups = ["ops"]
+"""
+
+
+class Api:
+    """A small HTTP client bound to one principal."""
+
+    def __init__(self, base_url: str, key: str | None) -> None:
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        self.client = httpx.Client(base_url=base_url, headers=headers, timeout=60)
+
+    def post(self, path: str, body: Any = None, **kw: Any) -> httpx.Response:
+        return self.client.post(path, json=body, **kw)
+
+    def get(self, path: str, **params: Any) -> httpx.Response:
+        return self.client.get(path, params={k: v for k, v in params.items() if v is not None})
+
+
+def assertion(subject: str, predicate: str, obj: Any, **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "subject": subject,
+        "predicate": predicate,
+        "object": obj,
+        "source_kind": "user_stated",
+        "asserted_by": subject,
+        "confidence": 0.9,
+        "evidence": {"quote": f"{predicate} is {obj}"},
+    }
+    body.update(extra)
+    return body
+
+
+def count_nodes(driver: Driver, label: str) -> int:
+    records, _, _ = driver.execute_query(f"MATCH (n:{label}) RETURN count(n) AS c")
+    return int(records[0]["c"])
+
+
+def bench_module(name: str) -> ModuleType:
+    """A benchmark script as a module (``"locomo/scoring"`` is bench/locomo/scoring.py): the
+    scripts put their own folder on sys.path, so they are loaded by file, once."""
+    module_name = "bench_" + name.replace("/", "_")
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    path = Path(__file__).resolve().parents[1] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module

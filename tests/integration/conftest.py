@@ -1,0 +1,86 @@
+"""Fixtures that need services: the real Neo4j (started by `make test`, found through
+NEO4J_URI) and the API over real HTTP, served in a thread of the test process."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from neo4j import Driver
+
+from bench.harness import serve_app
+from graph_schema.schema import migrations, ontology
+from server.app import create_app
+from server.settings import Settings, open_driver
+from tests.helpers import KEYS, PRINCIPALS, Api
+
+
+def _settings(principals: Path) -> Settings:
+    if "NEO4J_URI" not in os.environ:
+        pytest.fail("integration tests need NEO4J_URI: run them with `make test`")
+    return Settings(principals=principals)
+
+
+@pytest.fixture(scope="session")
+def principals_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("auth") / "principals.toml"
+    path.write_text(PRINCIPALS, "utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def settings(principals_file: Path) -> Settings:
+    return _settings(principals_file)
+
+
+@pytest.fixture(scope="session")
+def driver(settings: Settings) -> Iterator[Driver]:
+    with open_driver(settings) as drv:
+        drv.verify_connectivity()
+        _reset(drv, settings)
+        yield drv
+
+
+def _reset(drv: Driver, settings: Settings) -> None:
+    """Start from an empty store; only on a loopback server or when explicitly allowed."""
+    host = settings.neo4j_uri.split("://", 1)[-1].split(":", 1)[0]
+    if host not in ("127.0.0.1", "localhost") and os.environ.get("TRACTATUS_TEST_WIPE") != "1":
+        pytest.fail("refusing to wipe a non-loopback Neo4j; set TRACTATUS_TEST_WIPE=1")
+    db = settings.neo4j_database
+    with drv.session(database=db) as session:
+        session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS").consume()
+    migrations.migrate(drv, database=db)
+    ontology.seed(drv, database=db)
+
+
+@pytest.fixture
+def fresh_store(driver: Driver, settings: Settings) -> None:
+    """An empty, migrated store for tests that judge the whole store (e.g. check-chains)."""
+    _reset(driver, settings)
+
+
+@pytest.fixture(scope="session")
+def base_url(settings: Settings, driver: Driver) -> Iterator[str]:
+    with serve_app(create_app(settings)) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def api(base_url: str) -> dict[str, Api]:
+    return {name: Api(base_url, key) for name, key in KEYS.items()}
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Print the probe suite's count of attacks and leaks when it ran."""
+    from tests.integration.probes import RESULTS
+
+    if RESULTS["attacks"]:
+        terminalreporter.write_sep("=", "adversarial probes")
+        terminalreporter.write_line(
+            f"{len(RESULTS['attacks'])} attacks, {len(RESULTS['leaks'])} leaks"
+        )
+        for leak in RESULTS["leaks"]:
+            terminalreporter.write_line(f"LEAK {leak}")
