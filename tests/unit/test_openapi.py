@@ -117,9 +117,7 @@ def test_schemas_use_only_json_schema_keywords(document: dict[str, Any]) -> None
                 if key == "properties":
                     for prop in value.values():
                         walk(prop)
-                elif key in ("items", "additionalProperties"):
-                    walk(value)
-                elif key in ("if", "then"):
+                elif key in ("items", "additionalProperties", "if", "then"):
                     walk(value)
                 elif key in ("anyOf", "oneOf", "allOf"):
                     for option in value:
