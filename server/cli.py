@@ -20,10 +20,13 @@ def _migrate(_: argparse.Namespace) -> int:
     settings = get_settings()
     with open_driver(settings) as driver:
         applied = migrations.migrate(driver, database=settings.neo4j_database)
-        created = ontology.seed(driver, database=settings.neo4j_database)
+        changes = ontology.seed(driver, database=settings.neo4j_database)
     print(f"schema at version {migrations.LATEST_VERSION}; applied {applied or 'nothing'}")
-    print(f"predicates registered: {created or 'none new'}")
-    return 0
+    print(f"predicates registered: {changes.created or 'none new'}")
+    print(f"predicates upgraded: {changes.upgraded or 'none'}")
+    for name, reason in changes.refused.items():
+        print(f"tractatus migrate: predicate {name} kept as stored: {reason}", file=sys.stderr)
+    return 1 if changes.refused else 0
 
 
 def _serve(args: argparse.Namespace) -> int:
