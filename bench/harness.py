@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import platform
 import socket
 import subprocess
 import sys
@@ -9,6 +11,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -58,3 +61,32 @@ def serve(env: dict[str, str], *, timeout: float = 120) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def machine() -> dict[str, Any]:
+    """What a benchmark ran on: CPU model, cores, memory, Python, and torch when loaded."""
+    cpu = platform.processor()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        names = [
+            line.split(":", 1)[1].strip()
+            for line in cpuinfo.read_text().splitlines()
+            if line.startswith("model name")
+        ]
+        cpu = names[0] if names else cpu
+    memory = ""
+    meminfo = Path("/proc/meminfo")
+    if meminfo.exists():
+        memory = meminfo.read_text().splitlines()[0].split(":", 1)[1].strip()
+    found: dict[str, Any] = {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory": memory,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "load_avg_1m": os.getloadavg()[0],
+    }
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        found.update(torch=torch.__version__, torch_threads=torch.get_num_threads())
+    return found

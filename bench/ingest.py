@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -56,7 +55,7 @@ from neo4j import Driver
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.harness import serve
+from bench.harness import machine, serve
 from graph_schema.core.types import Principal
 from graph_schema.ledger.types import AssertionWrite
 from graph_schema.observations.types import ObservationIn
@@ -253,33 +252,6 @@ def run_cli(url: str, args: argparse.Namespace, env: dict[str, str]) -> dict[str
     result = _rates(summary, seconds)
     result["cli_reported_seconds"] = round(summary["seconds"], 3)
     return result
-
-
-def machine() -> dict[str, Any]:
-    import torch
-
-    cpu = platform.processor()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        names = [
-            line.split(":", 1)[1].strip()
-            for line in cpuinfo.read_text().splitlines()
-            if line.startswith("model name")
-        ]
-        cpu = names[0] if names else cpu
-    memory = ""
-    meminfo = Path("/proc/meminfo")
-    if meminfo.exists():
-        memory = meminfo.read_text().splitlines()[0].split(":", 1)[1].strip()
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "memory": memory,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "torch": torch.__version__,
-        "torch_threads": torch.get_num_threads(),
-    }
 
 
 def _one_run(

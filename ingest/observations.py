@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -38,11 +39,12 @@ from graph_schema.observations.types import ObservationIn
 from graph_schema.quarantine import cypher as quarantine_cypher
 from graph_schema.schema.types import Predicate
 from ingest import gate, writer
-from ingest.distill.base import Distiller
+from ingest.distill.base import Distiller, distilled_with
+from ingest.distill.dates import offset_of
 from ingest.distill.llm import DistillationFailed
 from ingest.embeddings.model import Embedder
 from ingest.embeddings.texts import embed_items
-from ingest.metrics import GATE_QUARANTINED
+from ingest.metrics import DISTILL_SECONDS, GATE_QUARANTINED
 
 ORIGIN = "observations"
 DRAFT_KEYS = frozenset(
@@ -192,8 +194,9 @@ def fill_draft(draft: dict[str, Any], obs: ObservationIn, observation_id: str) -
 
 
 def _distill(ctx: Context, plan: _Plan, raw: Any) -> TractatusError | None:
+    started = time.perf_counter()
     try:
-        drafts = ctx.distiller.distill(plan.obs)
+        drafts = ctx.distiller.distill(plan.obs, predicates=list(ctx.ontology.values()))
     except DistillationFailed as error:  # quarantine the observation with the model's reply
         payload = {"observation": raw, "model_reply": error.details.get("raw", "")}
         rejection = gate.Rejection(plan.index, error.reason, error.message, payload)
@@ -204,17 +207,42 @@ def _distill(ctx: Context, plan: _Plan, raw: Any) -> TractatusError | None:
             origin=ORIGIN,
             principal=ctx.principal,
         )
-    for index, draft in enumerate(drafts):
-        checked = _check_draft(ctx, plan, index, draft)
-        if isinstance(checked, gate.Rejection):
-            plan.rejections.append(checked)
-        else:
-            plan.accepted.append(checked)
+    finally:
+        DISTILL_SECONDS.labels(distiller=ctx.distiller.name).inc(time.perf_counter() - started)
+    plan.accepted, plan.rejections = check_drafts(
+        drafts, plan.obs, plan.observation_id, ontology=ctx.ontology, principal=ctx.principal
+    )
     return None
 
 
+def check_drafts(
+    drafts: list[Any],
+    obs: ObservationIn,
+    observation_id: str,
+    *,
+    ontology: dict[str, Predicate],
+    principal: Principal,
+) -> tuple[list[AssertionWrite], list[gate.Rejection]]:
+    """Each draft filled from its observation and checked by the gate: accepted writes and
+    rejections (by the draft's index)."""
+    accepted: list[AssertionWrite] = []
+    rejections: list[gate.Rejection] = []
+    for index, draft in enumerate(drafts):
+        checked = _check_draft(index, draft, obs, observation_id, ontology, principal)
+        if isinstance(checked, gate.Rejection):
+            rejections.append(checked)
+        else:
+            accepted.append(checked)
+    return accepted, rejections
+
+
 def _check_draft(
-    ctx: Context, plan: _Plan, index: int, draft: Any
+    index: int,
+    draft: Any,
+    obs: ObservationIn,
+    observation_id: str,
+    ontology: dict[str, Predicate],
+    principal: Principal,
 ) -> AssertionWrite | gate.Rejection:
     if not isinstance(draft, dict):
         return gate.Rejection(index, "invalid", "a draft must be a JSON object", draft)
@@ -222,8 +250,8 @@ def _check_draft(
     if extra:
         # source, speaker, access, task and preconditions come from the observation only
         return gate.Rejection(index, "unknown_field", f"{extra[0]}: drafts may not set it", draft)
-    body = fill_draft(draft, plan.obs, plan.observation_id)
-    return gate.check_item(body, index=index, ontology=ctx.ontology, principal=ctx.principal)
+    body = fill_draft(draft, obs, observation_id)
+    return gate.check_item(body, index=index, ontology=ontology, principal=principal)
 
 
 # --- 5. embeddings ----------------------------------------------------------------------------
@@ -254,6 +282,7 @@ def _props(plan: _Plan, ctx: Context, received_at: datetime) -> dict[str, Any]:
         "kind": obs.kind,
         "speaker": obs.speaker,
         "occurred_at": parse_rfc3339(obs.occurred_at),
+        "occurred_offset": offset_of(obs.occurred_at),
         "received_at": received_at,
         "source_kind": obs.source_kind.value,
         "sha256": hashlib.sha256(obs.text.encode("utf-8")).hexdigest(),
@@ -267,6 +296,7 @@ def _props(plan: _Plan, ctx: Context, received_at: datetime) -> dict[str, Any]:
         "access": list(obs.access),
         "submitted_by": ctx.principal.id,
         "distiller": ctx.distiller.name,
+        "distilled_with": distilled_with(ctx.distiller),
     }
 
 

@@ -10,7 +10,7 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -18,6 +18,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from graph_schema.observations.types import ObservationIn
+from graph_schema.schema.types import Predicate
 from ingest.distill.base import Draft
 from ingest.distill.llm import DistillationFailed
 
@@ -39,8 +40,11 @@ class SaidDistiller:
     """One faithful ``said`` draft per sentence, with exact offsets."""
 
     name = "fake-said"
+    version = "1"
 
-    def distill(self, observation: ObservationIn) -> list[Draft]:
+    def distill(
+        self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
+    ) -> list[Draft]:
         return [
             {
                 "subject": observation.speaker,
@@ -59,20 +63,27 @@ class DateBugDistiller(SaidDistiller):
     """The date bug: every draft carries a human-readable valid_from."""
 
     name = "fake-date-bug"
+    version = "1"
 
-    def distill(self, observation: ObservationIn) -> list[Draft]:
-        return [{**d, "valid_from": "March 3rd, 2024"} for d in super().distill(observation)]
+    def distill(
+        self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
+    ) -> list[Draft]:
+        drafts = super().distill(observation)
+        return [{**d, "valid_from": "March 3rd, 2024"} for d in drafts]
 
 
 class ScriptedDistiller:
     """Returns whatever the test's function makes of the observation."""
 
     name = "fake-scripted"
+    version = "1"
 
     def __init__(self, script: Callable[[ObservationIn], list[Any]]) -> None:
         self.script = script
 
-    def distill(self, observation: ObservationIn) -> list[Draft]:
+    def distill(
+        self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
+    ) -> list[Draft]:
         return self.script(observation)
 
 
@@ -80,8 +91,11 @@ class FailingDistiller:
     """What the LLM distiller does when the model's reply is unusable."""
 
     name = "fake-failing"
+    version = "1"
 
-    def distill(self, observation: ObservationIn) -> list[Draft]:
+    def distill(
+        self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
+    ) -> list[Draft]:
         raise DistillationFailed(
             "llm_invalid_json", "the model's answer is not JSON", raw="Sure! Here are"
         )
@@ -100,10 +114,16 @@ class SwitchDistiller:
     def name(self) -> str:
         return str(self.inner.name)
 
-    def distill(self, observation: ObservationIn) -> list[Draft]:
+    @property
+    def version(self) -> str:
+        return str(self.inner.version)
+
+    def distill(
+        self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
+    ) -> list[Draft]:
         with self._lock:
             self.calls += 1
-        result: list[Draft] = self.inner.distill(observation)
+        result: list[Draft] = self.inner.distill(observation, predicates=predicates)
         return result
 
     @contextmanager

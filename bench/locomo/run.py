@@ -23,7 +23,6 @@ import argparse
 import hashlib
 import json
 import os
-import platform
 import sys
 import tempfile
 import time
@@ -47,7 +46,7 @@ from scoring import (
     threshold_curve,
 )
 
-from bench.harness import serve
+from bench.harness import machine, serve
 from ingest import bulk
 
 LOCOMO = bulk.find_locomo() or Path("/work/shared/data/locomo-dev.json")
@@ -157,30 +156,6 @@ def ask(
 
 
 # --- report -----------------------------------------------------------------------------------
-
-
-def machine() -> dict[str, Any]:
-    cpu = platform.processor()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        names = [
-            line.split(":", 1)[1].strip()
-            for line in cpuinfo.read_text().splitlines()
-            if line.startswith("model name")
-        ]
-        cpu = names[0] if names else cpu
-    memory = ""
-    meminfo = Path("/proc/meminfo")
-    if meminfo.exists():
-        memory = meminfo.read_text().splitlines()[0].split(":", 1)[1].strip()
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "memory": memory,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "load_avg_1m": os.getloadavg()[0],
-    }
 
 
 def report(outcomes: list[Outcome]) -> dict[str, Any]:
