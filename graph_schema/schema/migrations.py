@@ -128,6 +128,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             "DROP INDEX evidence_quote_cjk IF EXISTS",
         ),
     ),
+    Migration(
+        6,
+        "redistill: the versions a distiller wrote from an observation, by seek",
+        (
+            "CREATE INDEX assertion_distilled_from IF NOT EXISTS "
+            "FOR (a:Assertion) ON (a.distilled_from)",
+            "CREATE INDEX assertion_remnant_of IF NOT EXISTS FOR (a:Assertion) ON (a.remnant_of)",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
