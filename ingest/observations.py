@@ -39,7 +39,7 @@ from graph_schema.observations.types import ObservationIn
 from graph_schema.quarantine import cypher as quarantine_cypher
 from graph_schema.schema.types import Predicate
 from ingest import gate, writer
-from ingest.distill.base import Distiller, distilled_with
+from ingest.distill.base import BatchDistiller, Distiller, Draft, distilled_with
 from ingest.distill.dates import offset_of
 from ingest.distill.llm import DistillationFailed
 from ingest.embeddings.model import Embedder
@@ -193,10 +193,25 @@ def fill_draft(draft: dict[str, Any], obs: ObservationIn, observation_id: str) -
     return body
 
 
-def _distill(ctx: Context, plan: _Plan, raw: Any) -> TractatusError | None:
+def _distill_all(ctx: Context, plans: list[_Plan]) -> list[list[Draft] | None]:
+    """Drafts of every plan at once when the distiller reads a batch in one pass (the offline
+    one parses all the English sentences of a request together); None: distil one by one."""
+    if not plans or not isinstance(ctx.distiller, BatchDistiller):
+        return [None] * len(plans)
     started = time.perf_counter()
     try:
-        drafts = ctx.distiller.distill(plan.obs, predicates=list(ctx.ontology.values()))
+        return list(ctx.distiller.distill_many([p.obs for p in plans]))
+    finally:
+        DISTILL_SECONDS.labels(distiller=ctx.distiller.name).inc(time.perf_counter() - started)
+
+
+def _distill(
+    ctx: Context, plan: _Plan, raw: Any, drafts: list[Draft] | None = None
+) -> TractatusError | None:
+    started = time.perf_counter()
+    try:
+        if drafts is None:
+            drafts = ctx.distiller.distill(plan.obs, predicates=list(ctx.ontology.values()))
     except DistillationFailed as error:  # quarantine the observation with the model's reply
         payload = {"observation": raw, "model_reply": error.details.get("raw", "")}
         rejection = gate.Rejection(plan.index, error.reason, error.message, payload)
@@ -439,7 +454,7 @@ def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
     stored = _stored(ctx, sorted({p.scope for p in plans if p.scope is not None}))
     first_of: dict[str, _Plan] = {}
     twins: dict[int, _Plan] = {}
-    todo: list[_Plan] = []
+    fresh: list[_Plan] = []
     for plan in plans:
         if plan.scope in stored:
             outcomes[plan.index] = _replay(plan, *stored[plan.scope])
@@ -448,11 +463,14 @@ def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
         else:
             if plan.scope is not None:
                 first_of[plan.scope] = plan
-            failed = _distill(ctx, plan, raw_by_index[plan.index])
-            if failed is None:
-                todo.append(plan)
-            else:
-                outcomes[plan.index] = failed
+            fresh.append(plan)
+    todo: list[_Plan] = []
+    for plan, drafts in zip(fresh, _distill_all(ctx, fresh), strict=True):
+        failed = _distill(ctx, plan, raw_by_index[plan.index], drafts)
+        if failed is None:
+            todo.append(plan)
+        else:
+            outcomes[plan.index] = failed
     _prepare(ctx, todo)
     outcomes.update(_write_all(ctx, todo))
     by_index = {p.index: p for p in plans}

@@ -42,7 +42,7 @@ from graph_schema.quarantine import cypher as quarantine_cypher
 from graph_schema.schema.ontology import predicate_map
 from graph_schema.schema.types import Predicate
 from ingest import gate, writer
-from ingest.distill.base import Distiller, distilled_with
+from ingest.distill.base import BatchDistiller, Distiller, distilled_with
 from ingest.distill.dates import in_offset
 from ingest.embeddings.model import Embedder
 from ingest.embeddings.texts import embed_items
@@ -285,18 +285,26 @@ def _apply(
     return unchanged, len(writes) - retracted, retracted
 
 
+def _distilled(
+    run: Run, observations: list[ObservationIn], ontology: dict[str, Predicate]
+) -> list[list[Any]]:
+    if isinstance(run.distiller, BatchDistiller):
+        return list(run.distiller.distill_many(observations))
+    predicates = list(ontology.values())
+    return [run.distiller.distill(obs, predicates=predicates) for obs in observations]
+
+
 def _items(run: Run, rows: list[dict[str, Any]], ontology: dict[str, Predicate]) -> list[_Item]:
-    items: list[_Item] = []
-    for row in rows:
-        obs = _observation(row)
-        if obs is None:
-            continue
-        item = _Item(obs, row["id"], _written_at_ingest(row.get("response")))
-        drafts = run.distiller.distill(obs, predicates=list(ontology.values()))
+    items = [
+        _Item(obs, row["id"], _written_at_ingest(row.get("response")))
+        for row in rows
+        if (obs := _observation(row)) is not None
+    ]
+    drafts = _distilled(run, [item.obs for item in items], ontology)
+    for item, found in zip(items, drafts, strict=True):
         item.accepted, item.rejections = check_drafts(
-            drafts, obs, item.observation_id, ontology=ontology, principal=run.principal
+            found, item.obs, item.observation_id, ontology=ontology, principal=run.principal
         )
-        items.append(item)
     vectors = embed_items(run.embedder, [a for item in items for a in item.accepted])
     at = 0
     for item in items:

@@ -49,6 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             llm_timeout=settings.llm_timeout,
             llm_retries=settings.llm_retries,
             llm_api_key=(settings.llm_api_key.get_secret_value() if settings.llm_api_key else None),
+            english_model=settings.english_model,
         )
         try:
             yield

@@ -127,6 +127,7 @@ def _redistill(args: argparse.Namespace) -> int:
         llm_timeout=settings.llm_timeout,
         llm_retries=settings.llm_retries,
         llm_api_key=api_key,
+        english_model=settings.english_model,
     )
     embedder = make_embedder(
         settings.embedding_model,

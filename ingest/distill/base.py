@@ -9,7 +9,7 @@ which checks among other things that ``quote == text[start:end]``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from graph_schema.observations.types import ObservationIn
 from graph_schema.schema.types import Predicate
@@ -34,6 +34,15 @@ class Distiller(Protocol):
     ) -> list[Draft]:
         """Propose drafts for one observation. ``predicates`` is the live ontology (the LLM
         distiller lists it to its model). Must not raise on odd text."""
+        ...
+
+
+@runtime_checkable
+class BatchDistiller(Protocol):
+    """A distiller that reads many observations in one pass (cheaper than one by one)."""
+
+    def distill_many(self, observations: Sequence[ObservationIn]) -> list[list[Draft]]:
+        """The drafts of each observation, in order."""
         ...
 
 

@@ -322,7 +322,10 @@ def _pattern_facts(sentence: Span, speaker: str, found: list[Fact]) -> list[Fact
     )
     have = {(f.subject, f.predicate, str(f.object).lower()) for f in found}
     kept: list[Fact] = []
+    firsts: dict[int, Fact] = {}
     for at, fact in matcher.run():
+        firsts.setdefault(at, fact)  # a list is the parse's to split, not a pattern's
+    for at, fact in firsts.items():
         key = (fact.subject, fact.predicate, str(fact.object).lower())
         if key in have or not _trusted(sentence, str(fact.object), at):
             continue

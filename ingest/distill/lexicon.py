@@ -149,3 +149,15 @@ OUTINGS: Final = _words(
     "camping hiking fishing skiing swimming surfing sightseeing shopping kayaking"
 )
 ASPIRATIONAL: Final = _words("ideal dream future next imaginary perfect")
+CUE_NOUNS: Final = (
+    EVENTS | PLACES | ACTIVITIES | POSSESSIONS | BUSINESSES | CONDITIONS | OCCUPATIONS | STATUSES
+) | (VERSION_WORDS | FAVOURITE | PLAN_NOUNS | WRITINGS | BODY_PARTS)
+IRREGULAR: Final = _words(
+    "went gone bought got gotten had has took taken ran did done found lost broke broken began "
+    "begun grew grown came flew drove drew wrote written tried decided passed died wait gave "
+    "given made left met held kept sold sent spent felt heard saw seen quit"
+)
+EXTRA_CUES: Final = _words(
+    "fan into allergic allergy allergies name passionate joy from job love will 'll ’ll gonna "
+    "going plan planning favorite favourite owner owns version"
+)

@@ -26,6 +26,7 @@ from ingest.distill import chinese
 from ingest.distill.base import Draft
 from ingest.distill.dates import local
 from ingest.distill.english_extract import extract, question
+from ingest.distill.english_rules import cues
 from ingest.distill.facts import Fact
 from ingest.distill.nlp import EnglishParser
 from ingest.distill.sentences import Sentence, is_cjk, split_sentences
@@ -50,9 +51,12 @@ def chinese_text(text: str) -> bool:
 
 
 def may_state(text: str) -> bool:
-    """Whether an English sentence is worth parsing: not asked, and a first-person word or
-    a word of the agent-work predicates in it. Everything else is left to ``said``."""
-    return bool(text.strip()) and not question(text) and _STATES.search(text) is not None
+    """Whether an English sentence is worth parsing: not asked, a first-person word or a
+    word of the agent-work predicates in it, and a word some rule reads (``cues``).
+    Everything else is left to ``said``."""
+    if not text.strip() or question(text) or _STATES.search(text) is None:
+        return False
+    return cues().search(text) is not None
 
 
 def _english_part(sentence: Sentence) -> str:
@@ -106,14 +110,32 @@ def _unique(drafts: list[Draft]) -> list[Draft]:
     return kept
 
 
+class _Text:
+    """One text being distilled: its sentences and, per sentence, the facts found."""
+
+    def __init__(self, text: str, speaker: str, occurred_at: str | None) -> None:
+        self.speaker = speaker
+        self.at = local(occurred_at) if occurred_at else None
+        self.sentences = split_sentences(text)
+        self.facts: list[list[Fact]] = [[] for _ in self.sentences]
+
+    def drafts(self) -> list[Draft]:
+        drafts: list[Draft] = []
+        for sentence, found in zip(self.sentences, self.facts, strict=True):
+            drafts.extend(_draft(fact, sentence, self.at) for fact in found)
+            drafts.append(_said(self.speaker, sentence))
+        return _unique(drafts)
+
+
 class OfflineDistiller:
     """The default distiller when no language model is configured."""
 
     name = "offline"
-    version = DISTILLER_VERSION
 
-    def __init__(self, parser: EnglishParser | None = None) -> None:
-        self.parser = parser or EnglishParser()
+    def __init__(self, parser: EnglishParser | None = None, *, english: bool = True) -> None:
+        """``english=False``: no parser; English sentences yield their ``said`` only."""
+        self.parser = (parser or EnglishParser()) if english else None
+        self.version = DISTILLER_VERSION if english else f"{DISTILLER_VERSION}-said-only"
 
     def distill(
         self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
@@ -124,39 +146,38 @@ class OfflineDistiller:
             observation.text, speaker=observation.speaker, occurred_at=observation.occurred_at
         )
 
+    def distill_many(self, observations: Sequence[ObservationIn]) -> list[list[Draft]]:
+        """The drafts of each observation; the English sentences of all of them are parsed
+        in one pass (a third less time than one pass per observation)."""
+        texts = [_Text(o.text, o.speaker, o.occurred_at) for o in observations]
+        return [t.drafts() for t in self._read(texts)]
+
     def distill_text(
         self, text: str, *, speaker: str, occurred_at: str | None = None
     ) -> list[Draft]:
         """Drafts for ``text``; deterministic, never raises on text."""
-        at = local(occurred_at) if occurred_at else None
-        sentences = split_sentences(text)
-        facts = self._facts(sentences, speaker, at)
-        drafts: list[Draft] = []
-        for sentence, found in zip(sentences, facts, strict=True):
-            drafts.extend(_draft(fact, sentence, at) for fact in found)
-            drafts.append(_said(speaker, sentence))
-        return _unique(drafts)
+        return self._read([_Text(text, speaker, occurred_at)])[0].drafts()
 
-    def _facts(
-        self, sentences: list[Sentence], speaker: str, at: datetime | None
-    ) -> list[list[Fact]]:
-        today = at.date() if at is not None else None
-        found: list[list[Fact]] = [[] for _ in sentences]
-        english: list[tuple[int, str]] = []
-        for n, sentence in enumerate(sentences):
-            if chinese_text(sentence.text):
-                found[n] = chinese.extract(sentence.text, speaker, today)
-            elif may_state(_english_part(sentence)):
-                english.append((n, _english_part(sentence)))
-        if english:
+    def _read(self, texts: list[_Text]) -> list[_Text]:
+        english: list[tuple[_Text, int, str]] = []
+        for text in texts:
+            today = text.at.date() if text.at is not None else None
+            for n, sentence in enumerate(text.sentences):
+                if chinese_text(sentence.text):
+                    text.facts[n] = chinese.extract(sentence.text, text.speaker, today)
+                elif self.parser is not None and may_state(_english_part(sentence)):
+                    english.append((text, n, _english_part(sentence)))
+        if english and self.parser is not None:
             started = time.perf_counter()
-            docs = self.parser.parse(text for _, text in english)
-            for (n, _), doc in zip(english, docs, strict=True):
-                found[n] = [f for span in doc.sents for f in extract(span, speaker, today)]
+            docs = self.parser.parse(part for _, _, part in english)
+            for (text, n, _), doc in zip(english, docs, strict=True):
+                today = text.at.date() if text.at is not None else None
+                text.facts[n] = [f for s in doc.sents for f in extract(s, text.speaker, today)]
             DISTILL_PARSE_SECONDS.inc(time.perf_counter() - started)
+        total = sum(len(t.sentences) for t in texts)
         DISTILL_SENTENCES.labels(parsed="true").inc(len(english))
-        DISTILL_SENTENCES.labels(parsed="false").inc(len(sentences) - len(english))
-        return found
+        DISTILL_SENTENCES.labels(parsed="false").inc(total - len(english))
+        return texts
 
 
 def distill_text(text: str, *, speaker: str, occurred_at: str | None = None) -> list[Draft]:

@@ -196,3 +196,25 @@ def test_relation_words_and_identifiers() -> None:
 )
 def test_only_sentences_that_may_state_something_are_parsed(text: str, parsed: bool) -> None:
     assert may_state(text) is parsed
+
+
+def test_the_english_model_setting() -> None:
+    """TRACTATUS_ENGLISH_MODEL: the installed model by default, ``none`` for said only, and a
+    directory that is not a model stops the server at start rather than at an observation."""
+    from graph_schema.core.errors import TractatusError
+    from ingest.distill.factory import make_distiller
+
+    settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
+    default = make_distiller(**settings, llm_api_key=None)
+    off = make_distiller(**settings, llm_api_key=None, english_model="none")
+    assert (default.version, off.version) == ("2", "2-said-only")
+    text = "I bought a new bike."
+    obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
+    from graph_schema.observations.types import ObservationIn
+
+    observation = ObservationIn.model_validate(obs)
+    assert [d["predicate"] for d in off.distill(observation)] == ["said"]
+    assert [d["predicate"] for d in default.distill(observation)] == ["owns", "said"]
+    with pytest.raises(TractatusError) as refused:
+        make_distiller(**settings, llm_api_key=None, english_model="/nonexistent/model")
+    assert refused.value.code == "parser_unavailable"
