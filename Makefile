@@ -111,7 +111,7 @@ lint: venv
 	$(VENV)/bin/mypy --strict scripts/neo4j_local.py
 
 bench:
-	@echo "Benchmarks: bench/README-ingest.md, bench/README-causal.md, bench/locomo/README.md"
+	@echo "Benchmarks: bench/README-ingest.md, bench/README-causal.md, bench/README-distill.md, bench/locomo/README.md"
 
 # --- Housekeeping ----------------------------------------------------------------------------
 # Stops the Neo4j of var/neo4j first (stop needs only the standard library).

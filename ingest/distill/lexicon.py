@@ -153,9 +153,12 @@ CUE_NOUNS: Final = (
     EVENTS | PLACES | ACTIVITIES | POSSESSIONS | BUSINESSES | CONDITIONS | OCCUPATIONS | STATUSES
 ) | (VERSION_WORDS | FAVOURITE | PLAN_NOUNS | WRITINGS | BODY_PARTS)
 IRREGULAR: Final = _words(
-    "went gone bought got gotten had has took taken ran did done found lost broke broken began "
-    "begun grew grown came flew drove drew wrote written tried decided passed died wait gave "
-    "given made left met held kept sold sent spent felt heard saw seen quit"
+    "bought lost broke broken grew grown drew wrote written tried decided passed died wait quit "
+    "gave"
+)
+COMMON_VERBS: Final = _words(
+    "have get go do take make find start give run set come play begin head drive fly lose pass "
+    "break open create build join pick sign enter"
 )
 EXTRA_CUES: Final = _words(
     "fan into allergic allergy allergies name passionate joy from job love will 'll ’ll gonna "
