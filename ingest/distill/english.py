@@ -78,6 +78,7 @@ TIME_NOUNS = frozenset(
 )
 CHILDHOOD = frozenset({"kid", "child", "teen", "teenager", "boy", "girl", "student"})
 THING_PREPS = ("of", "to", "for")
+VAGUE_OBJECTS = frozenset({"one", "ones", "thing", "things", "stuff"})
 DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 DEICTIC = frozenset(
     {
@@ -308,7 +309,7 @@ def gerund(verb: Token) -> str | None:
     tokens = [verb, *children(verb, "prt")]
     if children(verb, "ccomp", "xcomp", "oprd", "dative", "attr", "acomp"):
         return None  # "making it a habit": more than a gerund and its object
-    objects = [o for o in children(verb, "dobj") if o.lemma_.lower() not in GENERIC]
+    objects = [o for o in children(verb, "dobj") if o.lemma_.lower() not in VAGUE_OBJECTS]
     if objects:
         tokens.extend(phrase_tokens(objects[0]))
     preps = [p for p in children(verb, "prep") if p.lower_ not in ("as", "since", "during")]

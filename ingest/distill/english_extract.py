@@ -21,6 +21,7 @@ from ingest.distill.english import (
     Clause,
     children,
     clause,
+    phrase,
     phrases,
     pobj,
     usable,
@@ -240,16 +241,16 @@ def _dated(
 def _attach(
     sentence: Span, found: list[tuple[Fact, Token | None]], today: date | None
 ) -> list[Fact]:
-    phrases_ = [p for p in find_times(sentence.text)]
-    cut = {t.i for p in phrases_ for t in _tokens_at(sentence, p)}
+    times = find_times(sentence.text)
+    cut = {t.i for p in times for t in _tokens_at(sentence, p)}
     anchors = {verb.i for _, verb in found if verb is not None}
     timed: dict[int, Phrase] = {}
-    for phrase in phrases_:
-        at = _anchor(sentence, phrase, anchors)
-        if at is None and len(phrases_) == 1 and len(anchors) == 1:
+    for time in times:
+        at = _anchor(sentence, time, anchors)
+        if at is None and len(times) == 1 and len(anchors) == 1:
             at = next(iter(anchors))
         if at is not None:
-            timed.setdefault(at, phrase)
+            timed.setdefault(at, time)
     result: list[Fact] = []
     for fact, verb in found:
         given = timed.get(verb.i) if verb is not None else None
@@ -292,15 +293,32 @@ def _misread_name(token: Token) -> bool:
     return token.text[:1].isupper() and not token.is_sent_start and token.text.lower() != "i"
 
 
-def _trusted(sentence: Span, value: str, after: int) -> bool:
-    """Whether the parse agrees that a pattern's object is a clean phrase of the sentence:
-    whole tokens, no pronoun, no verb unless a gerund, not ending on a function word."""
+def _confirmed(sentence: Span, value: str, after: int) -> str | None:
+    """A pattern's object as the parse reads it: the phrase of the span's head, cleaned like
+    every object (``the amazing banana split sundae`` -> ``banana split sundae``); None when
+    the parse does not confirm the span (see ``_trusted``)."""
     at = sentence.text.find(value, after)
     if at < 0:
-        return False
+        return None
     base = sentence.start_char
     tokens = [t for t in sentence if at <= t.idx - base < at + len(value)]
-    if not tokens or tokens[-1].idx - base + len(tokens[-1].text) != at + len(value):
+    if not _trusted(tokens, base + at + len(value)):
+        return None
+    inside = {t.i for t in tokens}
+    heads = [t for t in tokens if t.head.i not in inside or t.head.i == t.i]
+    if len(heads) != 1 or (_verb(heads[0]) and _misread_name(heads[0])):
+        return value if len(heads) == 1 else None
+    if heads[0].pos_ not in ("NOUN", "PROPN", "NUM"):
+        return value
+    cleaned = phrase(heads[0])
+    return cleaned if cleaned is not None and cleaned in value else value
+
+
+def _trusted(tokens: list[Token], end: int) -> bool:
+    """Whether the parse agrees that a pattern's object (ending at character ``end`` of the
+    document) is a clean phrase of the sentence: whole tokens, no pronoun, no verb unless a
+    gerund or a misread name, nothing cut off on its right, not ending on a function word."""
+    if not tokens or tokens[-1].idx + len(tokens[-1].text) != end:
         return False
     if any(t.pos_ == "PRON" or (_verb(t) and not _misread_name(t)) for t in tokens):
         return False
@@ -326,8 +344,12 @@ def _pattern_facts(sentence: Span, speaker: str, found: list[Fact]) -> list[Fact
     for at, fact in matcher.run():
         firsts.setdefault(at, fact)  # a list is the parse's to split, not a pattern's
     for at, fact in firsts.items():
-        key = (fact.subject, fact.predicate, str(fact.object).lower())
-        if key in have or not _trusted(sentence, str(fact.object), at):
+        value = _confirmed(sentence, str(fact.object), at)
+        if value is None:
+            continue
+        fact = replace(fact, object=value)
+        key = (fact.subject, fact.predicate, value.lower())
+        if key in have:
             continue
         if any(k[:2] == key[:2] and (k[2] in key[2] or key[2] in k[2]) for k in have):
             continue

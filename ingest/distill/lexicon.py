@@ -151,7 +151,7 @@ OUTINGS: Final = _words(
 ASPIRATIONAL: Final = _words("ideal dream future next imaginary perfect")
 CUE_NOUNS: Final = (
     EVENTS | PLACES | ACTIVITIES | POSSESSIONS | BUSINESSES | CONDITIONS | OCCUPATIONS | STATUSES
-) | (VERSION_WORDS | FAVOURITE | PLAN_NOUNS | WRITINGS | BODY_PARTS)
+) | (VERSION_WORDS | FAVOURITE | PLAN_NOUNS | WRITINGS | BODY_PARTS | THING_WORDS)
 IRREGULAR: Final = _words(
     "bought lost broke broken grew grown drew wrote written tried decided passed died wait quit "
     "gave"

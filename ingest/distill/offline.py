@@ -131,11 +131,14 @@ class OfflineDistiller:
     """The default distiller when no language model is configured."""
 
     name = "offline"
+    version = DISTILLER_VERSION
 
     def __init__(self, parser: EnglishParser | None = None, *, english: bool = True) -> None:
-        """``english=False``: no parser; English sentences yield their ``said`` only."""
+        """``english=False``: no parser; English sentences yield their ``said`` only (another
+        version, so that ``tractatus redistill`` re-reads them when the parser comes back)."""
         self.parser = (parser or EnglishParser()) if english else None
-        self.version = DISTILLER_VERSION if english else f"{DISTILLER_VERSION}-said-only"
+        if not english:
+            self.version = f"{DISTILLER_VERSION}-said-only"
 
     def distill(
         self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
