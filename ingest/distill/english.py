@@ -78,6 +78,7 @@ TIME_NOUNS = frozenset(
 )
 CHILDHOOD = frozenset({"kid", "child", "teen", "teenager", "boy", "girl", "student"})
 THING_PREPS = ("of", "to", "for")
+TEAMS = frozenset({"team", "company", "group", "department", "squad", "org"})
 VAGUE_OBJECTS = frozenset({"one", "ones", "thing", "things", "stuff"})
 DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 DEICTIC = frozenset(
@@ -125,6 +126,10 @@ def first_person(token: Token) -> bool:
     return token.pos_ == "PRON" and token.lower_ in FIRST_PERSON
 
 
+def _our(token: Token) -> bool:
+    return any(c.dep_ == "poss" and c.lower_ in ("our", "my") for c in token.children)
+
+
 def _possessed_by_speaker(token: Token) -> bool:
     return any(c.dep_ == "poss" and first_person(c) for c in token.children)
 
@@ -154,8 +159,8 @@ def relative_of(token: Token, speaker: str) -> tuple[str, str] | None:
 
 def resolve_subject(token: Token, speaker: str) -> Who | None:
     """The speaker (I, we), a possessed relative (my dad), a named person or a thing."""
-    if first_person(token):
-        return Who(speaker, "speaker", token)
+    if first_person(token) or (token.lemma_ in TEAMS and _our(token)):
+        return Who(speaker, "speaker", token)  # "our team uses Linear" is the speaker's "we"
     if any(first_person(c) for c in token.conjuncts):
         return Who(speaker, "speaker", token)
     if token.pos_ not in ("NOUN", "PROPN"):
@@ -247,12 +252,19 @@ def usable(tokens: list[Token]) -> bool:
     return any(t.is_alpha or t.like_num for t in ordered)
 
 
+def says_nothing(token: Token) -> bool:
+    """A head no object may have: a pronoun or verb, a generic noun (thing, lot, time ...),
+    or a deictic one ("this app", "that book": what it is, the turn does not say)."""
+    if token.pos_ in ("PRON", "VERB", "AUX") or token.lemma_.lower() in GENERIC:
+        return True
+    deictic = any(d.lower_ in DEMONSTRATIVES for d in token.children)
+    return deictic and token.lemma_.lower() in DEICTIC
+
+
 def phrase(token: Token, *, keep_of: bool = True, preps: tuple[str, ...] = ("of",)) -> str | None:
     """The cleaned noun phrase of ``token``; None when it cannot be trusted or says nothing."""
-    if token.pos_ in ("PRON", "VERB", "AUX") or token.lemma_.lower() in GENERIC:
+    if says_nothing(token):
         return None
-    if token.lemma_.lower() in DEICTIC and any(d.lower_ in DEMONSTRATIVES for d in token.children):
-        return None  # "this app", "that book": what it is, the turn does not say
     tokens = phrase_tokens(token, keep_of=keep_of, preps=preps)
     if not usable(tokens):
         return None

@@ -24,6 +24,7 @@ from ingest.distill.english import (
     phrase,
     phrases,
     pobj,
+    says_nothing,
     usable,
     verb_phrase,
     verbs,
@@ -308,8 +309,12 @@ def _confirmed(sentence: Span, value: str, after: int) -> str | None:
     heads = [t for t in tokens if t.head.i not in inside or t.head.i == t.i]
     if len(heads) != 1 or (_verb(heads[0]) and _misread_name(heads[0])):
         return value if len(heads) == 1 else None
+    if any(t.dep_ == "conj" for t in tokens):
+        return None  # a list is the parse's to split
     if heads[0].pos_ not in ("NOUN", "PROPN", "NUM"):
         return value
+    if says_nothing(heads[0]):
+        return None  # refused as an object ("this app"): not written from a pattern either
     cleaned = phrase(heads[0])
     return cleaned if cleaned is not None and cleaned in value else value
 

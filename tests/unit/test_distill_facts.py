@@ -218,3 +218,20 @@ def test_the_english_model_setting() -> None:
     with pytest.raises(TractatusError) as refused:
         make_distiller(**settings, llm_api_key=None, english_model="/nonexistent/model")
     assert refused.value.code == "parser_unavailable"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a pattern's object the parse refuses is not written from the pattern either
+        ("I've been using this app.", []),
+        # "our team" is the speaker's "we"
+        ("Our team uses Jira for sprints.", [(A, "uses", "Jira")]),
+        # 原来 is a word, not 原 + the adjunct 来
+        ("我们放弃了原来的设计。", [(A, "dropped", "原来的设计")]),
+    ],
+)
+def test_bugs_found_on_the_test_half_after_it_was_scored(
+    text: str, expected: list[tuple[str, str, str]]
+) -> None:
+    assert sorted((s, p, o) for s, p, o, _ in facts(text)) == sorted(expected)
