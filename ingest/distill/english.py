@@ -297,7 +297,7 @@ def children(token: Token, *deps: str) -> list[Token]:
 
 
 def dobjs(verb: Token) -> list[Token]:
-    """The verb's direct objects; in a relative clause ("the figurines I bought", "a concert
+    """The verb's direct objects; in a relative clause ("the books I bought", "a concert
     that we enjoyed") the noun the clause describes."""
     found = [c for c in verb.children if c.dep_ == "dobj" and c.tag_ not in ("WDT", "WP")]
     relative = verb.dep_ == "relcl" and not any(

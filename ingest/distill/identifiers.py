@@ -1,14 +1,14 @@
 """Stable identifiers for what facts are about: the speaker, the people and pets the speaker
 names by a possessive, and things.
 
-* The speaker is the observation's ``speaker``, exactly (``user:alice``, ``Caroline``).
+* The speaker is the observation's ``speaker``, exactly (``user:alice``, ``Alex``).
 * A relative, friend or pet reached by a possessive ("my dad", 我妈妈, "our dog") is
   ``<speaker>/<role>``: the role in English, whatever the language of the text, so that "my
   dad" and 我爸 are the same person. A role one person can hold only once at a time
   (father, mother, husband, wife, partner, spouse) and a group (parents, children, friends)
   never take a name; any other role takes the name when the text gives one:
   ``user:alice/sister:Anna``, ``user:alice/dog:Max``. Plural roles stay plural
-  (``Nate/turtles``), so "my turtles" is not one of them.
+  (``user:alice/turtles``), so "my turtles" is not one of them.
 * A thing (a service, a document, a migration) is its noun phrase as written, without a
   leading article, demonstrative or possessive: ``billing service``, ``API spec``, 需求文档.
 

@@ -1,8 +1,8 @@
 """The offline distiller: English through a dependency parse, Chinese through patterns, no
 network and no language model.
 
-Each sentence of the observation yields its structured facts (``I went to an LGBTQ
-conference two days ago`` -> ``attended LGBTQ conference`` valid from two days before the
+Each sentence of the observation yields its structured facts (``I went to a jazz
+concert two days ago`` -> ``attended jazz concert`` valid from two days before the
 observation; 我爸前天去世了 -> ``<speaker>/father deceased true``), followed by one faithful
 ``said`` draft whose object is the sentence itself, so recall keeps the exact wording. The
 evidence of every draft is its whole sentence: ``quote == text[start:end]`` always holds.

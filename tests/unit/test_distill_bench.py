@@ -20,27 +20,27 @@ from graph_schema.observations.types import ObservationIn
 from tests.stubs.llm_stub import LlmStub
 
 AT = "2023-05-25T13:14:00+00:00"
-TEXT = "I ran a charity race last Saturday."
-OBS = ObservationIn(text=TEXT, speaker="Melanie", occurred_at=AT, source_kind="user_stated")
+TEXT = "I ran a half marathon last Saturday."
+OBS = ObservationIn(text=TEXT, speaker="Alex", occurred_at=AT, source_kind="user_stated")
 LABEL = {
-    "subject": "Melanie",
+    "subject": "Alex",
     "predicate": "attended",
-    "object": "charity race",
-    "alternatives": ["charity race for mental health"],
+    "object": "half marathon",
+    "alternatives": ["half marathon in the park"],
     "polarity": True,
     "time": "2023-05-20",
 }
 
 
 def draft(obj: str, valid_from: str | None = None, **extra: Any) -> dict[str, Any]:
-    found = {"subject": "Melanie", "predicate": "attended", "object": obj, "polarity": True}
+    found = {"subject": "Alex", "predicate": "attended", "object": obj, "polarity": True}
     if valid_from:
         found["valid_from"] = valid_from
     return {**found, **extra}
 
 
 def test_objects_are_compared_normalised() -> None:
-    assert normalise("A Charity Races!") == normalise("charity race") == "charity race"
+    assert normalise("A Half Marathons!") == normalise("half marathon") == "half marathon"
     assert normalise("my favourite novels") == normalise("favourite novel")
     assert normalise("road trip (2023-11)") == "road trip"
     assert normalise(True) == "true"
@@ -59,9 +59,9 @@ def test_dates_are_read_at_the_labels_granularity() -> None:
 
 def test_a_match_needs_subject_predicate_object_and_polarity() -> None:
     item = Item("locomo", "t", "dev", OBS, [LABEL])
-    right = score_item(item, [draft("a charity race", "2023-05-20T00:00:00+00:00")])
+    right = score_item(item, [draft("a half marathon", "2023-05-20T00:00:00+00:00")])
     assert (right.matched, right.found, right.dates, right.dates_right) == (1, 1, 1, 1)
-    undated = score_item(item, [draft("charity race")])
+    undated = score_item(item, [draft("half marathon")])
     assert (undated.matched, undated.dates, undated.dates_right) == (1, 1, 0)
     wrong = score_item(item, [draft("race", "2023-05-20T00:00:00+00:00")])
     assert (wrong.predicted, wrong.matched, wrong.found) == (1, 0, 0)
@@ -83,7 +83,7 @@ def test_the_llm_part_runs_against_a_configured_endpoint() -> None:
                 {
                     "subject": "I",
                     "predicate": "attended",
-                    "object": "charity race",
+                    "object": "half marathon",
                     "confidence": 0.9,
                     "quote": TEXT,
                     "valid_from": "2023-05-20T00:00:00+00:00",

@@ -178,9 +178,9 @@ def test_relation_words_and_identifiers() -> None:
     assert relation("puppy") == ("has_pet", "dog")
     assert relation("闺蜜") == ("has_friend", "friend")
     assert relation("teacher") is None
-    assert relative_id("Caroline", "father", "Tom") == "Caroline/father"  # one father
-    assert relative_id("Caroline", "sister", "Anna") == "Caroline/sister:Anna"
-    assert relative_id("Caroline", "children", "Anna") == "Caroline/children"  # a group
+    assert relative_id("Alex", "father", "Tom") == "Alex/father"  # one father
+    assert relative_id("Alex", "sister", "Anna") == "Alex/sister:Anna"
+    assert relative_id("Alex", "children", "Anna") == "Alex/children"  # a group
     assert not named("wife") and named("cousin")
 
 
