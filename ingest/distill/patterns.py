@@ -21,7 +21,7 @@ before the general ones.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -92,8 +92,9 @@ def resolve_move(match: re.Match[str], sentence: str, value: str) -> tuple[str, 
     return None
 
 
-def _alternation(words: object) -> str:
-    chinese = [w for w in words if w and "\u4e00" <= w[0] <= "\u9fff"]  # type: ignore[attr-defined]
+def _alternation(words: Iterable[str]) -> str:
+    """The Chinese words of ``words`` as a regex alternation, the longest first."""
+    chinese = [w for w in words if w and "\u4e00" <= w[0] <= "\u9fff"]
     return "|".join(sorted(chinese, key=len, reverse=True))
 
 
