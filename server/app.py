@@ -86,6 +86,7 @@ def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
             llm_timeout=settings.llm_timeout,
             llm_retries=settings.llm_retries,
             llm_api_key=(settings.llm_api_key.get_secret_value() if settings.llm_api_key else None),
+            english_model=settings.english_model,
         )
         app.state.access_log = _access_log(settings, app, life.clock)
         scheduler = _scheduler(settings, app)

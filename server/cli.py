@@ -23,10 +23,13 @@ def _migrate(_: argparse.Namespace) -> int:
     settings = get_settings()
     with open_driver(settings) as driver:
         applied = migrations.migrate(driver, database=settings.neo4j_database)
-        created = ontology.seed(driver, database=settings.neo4j_database)
+        changes = ontology.seed(driver, database=settings.neo4j_database)
     print(f"schema at version {migrations.LATEST_VERSION}; applied {applied or 'nothing'}")
-    print(f"predicates registered: {created or 'none new'}")
-    return 0
+    print(f"predicates registered: {changes.created or 'none new'}")
+    print(f"predicates upgraded: {changes.upgraded or 'none'}")
+    for name, reason in changes.refused.items():
+        print(f"tractatus migrate: predicate {name} kept as stored: {reason}", file=sys.stderr)
+    return 1 if changes.refused else 0
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -190,6 +193,62 @@ def _ingest(args: argparse.Namespace) -> int:
     return 1 if summary.failed else 3 if summary.rejected else 0
 
 
+def _redistill(args: argparse.Namespace) -> int:
+    """Re-run the configured distiller over stored observations (docs/distillers.md)."""
+    import json
+
+    from ingest.distill.factory import make_distiller
+    from ingest.embeddings.embedder import make_embedder
+    from ingest.redistill import Run, Summary, redistill
+    from server.settings import get_settings, open_driver
+
+    settings = get_settings()
+    api_key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+    distiller = make_distiller(
+        llm_url=settings.llm_url,
+        llm_model=settings.llm_model,
+        llm_timeout=settings.llm_timeout,
+        llm_retries=settings.llm_retries,
+        llm_api_key=api_key,
+        english_model=settings.english_model,
+    )
+    embedder = make_embedder(
+        settings.embedding_model,
+        batch_size=settings.embed_batch_size,
+        cache_size=settings.embed_cache_size,
+        replicas=settings.embed_replicas,
+        processes=settings.embed_processes,
+    )
+
+    def progress(summary: Summary) -> None:
+        if not args.quiet:
+            print(f"redistill: {summary.observations} observations done", file=sys.stderr)
+            sys.stderr.flush()
+
+    with open_driver(settings) as driver:
+        run = Run(driver, settings.neo4j_database, distiller, embedder)
+        summary = redistill(
+            run,
+            batch=args.batch,
+            limit=args.limit,
+            conversation=args.conversation,
+            progress=progress,
+        )
+    print(json.dumps(summary.as_dict(), indent=2))
+    return 0
+
+
+def _add_redistill(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    redo = sub.add_parser(
+        "redistill", help="re-run the distiller over stored observations (resumable)"
+    )
+    redo.add_argument("--batch", type=int, default=64, help="observations per batch")
+    redo.add_argument("--limit", type=int, default=None, help="at most N observations")
+    redo.add_argument("--conversation", default=None, help="only this conversation_id")
+    redo.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    redo.set_defaults(func=_redistill)
+
+
 def _add_ingest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ingest = sub.add_parser("ingest", help="post observations from a JSONL or LoCoMo file")
     ingest.add_argument("file")
@@ -251,6 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     sleep.add_argument("--json", action="store_true", help="print the whole report as JSON")
     sleep.set_defaults(func=_sleep)
     _add_ingest(sub)
+    _add_redistill(sub)
     return parser
 
 

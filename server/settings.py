@@ -18,6 +18,7 @@ from graph_schema.core.types import SourceKind
 from graph_schema.lifecycle.rules import DEFAULT_BOUND, TRUSTED_SOURCES, Policy
 from graph_schema.quarantine.types import Retention
 from graph_schema.recall.fusion import FusionConfig
+from ingest.distill.nlp import default_model_path as default_english_model
 from ingest.embeddings.embedder import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE
 from ingest.embeddings.model import default_model_path
 from ingest.lifecycle.sleep import SleepConfig
@@ -57,6 +58,7 @@ class Settings(BaseSettings):
     embed_processes: bool = True
     max_observation_batch: int = Field(256, ge=1, le=4_096)
     retain_raw_text: bool = True
+    english_model: str = Field(default_factory=default_english_model)
     llm_url: str | None = None
     llm_model: str = "qwen2.5:7b-instruct"
     llm_timeout: float = Field(60.0, gt=0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 from bench.harness import free_port, serve_app
 from graph_schema.core.timeutil import utcnow
 from graph_schema.observations.types import ObservationIn
+from graph_schema.schema.types import Predicate
 from ingest.distill.base import Draft
 from ingest.distill.llm import DistillationFailed
 
@@ -52,8 +53,11 @@ class SaidDistiller:
     """One faithful ``said`` draft per sentence, with exact offsets."""
 
     name = "fake-said"
+    version = "1"
 
-    def distill(self, observation: ObservationIn) -> list[Draft]:
+    def distill(
+        self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
+    ) -> list[Draft]:
         return [
             {
                 "subject": observation.speaker,
@@ -72,20 +76,27 @@ class DateBugDistiller(SaidDistiller):
     """The date bug: every draft carries a human-readable valid_from."""
 
     name = "fake-date-bug"
+    version = "1"
 
-    def distill(self, observation: ObservationIn) -> list[Draft]:
-        return [{**d, "valid_from": "March 3rd, 2024"} for d in super().distill(observation)]
+    def distill(
+        self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
+    ) -> list[Draft]:
+        drafts = super().distill(observation)
+        return [{**d, "valid_from": "March 3rd, 2024"} for d in drafts]
 
 
 class ScriptedDistiller:
     """Returns whatever the test's function makes of the observation."""
 
     name = "fake-scripted"
+    version = "1"
 
     def __init__(self, script: Callable[[ObservationIn], list[Any]]) -> None:
         self.script = script
 
-    def distill(self, observation: ObservationIn) -> list[Draft]:
+    def distill(
+        self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
+    ) -> list[Draft]:
         return self.script(observation)
 
 
@@ -93,8 +104,11 @@ class FailingDistiller:
     """What the LLM distiller does when the model's reply is unusable."""
 
     name = "fake-failing"
+    version = "1"
 
-    def distill(self, observation: ObservationIn) -> list[Draft]:
+    def distill(
+        self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
+    ) -> list[Draft]:
         raise DistillationFailed(
             "llm_invalid_json", "the model's answer is not JSON", raw="Sure! Here are"
         )
@@ -113,10 +127,16 @@ class SwitchDistiller:
     def name(self) -> str:
         return str(self.inner.name)
 
-    def distill(self, observation: ObservationIn) -> list[Draft]:
+    @property
+    def version(self) -> str:
+        return str(self.inner.version)
+
+    def distill(
+        self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
+    ) -> list[Draft]:
         with self._lock:
             self.calls += 1
-        result: list[Draft] = self.inner.distill(observation)
+        result: list[Draft] = self.inner.distill(observation, predicates=predicates)
         return result
 
     @contextmanager

@@ -462,6 +462,7 @@ class Predicate(Model):
     ephemeral: bool = False
     description: str = ""
     disclosure: DisclosurePolicy | None = None
+    version: int = 1  # the definition's version (a re-registration names the same one)
 
 
 class Ontology(Model):

@@ -96,3 +96,56 @@ RETURN o """
   } AS after
 """
 )
+
+
+# --- redistill (ingest/redistill.py) -------------------------------------------------------------
+
+# Observations not yet distilled by the current distiller, in id order after a cursor. An
+# observation stored before `distilled_with` existed has none, so every distiller re-reads it.
+REDISTILL_PENDING = """
+MATCH (o:Observation)
+WHERE o.id > $after AND coalesce(o.distilled_with, '') <> $marker
+  AND ($conversation_id IS NULL OR o.conversation_id = $conversation_id)
+RETURN o {.id, .text, .speaker, .occurred_at, .occurred_offset, .source_kind, .access,
+          .conversation_id, .task_id, .kind, .response} AS o
+ORDER BY o.id
+LIMIT $limit
+"""
+
+# Take the observation's write lock first: of two redistills at once, the second waits here,
+# then sees the marker the first set and leaves the observation alone.
+REDISTILL_CLAIM = """
+MATCH (o:Observation {id: $id})
+SET o._redistill = true
+REMOVE o._redistill
+RETURN coalesce(o.distilled_with, '') = $marker AS done
+"""
+
+# The versions a distiller wrote from an observation that are still alive: those its stored
+# response lists (written at ingest), remnants of them, and those an earlier redistill wrote.
+_ALIVE_ROW = """
+WHERE a.superseded_at IS NULL
+MATCH (a)-[:EVIDENCED_BY]->(e:Evidence)
+RETURN a.id AS id, a.subject AS subject, a.predicate AS predicate, a.object AS object,
+       a.polarity AS polarity, a.valid_from AS valid_from, a.access AS access,
+       a.slot_key AS slot_key, e.quote AS quote, e.start AS start, e.end AS end
+"""
+REDISTILL_ALIVE = (
+    "UNWIND $ids AS id MATCH (a:Assertion {id: id})"
+    + _ALIVE_ROW
+    + " UNION UNWIND $ids AS id MATCH (a:Assertion {remnant_of: id})"
+    + _ALIVE_ROW
+    + " UNION MATCH (a:Assertion {distilled_from: $observation_id})"
+    + _ALIVE_ROW
+)
+
+MARK_DISTILLED_FROM = """
+UNWIND $ids AS id
+MATCH (a:Assertion {id: id})
+SET a.distilled_from = $observation_id
+"""
+
+MARK_REDISTILLED = """
+MATCH (o:Observation {id: $id})
+SET o.distilled_with = $marker, o.redistilled_at = datetime($now)
+"""

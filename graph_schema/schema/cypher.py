@@ -11,29 +11,53 @@ SET v.version = $version, v.applied_at = datetime()
 """
 
 
-LIST_PREDICATES = """
+# a predicate stored before versions existed is version 1
+_PREDICATE = (
+    "p {.name, .cardinality, .value_type, .ephemeral, .description, .disclosure, "
+    "version: coalesce(p.version, 1)}"
+)
+
+LIST_PREDICATES = f"""
 MATCH (p:Predicate)
-RETURN p {.name, .cardinality, .value_type, .ephemeral, .description, .disclosure} AS predicate
+RETURN {_PREDICATE} AS predicate
 ORDER BY p.name
 """
 
 
-GET_PREDICATE = """
-MATCH (p:Predicate {name: $name})
-RETURN p {.name, .cardinality, .value_type, .ephemeral, .description, .disclosure} AS predicate
+GET_PREDICATE = f"""
+MATCH (p:Predicate {{name: $name}})
+RETURN {_PREDICATE} AS predicate
 """
 
 
-CREATE_PREDICATE = """
-MERGE (p:Predicate {name: $name})
+CREATE_PREDICATE = f"""
+MERGE (p:Predicate {{name: $name}})
 ON CREATE SET p.cardinality = $cardinality, p.value_type = $value_type,
               p.ephemeral = $ephemeral, p.description = $description,
-              p.disclosure = $disclosure,
+              p.disclosure = $disclosure, p.version = $version,
               p.created_at = datetime(), p._created = true
 WITH p, coalesce(p._created, false) AS created
 REMOVE p._created
-RETURN p {.name, .cardinality, .value_type, .ephemeral, .description, .disclosure} AS predicate,
-       created
+RETURN {_PREDICATE} AS predicate, created
+"""
+
+
+# Upgrade a stored predicate to a newer seed version, keeping the definition it replaces as a
+# (:PredicateVersion) behind (:Predicate)-[:PREVIOUS]->. The first SET takes the node's write
+# lock, so two migrations at once upgrade it once: the second sees the new version and stops.
+UPGRADE_PREDICATE = f"""
+MATCH (p:Predicate {{name: $name}})
+SET p._upgrading = true
+REMOVE p._upgrading
+WITH p
+WHERE coalesce(p.version, 1) < $version
+CREATE (p)-[:PREVIOUS]->(:PredicateVersion {{
+  name: p.name, version: coalesce(p.version, 1), cardinality: p.cardinality,
+  value_type: p.value_type, ephemeral: p.ephemeral, description: p.description,
+  disclosure: p.disclosure, replaced_at: datetime()}})
+SET p.version = $version, p.ephemeral = $ephemeral, p.description = $description,
+    p.disclosure = $disclosure, p.upgraded_at = datetime()
+RETURN {_PREDICATE} AS predicate
 """
 
 

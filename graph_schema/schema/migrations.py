@@ -172,6 +172,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
         steps=lifecycle_cypher.MIGRATION_STEPS,
     ),
+    Migration(
+        8,
+        "redistill: the versions a distiller wrote from an observation, by seek",
+        (
+            "CREATE INDEX assertion_distilled_from IF NOT EXISTS "
+            "FOR (a:Assertion) ON (a.distilled_from)",
+            "CREATE INDEX assertion_remnant_of IF NOT EXISTS FOR (a:Assertion) ON (a.remnant_of)",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -11,7 +11,7 @@ from neo4j import Driver
 
 from graph_schema.core.errors import OntologyConflict
 from graph_schema.schema import cypher
-from graph_schema.schema.types import Predicate
+from graph_schema.schema.types import OntologyChanges, Predicate
 
 
 def seed_predicates() -> list[Predicate]:
@@ -60,16 +60,45 @@ def register_predicate(driver: Driver, *, database: str, predicate: Predicate) -
     return bool(records[0]["created"])
 
 
-def seed(driver: Driver, *, database: str) -> list[str]:
-    """Register the seed predicates that are missing; existing ones are left as they are."""
-    created: list[str] = []
+def _incompatible(stored: Predicate, seed: Predicate) -> str | None:
+    """Why a stored predicate cannot become the seed's definition, if it cannot: slots are
+    keyed by cardinality and objects typed by value type, so changing either would orphan
+    what is stored. Such a change needs a new predicate name."""
+    for field in ("cardinality", "value_type"):
+        if getattr(stored, field) != getattr(seed, field):
+            return (
+                f"{field} is {getattr(stored, field).value} in the store and "
+                f"{getattr(seed, field).value} in the seed: a new name is needed"
+            )
+    return None
+
+
+def seed(driver: Driver, *, database: str) -> OntologyChanges:
+    """Register the seed predicates that are missing and upgrade stored ones to a higher seed
+    ``version`` (the replaced definition is kept as a ``PredicateVersion``). A stored
+    predicate at the same or a higher version is left as it is; one whose cardinality or value
+    type differs from the seed's is left as it is and reported in ``refused``."""
+    changes = OntologyChanges()
     for predicate in seed_predicates():
         records, _, _ = driver.execute_query(
             cypher.CREATE_PREDICATE, database_=database, **_params(predicate)
         )
         if records[0]["created"]:
-            created.append(predicate.name)
-    return created
+            changes.created.append(predicate.name)
+            continue
+        stored = _predicate(records[0]["predicate"])
+        if stored.version >= predicate.version:
+            continue
+        reason = _incompatible(stored, predicate)
+        if reason is not None:
+            changes.refused[predicate.name] = reason
+            continue
+        upgraded, _, _ = driver.execute_query(
+            cypher.UPGRADE_PREDICATE, database_=database, **_params(predicate)
+        )
+        if upgraded:
+            changes.upgraded.append(predicate.name)
+    return changes
 
 
 def predicate_map(driver: Driver, *, database: str) -> dict[str, Predicate]:

@@ -51,6 +51,15 @@ class DisclosurePolicy(Strict):
     trend: StrictBool = False
 
 
+class OntologyChanges(Strict):
+    """What seeding the ontology did to a store."""
+
+    created: list[StrictStr] = Field(default_factory=list)
+    upgraded: list[StrictStr] = Field(default_factory=list)
+    refused: dict[StrictStr, StrictStr] = Field(default_factory=dict)
+    """Seed predicates kept as stored, with the reason (a changed cardinality or type)."""
+
+
 class Predicate(Strict):
     """A predicate of the ontology: what this memory tracks."""
 
@@ -64,6 +73,9 @@ class Predicate(Strict):
     ephemeral: StrictBool = False
     description: Annotated[StrictStr, Field(max_length=MAX_DESCRIPTION_CHARS)] = ""
     disclosure: DisclosurePolicy | None = None
+    version: Annotated[StrictInt, Field(ge=1, le=1_000_000)] = 1
+    """The definition's version: ``tractatus migrate`` upgrades a stored predicate to a
+    higher seed version; an identical re-registration must name the same version."""
 
     @field_validator("name")
     @classmethod

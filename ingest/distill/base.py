@@ -8,9 +8,11 @@ which checks among other things that ``quote == text[start:end]``.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
 
 from graph_schema.observations.types import ObservationIn
+from graph_schema.schema.types import Predicate
 
 Draft = dict[str, Any]
 """Keys: subject, predicate, object, polarity (optional), confidence, quote, start, end,
@@ -20,6 +22,29 @@ valid_from (optional RFC 3339). Anything else is refused by the gate."""
 class Distiller(Protocol):
     name: str
 
-    def distill(self, observation: ObservationIn) -> list[Draft]:
-        """Propose drafts for one observation. Must not raise on odd text."""
+    @property
+    def version(self) -> str:
+        """What distils: ``offline`` at its extractor version, the LLM distiller at its
+        model. Stored on each observation as ``distilled_with`` (``name:version``);
+        ``tractatus redistill`` re-runs the observations distilled with anything else."""
         ...
+
+    def distill(
+        self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
+    ) -> list[Draft]:
+        """Propose drafts for one observation. ``predicates`` is the live ontology (the LLM
+        distiller lists it to its model). Must not raise on odd text."""
+        ...
+
+
+@runtime_checkable
+class BatchDistiller(Protocol):
+    """A distiller that reads many observations in one pass (cheaper than one by one)."""
+
+    def distill_many(self, observations: Sequence[ObservationIn]) -> list[list[Draft]]:
+        """The drafts of each observation, in order."""
+        ...
+
+
+def distilled_with(distiller: Distiller) -> str:
+    return f"{distiller.name}:{distiller.version}"

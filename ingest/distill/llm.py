@@ -260,6 +260,11 @@ class LlmDistiller:
 
     name = "llm"
 
+    @property
+    def version(self) -> str:
+        """The model: another model is another distiller (``tractatus redistill``)."""
+        return self.model
+
     def __init__(
         self,
         *,
@@ -338,7 +343,7 @@ class LlmDistiller:
         )
 
     def distill(
-        self, observation: ObservationIn, *, predicates: Sequence[Predicate | str] | None = None
+        self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
     ) -> list[Draft]:
         """Drafts for one observation; raises :class:`DistillationFailed` when the reply is
         unusable. ``predicates`` overrides the constructor's list (the live ontology)."""

@@ -38,7 +38,7 @@ _CLAUSE_STOP = re.compile(
     r"|\s+(?:and|or|but|so|then)\s+(?:i|we|you|he|she|they|it|my|our|his|her|their|then|"
     r"also|now|still|that|this|there)\b"
     r"|因为|所以|但是|不过|可是|而且|并且|然后|而不是|胜过|多于|的时候|之后|以后|以前"
-    r"|(?<=.)来(?=[\u4e00-\u9fff])",
+    r"|(?<=[^原本后从])来(?=[\u4e00-\u9fff])",
     re.IGNORECASE,
 )
 _LIST_SPLIT = re.compile(r"\s*[,，、]\s*")

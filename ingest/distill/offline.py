@@ -1,135 +1,108 @@
-"""The offline distiller: deterministic English and Chinese patterns, no network, no model.
+"""The offline distiller: English through a dependency parse, Chinese through patterns, no
+network and no language model.
 
-Each sentence of the observation yields its pattern drafts (``I use Vim`` -> ``uses Vim``,
-``我们项目从Vue换成React了`` -> ``tech_stack React``), followed by one faithful ``said``
-draft whose object is the sentence itself, so recall keeps the exact wording. The evidence
-of every draft is its whole sentence: ``quote == text[start:end]`` always holds.
+Each sentence of the observation yields its structured facts (``I went to a jazz
+concert two days ago`` -> ``attended jazz concert`` valid from two days before the
+observation; 我爸前天去世了 -> ``<speaker>/father deceased true``), followed by one faithful
+``said`` draft whose object is the sentence itself, so recall keeps the exact wording. The
+evidence of every draft is its whole sentence: ``quote == text[start:end]`` always holds.
+
+Only English sentences that may state something are parsed (:func:`may_state`: not a
+question, and a first-person word, a possessive or a word of the agent-work predicates);
+the parse of an observation's sentences runs as one batch.
 """
 
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Sequence
+from datetime import datetime
 
+from graph_schema.core.timeutil import to_rfc3339
 from graph_schema.observations.types import ObservationIn
+from graph_schema.schema.types import Predicate
+from ingest.distill import chinese
 from ingest.distill.base import Draft
-from ingest.distill.objects import Extracted, extract
-from ingest.distill.patterns import (
-    IMPLIED_PENALTY,
-    NOT_VALUES,
-    RULES,
-    Rule,
-    hypothetical,
-    question,
-)
-from ingest.distill.sentences import Sentence, split_sentences
+from ingest.distill.dates import local
+from ingest.distill.english_extract import extract, question
+from ingest.distill.english_rules import cues
+from ingest.distill.facts import Fact
+from ingest.distill.nlp import EnglishParser
+from ingest.distill.sentences import Sentence, is_cjk, split_sentences
+from ingest.metrics import DISTILL_PARSE_SECONDS, DISTILL_SENTENCES
 
 SAID = "said"
 SAID_CONFIDENCE = 1.0
-HYPOTHETICAL_WINDOW = 60
-MAX_TRIES_PER_RULE = 16
+DISTILLER_VERSION = "2"
+IMAGE_MARK = "[image:"
+_STATES = re.compile(
+    r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
+    r"owns?|owned|owner|maintains?|maintained|responsible|charge|version|revision|draft|"
+    r"status|blocked|pending|finished|completed|complete|done|down|broken|failed|deployed|"
+    r"released|merged|shipped|live|progress|hold|stalled|delayed|"
+    r"can['’]t\s+wait|call\s+me)\b",
+    re.IGNORECASE,
+)
 
 
-def _draft(
-    speaker: str,
-    predicate: str,
-    value: str,
-    confidence: float,
-    sentence: Sentence,
-    *,
-    polarity: bool = True,
-) -> Draft:
+def chinese_text(text: str) -> bool:
+    return any(is_cjk(ch) for ch in text)
+
+
+def may_state(text: str) -> bool:
+    """Whether an English sentence is worth parsing: not asked, a first-person word or a
+    word of the agent-work predicates in it, and a word some rule reads (``cues``).
+    Everything else is left to ``said``."""
+    if not text.strip() or question(text) or _STATES.search(text) is None:
+        return False
+    return cues().search(text) is not None
+
+
+def _english_part(sentence: Sentence) -> str:
+    """What of an English sentence is parsed: the text before an attached image caption."""
+    return sentence.text.split(IMAGE_MARK, 1)[0].rstrip()
+
+
+def _draft(fact: Fact, sentence: Sentence, at: datetime | None) -> Draft:
+    value: str | bool = fact.object
+    draft: Draft = {
+        "subject": fact.subject,
+        "predicate": fact.predicate,
+        "object": value,
+        "polarity": fact.polarity,
+        "confidence": fact.confidence,
+        "quote": sentence.text,
+        "start": sentence.start,
+        "end": sentence.end,
+    }
+    if fact.when is not None and fact.plan:
+        draft["object"] = f"{value} ({fact.when.label()})"
+    elif fact.when is not None and at is not None:
+        draft["valid_from"] = to_rfc3339(fact.when.valid_from(at))
+    return draft
+
+
+def _said(speaker: str, sentence: Sentence) -> Draft:
     return {
         "subject": speaker,
-        "predicate": predicate,
-        "object": value,
-        "polarity": polarity,
-        "confidence": confidence,
+        "predicate": SAID,
+        "object": sentence.text,
+        "polarity": True,
+        "confidence": SAID_CONFIDENCE,
         "quote": sentence.text,
         "start": sentence.start,
         "end": sentence.end,
     }
 
 
-def _overlaps(claims: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(start < c_end and c_start < end for c_start, c_end in claims)
-
-
-def _confidence(rule: Rule, match: re.Match[str]) -> float:
-    implied = "subj" in rule.regex.groupindex and match.group("subj") is None
-    return round(rule.confidence - (IMPLIED_PENALTY if implied else 0.0), 2)
-
-
-def _decide(rule: Rule, match: re.Match[str], text: str, found: Extracted) -> tuple[str, float]:
-    confidence = _confidence(rule, match)
-    if rule.resolve is None:
-        return rule.predicate, confidence
-    decided = rule.resolve(match, text, found.values[0])
-    if decided is None:
-        return "", 0.0
-    return decided[0], min(decided[1], confidence)
-
-
-class _Matcher:
-    """Applies the rules to one sentence, keeping accepted matches from overlapping."""
-
-    def __init__(self, sentence: Sentence, speaker: str) -> None:
-        self.sentence = sentence
-        self.speaker = speaker
-        self.claims: list[tuple[int, int]] = []
-        self.found: list[tuple[int, Draft]] = []
-
-    def run(self) -> list[Draft]:
-        """Pattern drafts in the order their statements appear in the sentence."""
-        if question(self.sentence.text):
-            return []
-        for rule in RULES:
-            self._apply(rule)
-        return [draft for _, draft in sorted(self.found, key=lambda pair: pair[0])]
-
-    def _apply(self, rule: Rule) -> None:
-        """Try ``rule`` at each place it matches, at most ``MAX_TRIES_PER_RULE`` times (a
-        real sentence says a thing a few times; a pathological one must stay cheap)."""
-        text = self.sentence.text
-        pos = 0
-        for _ in range(MAX_TRIES_PER_RULE):
-            match = rule.regex.search(text, pos)
-            if match is None:
-                return
-            pos = max(match.start() + 1, self._accept(rule, match))
-
-    def _accept(self, rule: Rule, match: re.Match[str]) -> int:
-        """Turn a match into drafts; return where the claimed span ends (0 if refused)."""
-        text = self.sentence.text
-        tail_start = match.start("obj")
-        found = extract(match.group("obj"), many=rule.many, chinese=rule.chinese)
-        span = (match.start(), tail_start + max(found.consumed, 1))
-        if not found.values or _overlaps(self.claims, *span):
-            return 0
-        if hypothetical(text[max(0, match.start() - HYPOTHETICAL_WINDOW) : match.start()]):
-            return 0
-        predicate, confidence = _decide(rule, match, text, found)
-        if not predicate:
-            return 0
-        polarity = rule.polarity
-        if "neg" in rule.regex.groupindex and match.group("neg"):
-            polarity = not polarity
-        self.claims.append(span)
-        banned = NOT_VALUES.get(predicate, frozenset())
-        values = found.values if rule.many else found.values[:1]
-        for value in (v for v in values if v.lower() not in banned):
-            draft = _draft(
-                self.speaker, predicate, value, confidence, self.sentence, polarity=polarity
-            )
-            self.found.append((match.start(), draft))
-        return span[1]
-
-
 def _unique(drafts: list[Draft]) -> list[Draft]:
-    """Drop a pattern draft that repeats an earlier (predicate, object, polarity)."""
-    seen: set[tuple[str, str, bool]] = set()
+    """Drop a structured draft that repeats an earlier (subject, predicate, object, polarity)
+    of the same observation; ``said`` drafts are never dropped."""
+    seen: set[tuple[str, str, str, bool]] = set()
     kept: list[Draft] = []
     for draft in drafts:
-        key = (draft["predicate"], str(draft["object"]), bool(draft["polarity"]))
+        key = (draft["subject"], draft["predicate"], str(draft["object"]), bool(draft["polarity"]))
         if draft["predicate"] != SAID and key in seen:
             continue
         seen.add(key)
@@ -137,19 +110,79 @@ def _unique(drafts: list[Draft]) -> list[Draft]:
     return kept
 
 
-def distill_text(text: str, *, speaker: str) -> list[Draft]:
-    """Drafts for ``text`` spoken by ``speaker``; pure, deterministic, never raises on text."""
-    drafts: list[Draft] = []
-    for sentence in split_sentences(text):
-        drafts.extend(_Matcher(sentence, speaker).run())
-        drafts.append(_draft(speaker, SAID, sentence.text, SAID_CONFIDENCE, sentence))
-    return _unique(drafts)
+class _Text:
+    """One text being distilled: its sentences and, per sentence, the facts found."""
+
+    def __init__(self, text: str, speaker: str, occurred_at: str | None) -> None:
+        self.speaker = speaker
+        self.at = local(occurred_at) if occurred_at else None
+        self.sentences = split_sentences(text)
+        self.facts: list[list[Fact]] = [[] for _ in self.sentences]
+
+    def drafts(self) -> list[Draft]:
+        drafts: list[Draft] = []
+        for sentence, found in zip(self.sentences, self.facts, strict=True):
+            drafts.extend(_draft(fact, sentence, self.at) for fact in found)
+            drafts.append(_said(self.speaker, sentence))
+        return _unique(drafts)
 
 
 class OfflineDistiller:
     """The default distiller when no language model is configured."""
 
     name = "offline"
+    version = DISTILLER_VERSION
 
-    def distill(self, observation: ObservationIn) -> list[Draft]:
-        return distill_text(observation.text, speaker=observation.speaker)
+    def __init__(self, parser: EnglishParser | None = None, *, english: bool = True) -> None:
+        """``english=False``: no parser; English sentences yield their ``said`` only (another
+        version, so that ``tractatus redistill`` re-reads them when the parser comes back)."""
+        self.parser = (parser or EnglishParser()) if english else None
+        if not english:
+            self.version = f"{DISTILLER_VERSION}-said-only"
+
+    def distill(
+        self, observation: ObservationIn, *, predicates: Sequence[Predicate] | None = None
+    ) -> list[Draft]:
+        """Drafts for one observation; ``predicates`` is not needed (every draft passes the
+        gate, which refuses a predicate the store does not have)."""
+        return self.distill_text(
+            observation.text, speaker=observation.speaker, occurred_at=observation.occurred_at
+        )
+
+    def distill_many(self, observations: Sequence[ObservationIn]) -> list[list[Draft]]:
+        """The drafts of each observation; the English sentences of all of them are parsed
+        in one pass (a third less time than one pass per observation)."""
+        texts = [_Text(o.text, o.speaker, o.occurred_at) for o in observations]
+        return [t.drafts() for t in self._read(texts)]
+
+    def distill_text(
+        self, text: str, *, speaker: str, occurred_at: str | None = None
+    ) -> list[Draft]:
+        """Drafts for ``text``; deterministic, never raises on text."""
+        return self._read([_Text(text, speaker, occurred_at)])[0].drafts()
+
+    def _read(self, texts: list[_Text]) -> list[_Text]:
+        english: list[tuple[_Text, int, str]] = []
+        for text in texts:
+            today = text.at.date() if text.at is not None else None
+            for n, sentence in enumerate(text.sentences):
+                if chinese_text(sentence.text):
+                    text.facts[n] = chinese.extract(sentence.text, text.speaker, today)
+                elif self.parser is not None and may_state(_english_part(sentence)):
+                    english.append((text, n, _english_part(sentence)))
+        if english and self.parser is not None:
+            started = time.perf_counter()
+            docs = self.parser.parse(part for _, _, part in english)
+            for (text, n, _), doc in zip(english, docs, strict=True):
+                today = text.at.date() if text.at is not None else None
+                text.facts[n] = [f for s in doc.sents for f in extract(s, text.speaker, today)]
+            DISTILL_PARSE_SECONDS.inc(time.perf_counter() - started)
+        total = sum(len(t.sentences) for t in texts)
+        DISTILL_SENTENCES.labels(parsed="true").inc(len(english))
+        DISTILL_SENTENCES.labels(parsed="false").inc(total - len(english))
+        return texts
+
+
+def distill_text(text: str, *, speaker: str, occurred_at: str | None = None) -> list[Draft]:
+    """Drafts for ``text`` spoken by ``speaker`` (a distiller made for the call)."""
+    return OfflineDistiller().distill_text(text, speaker=speaker, occurred_at=occurred_at)

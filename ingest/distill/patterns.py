@@ -1,23 +1,31 @@
-"""Statement patterns of the offline distiller, English and Chinese, mapped onto predicates.
+"""Statement patterns of the offline distiller for Chinese (no Chinese parser can be
+installed here), mapped onto predicates.
 
-Each :class:`Rule` is a regular expression whose ``obj`` group starts where the object
-begins (the rest of the sentence; :func:`ingest.distill.objects.extract` finds where it
-ends). An optional ``subj`` group marks an explicit first-person subject; a rule matched
-without one (Chinese clauses whose subject is implied) loses ``IMPLIED_PENALTY`` confidence.
+Each :class:`Rule` is a regular expression. Its ``obj`` group starts where the object begins
+(the rest of the clause; :func:`ingest.distill.objects.extract` finds where it ends), or the
+rule gives a constant ``value`` (``去世`` -> ``deceased true``). Who the fact is about:
+
+* a ``rel`` group: a relative, friend or pet of the speaker (我爸, 我的狗), with an optional
+  ``relname`` (我朋友小张);
+* a ``thing`` group: a thing a team works on (支付服务, 需求文档);
+* a ``subj`` group (我, 我们, 我们团队): the speaker;
+* none of them: the last explicit subject earlier in the sentence, else the speaker, with
+  ``IMPLIED_PENALTY`` less confidence (住在上海).
+
 An optional ``neg`` group flips the polarity. A ``resolve`` hook decides between predicates
-(``moved to Berlin`` is where someone lives, ``moved to React`` is a tech stack).
-
-Rules are tried in order; a later match that overlaps an earlier accepted one is ignored,
-so the specific forms (``switched from X to Y``, ``更喜欢``) come before the general ones.
+(``搬到上海`` is where someone lives, ``换成React`` a tech stack). Rules are tried in order; a
+later match that overlaps an earlier accepted one is ignored, so the specific forms come
+before the general ones.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ingest.distill.identifiers import FRIENDS, PETS, RELATIVES
 from ingest.distill.objects import technical
 
 IMPLIED_PENALTY = 0.2
@@ -36,29 +44,23 @@ class Rule:
     confidence: float
     polarity: bool = True
     many: bool = False
-    chinese: bool = False
     resolve: Resolver | None = None
+    value: str | bool | None = None
+    plan: bool = False
+    also: tuple[tuple[str, str | bool | None], ...] = ()
+    """More facts of the same match: (predicate, value); a None value takes the object."""
+    chinese: bool = True
 
 
-# --- English building blocks --------------------------------------------------------------
-_S = r"(?P<subj>\b(?:I|we))"
-_ADV = (
+_ADV_EN = (
     r"(?:\s+(?:now|currently|mostly|mainly|still|also|really|actually|usually|always|just|"
     r"primarily|generally|often|basically|definitely|totally|personally|both|all|only|"
     r"sometimes|even|nowadays|honestly|truly|absolutely|already|much|kind\s+of|sort\s+of|"
     r"happily|mostly|exclusively|recently|finally))*"
 )
-_BE = r"(?:\s+am|\s+are|['’]m|['’]re)"
-_HAVE = r"(?:\s+have|['’]ve)"
-_NOT_BE = rf"(?:{_BE}\s+(?:not|no\s+longer)|\s+(?:am|are)n['’]t|\s+ain['’]t)"
-_NOT_DO = r"(?:\s+(?:do\s+not|don['’]t|no\s+longer|never|(?:have\s+)?stopped|quit))"
-_USE = rf"(?:{_ADV}\s+use|{_BE}{_ADV}\s+using|{_HAVE}{_ADV}\s+been{_ADV}\s+using)"
-_THING = (
-    r"(?:project|app|application|codebase|code|stack|tech\s+stack|frontend|front-end|"
-    r"backend|back-end|site|website|service|services|repo|repository|product|api|ui|"
-    r"server|database|db|infra|infrastructure|platform|everything)"
+_FIRST_PERSON_BEFORE = re.compile(
+    rf"\b(?:I|we)(?:\s+have|['’]ve|\s+had|['’]d)?{_ADV_EN}\s*$", re.IGNORECASE
 )
-_FIRST_PERSON_BEFORE = re.compile(rf"\b(?:I|we)(?:{_HAVE}|\s+had|['’]d)?{_ADV}\s*$", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|we|my|our|us|me)\b|我", re.IGNORECASE)
 _ZH_FIRST_BEFORE = re.compile(r"我们?(?:现在|已经|刚|刚刚|终于|去年|今年|上个月|最近)*$")
 
@@ -68,11 +70,7 @@ def _first_person(sentence: str) -> bool:
     return _FIRST_PERSON.search(sentence) is not None
 
 
-def _en(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
-
-def _resolve_move(match: re.Match[str], sentence: str, value: str) -> tuple[str, float] | None:
+def resolve_move(match: re.Match[str], sentence: str, value: str) -> tuple[str, float] | None:
     """``moved/switched/migrated [from X] to Y``: a tech stack, or (moved) where one lives."""
     verb = match.group("verb").lower()
     old = match.groupdict().get("old") or ""
@@ -94,190 +92,71 @@ def _resolve_move(match: re.Match[str], sentence: str, value: str) -> tuple[str,
     return None
 
 
-def _resolve_instead(match: re.Match[str], sentence: str, value: str) -> tuple[str, float] | None:
-    old = match.group("old")
-    if technical(value, sentence) or technical(old, sentence):
-        return "tech_stack", 0.85
-    return None
+def _alternation(words: Iterable[str]) -> str:
+    """The Chinese words of ``words`` as a regex alternation, the longest first."""
+    chinese = [w for w in words if w and "\u4e00" <= w[0] <= "\u9fff"]
+    return "|".join(sorted(chinese, key=len, reverse=True))
 
 
-_MOVE_VERBS = (
-    r"switch(?:ed|ing)?|mov(?:ed|ing|e)|migrat(?:ed|ing|e)|chang(?:ed|ing|e)|"
-    r"port(?:ed|ing)?|convert(?:ed|ing)?|transition(?:ed|ing)?|relocat(?:ed|ing|e)|went|gone"
-)
-
-ENGLISH: tuple[Rule, ...] = (
-    Rule(
-        "tech_from_to",
-        _en(
-            rf"\b(?P<verb>{_MOVE_VERBS})\b(?P<mid>(?:\s+[^\s.!?,;]+){{0,4}}?)\s+from\s+"
-            rf"(?P<old>{_TAIL}?)\s+(?:over\s+)?(?:to|onto|into)\s+(?P<obj>{_TAIL})"
-        ),
-        "tech_stack",
-        0.9,
-        resolve=_resolve_move,
-    ),
-    Rule(
-        "tech_to",
-        _en(
-            r"\b(?P<verb>switched|moved|migrated|ported|converted|transitioned|relocated)\b"
-            r"(?P<mid>(?:\s+(?:the|our|my|this|that|all|whole|entire|it|over|back|just|finally|"
-            rf"fully|completely))*(?:\s+(?:[\w-]+\s+)?{_THING})?)\s+(?:over\s+)?(?:to|onto|into)"
-            rf"\s+(?P<obj>{_TAIL})"
-        ),
-        "tech_stack",
-        0.9,
-        resolve=_resolve_move,
-    ),
-    Rule(
-        "tech_instead",
-        _en(rf"{_S}{_USE}\s+(?P<obj>.+?)\s+(?:instead\s+of|rather\s+than)\s+(?P<old>.+)"),
-        "tech_stack",
-        0.85,
-        resolve=_resolve_instead,
-    ),
-    Rule(
-        "tech_our_stack",
-        _en(
-            rf"\b(?:my|our)\s+(?:[\w-]+\s+)?{_THING}\s+(?:now\s+)?(?:uses|is\s+using|"
-            rf"is\s+(?:now\s+)?(?:built|written)\s+(?:on|with|in)|runs\s+on|is\s+on)\s+(?P<obj>{_TAIL})"
-        ),
-        "tech_stack",
-        0.85,
-    ),
-    Rule(
-        "uses_not",
-        _en(rf"{_S}(?:{_NOT_DO}|{_NOT_BE}){_ADV}\s+(?:use|using)\s+(?P<obj>{_TAIL})"),
-        "uses",
-        0.8,
-        polarity=False,
-        many=True,
-    ),
-    Rule("uses", _en(rf"{_S}{_USE}\s+(?P<obj>{_TAIL})"), "uses", 0.9, many=True),
-    Rule("prefers", _en(rf"{_S}{_ADV}\s+prefer\s+(?P<obj>{_TAIL})"), "prefers", 0.9, many=True),
-    Rule(
-        "prefers_would",
-        _en(rf"{_S}(?:['’]d|\s+would){_ADV}\s+prefer\s+(?P<obj>{_TAIL})"),
-        "prefers",
-        0.8,
-        many=True,
-    ),
-    Rule(
-        "likes_not",
-        _en(
-            rf"{_S}(?:{_NOT_DO}(?:\s+really)?\s+(?:like|love|enjoy)|{_ADV}\s+(?:dislike|hate|"
-            rf"detest|can['’]t\s+stand))\s+(?P<obj>{_TAIL})"
-        ),
-        "likes",
-        0.8,
-        polarity=False,
-        many=True,
-    ),
-    Rule(
-        "likes",
-        _en(rf"{_S}{_ADV}\s+(?:like|love|enjoy|adore)\s+(?P<obj>{_TAIL})"),
-        "likes",
-        0.9,
-        many=True,
-    ),
-    Rule(
-        "likes_fan",
-        _en(
-            rf"{_S}{_BE}{_ADV}\s+(?:an?\s+(?:big\s+|huge\s+)?fan\s+of|into|fond\s+of)\s+(?P<obj>{_TAIL})"
-        ),
-        "likes",
-        0.8,
-        many=True,
-    ),
-    Rule(
-        "likes_favourite",
-        _en(rf"\bmy\s+fav(?:ou?)?rite\s+(?:[\w-]+\s+){{0,3}}?is\s+(?P<obj>{_TAIL})"),
-        "likes",
-        0.85,
-    ),
-    Rule(
-        "lives_in",
-        _en(
-            rf"{_S}(?:{_ADV}\s+live|{_BE}{_ADV}\s+(?:living|based|located)|{_HAVE}{_ADV}\s+"
-            rf"(?:lived|been\s+living))\s+in\s+(?P<obj>{_TAIL})"
-        ),
-        "lives_in",
-        0.9,
-    ),
-    Rule(
-        "works_at",
-        _en(
-            rf"{_S}(?:{_ADV}\s+work|{_BE}{_ADV}\s+working|{_HAVE}{_ADV}\s+(?:worked|been\s+"
-            rf"working))\s+(?:at|for)\s+(?P<obj>{_TAIL})"
-        ),
-        "works_at",
-        0.9,
-    ),
-    Rule(
-        "works_role_at",
-        _en(
-            rf"{_S}{_BE}\s+an?\s+(?:[\w-]+\s+){{0,3}}?(?:engineer|developer|programmer|manager|"
-            r"designer|scientist|analyst|consultant|intern|teacher|nurse|doctor|researcher|lead|"
-            r"architect|professor|director|ceo|cto|founder|employee|accountant|lawyer)\s+"
-            rf"(?:at|for)\s+(?P<obj>{_TAIL})"
-        ),
-        "works_at",
-        0.85,
-    ),
-    Rule(
-        "works_employed",
-        _en(rf"{_S}{_BE}{_ADV}\s+employed\s+(?:at|by)\s+(?P<obj>{_TAIL})"),
-        "works_at",
-        0.85,
-    ),
-    Rule(
-        "allergic_not",
-        _en(rf"{_S}{_NOT_BE}\s+allergic\s+to\s+(?P<obj>{_TAIL})"),
-        "allergic_to",
-        0.85,
-        polarity=False,
-        many=True,
-    ),
-    Rule(
-        "allergic",
-        _en(
-            rf"{_S}{_BE}{_ADV}\s+(?:(?:very|severely|mildly|slightly|highly)\s+)?allergic\s+to"
-            rf"\s+(?P<obj>{_TAIL})"
-        ),
-        "allergic_to",
-        0.9,
-        many=True,
-    ),
-    Rule(
-        "allergy_to",
-        _en(
-            rf"\b(?:I\s+have|I['’]ve\s+got|my)\s+(?:an?\s+)?allerg(?:y|ies)\s+to\s+(?P<obj>{_TAIL})"
-        ),
-        "allergic_to",
-        0.85,
-        many=True,
-    ),
-    Rule(
-        "allergy_of",
-        _en(rf"{_S}(?:\s+have|['’]ve\s+got)\s+an?\s+(?P<obj>[\w -]{{1,40}}?)\s+allerg(?:y|ies)\b"),
-        "allergic_to",
-        0.85,
-        many=True,
-    ),
-    Rule("name", _en(rf"\bmy\s+name(?:\s+is|['’]s)\s+(?P<obj>{_TAIL})"), "name", 0.9),
-    Rule("name_called", _en(rf"{_S}{_BE}\s+called\s+(?P<obj>{_TAIL})"), "name", 0.85),
-    Rule("name_call_me", _en(rf"^(?:you\s+can\s+)?call\s+me\s+(?P<obj>{_TAIL})"), "name", 0.8),
-)
-
-# --- Chinese building blocks --------------------------------------------------------------
+# --- building blocks --------------------------------------------------------------------------
+_ZREL_WORDS = _alternation([*RELATIVES, *FRIENDS, *PETS])
+_ZREL = rf"我的?(?P<rel>{_ZREL_WORDS})(?P<relname>(?:小|老|阿)[\u4e00-\u9fff])?"
 _ZS = r"(?P<subj>我们(?:团队|公司|项目组?|小组|组|部门|家|这边)?|我)"
 _ZSTART = r"(?:^|(?<=[，,、；;：:\s。！？!?]))"
-_ZWHO = rf"(?:{_ZS}|{_ZSTART})"
+_ZWHO = rf"(?:{_ZREL}|{_ZS}|{_ZSTART})"
 _ZADV = (
     r"(?:现在|目前|一直|平时|平常|主要|也|都|还|最近|通常|经常|已经|开始|常常|就|正|很|非常|"
-    r"特别|真的|挺|蛮|超|最|真|其实|基本上|基本|一般|本来|从小|一向|向来)*"
+    r"特别|真的|挺|蛮|超|最|真|其实|基本上|基本|一般|本来|从小|一向|向来|刚|刚刚|终于|"
+    r"今天|昨天|前天|上周|上个月|去年|今年|这个周末|上周末|可能|也许|后来|一起)*"
+)
+_ZTIME = (
+    r"(?:[上下这本]个?(?:周|星期|礼拜)[一二三四五六日天末]?|[上下这本]个?月|[前去今明后]年|"
+    r"[大]?[前昨今明后]天|[0-9一二两三四五六七八九十]{1,3}(?:个)?(?:天|周|星期|月|年)(?:前|后)|"
+    r"[0-9一二两三四五六七八九十]{1,3}[号日])"
 )
 _ZCLAUSE = r"[^，,。；;！？!?\s]"
+_ZPRE = rf"{_ZWHO}(?:{_ZTIME})?{_ZADV}"
+_ZJOBS = (
+    r"老师|医生|护士|工程师|程序员|设计师|经理|律师|会计|厨师|司机|警察|学生|记者|编辑|演员|"
+    r"教授|研究员|销售|客服|作家|画家|歌手|主播|老板|店长|运营|分析师|架构师|实习生|公务员|"
+    r"军人|农民|工人|店员|服务员|翻译|教练|顾问|研究生|博士|产品"
+)
+_ZSCHOOLS = r"小学|初中|高中|中学|大学|幼儿园|研究生|大专|技校"
+ZH_ACTIVITIES = frozenset(
+    [
+        "游泳",
+        "瑜伽",
+        "画画",
+        "绘画",
+        "跳舞",
+        "舞蹈",
+        "钢琴",
+        "吉他",
+        "小提琴",
+        "篮球",
+        "足球",
+        "网球",
+        "羽毛球",
+        "乒乓球",
+        "跑步",
+        "滑雪",
+        "书法",
+        "摄影",
+        "唱歌",
+        "做饭",
+        "烘焙",
+        "攀岩",
+        "骑车",
+        "健身",
+        "拳击",
+        "围棋",
+        "象棋",
+        "编织",
+        "冥想",
+        "太极",
+        "太极拳",
+    ]
+)
 
 
 def _zh(pattern: str) -> re.Pattern[str]:
@@ -285,6 +164,190 @@ def _zh(pattern: str) -> re.Pattern[str]:
 
 
 CHINESE: tuple[Rule, ...] = (
+    # --- agent work: things, owners, versions, states -----------------------------------------
+    Rule(
+        "zh_owner_by",
+        _zh(
+            rf"^(?P<thing>{_ZCLAUSE}{{2,12}}?)(?:现在|目前|一直)?由(?P<obj>[\u4e00-\u9fff]{{2,4}}?)(?:负责|维护|管理|主导)"
+        ),
+        "owner",
+        0.85,
+    ),
+    Rule(
+        "zh_owner_is",
+        _zh(
+            rf"^(?P<thing>{_ZCLAUSE}{{2,12}}?)的负责人(?:现在|目前)?是(?P<obj>[\u4e00-\u9fff]{{2,4}})(?![吗呢？?])"
+        ),
+        "owner",
+        0.85,
+    ),
+    Rule(
+        "zh_version_is",
+        _zh(
+            rf"^(?P<thing>{_ZCLAUSE}{{2,12}}?)的(?:最新|当前|现在的|最新的)版本是(?P<obj>{_ZCLAUSE}{{1,20}})"
+        ),
+        "current_version",
+        0.85,
+    ),
+    Rule(
+        "zh_version_uses",
+        _zh(
+            rf"^(?P<thing>{_ZCLAUSE}{{2,12}}?)(?:现在|目前)?用的是(?P<obj>第[一二三四五六七八九十\d]+版|v?\d[\w.]*)"
+        ),
+        "current_version",
+        0.85,
+    ),
+    Rule(
+        "zh_version_updated",
+        _zh(
+            rf"把(?P<thing>{_ZCLAUSE}{{2,12}}?)(?:更新|升级)到了?(?P<obj>第[一二三四五六七八九十\d]+版|v?\d[\w.]*)"
+        ),
+        "current_version",
+        0.85,
+    ),
+    # --- people: relatives' events, origin, work, school ---------------------------------------
+    Rule(
+        "zh_deceased",
+        _zh(rf"{_ZREL}{_ZCLAUSE}{{0,8}}?(?:去世|过世|离世|病逝|逝世)"),
+        "deceased",
+        0.9,
+        value=True,
+    ),
+    Rule("zh_retired", _zh(rf"{_ZWHO}{_ZCLAUSE}{{0,6}}?退休"), "life_event", 0.85, value="退休"),
+    Rule("zh_married", _zh(rf"{_ZWHO}{_ZCLAUSE}{{0,6}}?结婚"), "life_event", 0.85, value="结婚"),
+    Rule(
+        "zh_graduated",
+        _zh(rf"{_ZWHO}{_ZCLAUSE}{{0,8}}?从(?P<obj>{_ZCLAUSE}{{2,12}}?)毕业"),
+        "life_event",
+        0.85,
+        value="毕业",
+        also=(("studied_at", None),),
+    ),
+    Rule(
+        "zh_school_was",
+        _zh(rf"{_ZWHO}(?:{_ZSCHOOLS})?是在(?P<obj>{_ZCLAUSE}{{2,12}}?)(?:读|上)的"),
+        "studied_at",
+        0.85,
+    ),
+    Rule(
+        "zh_goes_to_school",
+        _zh(rf"{_ZWHO}{_ZCLAUSE}{{0,4}}?上(?P<obj>{_ZSCHOOLS})"),
+        "studied_at",
+        0.8,
+    ),
+    Rule(
+        "zh_from",
+        _zh(rf"{_ZS}是(?P<obj>(?!一|个|好|坏)[\u4e00-\u9fff]{{2,4}}?)人(?![们员])"),
+        "comes_from",
+        0.85,
+    ),
+    Rule(
+        "zh_works_as",
+        _zh(
+            rf"{_ZWHO}{_ZADV}是(?:一名|一个|一位|名|个|位)?(?P<obj>[\u4e00-\u9fff]{{0,4}}(?:{_ZJOBS}))(?![吗呢])"
+        ),
+        "works_as",
+        0.85,
+    ),
+    Rule(
+        "zh_works_at_named",
+        _zh(
+            rf"{_ZWHO}{_ZADV}在一家叫(?:做)?(?P<obj>{_ZCLAUSE}{{1,20}}?)的(?:公司|单位|企业|机构)(?:上班|工作|任职|实习)"
+        ),
+        "works_at",
+        0.9,
+    ),
+    # --- events, places, possessions, health, pets --------------------------------------------
+    Rule(
+        "zh_pet",
+        _zh(
+            rf"{_ZWHO}{_ZADV}养了?(?:一只|一条|两只|只|条)?(?P<kind>猫|狗|小猫|小狗|兔子|乌龟|仓鼠|鹦鹉|金鱼)(?:[，,]?(?:叫|名叫|名字叫)(?P<name>[\u4e00-\u9fff]{{1,4}}))?"
+        ),
+        "has_pet",
+        0.85,
+    ),
+    Rule(
+        "zh_class",
+        _zh(
+            rf"{_ZPRE}(?:报了|报名了|参加了)(?:一个|个)?(?P<obj>{_ZCLAUSE}{{1,8}}?(?:班|课|俱乐部|社团|协会))"
+        ),
+        "activity",
+        0.85,
+    ),
+    Rule(
+        "zh_attended",
+        _zh(
+            rf"{_ZPRE}去?(?:参加了|听了|观看了|出席了|参加)(?:一场|一个|一次|场|个|次)?(?P<obj>{_ZCLAUSE}{{2,12}})"
+        ),
+        "attended",
+        0.85,
+    ),
+    Rule(
+        "zh_checkup",
+        _zh(r"做了(?:一次|个|次)?(?P<obj>体检|手术|检查|核酸|B超|CT)"),
+        "attended",
+        0.8,
+    ),
+    Rule(
+        "zh_visited",
+        _zh(rf"{_ZPRE}去了?(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,6}}?)(?:玩|旅游|旅行|度假|逛|出差)了"),
+        "visited",
+        0.85,
+    ),
+    Rule(
+        "zh_bought",
+        _zh(
+            rf"{_ZPRE}买了(?:一辆|一台|一个|一套|一部|一只|一双|一件|一本|辆|台|个|套|部|只|双|件|本)?(?P<obj>{_TAIL})"
+        ),
+        "owns",
+        0.85,
+    ),
+    Rule(
+        "zh_health",
+        _zh(
+            rf"{_ZPRE}(?P<obj>(?:膝盖|腿|脚|手|胳膊|腰|背|脖子|肩膀|手腕|脚踝)?(?:受伤|骨折|扭伤)|感冒|发烧|生病|咳嗽|头疼|头痛|失眠|住院)了"
+        ),
+        "health_condition",
+        0.85,
+    ),
+    # --- plans, decisions, tries ---------------------------------------------------------------
+    Rule(
+        "zh_plan",
+        _zh(
+            rf"{_ZWHO}(?:{_ZTIME})?{_ZADV}(?:打算|准备|计划)(?:{_ZTIME})?(?P<obj>{_ZCLAUSE}{{2,20}})"
+        ),
+        "plans",
+        0.8,
+        plan=True,
+    ),
+    Rule(
+        "zh_will",
+        _zh(
+            rf"{_ZWHO}{_ZADV}(?P<when>{_ZTIME}){_ZADV}(?:要|会|将要|将)?(?:{_ZTIME})?(?P<obj>{_ZCLAUSE}{{2,20}})"
+        ),
+        "plans",
+        0.75,
+        plan=True,
+    ),
+    Rule(
+        "zh_decided",
+        _zh(rf"(?:{_ZWHO}|会上|开会){_ZADV}决定(?P<obj>{_ZCLAUSE}{{2,30}})"),
+        "decided",
+        0.85,
+    ),
+    Rule(
+        "zh_tried",
+        _zh(rf"{_ZPRE}(?:试过|试了试|试了|试用了|试用过|尝试了|尝试过)(?P<obj>{_TAIL})"),
+        "tried",
+        0.85,
+    ),
+    Rule(
+        "zh_dropped",
+        _zh(rf"{_ZPRE}(?:放弃了|弃用了|停用了|砍掉了)(?P<obj>{_TAIL})?"),
+        "dropped",
+        0.85,
+    ),
+    # --- tools, stacks, preferences, homes, work (as before issue 16) -------------------------
     Rule(
         "zh_tech_from_to",
         _zh(
@@ -293,16 +356,14 @@ CHINESE: tuple[Rule, ...] = (
         ),
         "tech_stack",
         0.9,
-        chinese=True,
-        resolve=_resolve_move,
+        resolve=resolve_move,
     ),
     Rule(
         "zh_tech_to",
         _zh(rf"(?P<verb>换成|换到|改用|迁移到|迁到|切换到|切换成|转用)了?(?P<obj>{_TAIL})"),
         "tech_stack",
         0.8,
-        chinese=True,
-        resolve=_resolve_move,
+        resolve=resolve_move,
     ),
     Rule(
         "zh_uses_not",
@@ -313,7 +374,6 @@ CHINESE: tuple[Rule, ...] = (
         0.8,
         polarity=False,
         many=True,
-        chinese=True,
     ),
     Rule(
         "zh_uses",
@@ -323,7 +383,12 @@ CHINESE: tuple[Rule, ...] = (
         "uses",
         0.9,
         many=True,
-        chinese=True,
+    ),
+    Rule(
+        "zh_favourite",
+        _zh(rf"我最(?:喜欢|爱)的{_ZCLAUSE}{{1,6}}?是(?P<obj>{_TAIL})"),
+        "likes",
+        0.9,
     ),
     Rule(
         "zh_prefers",
@@ -334,7 +399,6 @@ CHINESE: tuple[Rule, ...] = (
         "prefers",
         0.9,
         many=True,
-        chinese=True,
     ),
     Rule(
         "zh_likes_not",
@@ -346,7 +410,6 @@ CHINESE: tuple[Rule, ...] = (
         0.8,
         polarity=False,
         many=True,
-        chinese=True,
     ),
     Rule(
         "zh_likes",
@@ -354,37 +417,40 @@ CHINESE: tuple[Rule, ...] = (
         "likes",
         0.9,
         many=True,
-        chinese=True,
     ),
     Rule(
         "zh_lives_in",
         _zh(rf"{_ZWHO}{_ZADV}(?:住在|居住在|生活在|定居在|定居于|住)(?P<obj>{_TAIL})"),
         "lives_in",
         0.9,
-        chinese=True,
     ),
     Rule(
         "zh_moved",
-        _zh(rf"{_ZS}{_ZADV}(?:搬到|搬去|搬家到)了?(?P<obj>{_TAIL})"),
+        _zh(rf"{_ZWHO}{_ZADV}(?:搬到|搬去|搬家到)了?(?P<obj>{_TAIL})"),
         "lives_in",
         0.8,
-        chinese=True,
     ),
     Rule(
         "zh_works_at",
         _zh(
-            rf"{_ZWHO}{_ZADV}在(?P<obj>(?!用|家|这|那|哪){_ZCLAUSE}{{1,40}}?)(?:工作|上班|任职|就职|实习)"
+            rf"{_ZWHO}{_ZADV}在(?P<obj>(?!用|家|这|那|哪|读|学){_ZCLAUSE}{{1,40}}?)(?:工作|上班|任职|就职|实习)"
         ),
         "works_at",
         0.9,
-        chinese=True,
     ),
     Rule(
         "zh_works_for",
         _zh(rf"{_ZWHO}{_ZADV}(?:就职于|任职于|供职于)(?P<obj>{_TAIL})"),
         "works_at",
         0.9,
-        chinese=True,
+    ),
+    Rule(
+        "zh_studies",
+        _zh(
+            rf"{_ZWHO}{_ZADV}(?:开始)?(?:在学|在学习|学的是|主修|学习|学)(?P<obj>(?!校|生|过|会|到|着){_ZCLAUSE}{{1,12}})"
+        ),
+        "studies",
+        0.85,
     ),
     Rule(
         "zh_allergic",
@@ -392,7 +458,6 @@ CHINESE: tuple[Rule, ...] = (
         "allergic_to",
         0.9,
         many=True,
-        chinese=True,
     ),
     Rule(
         "zh_name",
@@ -401,35 +466,40 @@ CHINESE: tuple[Rule, ...] = (
         ),
         "name",
         0.9,
-        chinese=True,
+    ),
+    Rule(
+        "zh_rel_name",
+        _zh(rf"{_ZREL}(?:叫做?|的名字是|名字叫)(?P<obj>[\u4e00-\u9fffA-Za-z]{{1,6}})"),
+        "name",
+        0.85,
+    ),
+    Rule(
+        "zh_status",
+        _zh(
+            rf"(?:^|(?<=[，,；;]))(?P<thing>(?!我|你|他|她|它|这|那|大家|咱){_ZCLAUSE}{{0,12}}?)"
+            r"(?:现在|目前|已经|还在|还|正在|都|也|昨天|今天|刚刚|刚)*"
+            r"(?P<obj>完成|进行中|恢复|上线|延期|暂停|阻塞|挂|卡住|搞定|取消)了?(?=$|[，,。；;！!])"
+        ),
+        "status",
+        0.8,
     ),
 )
 
-RULES: tuple[Rule, ...] = ENGLISH + CHINESE
+RULES: tuple[Rule, ...] = CHINESE
 
-# Values a pattern may capture that are not what its predicate means ("I work at home").
+# Values a pattern may capture that are not what its predicate means ("在家工作").
 NOT_VALUES: dict[str, frozenset[str]] = {
-    "works_at": frozenset(
-        {"home", "night", "nights", "weekends", "remote", "remotely", "家", "家里", "晚上"}
-    ),
-    "lives_in": frozenset({"peace", "fear", "hope", "denial", "harmony", "the moment", "the past"}),
+    "works_at": frozenset({"家", "家里", "晚上"}),
+    "studies": frozenset({"大学", "研究生", "高中", "本科", "东西", "习"}),
 }
 
-_EN_HYPOTHETICAL = _en(
-    r"\b(?:if|whether|unless|should|shall|would|could|might|may|maybe|perhaps|do|does|did|"
-    r"can|will|when|wish|hope|want|wanted|plan|planning|going|thinking|considering|about|"
-    r"ought|need|needs|trying|try|let['’]?s|let\s+us)\b(?:\s+(?:to|of|about|not|we|i|you))*"
-    r"\s*(?:['’][a-z]+\s*)?$"
-)
 _ZH_HYPOTHETICAL = re.compile(
-    r"如果|要是|假如|假设|打算|计划|准备|想|考虑|是否|可能|也许|应该|会不会|能不能|要不要|希望|建议"
+    r"如果|要是|假如|假设|打算|计划|准备|想|考虑|是否|可能|也许|应该|会不会|能不能|要不要|希望|建议|决定"
 )
 
 
 def hypothetical(prefix: str) -> bool:
-    """Whether the words before a match make it a question, plan or condition, not a fact."""
-    if _EN_HYPOTHETICAL.search(prefix):
-        return True
+    """Whether the words before a match, in its clause, make it a question, plan or condition."""
     clause = re.split(r"[，,；;：:]", prefix)[-1]
     return _ZH_HYPOTHETICAL.search(clause) is not None
 
@@ -437,4 +507,4 @@ def hypothetical(prefix: str) -> bool:
 def question(sentence: str) -> bool:
     """A sentence asked rather than stated: it ends in ?, ？ or 吗."""
     body = sentence.rstrip(" \t\"'”’)]）」』")
-    return body.endswith(("?", "？")) or body.rstrip("。.!！").endswith("吗")
+    return body.endswith(("?", "？")) or body.rstrip("。.!！").endswith(("吗", "呢"))

@@ -1,0 +1,516 @@
+"""The English clause: a verb of a parsed sentence with its subject, negation, modality and
+tense, and the noun phrases around it cut at their syntactic boundary.
+
+:mod:`ingest.distill.english_rules` maps clauses to facts; this module only reads the parse.
+A clause is *blocked* (yields nothing) when it is asked, wished, conditional or hypothetical:
+a question, ``if``/``unless``/``whether``, a modal (``would``, ``could``, ``should``, ``can``,
+``must``; ``may``/``might`` + have only hedge), ``want``/``wish``/``need``/``would love`` to,
+``let's``, ``used to``, an imperative. It is *future* under ``will``, ``going to`` or
+``gonna``, and *hedged* under ``I think``, ``maybe``, ``probably`` or ``may have``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from spacy.tokens import Span, Token
+
+from ingest.distill.facts import HEDGE_PENALTY, Fact
+from ingest.distill.identifiers import relation, relative_id
+from ingest.distill.lexicon import EVALUATIVE, GENERIC, HEDGE_VERBS, HEDGES
+
+SUBJECTS = ("nsubj", "nsubjpass", "csubj")
+BLOCKING_MARKS = frozenset({"if", "unless", "whether"})
+BLOCKING_MODALS = frozenset({"would", "could", "should", "can", "must", "shall", "ought"})
+WISH_VERBS = frozenset(
+    {
+        "want",
+        "wish",
+        "need",
+        "like",
+        "love",
+        "try",
+        "let",
+        "have",
+        "decide",
+        "consider",
+        "think",
+        "dream",
+        "imagine",
+        "search",
+        "look",
+        "hope",
+        "wan",
+        "wanna",
+        "gon",
+        "gotta",
+    }
+)
+PLAN_VERBS = frozenset({"plan", "intend", "aim", "hope", "decide", "prepare"})
+DROPPED_LEFT = frozenset({"det", "predet", "punct", "case", "cc", "preconj", "advmod"})
+INTENSIFIERS = frozenset(
+    {"really", "very", "so", "super", "pretty", "too", "quite", "extremely", "most", "more"}
+)
+TIME_NOUNS = frozenset(
+    {
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "week",
+        "weekend",
+        "month",
+        "year",
+        "day",
+        "morning",
+        "afternoon",
+        "evening",
+        "night",
+        "today",
+        "yesterday",
+        "tomorrow",
+    }
+)
+CHILDHOOD = frozenset({"kid", "child", "teen", "teenager", "boy", "girl", "student"})
+THING_PREPS = ("of", "to", "for")
+TEAMS = frozenset({"team", "company", "group", "department", "squad", "org"})
+VAGUE_OBJECTS = frozenset({"one", "ones", "thing", "things", "stuff"})
+DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
+DEICTIC = frozenset(
+    {
+        "app",
+        "book",
+        "song",
+        "movie",
+        "film",
+        "show",
+        "game",
+        "series",
+        "recipe",
+        "dish",
+        "video",
+        "one",
+        "place",
+        "spot",
+        "website",
+        "site",
+        "novel",
+        "album",
+        "painting",
+        "picture",
+    }
+)  # "the migration to Postgres 16" names one migration
+MAX_OBJECT_TOKENS = 8
+MAX_OBJECT_CHARS = 80
+Kind = Literal["speaker", "relative", "thing", "person"]
+
+
+@dataclass(frozen=True)
+class Who:
+    """The resolved subject of a clause."""
+
+    id: str
+    kind: Kind
+    token: Token
+
+
+FIRST_PERSON = frozenset({"i", "we", "me", "us", "my", "our", "myself", "ourselves"})
+
+
+def first_person(token: Token) -> bool:
+    return token.pos_ == "PRON" and token.lower_ in FIRST_PERSON
+
+
+def _our(token: Token) -> bool:
+    return any(c.dep_ == "poss" and c.lower_ in ("our", "my") for c in token.children)
+
+
+def _possessed_by_speaker(token: Token) -> bool:
+    return any(c.dep_ == "poss" and first_person(c) for c in token.children)
+
+
+def name_of(token: Token) -> str | None:
+    """The name a relation noun is given: "my friend Anna", "a puppy named Max"."""
+    for child in token.children:
+        if child.dep_ in ("appos", "compound") and child.pos_ == "PROPN" and child.i > token.i:
+            return child.text
+        if child.dep_ == "acl" and child.lemma_ in ("name", "call"):
+            named = [c for c in child.children if c.dep_ in ("oprd", "attr", "dobj")]
+            if named and named[0].pos_ == "PROPN":
+                return named[0].text
+    if token.dep_ == "compound" and token.head.pos_ == "PROPN":
+        return token.head.text
+    return None
+
+
+def relative_of(token: Token, speaker: str) -> tuple[str, str] | None:
+    """(predicate, id) when ``token`` is a relation noun the speaker possesses ("my dad")."""
+    found = relation(token.text) or relation(token.lemma_)
+    if found is None or not _possessed_by_speaker(token):
+        return None
+    predicate, role = found
+    return predicate, relative_id(speaker, role, name_of(token))
+
+
+def resolve_subject(token: Token, speaker: str) -> Who | None:
+    """The speaker (I, we), a possessed relative (my dad), a named person or a thing."""
+    if first_person(token) or (token.lemma_ in TEAMS and _our(token)):
+        return Who(speaker, "speaker", token)  # "our team uses Linear" is the speaker's "we"
+    if any(first_person(c) for c in token.conjuncts):
+        return Who(speaker, "speaker", token)
+    if token.pos_ not in ("NOUN", "PROPN"):
+        return None
+    rel = relative_of(token, speaker)
+    if rel is not None:
+        return Who(rel[1], "relative", token)
+    if token.pos_ == "PROPN" and token.dep_ != "compound":
+        return Who(token.text, "person", token)
+    text = phrase(token, preps=THING_PREPS)
+    return Who(text, "thing", token) if text else None
+
+
+def subject_token(verb: Token) -> Token | None:
+    """The verb's own subject, or the one it shares: conjoined verbs ("I live in X and work
+    at Y") and complements ("I started to learn X", "I'm going to X")."""
+    for child in verb.children:
+        if child.dep_ in SUBJECTS:
+            return child
+    if verb.dep_ in ("conj", "xcomp") and verb.head.i != verb.i:
+        return subject_token(verb.head)
+    if verb.dep_ == "relcl":
+        return None
+    return None
+
+
+# --- noun phrases -----------------------------------------------------------------------------
+
+
+def _left(token: Token) -> Iterator[Token]:
+    for child in token.lefts:
+        if child.dep_ in DROPPED_LEFT or child.pos_ == "PRON":
+            continue
+        if child.dep_ == "amod" and child.lower_ in EVALUATIVE:
+            continue
+        if child.dep_ == "amod" and any(c.lower_ in INTENSIFIERS for c in child.children):
+            continue
+        yield from child.subtree
+
+
+def _of_phrase(token: Token, preps: tuple[str, ...] = ("of",)) -> list[Token]:
+    for child in token.rights:
+        if child.dep_ == "prep" and child.lower_ in preps:
+            objects = [c for c in child.children if c.dep_ == "pobj"]
+            if objects:
+                return [child, *phrase_tokens(objects[0], keep_of=False)]
+    return []
+
+
+def phrase_tokens(
+    token: Token, *, keep_of: bool = True, preps: tuple[str, ...] = ("of",)
+) -> list[Token]:
+    """A noun phrase's tokens: its modifiers (compounds, adjectives that are not mere praise,
+    numbers), the head and an ``of`` phrase; never its article, possessive, relative clause
+    or adjuncts."""
+    left = sorted({t.i: t for t in _left(token)}.values(), key=lambda t: t.i)
+    while left and (left[0].pos_ == "DET" or left[0].dep_ in ("det", "predet", "case")):
+        left = left[1:]  # "a children's book": the article belongs to the whole phrase
+    tokens = [*left, token]
+    for child in token.rights:
+        if child.dep_ in ("compound", "nummod", "flat") or (
+            child.dep_ == "amod" and child.i == token.i + 1
+        ):
+            tokens.append(child)
+    if keep_of:
+        tokens.extend(_of_phrase(token, preps))
+    return tokens
+
+
+def text_of(tokens: list[Token]) -> str:
+    ordered = sorted(tokens, key=lambda t: t.i)
+    parts = []
+    for n, tok in enumerate(ordered):
+        gap = n + 1 < len(ordered) and ordered[n + 1].i == tok.i + 1
+        parts.append(tok.text + (tok.whitespace_ if gap else " "))
+    return "".join(parts).strip().strip("\"'“”‘’")
+
+
+def usable(tokens: list[Token]) -> bool:
+    """Whether a captured phrase can be trusted as an object: no pronoun, no token the
+    parser could not attach, not too long, not ending on a function word, some content."""
+    if not tokens or len(tokens) > MAX_OBJECT_TOKENS:
+        return False
+    ordered = sorted(tokens, key=lambda t: t.i)
+    if any(t.pos_ == "PRON" or t.dep_ in ("dep", "meta") for t in ordered):
+        return False
+    if ordered[-1].pos_ in ("ADP", "DET", "CCONJ", "SCONJ", "PART", "AUX"):
+        return False
+    return any(t.is_alpha or t.like_num for t in ordered)
+
+
+def says_nothing(token: Token) -> bool:
+    """A head no object may have: a pronoun or verb, a generic noun (thing, lot, time ...),
+    or a deictic one ("this app", "that book": what it is, the turn does not say)."""
+    if token.pos_ in ("PRON", "VERB", "AUX") or token.lemma_.lower() in GENERIC:
+        return True
+    deictic = any(d.lower_ in DEMONSTRATIVES for d in token.children)
+    return deictic and token.lemma_.lower() in DEICTIC
+
+
+def phrase(token: Token, *, keep_of: bool = True, preps: tuple[str, ...] = ("of",)) -> str | None:
+    """The cleaned noun phrase of ``token``; None when it cannot be trusted or says nothing."""
+    if says_nothing(token):
+        return None
+    tokens = phrase_tokens(token, keep_of=keep_of, preps=preps)
+    if not usable(tokens):
+        return None
+    text = text_of(tokens)
+    last = max(tokens, key=lambda t: t.i)
+    if text.endswith(".") and last.i == last.sent.end - 1:
+        text = text[:-1]  # "Acme Corp." ends the sentence: the period is the sentence's
+    if len(text) > MAX_OBJECT_CHARS:
+        return None
+    first = min(tokens, key=lambda t: t.i)
+    if first.is_sent_start and first.pos_ == "NOUN" and not first.text.isupper():
+        text = text[:1].lower() + text[1:]
+    return text
+
+
+def phrase_or_none(token: Token | None) -> str | None:
+    return None if token is None else phrase(token)
+
+
+def phrases(token: Token | None) -> list[str]:
+    """The phrase of ``token`` and of each of its conjuncts ("Vim, Git and Docker")."""
+    if token is None:
+        return []
+    found = [phrase(t) for t in (token, *token.conjuncts) if t.dep_ != "compound"]
+    return list(dict.fromkeys(p for p in found if p))
+
+
+def children(token: Token, *deps: str) -> list[Token]:
+    return [c for c in token.children if c.dep_ in deps]
+
+
+def dobjs(verb: Token) -> list[Token]:
+    """The verb's direct objects; in a relative clause ("the books I bought", "a concert
+    that we enjoyed") the noun the clause describes."""
+    found = [c for c in verb.children if c.dep_ == "dobj" and c.tag_ not in ("WDT", "WP")]
+    relative = verb.dep_ == "relcl" and not any(
+        c.dep_ == "dobj" and c.tag_ not in ("WDT", "WP") for c in verb.children
+    )
+    return [verb.head] if relative and verb.head.pos_ in ("NOUN", "PROPN") else found
+
+
+def pobj(token: Token, *preps: str) -> Token | None:
+    """The object of the first preposition in ``preps`` attached to ``token``."""
+    for prep in children(token, "prep", "agent"):
+        if prep.lower_ in preps:
+            objects = children(prep, "pobj", "pcomp")
+            if objects:
+                return objects[0]
+    return None
+
+
+def gerund(verb: Token) -> str | None:
+    """A gerund with its object ("watching movies", "learning about different cultures")."""
+    tokens = [verb, *children(verb, "prt")]
+    if children(verb, "ccomp", "xcomp", "oprd", "dative", "attr", "acomp"):
+        return None  # "making it a habit": more than a gerund and its object
+    objects = [o for o in children(verb, "dobj") if o.lemma_.lower() not in VAGUE_OBJECTS]
+    if objects:
+        tokens.extend(phrase_tokens(objects[0]))
+    preps = [p for p in children(verb, "prep") if p.lower_ not in ("as", "since", "during")]
+    if objects:
+        preps += [
+            p for p in children(objects[0], "prep") if p.lower_ in ("in", "with", "on", "for")
+        ]
+    for prep in preps:
+        found = [o for o in children(prep, "pobj") if o.pos_ in ("NOUN", "PROPN")]
+        if found and found[0].lemma_.lower() not in TIME_NOUNS:
+            tokens.extend([prep, *phrase_tokens(found[0])])
+            break
+    if not usable(tokens):
+        return None
+    return text_of(tokens)
+
+
+def verb_phrase(verb: Token, cut: set[int]) -> str | None:
+    """A verb with its complements, as written ("release version 4", "give kids a loving
+    home"); adjuncts, other clauses and the tokens in ``cut`` (time phrases) left out."""
+    keep = {"dobj", "dative", "prt", "prep", "attr", "acomp", "oprd", "npadvmod", "advmod", "xcomp"}
+    last = verb.i
+    for child in verb.rights:
+        if child.dep_ not in keep or any(t.i in cut for t in child.subtree):
+            break
+        if child.dep_ in ("npadvmod", "advmod") and not child.like_num:
+            break
+        last = max(last, max(t.i for t in child.subtree))
+    tokens = [t for t in verb.doc[verb.i : last + 1] if t.i not in cut]
+    if len(tokens) > 2 * MAX_OBJECT_TOKENS or any(t.pos_ == "PRON" for t in tokens[1:]):
+        return None
+    return text_of(tokens) if tokens else None
+
+
+# --- the clause -------------------------------------------------------------------------------
+
+
+def _modal(verb: Token) -> str | None:
+    for aux in children(verb, "aux"):
+        if aux.tag_ == "MD":
+            return aux.lower_.replace("'d", "would").replace("’d", "would")
+    return None
+
+
+def _negated(verb: Token) -> bool:
+    for child in verb.children:
+        if child.dep_ == "neg" or child.lower_ == "never":
+            return True
+        if child.lower_ == "longer" and any(c.lower_ == "no" for c in child.children):
+            return True
+        if child.dep_ == "aux" and any(c.dep_ == "neg" for c in child.children):
+            return True
+    return False
+
+
+def _future(verb: Token) -> bool:
+    if any(
+        a.lemma_ in ("will", "shall") or a.lower_ in ("'ll", "’ll") for a in children(verb, "aux")
+    ):
+        return True
+    head = verb.head
+    return verb.dep_ == "xcomp" and head.lemma_ == "go" and head.tag_ == "VBG"
+
+
+def _chain(verb: Token) -> Iterator[Token]:
+    """The verb and the verbs it depends on within its sentence's clause structure (through
+    a preposition too: "thinking *of* working")."""
+    node = verb
+    while True:
+        yield node
+        if node.dep_ == "pcomp" and node.head.dep_ == "prep":
+            node = node.head.head
+            continue
+        if node.dep_ not in ("xcomp", "ccomp", "conj", "advcl", "relcl") or node.head.i == node.i:
+            return
+        node = node.head
+
+
+@dataclass
+class Clause:
+    verb: Token
+    speaker: str
+    who: Who | None
+    negated: bool
+    hedged: bool
+    future: bool
+    blocked: bool
+    planned: bool = False
+
+    def fact(
+        self,
+        predicate: str,
+        obj: str | bool,
+        *,
+        subject: str | None = None,
+        confidence: float = 0.9,
+        polarity: bool | None = None,
+    ) -> Fact:
+        if self.who is not None and self.who.kind == "relative":
+            confidence -= 0.05
+        if self.hedged:
+            confidence -= HEDGE_PENALTY
+        return Fact(
+            subject=subject or (self.who.id if self.who else ""),
+            predicate=predicate,
+            object=obj,
+            polarity=(not self.negated) if polarity is None else polarity,
+            confidence=round(confidence, 2),
+        )
+
+
+def _blocked_by(verb: Token, node: Token) -> bool:
+    if any(c.lower_ in BLOCKING_MARKS for c in children(node, "mark")):
+        return True
+    conditions = children(node, "advcl")
+    if any(m.lower_ in BLOCKING_MARKS for a in conditions for m in children(a, "mark")):
+        return True  # "If I get the job, I'll move": the main clause is conditional too
+    if node.head.lower_ == "for" and any(c.lower_ == "when" for c in node.children):
+        return True  # "a library for when I have kids"
+    modal = _modal(node)
+    if modal in BLOCKING_MODALS and not (node.lemma_ in ("prefer", "rather") and modal == "would"):
+        return True
+    if modal in ("may", "might") and not any(a.lemma_ == "have" for a in children(node, "aux")):
+        return True
+    if node.i != verb.i and node.lemma_ in WISH_VERBS and _complement_of(verb, node):
+        return not (node.lemma_ == "try" and verb.tag_ == "VBG")
+    if node.lemma_ == "use" and node.tag_ == "VBD" and verb.dep_ == "xcomp":
+        return True  # "I used to live in Rome"
+    return _childhood(node) or (node.lemma_ == "let" and node.i != verb.i)
+
+
+def _childhood(node: Token) -> bool:
+    """ "I loved reading as a kid", "... when I was younger": then, not now."""
+    for token in node.subtree:
+        if token.lower_ == "as" and any(o.lemma_ in CHILDHOOD for o in token.children):
+            return True
+    for child in node.children:
+        if child.dep_ == "advcl" and any(
+            t.lower_ in CHILDHOOD | {"younger", "little"} for t in child.subtree
+        ):
+            return True
+    return False
+
+
+def _complement_of(verb: Token, node: Token) -> bool:
+    """Whether ``verb`` is what ``node`` wants / considers: its xcomp, or the pcomp of its
+    preposition ("thinking of working")."""
+    if verb.dep_ == "xcomp" and verb.head.i == node.i:
+        return True
+    return verb.dep_ == "pcomp" and verb.head.head.i == node.i
+
+
+def _plan_head(verb: Token) -> bool:
+    head = verb.head
+    return verb.dep_ == "xcomp" and head.lemma_ in PLAN_VERBS and head.lemma_ != "decide"
+
+
+def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
+    """Read one verb of the parse (see the module docstring)."""
+    subject = subject_token(verb)
+    who = resolve_subject(subject, speaker) if subject is not None else None
+    chain = list(_chain(verb))
+    blocked = question or any(_blocked_by(verb, node) for node in chain)
+    if subject is None and verb.dep_ == "ROOT" and verb.tag_ == "VB":
+        blocked = True  # an imperative
+    hedged = (
+        any(
+            node.i != verb.i
+            and node.lemma_ in HEDGE_VERBS
+            and any(first_person(s) for s in children(node, "nsubj"))
+            for node in chain
+        )
+        or any(c.lower_ in HEDGES for c in verb.children)
+        or _modal(verb) in ("may", "might")
+    )
+    return Clause(
+        verb=verb,
+        speaker=speaker,
+        who=who,
+        negated=_negated(verb),
+        hedged=hedged,
+        future=any(_future(node) for node in chain) or _plan_head(verb),
+        blocked=blocked,
+        planned=_plan_head(verb) or _future(verb),
+    )
+
+
+def verbs(sentence: Span) -> Iterator[Token]:
+    """The heads of the sentence's clauses: verbs and copulas."""
+    for token in sentence:
+        if token.pos_ == "VERB" or (token.pos_ == "AUX" and token.dep_ not in ("aux", "auxpass")):
+            yield token

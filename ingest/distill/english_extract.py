@@ -1,0 +1,385 @@
+"""Facts of one parsed English sentence: clauses through the rules, plans, noun phrases, and
+the sentence's times attached to the facts they belong to.
+
+A time phrase belongs to the fact whose verb it hangs from in the parse ("I went to a
+conference *two days ago*"); when the sentence has a single time and a single fact-bearing
+verb, to that verb. A past time becomes the fact's valid time; a time still ahead turns the
+fact into a plan ("I'm moving to Paris next month" is a plan, not where the speaker lives).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import date
+
+from spacy.tokens import Span, Token
+
+from ingest.distill import lexicon as lx
+from ingest.distill.dates import Phrase, When, find_times
+from ingest.distill.english import (
+    Clause,
+    children,
+    clause,
+    phrase,
+    phrases,
+    pobj,
+    says_nothing,
+    usable,
+    verb_phrase,
+    verbs,
+)
+from ingest.distill.english_nouns import be, noun_facts
+from ingest.distill.english_rules import ANY_VERB, BY_WORD, VERB_RULES
+from ingest.distill.facts import Fact
+from ingest.distill.matcher import Matcher
+from ingest.distill.objects import technical
+from ingest.distill.patterns_en import ENGLISH
+from ingest.distill.patterns_en import NOT_VALUES as EN_NOT_VALUES
+from ingest.distill.patterns_en import hypothetical as en_hypothetical
+
+NOT_PLANNED = frozenset(
+    {
+        "keep",
+        "stay",
+        "do",
+        "let",
+        "try",
+        "make",
+        "see",
+        "check",
+        "ask",
+        "tell",
+        "talk",
+        "believe",
+        "get",
+        "be",
+        "have",
+        "think",
+        "know",
+        "help",
+        "find",
+        "give",
+        "show",
+        "update",
+        "take",
+        "continue",
+        "reach",
+        "hear",
+        "miss",
+        "come",
+        "send",
+        "figure",
+        "look",
+    }
+)
+
+
+def question(text: str) -> bool:
+    body = text.rstrip(" \t\"'”’)]）」』")
+    return body.endswith(("?", "？"))
+
+
+def _plan(c: Clause, cut: set[int]) -> list[Fact]:
+    """A future clause of the speaker with a concrete complement: "we are going to release
+    version 4", "I'm planning to write the postmortem"."""
+    if c.who is None or c.who.kind not in ("speaker", "relative") or c.negated:
+        return []
+    if c.verb.lemma_ in NOT_PLANNED or not children(c.verb, "dobj", "prep", "dative"):
+        return []
+    vp = verb_phrase(c.verb, cut)
+    return (
+        [Fact(c.who.id, "plans", vp, confidence=0.8 - (0.3 if c.hedged else 0), plan=True)]
+        if vp
+        else []
+    )
+
+
+def _cannot_wait(verb: Token, speaker: str, cut: set[int]) -> list[Fact]:
+    """ "Can't wait for the trip!": a plan of the speaker's own."""
+    negated = any(c.dep_ == "neg" for c in verb.children)
+    can = any(a.lemma_ == "can" for a in children(verb, "aux"))
+    subject = [c for c in verb.children if c.dep_ == "nsubj"]
+    if not (negated and can) or (subject and subject[0].lemma_.lower() != "i"):
+        return []
+    target = pobj(verb, "for")
+    if target is not None and "event" in _event_kinds(target):
+        return [Fact(speaker, "plans", p, confidence=0.75, plan=True) for p in phrases(target)]
+    return []
+
+
+def _event_kinds(token: Token) -> set[str]:
+    return (
+        {"event"} if token.lemma_.lower() in lx.EVENTS | {"trip", "vacation", "holiday"} else set()
+    )
+
+
+def _special(c: Clause) -> list[Fact]:
+    """Verbs whose subject is the fact's object: "Art gives me so much joy", "Painting has
+    helped me", "Our backend runs on Go"."""
+    verb, subject = c.verb, c.who.token if c.who else None
+    me = any(t.lower_ == "me" for t in children(verb, "dobj", "dative")) or any(
+        t.lower_ == "me" for x in children(verb, "ccomp", "xcomp") for t in children(x, "nsubj")
+    )
+    speaker = c.speaker
+    if (
+        verb.lemma_ == "give"
+        and me
+        and any(o.lemma_ in ("joy", "happiness") for o in children(verb, "dobj"))
+    ):
+        return (
+            [Fact(speaker, "likes", p, confidence=0.8) for p in phrases(subject)]
+            if subject is not None
+            else []
+        )
+    if verb.lemma_ == "help" and me and subject is not None and subject.lower_ in lx.ACTIVITIES:
+        return [
+            Fact(speaker, "activity", t.lower_, confidence=0.8)
+            for t in (subject, *subject.conjuncts)
+        ]
+    if (
+        verb.lemma_ in ("run", "build", "write")
+        and subject is not None
+        and subject.lemma_ in lx.THING_WORDS
+    ):
+        mine = any(p.lower_ in ("our", "my") for p in subject.children)
+        stack = pobj(verb, "on", "with", "in")
+        if mine and stack is not None and technical(stack.text, verb.sent.text):
+            return [Fact(speaker, "tech_stack", p, confidence=0.85) for p in phrases(stack)]
+    return []
+
+
+def _clause_facts(verb: Token, speaker: str, asked: bool, cut: set[int]) -> list[Fact]:
+    if verb.lemma_ == "wait":
+        return _cannot_wait(verb, speaker, cut)
+    c = clause(verb, speaker, question=asked)
+    if c.blocked:
+        return []
+    if c.future:
+        return _plan(c, cut) if c.planned else []
+    rules = [*VERB_RULES.get(verb.lemma_, ()), *BY_WORD.get(verb.lower_, ()), *ANY_VERB]
+    if verb.tag_ == "VBG" and verb.lower_ in lx.ACTIVITIES and verb.lemma_ not in VERB_RULES:
+        rules.extend(VERB_RULES["paint"])  # a gerund the lemmatizer got wrong ("blogge")
+    if verb.lemma_ == "be":
+        rules.append(be)
+    found = [fact for rule in rules for fact in rule(c)]
+    found.extend(_special(c))
+    return found
+
+
+def _settled_for(speaker: str, asked: bool) -> Callable[[Token], bool]:
+    """Whether the clause a noun sits in states something: not asked, wished, planned or
+    conditional, and not about starting or looking for the thing ("a place to open my
+    studio", "starting my own business")."""
+
+    def settled(token: Token) -> bool:
+        if asked:
+            return False
+        node = token.head
+        while node.pos_ not in ("VERB", "AUX") and node.head.i != node.i:
+            node = node.head
+        if node.lemma_ in ("start", "open", "launch", "create", "search", "find", "look", "build"):
+            return False
+        c = clause(node, speaker, question=asked)
+        return not (c.blocked or c.future) and not any(
+            a.lower_ == "to" for a in children(node, "aux")
+        )
+
+    return settled
+
+
+def _tokens_at(sentence: Span, phrase: Phrase) -> list[Token]:
+    base = sentence.start_char
+    return [t for t in sentence if phrase.start <= t.idx - base < phrase.end]
+
+
+def _anchor(sentence: Span, phrase: Phrase, anchors: set[int]) -> int | None:
+    """The fact-bearing verb the time phrase hangs from, if any."""
+    tokens = _tokens_at(sentence, phrase)
+    if not tokens:
+        return None
+    node = tokens[0]
+    while True:
+        if node.i in anchors:
+            return node.i
+        if node.head.i == node.i:
+            return None
+        node = node.head
+
+
+def _ongoing(verb: Token | None) -> bool:
+    """A present-tense or progressive clause: "I'm working on X this week" says what holds
+    now, not when it began."""
+    if verb is None:
+        return False
+    if verb.tag_ in ("VBP", "VBZ"):
+        return True
+    return verb.tag_ == "VBG" and any(
+        a.lemma_ == "be" and a.tag_ in ("VBP", "VBZ") for a in verb.children
+    )
+
+
+def _dated(
+    fact: Fact, when: When | None, today: date, verb: Token | None, cut: set[int], since: bool
+) -> Fact | None:
+    """The fact with its time: a plan keeps a future time; a past time dates any other fact
+    (not the current period of an ongoing clause, unless "since" makes it a start); a time
+    still ahead makes a plan of the fact's verb phrase (or drops the time)."""
+    if when is None:
+        return fact
+    if fact.plan:
+        keep = when.end() > today
+        return replace(fact, when=when if keep else None)
+    if when.past(today):
+        current = when.start <= today < when.end()
+        return fact if current and _ongoing(verb) and not since else replace(fact, when=when)
+    vp = verb_phrase(verb, cut) if verb is not None else None
+    if vp and fact.subject and fact.predicate not in ("status", "current_version", "owner"):
+        return Fact(fact.subject, "plans", vp, confidence=0.75, when=when, plan=True)
+    return fact
+
+
+def _attach(
+    sentence: Span, found: list[tuple[Fact, Token | None]], today: date | None
+) -> list[Fact]:
+    times = find_times(sentence.text)
+    cut = {t.i for p in times for t in _tokens_at(sentence, p)}
+    anchors = {verb.i for _, verb in found if verb is not None}
+    timed: dict[int, Phrase] = {}
+    for time in times:
+        at = _anchor(sentence, time, anchors)
+        if at is None and len(times) == 1 and len(anchors) == 1:
+            at = next(iter(anchors))
+        if at is not None:
+            timed.setdefault(at, time)
+    result: list[Fact] = []
+    for fact, verb in found:
+        given = timed.get(verb.i) if verb is not None else None
+        if given is None or today is None:
+            result.append(fact)
+            continue
+        since = sentence.text[: given.start].rstrip().lower().endswith("since")
+        dated = _dated(fact, given.resolve(today, future=fact.plan), today, verb, cut, since)
+        if dated is not None:
+            result.append(dated)
+    return result
+
+
+_CORE = frozenset(
+    {
+        "dobj",
+        "pobj",
+        "compound",
+        "amod",
+        "nummod",
+        "poss",
+        "oprd",
+        "xcomp",
+        "ccomp",
+        "acomp",
+        "attr",
+        "dative",
+        "prt",
+        "case",
+    }
+)
+
+
+def _verb(token: Token) -> bool:
+    return token.pos_ in ("VERB", "AUX") and token.tag_ != "VBG"
+
+
+def _misread_name(token: Token) -> bool:
+    """ "React", "Go": a capitalised name inside the sentence the tagger read as a verb."""
+    return token.text[:1].isupper() and not token.is_sent_start and token.text.lower() != "i"
+
+
+def _confirmed(sentence: Span, value: str, after: int) -> str | None:
+    """A pattern's object as the parse reads it: the phrase of the span's head, cleaned like
+    every object (``the amazing banana split sundae`` -> ``banana split sundae``); None when
+    the parse does not confirm the span (see ``_trusted``)."""
+    at = sentence.text.find(value, after)
+    if at < 0:
+        return None
+    base = sentence.start_char
+    tokens = [t for t in sentence if at <= t.idx - base < at + len(value)]
+    if not _trusted(tokens, base + at + len(value)):
+        return None
+    inside = {t.i for t in tokens}
+    heads = [t for t in tokens if t.head.i not in inside or t.head.i == t.i]
+    if len(heads) != 1 or (_verb(heads[0]) and _misread_name(heads[0])):
+        return value if len(heads) == 1 else None
+    if any(t.dep_ == "conj" for t in tokens):
+        return None  # a list is the parse's to split
+    if heads[0].pos_ not in ("NOUN", "PROPN", "NUM"):
+        return value
+    if says_nothing(heads[0]):
+        return None  # refused as an object ("this app"): not written from a pattern either
+    cleaned = phrase(heads[0])
+    return cleaned if cleaned is not None and cleaned in value else value
+
+
+def _trusted(tokens: list[Token], end: int) -> bool:
+    """Whether the parse agrees that a pattern's object (ending at character ``end`` of the
+    document) is a clean phrase of the sentence: whole tokens, no pronoun, no verb unless a
+    gerund or a misread name, nothing cut off on its right, not ending on a function word."""
+    if not tokens or tokens[-1].idx + len(tokens[-1].text) != end:
+        return False
+    if any(t.pos_ == "PRON" or (_verb(t) and not _misread_name(t)) for t in tokens):
+        return False
+    inside = {t.i for t in tokens}
+    if any(c.dep_ in _CORE and c.i not in inside for t in tokens for c in t.rights):
+        return False  # cut inside a phrase: "making" of "making it a habit"
+    return usable(tokens) and tokens[0].pos_ not in ("ADP", "CCONJ", "SCONJ", "PART")
+
+
+def _pattern_facts(sentence: Span, speaker: str, found: list[Fact]) -> list[Fact]:
+    """The English patterns' facts the parse did not give but does confirm."""
+    matcher = Matcher(
+        sentence.text,
+        speaker,
+        None,
+        rules=ENGLISH,
+        hypothetical=en_hypothetical,
+        not_values=EN_NOT_VALUES,
+    )
+    have = {(f.subject, f.predicate, str(f.object).lower()) for f in found}
+    kept: list[Fact] = []
+    firsts: dict[int, Fact] = {}
+    for at, fact in matcher.run():
+        firsts.setdefault(at, fact)  # a list is the parse's to split, not a pattern's
+    for at, fact in firsts.items():
+        value = _confirmed(sentence, str(fact.object), at)
+        if value is None:
+            continue
+        fact = replace(fact, object=value)
+        key = (fact.subject, fact.predicate, value.lower())
+        if key in have:
+            continue
+        if any(k[:2] == key[:2] and (k[2] in key[2] or key[2] in k[2]) for k in have):
+            continue
+        have.add(key)
+        kept.append(fact)
+    return kept
+
+
+def extract(sentence: Span, speaker: str, today: date | None) -> list[Fact]:
+    """The facts of one sentence (a parsed span), said by ``speaker`` on ``today`` (None:
+    times are not resolved)."""
+    asked = question(sentence.text)
+    times = find_times(sentence.text)
+    cut = {t.i for p in times for t in _tokens_at(sentence, p)}
+    found: list[tuple[Fact, Token | None]] = []
+    for verb in verbs(sentence):
+        found.extend((fact, verb) for fact in _clause_facts(verb, speaker, asked, cut))
+    found.extend(
+        (fact, None) for fact in noun_facts(sentence, speaker, _settled_for(speaker, asked))
+    )
+    facts = _attach(sentence, found, today)
+    if not asked:
+        facts.extend(_pattern_facts(sentence, speaker, facts))
+    unique: dict[tuple[str, str, str, bool], Fact] = {}
+    for fact in facts:
+        if fact.subject and fact.object != "" and fact.key() not in unique:
+            unique[fact.key()] = fact
+    return list(unique.values())

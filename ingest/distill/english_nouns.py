@@ -1,0 +1,241 @@
+"""English facts carried by a copula or by a noun phrase alone.
+
+* ``be``: "I'm a teacher", "I'm a big fan of pottery", "I'm allergic to X", "I'm from X",
+  "my name is X", "my favourite X is Y", "my goal is to X"; and for things: "the migration
+  is blocked", "the current version of the spec is v2.3", "Bob is the owner of the scripts".
+* A possessive alone: "my dad", "our dog", "my friend Anna" (a relation), "my clothing
+  store" (a business of one's own), "my allergies" (a condition), "my favourite novels".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from spacy.tokens import Span, Token
+
+from ingest.distill import lexicon as lx
+from ingest.distill.english import (
+    Clause,
+    children,
+    first_person,
+    phrase,
+    phrases,
+    pobj,
+    relative_of,
+    subject_token,
+    text_of,
+    verb_phrase,
+)
+from ingest.distill.facts import Fact
+
+_VERSION_SHAPE = re.compile(r"^v?\d+(?:\.\d+)*\w*$|\.\w{1,4}$|^v\d", re.IGNORECASE)
+_MINE = frozenset({"my", "our"})
+
+
+def _mine(token: Token) -> bool:
+    return any(c.dep_ == "poss" and first_person(c) for c in token.children)
+
+
+def _complement(verb: Token) -> Token | None:
+    found = children(verb, "attr", "acomp", "oprd")
+    return found[0] if found else None
+
+
+def be(c: Clause) -> list[Fact]:
+    """Facts of a copular clause (see the module docstring)."""
+    subject = subject_token(c.verb)
+    if subject is None:
+        return []
+    if (_mine(subject) and subject.lemma_ in ("name", "goal", "plan", "dream", "aim")) or (
+        _mine(subject) and any(a.lower_ in lx.FAVOURITE for a in subject.children)
+    ):
+        return _my_noun(c, subject)
+    if c.who is None:
+        return []
+    if c.who.kind in ("speaker", "relative"):
+        return _person_is(c)
+    if c.who.kind == "person":
+        return _owner_is(c)
+    return _thing_is(c, subject)
+
+
+def _my_noun(c: Clause, subject: Token) -> list[Fact]:
+    speaker = c.speaker
+    comp = _complement(c.verb)
+    if subject.lemma_ == "name" and comp is not None and comp.pos_ == "PROPN":
+        return [Fact(speaker, "name", text_of([*comp.lefts, comp]), confidence=0.9)]
+    if subject.lemma_ in lx.PLAN_NOUNS:
+        steps = [x for x in children(c.verb, "xcomp") if x.pos_ == "VERB"]
+        vp = verb_phrase(steps[0], set()) if steps else None
+        return [Fact(speaker, "plans", vp, confidence=0.8, plan=True)] if vp else []
+    if comp is not None and not c.negated:
+        return [Fact(speaker, "likes", p, confidence=0.85) for p in phrases(comp)]
+    return []
+
+
+def _my_subject(c: Clause) -> str:
+    return c.who.id if c.who else ""
+
+
+def _person_is(c: Clause) -> list[Fact]:
+    comp = _complement(c.verb)
+    found: list[Fact] = []
+    if comp is not None and comp.lemma_ == "fan":
+        liked = pobj(comp, "of")
+        if liked is not None:
+            found.extend(c.fact("likes", p, confidence=0.85) for p in phrases(liked))
+        else:
+            found.extend(
+                c.fact("likes", x.text, confidence=0.8) for x in children(comp, "compound")
+            )
+        more = [phrase(x) for x in comp.conjuncts if x.pos_ == "NOUN"]  # "..., as well as X"
+        found.extend(c.fact("likes", p, confidence=0.8) for p in more if p)
+    elif comp is not None and comp.lemma_.lower() in lx.OCCUPATIONS and comp.tag_ != "NNS":
+        found.extend(_occupation(c, comp))
+    elif comp is not None and comp.lower_ == "allergic":
+        allergen = pobj(comp, "to")
+        found.extend(c.fact("allergic_to", p) for p in phrases(allergen) if allergen is not None)
+    elif comp is not None and comp.lower_ in ("passionate", "crazy", "keen"):
+        liked = pobj(comp, "about", "on")
+        if liked is not None and liked.pos_ in ("NOUN", "PROPN"):
+            found.extend(c.fact("likes", p, confidence=0.8) for p in phrases(liked))
+    else:
+        found.extend(_person_prep(c))
+    return found
+
+
+def _occupation(c: Clause, comp: Token) -> list[Fact]:
+    found = [c.fact("works_as", p) for p in phrases(comp)[:1]]
+    employer = pobj(comp, "at", "for") or pobj(c.verb, "at", "for")
+    if employer is not None and phrase(employer):
+        found.append(c.fact("works_at", phrase(employer) or "", confidence=0.85))
+    return found
+
+
+def _person_prep(c: Clause) -> list[Fact]:
+    liked = pobj(c.verb, "into")
+    if liked is not None:
+        return [c.fact("likes", p, confidence=0.8) for p in phrases(liked)]
+    origin = pobj(c.verb, "from")
+    if origin is not None and origin.pos_ == "PROPN" and phrase(origin):
+        return [c.fact("comes_from", phrase(origin) or "", confidence=0.85)]
+    return []
+
+
+def _owner_is(c: Clause) -> list[Fact]:
+    """Bob is the owner of / responsible for / in charge of the deploy scripts."""
+    comp = _complement(c.verb)
+    target = None
+    if comp is not None and comp.lemma_ == "owner":
+        target = pobj(comp, "of")
+    elif comp is not None and comp.lower_ == "responsible":
+        target = pobj(comp, "for")
+    else:
+        charge = pobj(c.verb, "in")
+        target = pobj(charge, "of") if charge is not None and charge.lemma_ == "charge" else None
+    thing = phrase(target) if target is not None else None
+    if not thing or c.negated or c.who is None:
+        return []
+    return [c.fact("owner", c.who.id, subject=thing, confidence=0.85)]
+
+
+def _thing_is(c: Clause, subject: Token) -> list[Fact]:
+    """The state or the current version of a thing."""
+    if not any(d.lower_ in ("the", "our", "this", "that") for d in subject.children):
+        return []
+    if subject.lemma_ in lx.VERSION_WORDS and any(
+        a.lower_ in ("current", "latest", "newest") for a in subject.children
+    ):
+        doc = pobj(subject, "of")
+        comp = _complement(c.verb)
+        if doc is not None and comp is not None and phrase(doc, keep_of=False):
+            value = text_of(list(comp.subtree)).rstrip(".")
+            return [
+                c.fact(
+                    "current_version",
+                    value,
+                    subject=phrase(doc, keep_of=False) or "",
+                    confidence=0.85,
+                )
+            ]
+        return []
+    version = pobj(c.verb, "on", "at")
+    if version is not None and version.lemma_ in lx.VERSION_WORDS:
+        return [c.fact("current_version", p, confidence=0.85) for p in [phrase(version)] if p]
+    return _status(c)
+
+
+def _status(c: Clause) -> list[Fact]:
+    for child in c.verb.children:
+        word = child.lower_
+        if child.dep_ in ("acomp", "attr", "advmod", "oprd") and word in lx.STATUSES:
+            return [c.fact("status", word, confidence=0.85)]
+        if child.dep_ == "prep" and word in ("in", "on"):
+            objects = children(child, "pobj")
+            if objects and objects[0].lower_ in ("progress", "hold"):
+                return [c.fact("status", f"{word} {objects[0].lower_}", confidence=0.85)]
+    return []
+
+
+def version_shape(text: str) -> bool:
+    return bool(_VERSION_SHAPE.search(text))
+
+
+# --- noun phrases on their own ----------------------------------------------------------------
+
+
+def _real(token: Token) -> bool:
+    """A possession that exists: not an ideal or future one, not the object of something
+    still to be done ("a place to open my studio")."""
+    if any(a.lower_ in lx.ASPIRATIONAL for a in token.children):
+        return False
+    head = token.head
+    return not any(a.lower_ == "to" and a.dep_ == "aux" for a in head.children)
+
+
+def _favourite(token: Token) -> bool:
+    """ "my favourite fantasy novels": plural, so a kind of thing liked, not one photo of it."""
+    marked = any(a.lower_ in lx.FAVOURITE for a in token.children)
+    return marked and token.tag_ in ("NNS", "NNPS") and token.dep_ not in ("nsubj", "attr")
+
+
+def noun_facts(sentence: Span, speaker: str, settled: Callable[[Token], bool]) -> list[Fact]:
+    """Relations, businesses, conditions and favourites a possessive states by itself.
+    ``settled`` says whether the clause around a noun states something (not a wish, a plan
+    or a condition): a relation is presupposed either way, a possession only when settled."""
+    found: list[Fact] = []
+    for token in sentence:
+        if token.pos_ not in ("NOUN", "PROPN") or not _mine(token):
+            continue
+        rel = relative_of(token, speaker)
+        if rel is not None and (_my(token) or _we_subject(sentence)):
+            found.append(Fact(speaker, rel[0], rel[1], confidence=0.8))
+            continue
+        if rel is not None or not settled(token):
+            continue
+        found.extend(Fact(speaker, p, v, confidence=0.8) for p, v in _owned(token))
+    return found
+
+
+def _owned(token: Token) -> list[tuple[str, str]]:
+    word = token.lemma_.lower()
+    if word in lx.CONDITIONS or token.lower_ in lx.CONDITIONS:
+        return [("health_condition", p) for p in [phrase(token)] if p]
+    if word in lx.BUSINESSES and _real(token):
+        return [("owns", p) for p in [phrase(token)] if p]
+    if word == "love" and pobj(token, "of", "for") is not None:
+        return [("likes", p) for p in phrases(pobj(token, "of", "for"))]
+    if _favourite(token):
+        return [("likes", p) for p in [phrase(token)] if p]
+    return []
+
+
+def _my(token: Token) -> bool:
+    return any(c.dep_ == "poss" and c.lower_ == "my" for c in token.children)
+
+
+def _we_subject(sentence: Span) -> bool:
+    """ "our kids" is the speaker's family when "we" act in the sentence, not "our kids are
+    our future"."""
+    return any(t.lower_ == "we" and t.dep_ in ("nsubj", "nsubjpass") for t in sentence)

@@ -1,0 +1,613 @@
+"""English clauses to facts: one rule per verb (by lemma), one for copulas (``be``), and the
+noun-phrase facts a possessive states on its own ("my dad", "my clothing store").
+
+A rule returns nothing unless the clause's subject is the kind its predicate is about: the
+speaker or a possessed relative for people's facts, a thing for ``status`` and
+``current_version``, a named person owning a thing for ``owner``. Objects come from
+:func:`ingest.distill.english.phrase` and friends, which refuse what they cannot trust.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+from spacy.tokens import Token
+
+from ingest.distill import lexicon as lx
+from ingest.distill.english import (
+    Clause,
+    children,
+    dobjs,
+    gerund,
+    name_of,
+    phrase,
+    phrase_or_none,
+    phrases,
+    pobj,
+    relative_of,
+    verb_phrase,
+)
+from ingest.distill.facts import Fact
+from ingest.distill.identifiers import FRIENDS, PETS, RELATIVES, relation, relative_id
+from ingest.distill.objects import technical
+
+Rule = Callable[[Clause], list[Fact]]
+LIKING = frozenset({"like", "love", "enjoy", "adore", "prefer", "hate", "dislike"})
+PEOPLE = ("speaker", "relative")
+
+
+def _person(c: Clause) -> bool:
+    return c.who is not None and c.who.kind in PEOPLE
+
+
+def _speaker(c: Clause) -> bool:
+    return c.who is not None and c.who.kind == "speaker"
+
+
+def _head(token: Token | None) -> str:
+    return "" if token is None else token.lemma_.lower()
+
+
+def _kind_of(token: Token) -> set[str]:
+    """Which lexicons a noun phrase's words fall in (head and compounds)."""
+    words = {token.lemma_.lower(), token.lower_} | {
+        c.lower_ for c in token.children if c.dep_ in ("compound", "amod")
+    }
+    kinds = set()
+    for name, words_of in (
+        ("event", lx.EVENTS),
+        ("place", lx.PLACES),
+        ("activity", lx.ACTIVITIES),
+        ("business", lx.BUSINESSES),
+        ("possession", lx.POSSESSIONS),
+        ("condition", lx.CONDITIONS),
+    ):
+        if (
+            token.lemma_.lower() in words_of
+            or token.lower_ in words_of
+            or (
+                name in ("activity", "event")
+                and words & words_of
+                and token.lemma_ not in lx.BUSINESSES
+            )
+        ):
+            kinds.add(name)
+    if token.pos_ == "PROPN":
+        kinds.add("proper")
+    return kinds
+
+
+def _objects(c: Clause) -> list[Token]:
+    return children(c.verb, "dobj") or children(c.verb, "attr")
+
+
+# --- preferences and use ----------------------------------------------------------------------
+
+
+def _likes(c: Clause) -> list[Fact]:
+    if not _person(c):
+        return []
+    lemma = c.verb.lemma_
+    polarity = (not c.negated) and lemma not in ("hate", "dislike", "detest")
+    predicate = "prefers" if lemma == "prefer" else "likes"
+    found: list[str] = []
+    for obj in dobjs(c.verb):
+        if "event" in _kind_of(obj) and c.verb.tag_ == "VBD" and polarity:
+            return [c.fact("attended", p) for p in phrases(obj)]  # "a concert that we enjoyed"
+        found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else phrases(obj))
+    for comp in children(c.verb, "xcomp"):
+        if comp.tag_ == "VBG":
+            found.append(gerund(comp) or "")
+    return [c.fact(predicate, f, polarity=polarity) for f in found if f]
+
+
+def _uses(c: Clause) -> list[Fact]:
+    if not _speaker(c) and not (c.who and c.who.kind == "relative"):
+        return []
+    instead = pobj(c.verb, "of") if any(p.lower_ == "instead" for p in c.verb.subtree) else None
+    found = [p for obj in children(c.verb, "dobj") for p in phrases(obj)]
+    if instead is not None and found and technical(found[0], c.verb.sent.text):
+        return [c.fact("tech_stack", found[0], confidence=0.85)]
+    return [c.fact("uses", f) for f in found]
+
+
+def _misread_name(verb: Token) -> Token | None:
+    """ "from Vue to React": a name the tagger read as a verb ("to React", "to Go")."""
+    for child in children(verb, "advcl", "xcomp"):
+        if child.text[:1].isupper() and any(a.lower_ == "to" for a in children(child, "aux")):
+            return child
+    return None
+
+
+def _switch(c: Clause) -> list[Fact]:
+    """switched / moved / migrated ... [from X] to Y: a tech stack, or where one lives."""
+    target = pobj(c.verb, "to", "onto", "into") or _misread_name(c.verb)
+    if target is None or c.negated:
+        return []
+    value = phrase(target) if target.pos_ != "VERB" else target.text
+    if not value:
+        return []
+    sentence = c.verb.sent.text
+    old = pobj(c.verb, "from")
+    if technical(value, sentence) or (old is not None and technical(old.text, sentence)):
+        return [c.fact("tech_stack", value)] if _speaker(c) else []
+    moved = c.verb.lemma_ in ("move", "relocate") and not children(c.verb, "dobj")
+    if moved and _person(c) and target.pos_ == "PROPN":
+        return [c.fact("lives_in", value, confidence=0.85)]
+    return []
+
+
+# --- where and what people are ----------------------------------------------------------------
+
+
+def _live(c: Clause) -> list[Fact]:
+    place = pobj(c.verb, "in")
+    value = phrase(place) if place is not None else None
+    if not _person(c) or not value or value.lower() in lx.NOT_PLACES:
+        return []
+    return [c.fact("lives_in", value)]
+
+
+def _origin(c: Clause) -> list[Fact]:
+    place = pobj(c.verb, "from") if c.verb.lemma_ == "come" else pobj(c.verb, "in")
+    grew = c.verb.lemma_ == "grow" and any(p.lower_ == "up" for p in children(c.verb, "prt"))
+    if place is None or not _person(c) or (c.verb.lemma_ == "grow" and not grew):
+        return []
+    value = phrase(place)
+    return [c.fact("comes_from", value, confidence=0.85)] if value and place.pos_ == "PROPN" else []
+
+
+def _work(c: Clause) -> list[Fact]:
+    """works at / for X, works as a Y, is working on Z."""
+    if not _person(c):
+        return []
+    found: list[Fact] = []
+    employer = phrase_or_none(pobj(c.verb, "at", "for", "by"))
+    if employer and employer.lower() not in lx.NOT_EMPLOYERS:
+        found.append(c.fact("works_at", employer))
+    role = pobj(c.verb, "as")
+    if role is not None and _head(role) in lx.OCCUPATIONS:
+        found.extend(c.fact("works_as", p) for p in [phrase(role)] if p)
+    project = phrase_or_none(pobj(c.verb, "on"))
+    if project and c.verb.lemma_ == "work":
+        found.append(c.fact("works_on", project))
+    return found
+
+
+def _study(c: Clause) -> list[Fact]:
+    if not _person(c):
+        return []
+    found: list[Fact] = []
+    for obj in children(c.verb, "dobj"):
+        kinds = _kind_of(obj)
+        if obj.lower_ in lx.INSTRUMENTS_AND_SPORTS:
+            found.append(c.fact("activity", phrase(obj) or obj.text))
+        elif "activity" not in kinds:
+            found.extend(c.fact("studies", p) for p in phrases(obj))
+    for comp in children(c.verb, "xcomp"):  # "learning how to play the violin"
+        if comp.lemma_ == "play":
+            found.extend(c.fact("activity", p) for o in children(comp, "dobj") for p in phrases(o))
+    school = pobj(c.verb, "at")
+    if school is not None and phrase(school):
+        found.append(c.fact("studied_at", phrase(school) or ""))
+    return found
+
+
+def _graduate(c: Clause) -> list[Fact]:
+    if not _person(c) or c.negated:
+        return []
+    found = [c.fact("life_event", "graduated")]
+    school = pobj(c.verb, "from")
+    if school is not None and phrase(school):
+        found.append(c.fact("studied_at", phrase(school) or ""))
+    return found
+
+
+def _life(event: str) -> Rule:
+    def rule(c: Clause) -> list[Fact]:
+        return [c.fact("life_event", event)] if _person(c) and not c.negated else []
+
+    return rule
+
+
+def _promote(c: Clause) -> list[Fact]:
+    passive = any(a.dep_ == "auxpass" or a.lemma_ == "get" for a in c.verb.children)
+    return _life("promoted")(c) if passive or c.verb.tag_ == "VBN" else []
+
+
+def _die(c: Clause) -> list[Fact]:
+    if c.who is None or c.who.kind != "relative" or c.negated:
+        return []
+    if c.verb.lemma_ == "pass" and not any(t.lower_ in ("away", "on") for t in c.verb.children):
+        return []
+    return [c.fact("deceased", True)]
+
+
+def _lose(c: Clause) -> list[Fact]:
+    if not _speaker(c):
+        return []
+    found: list[Fact] = []
+    for obj in children(c.verb, "dobj"):
+        rel = relative_of(obj, c.who.id) if c.who else None
+        if rel is not None and rel[0] == "has_relative":
+            found.append(c.fact("deceased", True, subject=rel[1], confidence=0.85))
+        elif obj.lemma_ == "job":
+            found.append(c.fact("life_event", "lost job"))
+    return found
+
+
+# --- events, places, activities, possessions --------------------------------------------------
+
+
+def _go(c: Clause) -> list[Fact]:
+    """went to X (an event or a place); went camping in the mountains; got back from X."""
+    if not _person(c) or c.negated:
+        return []
+    back = any(p.lower_ == "back" for p in c.verb.children)
+    target = pobj(c.verb, "to", "from") if back else pobj(c.verb, "to")
+    if target is not None:
+        return _event_or_place(c, target)
+    found: list[Fact] = []
+    for comp in children(c.verb, "xcomp", "advcl", "dobj"):
+        if comp.lower_.endswith("ing") and comp.lower_ in lx.OUTINGS:
+            place = pobj(comp, "in", "at", "on") or pobj(c.verb, "in", "at", "on")
+            if place is not None:
+                found.extend(f for f in _event_or_place(c, place) if f.predicate == "visited")
+    return found
+
+
+def _event_or_place(c: Clause, target: Token) -> list[Fact]:
+    kinds = _kind_of(target)
+    value = phrase(target)
+    if not value:
+        return []
+    if "event" in kinds:
+        return [c.fact("attended", value)]
+    if "place" in kinds or (target.pos_ == "PROPN" and c.verb.lemma_ in ("go", "travel", "fly")):
+        return [c.fact("visited", value)]
+    return []
+
+
+def _visit(c: Clause) -> list[Fact]:
+    if not _person(c) or c.negated:
+        return []
+    return [f for obj in children(c.verb, "dobj") for f in _event_or_place(c, obj)]
+
+
+def _attend(c: Clause) -> list[Fact]:
+    """attended / took part in / ran / had / set up ... an event."""
+    if not _person(c) or c.negated:
+        return []
+    targets = [*children(c.verb, "dobj"), *filter(None, [pobj(c.verb, "in", "at", "from")])]
+    found = []
+    for target in targets:
+        if "event" in _kind_of(target) and phrase(target):
+            found.append(c.fact("attended", phrase(target) or ""))
+    return found
+
+
+def _organize(c: Clause) -> list[Fact]:
+    """organizing a party: a plan while it is ahead, an event attended once it is done."""
+    if not _person(c) or c.negated:
+        return []
+    events = [phrase(o) for o in children(c.verb, "dobj") if "event" in _kind_of(o)]
+    ahead = c.verb.tag_ == "VBG" or c.future
+    return [
+        Fact(c.who.id, "plans", e, confidence=0.8, plan=True)
+        if ahead and c.who
+        else c.fact("attended", e)
+        for e in events
+        if e
+    ]
+
+
+def _activity_verb(c: Clause) -> list[Fact]:
+    """paint, draw, surf, blog, volunteer ...: the speaker does it."""
+    if not _person(c) or c.negated:
+        return []
+    if c.verb.dep_ in ("xcomp", "dobj") and c.verb.head.lemma_ in LIKING:
+        return []  # "I enjoy hiking" is a liking; whether one hikes is not said
+    place = pobj(c.verb, "at", "in")
+    if c.verb.lemma_ == "volunteer" and place is not None and "event" in _kind_of(place):
+        return _event_or_place(c, place)
+    value = lx.ACTIVITY_VERBS.get(c.verb.lemma_.lower(), c.verb.lower_)
+    return [c.fact("activity", value, confidence=0.85)]
+
+
+def _play(c: Clause) -> list[Fact]:
+    if not _person(c) or c.negated:
+        return []
+    found: list[Fact] = []
+    for obj in children(c.verb, "dobj"):
+        if obj.lower_ in lx.INSTRUMENTS_AND_SPORTS or "activity" in _kind_of(obj):
+            found.extend(c.fact("activity", p, confidence=0.85) for p in phrases(obj))
+    return found
+
+
+def _take_up(c: Clause) -> list[Fact]:
+    """started / took up / signed up for / joined / do / practise X (an activity)."""
+    if not _person(c) or c.negated:
+        return []
+    if c.verb.lemma_ == "take" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
+        return []
+    targets = [*children(c.verb, "dobj", "xcomp"), *filter(None, [pobj(c.verb, "for", "in")])]
+    found: list[Fact] = []
+    for target in targets:
+        if target.tag_ == "VBG" and target.lower_ in lx.ACTIVITIES:
+            found.append(c.fact("activity", gerund(target) or target.text, confidence=0.85))
+        elif target.pos_ in ("NOUN", "PROPN") and "activity" in _kind_of(target):
+            found.extend(c.fact("activity", p, confidence=0.85) for p in phrases(target))
+        elif c.verb.lemma_ == "start" and "business" in _kind_of(target):
+            found.extend(c.fact("owns", p, confidence=0.85) for p in phrases(target))
+    return found
+
+
+def _own(c: Clause) -> list[Fact]:
+    """bought / own / have X; adopted a puppy; have two kids; built / opened a store."""
+    if c.who is not None and c.who.kind == "person" and c.verb.lemma_ == "own":
+        return _owner(c)
+    if not _person(c) or c.negated or c.who is None:
+        return []
+    found: list[Fact] = []
+    for obj in dobjs(c.verb):
+        found.extend(_owned(c, c.who.id, obj))
+    return found
+
+
+def _owned(c: Clause, owner: str, obj: Token) -> list[Fact]:
+    lemma, kinds = c.verb.lemma_, _kind_of(obj)
+    allergens = [x.text for x in children(obj, "compound")] if obj.lemma_ == "allergy" else []
+    if allergens and lemma in ("have", "get"):
+        return [c.fact("allergic_to", a, confidence=0.85) for a in allergens]
+    related = relation(obj.lower_)
+    if related is not None and related[0] == "has_pet" and lemma in ("adopt", "get", "have"):
+        return [c.fact("has_pet", relative_id(owner, related[1], name_of(obj)), confidence=0.85)]
+    if related is not None and lemma == "have" and relative_of(obj, owner) is None:
+        return [c.fact(related[0], relative_id(owner, related[1]), confidence=0.85)]
+    bought = lemma in ("buy", "purchase", "own")
+    if (
+        bought
+        or (lemma in ("get", "have") and "possession" in kinds)
+        or (lemma in ("build", "open", "launch", "create") and "business" in kinds)
+    ):
+        return [c.fact("owns", p, confidence=0.85) for p in phrases(obj)]
+    if lemma in ("have", "get", "catch") and "condition" in kinds:
+        return [c.fact("health_condition", p, confidence=0.85) for p in phrases(obj)]
+    if lemma == "have" and "event" in kinds and c.verb.tag_ == "VBD":
+        return [c.fact("attended", p) for p in phrases(obj)]
+    return []
+
+
+def _try(c: Clause) -> list[Fact]:
+    if not _person(c) or c.negated or c.future:
+        return []
+    found: list[str] = []
+    for obj in children(c.verb, "dobj", "xcomp"):
+        if obj.tag_ == "VBG":
+            found.append(gerund(obj) or "")
+        elif obj.dep_ == "dobj":
+            found.extend(phrases(obj))
+    return [c.fact("tried", f) for f in found if f]
+
+
+def _drop(c: Clause) -> list[Fact]:
+    lemma = c.verb.lemma_
+    particle = any(p.lower_ == "up" for p in children(c.verb, "prt"))
+    if not _person(c) or c.negated or (lemma == "give" and not particle):
+        return []
+    target = children(c.verb, "dobj") or [t for t in [pobj(c.verb, "on")] if t is not None]
+    if lemma == "give" and (not target or target[0].lower_ in ("hope", "up")):
+        return []
+    return [c.fact("dropped", p) for t in target for p in phrases(t)]
+
+
+def _decide(c: Clause) -> list[Fact]:
+    if not _person(c) or c.negated:
+        return []
+    for comp in children(c.verb, "xcomp"):
+        vp = verb_phrase(comp, set())
+        return [c.fact("decided", vp)] if vp else []
+    target = pobj(c.verb, "on")
+    return [c.fact("decided", p) for p in phrases(target)] if target is not None else []
+
+
+def _work_on(c: Clause) -> list[Fact]:
+    """working on X (see _work), writing a book, having trouble with my project, sprucing up."""
+    if not _person(c) or c.negated:
+        return []
+    lemma = c.verb.lemma_
+    if lemma == "write":
+        return [
+            c.fact("works_on", p)
+            for o in children(c.verb, "dobj")
+            if _head(o) in lx.WRITINGS
+            for p in phrases(o)
+        ]
+    if lemma == "have":
+        troubles = [
+            o for o in children(c.verb, "dobj") if o.lemma_ in ("trouble", "problem", "issue")
+        ]
+        target = pobj(troubles[0], "with") or pobj(c.verb, "with") if troubles else None
+        return [c.fact("works_on", p) for p in phrases(target)]
+    if lemma == "start":
+        target = pobj(c.verb, "on")
+        return [c.fact("works_on", p) for p in phrases(target)] if target is not None else []
+    if c.verb.tag_ != "VBG":
+        return []
+    return [c.fact("works_on", p) for o in children(c.verb, "dobj") for p in phrases(o)]
+
+
+# --- health -----------------------------------------------------------------------------------
+
+
+def _injure(c: Clause) -> list[Fact]:
+    if not _speaker(c) or c.negated:
+        return []
+    participle = {"break": "broken", "hurt": "hurt", "injure": "injured", "sprain": "sprained"}
+    found = []
+    for obj in children(c.verb, "dobj"):
+        if obj.lemma_ in lx.BODY_PARTS:
+            found.append(c.fact("health_condition", f"{participle[c.verb.lemma_]} {obj.lower_}"))
+    return found
+
+
+# --- agent work: owners, states, versions -----------------------------------------------------
+
+
+def _owner(c: Clause) -> list[Fact]:
+    """Alice owns / maintains / is responsible for the billing service."""
+    if c.who is None or c.who.kind not in ("person", "speaker") or c.negated:
+        return []
+    owner = c.who.id
+    targets = children(c.verb, "dobj") or [t for t in [pobj(c.verb, "for", "of")] if t is not None]
+    found = []
+    for target in targets:
+        thing = phrase(target)
+        if thing and _thing_word(target):
+            found.append(c.fact("owner", owner, subject=thing, confidence=0.85))
+    return found
+
+
+def _thing_word(token: Token) -> bool:
+    return any(det.lower_ in ("the", "our", "this", "that") for det in token.children) and (
+        token.pos_ == "NOUN" and relative_of(token, "") is None
+    )
+
+
+def _status_verb(c: Clause) -> list[Fact]:
+    """The migration finished last Friday."""
+    if c.who is None or c.who.kind != "thing" or c.negated or not _thing_word(c.who.token):
+        return []
+    if c.verb.tag_ not in ("VBD", "VBN", "VBZ"):
+        return []
+    return [c.fact("status", lx.STATUS_VERBS[c.verb.lemma_.lower()], confidence=0.85)]
+
+
+def _status_word(c: Clause) -> list[Fact]:
+    """The contract renewal is still pending; the payment migration is blocked."""
+    if c.who is None or c.who.kind != "thing" or c.negated or not _thing_word(c.who.token):
+        return []
+    return [c.fact("status", c.verb.lower_, confidence=0.85)]
+
+
+def _update(c: Clause) -> list[Fact]:
+    """I updated the API doc to v4."""
+    if not _person(c):
+        return []
+    version = pobj(c.verb, "to")
+    found = []
+    for obj in children(c.verb, "dobj"):
+        thing = phrase(obj)
+        if thing and version is not None and phrase(version):
+            found.append(
+                c.fact("current_version", phrase(version) or "", subject=thing, confidence=0.85)
+            )
+    return found
+
+
+def _name_me(c: Clause) -> list[Fact]:
+    """Call me Ishmael; I'm called Bob."""
+    names = [t for t in c.verb.children if t.dep_ in ("oprd", "xcomp", "attr", "dobj")]
+    names = [t for t in names if t.pos_ == "PROPN"]
+    me = any(t.lower_ == "me" for t in children(c.verb, "dobj", "nsubj"))
+    if not names or c.negated or not (me or _speaker(c)):
+        return []
+    value = " ".join(t.text for t in (*names[0].lefts, names[0]) if t.pos_ == "PROPN")
+    return [Fact(c.speaker, "name", value, confidence=0.8)]
+
+
+def _job(c: Clause) -> list[Fact]:
+    """found / got / landed / started a job at X."""
+    if not _person(c) or c.negated:
+        return []
+    found: list[Fact] = []
+    for obj in children(c.verb, "dobj"):
+        if obj.lemma_ in ("job", "position", "role", "internship"):
+            employer = pobj(obj, "at", "with") or pobj(c.verb, "at", "with")
+            found.extend(c.fact("works_at", p) for p in phrases(employer))
+    return found
+
+
+def _at_event(c: Clause) -> list[Fact]:
+    """Any clause of the speaker's set at an event: "we had a blast at a live music event",
+    "last Friday at dance class ... I felt it"."""
+    if not _person(c) or c.negated:
+        return []
+    holders = [c.verb, *children(c.verb, "npadvmod")]
+    for holder in holders:
+        target = pobj(holder, "at")
+        if target is not None and "event" in _kind_of(target):
+            return [c.fact("attended", p) for p in phrases(target)]
+    return []
+
+
+def _rules(*pairs: tuple[tuple[str, ...], Rule]) -> dict[str, tuple[Rule, ...]]:
+    table: dict[str, tuple[Rule, ...]] = {}
+    for lemmas, rule in pairs:
+        for lemma in lemmas:
+            table[lemma] = (*table.get(lemma, ()), rule)
+    return table
+
+
+VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
+    (("like", "love", "enjoy", "adore", "hate", "dislike", "detest", "prefer"), _likes),
+    (("use",), _uses),
+    (("switch", "move", "migrate", "port", "convert", "transition", "relocate"), _switch),
+    (("live", "base"), _live),
+    (("come", "grow"), _origin),
+    (("work", "employ"), _work),
+    (("study", "learn", "major"), _study),
+    (("graduate",), _graduate),
+    (("retire",), _life("retired")),
+    (("marry",), _life("got married")),
+    (("promote",), _promote),
+    (("die", "pass"), _die),
+    (("lose",), _lose),
+    (("go", "travel", "fly", "head", "take", "drive"), _go),
+    (("visit", "explore", "tour"), _visit),
+    (
+        ("attend", "participate", "compete", "perform", "run", "enter", "fail", "join", "do"),
+        _attend,
+    ),
+    (("organize", "organise", "host", "set"), _organize),
+    (tuple(lx.ACTIVITY_VERBS), _activity_verb),
+    (("play",), _play),
+    (
+        ("start", "begin", "join", "do", "practice", "practise", "sign", "enroll", "pick", "take"),
+        _take_up,
+    ),
+    (("buy", "purchase", "own", "get", "have", "adopt", "build", "open", "launch", "create"), _own),
+    (("start",), _own),
+    (("find", "get", "land", "start", "accept"), _job),
+    (("try",), _try),
+    (("give", "drop", "abandon", "quit", "ditch", "scrap"), _drop),
+    (("decide",), _decide),
+    (("write", "spruce", "tweak", "polish", "revise", "refine", "have", "start"), _work_on),
+    (("break", "hurt", "injure", "sprain"), _injure),
+    (("maintain", "manage"), _owner),
+    (tuple(lx.STATUS_VERBS), _status_verb),
+    (("update", "upgrade", "bump"), _update),
+    (("call",), _name_me),
+)
+BY_WORD: dict[str, tuple[Rule, ...]] = _rules((tuple(lx.STATUSES), _status_word))
+ANY_VERB: tuple[Rule, ...] = (_at_event,)
+
+
+@lru_cache(maxsize=1)
+def cues() -> re.Pattern[str]:
+    """Words without which no rule is likely to fire: a verb a rule reads (any inflection;
+    the commonest ones, have / get / go / take / do ..., only with a noun of the lexicons
+    beside them), a noun of the lexicons, a relation word. A sentence without one is not
+    worth parsing: on LoCoMo 31% fewer parses than with the first-person test alone (2,090
+    of 8,878 sentences parsed), and the dev half scored as before."""
+    verbs = {v for v in VERB_RULES if v != "be" and v not in lx.COMMON_VERBS}
+    stems = {v[:-1] if v.endswith("e") else v for v in verbs}
+    words = set(BY_WORD) | lx.IRREGULAR | lx.EXTRA_CUES | lx.CUE_NOUNS
+    words |= {w for w in (*RELATIVES, *FRIENDS, *PETS) if w.isascii()}
+    by_length = sorted(stems, key=len, reverse=True)
+    nouns = sorted(map(re.escape, words), key=len, reverse=True)
+    return re.compile(
+        rf"\b(?:{'|'.join(by_length)})\w*\b|\b(?:{'|'.join(nouns)})s?\b", re.IGNORECASE
+    )

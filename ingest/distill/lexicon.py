@@ -1,0 +1,166 @@
+"""Word lists of the English extractor: which nouns name an event, a place, an activity, an
+occupation, a possession, a health condition or a state, and which words carry no content.
+
+They decide *which predicate* a parsed clause maps to ("went to a concert" is `attended`,
+"went to the beach" is `visited`); the parse decides *what* the object is. Lists err on the
+short side: a noun missing here costs a fact (recall), a wrong noun would write a wrong one.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+EVENTS: Final = _words(
+    "conference concert race marathon festival party parade workshop seminar webinar class "
+    "lesson meeting meetup show convention fair exhibition expo wedding funeral ceremony "
+    "contest competition tournament audition exam test interview event rally march protest "
+    "retreat gala fundraiser lecture talk play musical opera recital reunion summit hackathon "
+    "premiere screening tour game match trivia camp session gig celebration ball fest run "
+    "5k 10k triathlon drive walk clinic course bootcamp championship"
+)
+PLACES: Final = _words(
+    "beach park museum mountains mountain lake zoo island islands center centre gallery city "
+    "countryside forest woods coast coastline river aquarium farm temple church library "
+    "market mall restaurant cafe bar pub castle palace cathedral canyon desert valley "
+    "waterfall falls trail hills village town cabin resort spa garden gardens shore sea "
+    "ocean bay harbor harbour pier lighthouse stadium arena theater theatre cinema studio "
+    "shelter hospital school campus office store shop bakery capital downtown"
+)
+ACTIVITIES: Final = _words(
+    "painting drawing pottery ceramics dancing dance yoga pilates running jogging hiking "
+    "swimming surfing cycling biking climbing skating skiing snowboarding cooking baking "
+    "gardening knitting crocheting sewing photography writing blogging singing guitar piano "
+    "violin drums cello flute ukulele saxophone trumpet chess tennis football soccer "
+    "basketball baseball volleyball golf boxing kickboxing karate judo taekwondo meditation "
+    "volunteering fishing gaming woodworking sculpting calligraphy archery rowing sailing "
+    "kayaking journaling scrapbooking crossfit weightlifting bouldering horseback riding "
+    "reading poetry acting improv theater theatre choir band orchestra club team brigade "
+    "league gym workouts workout rehab therapy exercises exercise kundalini"
+)
+ACTIVITY_VERBS: Final = {
+    "paint": "painting",
+    "draw": "drawing",
+    "dance": "dancing",
+    "surf": "surfing",
+    "hike": "hiking",
+    "knit": "knitting",
+    "swim": "swimming",
+    "skate": "skating",
+    "ski": "skiing",
+    "meditate": "meditation",
+    "blog": "blogging",
+    "volunteer": "volunteering",
+    "garden": "gardening",
+    "sculpt": "sculpting",
+    "crochet": "crocheting",
+    "jog": "jogging",
+    "climb": "climbing",
+    "sew": "sewing",
+    "journal": "journaling",
+}
+INSTRUMENTS_AND_SPORTS: Final = _words(
+    "guitar piano violin drums cello flute ukulele saxophone trumpet bass harp chess tennis "
+    "football soccer basketball baseball volleyball golf hockey badminton cricket rugby "
+    "pool darts poker bridge"
+)
+OCCUPATIONS: Final = _words(
+    "teacher nurse doctor engineer developer programmer designer manager lawyer accountant "
+    "chef cook artist writer author musician photographer scientist researcher professor "
+    "consultant analyst architect firefighter officer soldier pilot driver electrician "
+    "plumber carpenter mechanic farmer baker barista waiter waitress cashier pharmacist "
+    "dentist therapist counselor counsellor worker librarian journalist editor actor actress "
+    "dancer singer coach trainer instructor intern entrepreneur founder ceo cto cfo "
+    "freelancer veterinarian vet psychologist paramedic surgeon tutor lecturer director "
+    "producer student volunteer clerk secretary receptionist administrator"
+)
+POSSESSIONS: Final = _words(
+    "car truck bike bicycle motorcycle scooter house apartment flat condo boat guitar piano "
+    "violin laptop computer phone camera tablet console shoes sneakers boots jacket watch "
+    "ring necklace figurines figurine collection books bookshelf bookcase store shop studio "
+    "business company bakery cafe restaurant website blog channel podcast farm cabin "
+    "tattoo painting paintings puzzle kit telescope drone"
+)
+BUSINESSES: Final = _words(
+    "store shop studio business company bakery cafe restaurant website blog channel podcast "
+    "brand startup app farm salon gym"
+)
+CONDITIONS: Final = _words(
+    "cold flu covid fever cough cancer diabetes asthma anxiety depression migraine migraines "
+    "headache headaches injury injuries allergies allergy arthritis insomnia adhd autism "
+    "concussion infection pneumonia bronchitis backache burnout ptsd ocd"
+)
+STATUSES: Final = _words(
+    "blocked done finished complete completed pending down live broken fixed merged deployed "
+    "released delayed cancelled canceled failing passing stuck ready paused approved "
+    "rejected shipped resolved outdated deprecated"
+)
+STATUS_VERBS: Final = {
+    "finish": "finished",
+    "complete": "completed",
+    "fail": "failed",
+    "break": "broken",
+    "crash": "crashed",
+    "ship": "shipped",
+    "launch": "launched",
+    "deploy": "deployed",
+    "merge": "merged",
+    "stall": "stalled",
+    "stop": "stopped",
+    "resume": "resumed",
+}
+VERSION_WORDS: Final = _words("version revision draft iteration edition release")
+THING_WORDS: Final = _words(
+    "project app application codebase code stack frontend backend site service services "
+    "repo repository product api ui server database infrastructure platform docs"
+)
+GENERIC: Final = _words(
+    "thing things stuff one ones lot lots bit way time times part kind sort something "
+    "anything everything nothing place idea life day days moment moments memory memories "
+    "experience experiences journey ride chance opportunity news fun blast people folks "
+    "everyone everybody someone somebody anyone other others side point reason feeling "
+    "feelings vibe vibes world stuff piece pieces pic picture photo photos look rest ton "
+    "tons bunch plenty"
+)
+EVALUATIVE: Final = _words(
+    "great awesome amazing cool coolest nice good best better big huge little small new "
+    "intense fun incredible wonderful fantastic lovely beautiful special own whole entire "
+    "real true crazy wild super lucky favorite favourite total fave"
+)
+HEDGES: Final = _words("maybe probably perhaps possibly likely")
+HEDGE_VERBS: Final = _words("think guess believe suppose reckon")
+NOT_PLACES: Final = _words("peace fear hope denial harmony moment past present future")
+NOT_EMPLOYERS: Final = _words("home night nights weekends remote remotely moment")
+WRITINGS: Final = _words(
+    "book novel screenplay script song album thesis paper article story stories poem memoir "
+    "blog post essay dissertation"
+)
+BODY_PARTS: Final = _words(
+    "arm arms leg legs ankle ankles wrist wrists knee knees foot feet hand hands finger "
+    "fingers toe toes back neck shoulder shoulders hip hips rib ribs nose elbow head"
+)
+FAVOURITE: Final = _words("favorite favourite fave")
+PLAN_NOUNS: Final = _words("goal plan dream aim intention")
+OUTINGS: Final = _words(
+    "camping hiking fishing skiing swimming surfing sightseeing shopping kayaking"
+)
+ASPIRATIONAL: Final = _words("ideal dream future next imaginary perfect")
+CUE_NOUNS: Final = (
+    EVENTS | PLACES | ACTIVITIES | POSSESSIONS | BUSINESSES | CONDITIONS | OCCUPATIONS | STATUSES
+) | (VERSION_WORDS | FAVOURITE | PLAN_NOUNS | WRITINGS | BODY_PARTS | THING_WORDS)
+IRREGULAR: Final = _words(
+    "bought lost broke broken grew grown drew wrote written tried decided passed died wait quit "
+    "gave"
+)
+COMMON_VERBS: Final = _words(
+    "have get go do take make find start give run set come play begin head drive fly lose pass "
+    "break open create build join pick sign enter"
+)
+EXTRA_CUES: Final = _words(
+    "fan into allergic allergy allergies name passionate joy from job love will 'll ’ll gonna "
+    "going plan planning favorite favourite owner owns version"
+)

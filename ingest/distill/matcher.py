@@ -1,0 +1,210 @@
+"""The pattern matcher shared by the Chinese rules and the English fallback rules.
+
+Each rule is tried where it matches (at most ``MAX_TRIES_PER_RULE`` times); an accepted match
+claims its span, so a later, more general rule cannot read the same words again. A match
+preceded by a condition or a plan word (``if``, ``would``; 如果, 打算, 可能 ...) is not a fact,
+except for the plan rules themselves. Who a match is about is decided as documented in
+:mod:`ingest.distill.patterns`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from datetime import date
+
+from ingest.distill.dates import find_times
+from ingest.distill.facts import HEDGE_PENALTY, Fact
+from ingest.distill.identifiers import named, relation, relative_id
+from ingest.distill.objects import Extracted
+from ingest.distill.objects import extract as extract_values
+from ingest.distill.patterns import _ZREL, IMPLIED_PENALTY, ZH_ACTIVITIES, Rule
+
+HYPOTHETICAL_WINDOW = 60
+MAX_TRIES_PER_RULE = 16
+_SUBJECT = re.compile(rf"(?:^|(?<=[，,；;]))(?:{_ZREL}|(?P<me>我们?))")
+_THING_TRIM = re.compile(r"(?:现在|目前|已经|还在|还|正在|都|也|昨天|今天|刚刚|刚)+$")
+_HEDGES = re.compile(
+    r"可能|也许|大概|好像|我觉得|我想|\b(?:maybe|probably|perhaps|I think)\b", re.I
+)
+
+
+def relative_match(match: re.Match[str], speaker: str) -> tuple[str, str] | None:
+    found = relation(match.group("rel"))
+    if found is None:
+        return None
+    predicate, role = found
+    name = match.groupdict().get("relname") or match.groupdict().get("called")
+    return predicate, relative_id(speaker, role, name)
+
+
+class Matcher:
+    """Applies the rules to one sentence, keeping accepted matches from overlapping."""
+
+    def __init__(
+        self,
+        text: str,
+        speaker: str,
+        today: date | None,
+        *,
+        rules: Sequence[Rule],
+        hypothetical: Callable[[str], bool],
+        not_values: dict[str, frozenset[str]],
+    ) -> None:
+        self.text = text
+        self.speaker = speaker
+        self.today = today
+        self.rules = rules
+        self.hypothetical = hypothetical
+        self.not_values = not_values
+        self.claims: list[tuple[int, int]] = []
+        self.found: list[tuple[int, Fact]] = []
+        self.subjects = [(m.start(), self._who_of(m)) for m in _SUBJECT.finditer(text)]
+
+    def _who_of(self, match: re.Match[str]) -> str:
+        rel = relative_match(match, self.speaker) if match.groupdict().get("rel") else None
+        return rel[1] if rel is not None else self.speaker
+
+    def run(self) -> list[tuple[int, Fact]]:
+        for rule in self.rules:
+            self._apply(rule)
+        return sorted(self.found, key=lambda pair: pair[0])
+
+    def _apply(self, rule: Rule) -> None:
+        pos = 0
+        for _ in range(MAX_TRIES_PER_RULE):
+            match = rule.regex.search(self.text, pos)
+            if match is None:
+                return
+            pos = max(match.start() + 1, self._accept(rule, match))
+
+    def _subject(self, rule: Rule, match: re.Match[str]) -> tuple[str, bool]:
+        """Who the match is about, and whether that was implied rather than said."""
+        groups = match.groupdict()
+        if groups.get("rel"):
+            rel = relative_match(match, self.speaker)
+            if rel is not None:
+                return rel[1], False
+        if groups.get("thing") is not None:
+            thing = _THING_TRIM.sub("", groups["thing"]).strip().removesuffix("的")
+            if thing:
+                return thing, False
+            return self._last_thing(match.start()), True
+        if groups.get("subj"):
+            return self.speaker, False
+        earlier = [who for at, who in self.subjects if at < match.start()]
+        implied = "subj" in rule.regex.groupindex
+        return (earlier[-1] if earlier else self.speaker), implied
+
+    def _last_thing(self, before: int) -> str:
+        things = [f.subject for at, f in self.found if at < before and f.predicate == "status"]
+        return things[-1] if things else ""
+
+    def _values(self, rule: Rule, match: re.Match[str]) -> Extracted:
+        if "obj" not in rule.regex.groupindex:
+            value = match.group(0) if rule.value is None else str(rule.value)
+            return Extracted([value], match.end() - match.start())
+        obj = match.groupdict().get("obj") or ""
+        return (
+            extract_values(obj, many=rule.many, chinese=rule.chinese) if obj else Extracted([], 0)
+        )
+
+    def _accept(self, rule: Rule, match: re.Match[str]) -> int:
+        """Turn a match into facts; return where the claimed span ends (0 if refused)."""
+        found = self._values(rule, match)
+        if not found.values and rule.predicate == "dropped":
+            found = Extracted(self._tried(), 0)
+        end = (
+            match.start("obj") + max(found.consumed, 1)
+            if match.groupdict().get("obj")
+            else match.end()
+        )
+        span = (match.start(), max(end, match.end() if rule.value is not None else end))
+        if not found.values or any(span[0] < e and s < span[1] for s, e in self.claims):
+            return 0
+        prefix = self.text[max(0, match.start() - HYPOTHETICAL_WINDOW) : match.start()]
+        if not rule.plan and self.hypothetical(prefix):
+            return 0
+        if "when" in rule.regex.groupindex and not self._ahead(match.group("when")):
+            return 0
+        facts = self._facts(rule, match, found.values)
+        if not facts:
+            return 0
+        self.claims.append(span)
+        self.found.extend((match.start(), fact) for fact in facts)
+        return span[1]
+
+    def _ahead(self, phrase: str) -> bool:
+        """Whether a plan rule's time phrase lies ahead of the day it was said."""
+        times = find_times(phrase)
+        when = times[0].resolve(self.today, future=True) if times and self.today else None
+        return when is not None and when.future(self.today or when.start)
+
+    def _tried(self) -> list[str]:
+        tried = [str(f.object) for _, f in self.found if f.predicate in ("tried", "uses")]
+        return tried[-1:]
+
+    def _facts(self, rule: Rule, match: re.Match[str], values: list[str]) -> list[Fact]:
+        predicate, confidence = rule.predicate, rule.confidence
+        if rule.resolve is not None:
+            decided = rule.resolve(match, self.text, values[0])
+            if decided is None:
+                return []
+            predicate, confidence = decided[0], min(decided[1], confidence)
+        subject, implied = self._subject(rule, match)
+        if not subject:
+            return []
+        confidence -= IMPLIED_PENALTY if implied else 0.0
+        confidence -= HEDGE_PENALTY if _HEDGES.search(self.text[: match.end()]) else 0.0
+        polarity = (
+            not (match.groupdict().get("neg"))
+            if rule.polarity
+            else bool(match.groupdict().get("neg"))
+        )
+        return self._build(rule, match, predicate, subject, values, round(confidence, 2), polarity)
+
+    def _build(
+        self,
+        rule: Rule,
+        match: re.Match[str],
+        predicate: str,
+        subject: str,
+        values: list[str],
+        confidence: float,
+        polarity: bool,
+    ) -> list[Fact]:
+        if rule.name == "zh_pet":
+            found = relation(match.group("kind"))
+            role = found[1] if found else "pet"
+            return [
+                Fact(
+                    subject,
+                    "has_pet",
+                    relative_id(subject, role, match.group("name")),
+                    confidence=confidence,
+                )
+            ]
+        if rule.name == "zh_rel_name":
+            role = (relation(match.group("rel")) or ("", ""))[1]
+            return [] if named(role) else [Fact(subject, "name", values[0], confidence=confidence)]
+        if predicate == "studies" and values[0] in ZH_ACTIVITIES:
+            predicate = "activity"
+        banned = self.not_values.get(predicate, frozenset())
+        kept = [v for v in (values if rule.many else values[:1]) if v.lower() not in banned]
+        value: str | bool = rule.value if rule.value is not None else ""
+        facts = [
+            Fact(
+                subject,
+                predicate,
+                value if rule.value is not None else v,
+                polarity,
+                confidence,
+                plan=rule.plan,
+            )
+            for v in (kept if rule.value is None else kept[:1])
+        ]
+        for also, fixed in rule.also if facts else ():
+            facts.append(
+                Fact(subject, also, values[0] if fixed is None else fixed, True, confidence)
+            )
+        return facts
