@@ -20,6 +20,10 @@ from typing import Any
 
 import httpx
 import uvicorn
+from neo4j import Driver
+
+from graph_schema.schema import migrations, ontology
+from server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 # The LoCoMo dev file is not part of the repository (CC BY-NC 4.0): it is found through this
@@ -164,3 +168,30 @@ def shown_path(path: Path) -> str:
     if resolved.is_relative_to(ROOT):
         return str(resolved.relative_to(ROOT))
     return resolved.name
+
+
+def wipe_store(driver: Driver, database: str) -> None:
+    """Delete everything in the store, then migrate it and seed the ontology."""
+    with driver.session(database=database) as session:
+        session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS").consume()
+    migrations.migrate(driver, database=database)
+    ontology.seed(driver, database=database)
+
+
+def prepare_store(driver: Driver, settings: Settings, *, wipe: bool) -> None:
+    """A benchmark's store: wiped (`wipe`, loopback servers only) or refused unless empty of
+    observations and assertions; migrated and seeded either way."""
+    database = settings.neo4j_database
+    host = settings.neo4j_uri.split("://", 1)[-1].split(":", 1)[0]
+    if wipe:
+        if host not in ("127.0.0.1", "localhost"):
+            sys.exit("refusing to wipe a non-loopback Neo4j")
+        wipe_store(driver, database)
+        return
+    records, _, _ = driver.execute_query(
+        "MATCH (n) WHERE n:Observation OR n:Assertion RETURN count(n) AS c", database_=database
+    )
+    if records[0]["c"]:
+        sys.exit("the store is not empty: pass --wipe (dedicated loopback Neo4j only)")
+    migrations.migrate(driver, database=database)
+    ontology.seed(driver, database=database)

@@ -61,7 +61,6 @@ from graph_schema.core.types import Principal
 from graph_schema.ledger.types import AssertionWrite
 from graph_schema.observations.types import ObservationIn
 from graph_schema.schema import (
-    migrations,
     ontology,
 )
 from ingest import bulk, gate
@@ -74,29 +73,6 @@ from server.settings import Settings, open_driver
 
 KEY = "tr_bench_ingest_0000000000000000000000"
 PRINCIPALS = f'[[principal]]\nid = "bench"\nkey = "{KEY}"\ngroups = []\n'
-
-
-def _wipe(driver: Driver, database: str) -> None:
-    with driver.session(database=database) as session:
-        session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS").consume()
-    migrations.migrate(driver, database=database)
-    ontology.seed(driver, database=database)
-
-
-def _check_empty(driver: Driver, database: str, settings: Settings, wipe: bool) -> None:
-    host = settings.neo4j_uri.split("://", 1)[-1].split(":", 1)[0]
-    if wipe:
-        if host not in ("127.0.0.1", "localhost"):
-            sys.exit("refusing to wipe a non-loopback Neo4j")
-        _wipe(driver, database)
-        return
-    records, _, _ = driver.execute_query(
-        "MATCH (n) WHERE n:Observation OR n:Assertion RETURN count(n) AS c", database_=database
-    )
-    if records[0]["c"]:
-        sys.exit("the store is not empty: pass --wipe (dedicated loopback Neo4j only)")
-    migrations.migrate(driver, database=database)
-    ontology.seed(driver, database=database)
 
 
 def embedded_texts(items: list[dict[str, Any]], driver: Driver, database: str) -> list[str]:
@@ -355,7 +331,7 @@ def main() -> None:
     database = settings.neo4j_database
     items = bulk.read_locomo(args.file, only=args.conversation)
     with tempfile.TemporaryDirectory() as tmp, open_driver(settings) as driver:
-        _check_empty(driver, database, settings, args.wipe)
+        harness.prepare_store(driver, settings, wipe=args.wipe)
         texts = embedded_texts(items, driver, database)
         probe = sample(texts, args.raw_sample)
         embedders = raw_embedders(
@@ -374,7 +350,7 @@ def main() -> None:
         rounds = []
         for n in range(1, args.repeat + 1):
             result, last = _round(
-                n, items, args, env, measure, lambda: _wipe(driver, database), last
+                n, items, args, env, measure, lambda: harness.wipe_store(driver, database), last
             )
             rounds.append(result)
     result = report(args, items, texts, settings, first, rounds)
