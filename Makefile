@@ -25,7 +25,7 @@ PORT ?= 8000
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help venv neo4j-start neo4j-stop neo4j-status test test-unit run notebooks lint bench clean
+.PHONY: help venv neo4j-start neo4j-stop neo4j-status test test-unit run notebooks lint bench faults clean
 
 help:
 	@echo "targets:"
@@ -39,6 +39,7 @@ help:
 	@echo "  notebooks     Neo4j + the API (background) + Jupyter on notebooks/, keys exported"
 	@echo "  lint          ruff check, ruff format --check, mypy --strict"
 	@echo "  bench         where the benchmarks are described"
+	@echo "  faults        kill -9 the API, then Neo4j, during ingests; report in bench/results/faults.json (wipes the local Neo4j)"
 	@echo "  clean         stop the local Neo4j and remove var/ (keeps .venv)"
 
 # --- Python environment ----------------------------------------------------------------------
@@ -146,8 +147,14 @@ lint: venv
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
+# kill -9 of the API and of the local Neo4j during bulk ingests (bench/faults.py,
+# bench/README-faults.md). It wipes the local store, as `make test` does.
+faults: venv
+	@$(NEO4J) start
+	@conn="$$($(NEO4J) env --shell)"; eval "$$conn"; $(PY) bench/faults.py --wipe
+
 bench:
-	@echo "Benchmarks: bench/README-ingest.md, bench/README-causal.md, bench/README-lifecycle.md, bench/README-distill.md, bench/locomo/README.md"
+	@echo "Benchmarks: bench/README-faults.md, bench/README-load.md, bench/README-ingest.md, bench/README-causal.md, bench/README-lifecycle.md, bench/README-distill.md, bench/locomo/README.md"
 
 # --- Housekeeping ----------------------------------------------------------------------------
 # Stops the Neo4j of var/neo4j first (stop needs only the standard library).

@@ -17,6 +17,11 @@ under one home directory (``TRACTATUS_NEO4J_HOME``, default ``<repo>/var/neo4j``
 Usage::
 
     python scripts/neo4j_local.py start | stop | status | env [--shell]
+    python scripts/neo4j_local.py backup DIR | restore DIR
+
+``backup`` dumps the database ``neo4j`` to ``DIR/neo4j.dump`` and ``restore`` loads it back,
+replacing the database; Community Edition does both offline, so a running server is stopped
+for the dump or load and started again (the time it was down is printed; docs/operations.md).
 
 Settings (environment, with defaults): TRACTATUS_NEO4J_HOME, TRACTATUS_NEO4J_BOLT_PORT (7687),
 TRACTATUS_NEO4J_HTTP_PORT (7474), TRACTATUS_NEO4J_GUIDE_PORT (the HTTP port + 1000),
@@ -60,6 +65,7 @@ GUIDE_PORT_OFFSET = 1000
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
 USER = "neo4j"
+DATABASE = "neo4j"  # Community Edition has one user database
 LOOPBACK = "127.0.0.1"
 
 EXIT_STOPPED = 3  # `status` exit code when not running (LSB convention)
@@ -422,25 +428,23 @@ def ensure_password(settings: Settings) -> str:
     return password
 
 
-def set_initial_password(settings: Settings, password: str) -> None:
-    """`neo4j-admin dbms set-initial-password`, from the same jars (writes data/dbms/auth.ini)."""
+def run_admin(settings: Settings, args: Sequence[str], secret: str | None = None) -> None:
+    """`neo4j-admin ARGS` from the same jars; an error names the command (a secret masked)."""
     env = dict(os.environ, NEO4J_HOME=str(settings.home), NEO4J_CONF=str(settings.conf_dir))
-    cmd = [
-        java_executable(),
-        "-Xmx256m",
-        "-cp",
-        classpath(settings),
-        ADMIN_TOOL,
-        "dbms",
-        "set-initial-password",
-        password,
-    ]
+    cmd = [java_executable(), "-Xmx256m", "-cp", classpath(settings), ADMIN_TOOL, *args]
     result = subprocess.run(
         cmd, cwd=settings.home, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True
     )
     if result.returncode != 0:
-        output = (result.stdout + result.stderr).replace(password, "****").strip()
-        raise Neo4jLocalError(f"setting the initial password failed:\n{output}")
+        output = (result.stdout + result.stderr).strip()
+        if secret:
+            output = output.replace(secret, "****")
+        raise Neo4jLocalError(f"neo4j-admin {args[0]} {args[1]} failed:\n{output}")
+
+
+def set_initial_password(settings: Settings, password: str) -> None:
+    """`neo4j-admin dbms set-initial-password` (writes data/dbms/auth.ini)."""
+    run_admin(settings, ["dbms", "set-initial-password", password], secret=password)
     log(f"initial password of user neo4j set (stored in {settings.password_file})")
 
 
@@ -797,6 +801,57 @@ def cmd_env(settings: Settings, shell: bool, out: TextIO = sys.stdout) -> int:
     return 0
 
 
+def _offline(settings: Settings, what: str) -> tuple[bool, float]:
+    """Stop the local server for an offline admin command (Community Edition dumps and loads
+    only a stopped database); return whether it ran and when it stopped."""
+    if external_env() is not None:
+        raise Neo4jLocalError(
+            f"NEO4J_URI is set: {what} works on the local runtime only; for an external "
+            "server use its own `neo4j-admin database dump/load` (docs/operations.md)"
+        )
+    ensure_jars(settings)
+    write_conf(settings)
+    was_running = running_pid(settings) is not None
+    if was_running:
+        cmd_stop(settings)
+    return was_running, time.monotonic()
+
+
+def cmd_backup(settings: Settings, target: Path) -> int:
+    """Dump the database `neo4j` to TARGET/neo4j.dump (the server is down meanwhile)."""
+    was_running, stopped = _offline(settings, "backup")
+    target.mkdir(parents=True, exist_ok=True)
+    try:
+        run_admin(
+            settings,
+            ["database", "dump", DATABASE, f"--to-path={target}", "--overwrite-destination=true"],
+        )
+    finally:
+        if was_running:
+            cmd_start(settings)
+    log(f"backup: {target / (DATABASE + '.dump')} written; down {time.monotonic() - stopped:.1f} s")
+    return 0
+
+
+def cmd_restore(settings: Settings, source: Path) -> int:
+    """Replace the database `neo4j` with SOURCE (a neo4j.dump file or the folder holding it)."""
+    folder = source if source.is_dir() else source.parent
+    dump = folder / f"{DATABASE}.dump"
+    if not dump.is_file() or (not source.is_dir() and source.name != dump.name):
+        raise Neo4jLocalError(f"restore: {dump} does not exist (give a folder with {dump.name})")
+    was_running, stopped = _offline(settings, "restore")
+    try:
+        run_admin(
+            settings,
+            ["database", "load", DATABASE, f"--from-path={folder}", "--overwrite-destination=true"],
+        )
+    finally:
+        if was_running:
+            cmd_start(settings)
+    log(f"restore: {dump} loaded; down {time.monotonic() - stopped:.1f} s")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -807,6 +862,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     env_parser.add_argument(
         "--shell", action="store_true", help="print `export K='V'` lines for eval"
     )
+    backup = sub.add_parser("backup", help="dump the database (offline) to DIR/neo4j.dump")
+    backup.add_argument("dir", type=Path)
+    restore = sub.add_parser("restore", help="load DIR/neo4j.dump, replacing the database")
+    restore.add_argument("dir", type=Path)
     args = parser.parse_args(argv)
     try:
         settings = Settings.from_env()
@@ -816,6 +875,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_stop(settings)
         if args.command == "status":
             return cmd_status(settings)
+        if args.command == "backup":
+            return cmd_backup(settings, args.dir)
+        if args.command == "restore":
+            return cmd_restore(settings, args.dir)
         return cmd_env(settings, shell=args.shell)
     except Neo4jLocalError as exc:
         print(f"neo4j_local: error: {exc}", file=sys.stderr, flush=True)

@@ -92,6 +92,19 @@ def _check_chains(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _checksum(_: argparse.Namespace) -> int:
+    """Print the store's content checksum as JSON (compare a store before and after a
+    backup's round trip)."""
+    from graph_schema.schema.checksum import store_checksum
+    from server.settings import get_settings, open_driver
+
+    settings = get_settings()
+    with open_driver(settings) as driver:
+        checksum = store_checksum(driver, database=settings.neo4j_database)
+    print(checksum.model_dump_json(indent=2))
+    return 0
+
+
 def _sleep(args: argparse.Namespace) -> int:
     """Exit 0: done (or previewed); 3: another sleep holds the lock; 2: bad arguments."""
     import json
@@ -299,6 +312,10 @@ def build_parser() -> argparse.ArgumentParser:
     chains.add_argument("--json", action="store_true", help="print the report as JSON")
     chains.add_argument("--sample", type=int, default=100, help="examples kept per problem")
     chains.set_defaults(func=_check_chains)
+    checksum = sub.add_parser(
+        "checksum", help="print a checksum of the store's whole content (nodes, relationships)"
+    )
+    checksum.set_defaults(func=_checksum)
     spec = sub.add_parser("openapi", help="write the OpenAPI document (default settings)")
     spec.add_argument("--output", default="docs/openapi.json", help="a file, or - for stdout")
     spec.set_defaults(func=_openapi)

@@ -62,3 +62,14 @@ RETURN {_PREDICATE} AS predicate
 
 
 PING = "RETURN 1 AS ok"
+
+
+# --- the store's checksum (graph_schema/schema/checksum.py) ----------------------------------
+# Every node and every relationship, streamed; the checksum is computed from their content
+# (labels, type, properties, endpoints' content), so it does not depend on element ids.
+ALL_NODES = "MATCH (n) RETURN elementId(n) AS id, labels(n) AS labels, properties(n) AS props"
+
+ALL_RELATIONSHIPS = """
+MATCH (a)-[r]->(b)
+RETURN elementId(a) AS start, elementId(b) AS end, type(r) AS type, properties(r) AS props
+"""
