@@ -27,6 +27,7 @@ from graph_schema.ledger.disclosure import disclosures_for
 from graph_schema.ledger.records import assertion_out
 from graph_schema.ledger.timeline import Plan, Version, governing, plan_write
 from graph_schema.ledger.types import AssertionOut, AssertionWrite, EvidenceOut, WriteResult
+from graph_schema.lifecycle.restore import RESTORE_REASON, RESTORE_RULE, Piece
 from graph_schema.lifecycle.rules import DEFAULT_BOUND
 from graph_schema.lifecycle.types import WorkingMemory
 from graph_schema.schema.types import Predicate
@@ -414,12 +415,63 @@ def write_in_tx(
         memory = (working or {}).get(p.item.task_id or "")
         results.append(result.model_copy(update={"working_memory": memory}) if memory else result)
     pending.flush(tx, now)
+    _set_heads(tx, alive, now)
+    return results
+
+
+def _set_heads(tx: ManagedTransaction, alive: Mapping[str, list[Version]], now: datetime) -> None:
     heads = []
     for key, versions in alive.items():
         head = governing(versions, now)
         heads.append({"key": key, "head": head.id if head else None})
     tx.run(cypher.SET_SLOT_HEADS, heads=heads, now=now).consume()
-    return results
+
+
+def _right_to_left(pieces: Sequence[Piece]) -> list[Piece]:
+    """Each discarded version's pieces from the last in valid time to the first (an
+    open-ended version is then closed, not cut into a remnant), versions in the given order."""
+    order: dict[str, list[Piece]] = {}
+    for piece in pieces:
+        order.setdefault(piece.held.id, []).append(piece)
+    return [
+        p
+        for group in order.values()
+        for p in sorted(group, key=lambda x: x.valid_from, reverse=True)
+    ]
+
+
+def restore_in_tx(tx: ManagedTransaction, pieces: Sequence[Piece], *, now: datetime) -> list[str]:
+    """Write restorations (:mod:`graph_schema.lifecycle.restore`) like any write: each piece
+    is planned against its slot's alive versions, so it supersedes (or closes) the discarded
+    version where it held the piece, and cuts a remnant of it where it still holds time that
+    nothing is restored to. The caller holds the slots' locks, and ``now`` is later than
+    every stamp in them (the end of a task, a sleep's batch). Returns the new ids."""
+    if not pieces:
+        return []
+    alive = _alive_by_slot(tx, sorted({p.held.slot_key for p in pieces}))
+    written = []
+    for piece in _right_to_left(pieces):
+        key = piece.held.slot_key
+        plan = plan_write(alive[key], piece.valid_from, piece.valid_to)
+        plan.sources = {v.id: v for v in alive[key]}
+        rid = new_id()
+        row = tx.run(
+            cypher.CREATE_RESTORATION,
+            source_id=piece.source_id,
+            id=rid,
+            pin_id=new_id(),
+            valid_from=piece.valid_from,
+            valid_to=plan.valid_to,
+            now=now,
+            rule=RESTORE_RULE,
+            reason=RESTORE_REASON,
+        ).single(strict=True)
+        remnants = _apply(tx, plan, rid, now)
+        new = Version(rid, piece.valid_from, plan.valid_to, bool(row["polarity"]), row["object"])
+        alive[key] = _alive_after(alive[key], plan, new, remnants)
+        written.append(rid)
+    _set_heads(tx, alive, now)
+    return written
 
 
 def _enter_and_write(
