@@ -89,7 +89,8 @@ def _displacing_stock_levels(api: Api, driver: Driver, n: int) -> dict[str, str]
     later = [assertion(s, "stock_level", 42, valid_from="2026-02-01T00:00:00Z") for s in stores]
     response = api.post("/v1/assertions", {"assertions": later})
     assert response.status_code == 201, response.text
-    return dict(zip((r["assertion"]["id"] for r in response.json()["results"]), long_ids))
+    later_ids = [r["assertion"]["id"] for r in response.json()["results"]]
+    return dict(zip(later_ids, long_ids, strict=True))
 
 
 def _restored_once(driver: Driver, displaced: dict[str, str]) -> None:
