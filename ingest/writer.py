@@ -112,9 +112,11 @@ def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared], wall: datetime
     return max(wall, last + ONE_MICROSECOND) if last is not None else wall
 
 
-def _alive_by_slot(tx: ManagedTransaction, keys: list[str]) -> dict[str, list[Version]]:
+def _alive_by_slot(
+    tx: ManagedTransaction, keys: list[str], groups: Sequence[str]
+) -> dict[str, list[Version]]:
     alive: dict[str, list[Version]] = {key: [] for key in keys}
-    for r in tx.run(cypher.ALIVE_VERSIONS, keys=keys):
+    for r in tx.run(cypher.ALIVE_VERSIONS, keys=keys, groups=list(groups)):
         alive[r["key"]].append(
             Version(
                 id=r["id"],
@@ -122,6 +124,7 @@ def _alive_by_slot(tx: ManagedTransaction, keys: list[str]) -> dict[str, list[Ve
                 valid_to=as_datetime(r["valid_to"]),
                 polarity=bool(r["polarity"]),
                 object=r["object"],
+                shown=bool(r["shown"]),
             )
         )
     return alive
@@ -247,6 +250,7 @@ def _apply(tx: ManagedTransaction, plan: Plan, new: str, now: datetime) -> list[
             r.valid_to,
             sources[r.source_id].polarity,
             sources[r.source_id].object,
+            sources[r.source_id].shown,  # a remnant has its source's access
         )
         for rid, r in remnants
     ]
@@ -322,9 +326,11 @@ def _new_version(
     props["valid_to"] = plan.valid_to
     props["closed_at"] = now if plan.valid_to is not None else None
     evidence = _evidence_props(p, now)
-    superseded = before.id if before is not None and before.id in plan.touched else None
+    shown = {v.id for v in alive if v.shown}
+    touched = [vid for vid in plan.touched if vid in shown]
+    superseded = before.id if before is not None and before.id in touched else None
     result = WriteResult(
-        assertion=_out(props, evidence, plan.touched), superseded=superseded, closed=plan.touched
+        assertion=_out(props, evidence, touched), superseded=superseded, closed=touched
     )
     written = Version(new, p.valid_from, plan.valid_to, p.item.polarity, p.object_text)
     return _row(props, evidence), result, written
@@ -392,7 +398,7 @@ def write_in_tx(
     if not prepared:
         return []
     now = _lock_slots(tx, prepared, utcnow())
-    alive = _alive_by_slot(tx, sorted({p.key for p in prepared}))
+    alive = _alive_by_slot(tx, sorted({p.key for p in prepared}), principal.groups)
     results: list[WriteResult] = []
     pending = _Pending()
     for p in prepared:
@@ -448,7 +454,7 @@ def restore_in_tx(tx: ManagedTransaction, pieces: Sequence[Piece], *, now: datet
     every stamp in them (the end of a task, a sleep's batch). Returns the new ids."""
     if not pieces:
         return []
-    alive = _alive_by_slot(tx, sorted({p.held.slot_key for p in pieces}))
+    alive = _alive_by_slot(tx, sorted({p.held.slot_key for p in pieces}), [])
     written = []
     for piece in _right_to_left(pieces):
         key = piece.held.slot_key

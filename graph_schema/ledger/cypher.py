@@ -37,14 +37,21 @@ SET s.head = h.head, s.last_recorded_at = $now
 """)
 
 
-ALIVE_VERSIONS = stable("""
+# ``shown``: whether the writer ($groups) may read the version. Two versions of a slot have
+# the same access list but may differ in ``access_all``; a write's answer names only the
+# versions it closed or superseded that its writer may read.
+ALIVE_VERSIONS = stable(
+    """
 UNWIND $keys AS key
 MATCH (a:Assertion {slot_key: key})
 WHERE a.superseded_at IS NULL
 RETURN key, a.id AS id, a.valid_from AS valid_from, a.valid_to AS valid_to,
-       a.polarity AS polarity, a.object AS object
+       a.polarity AS polarity, a.object AS object, """
+    + visible("a")
+    + """ AS shown
 ORDER BY a.valid_from
-""")
+"""
+)
 
 
 # Times travel as RFC 3339 strings and become datetimes here: the driver encodes a Python
