@@ -170,10 +170,11 @@ RETURN a.id AS id, a.slot_key AS key, a.valid_from AS valid_from, a.valid_to AS 
 # One step towards a version's origin: the version it was cut from (``remnant_of``), or, for
 # an origin, every version of its slot it closed or superseded when it was written (with the
 # stamps that say which, and the tier each has as known at $now).
-ORIGIN = (
+ORIGINS = (
     """
-MATCH (v:Assertion {id: $id})
-RETURN v.remnant_of AS remnant_of, v.recorded_at AS recorded_at,
+UNWIND $ids AS id
+MATCH (v:Assertion {id: id})
+RETURN v.id AS id, v.remnant_of AS remnant_of, v.recorded_at AS recorded_at,
   COLLECT {
     MATCH (v)-[:SUPERSEDES]->(x:Assertion)
     WHERE x.slot_key = v.slot_key

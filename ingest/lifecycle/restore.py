@@ -54,14 +54,23 @@ def _displaced(row: Any, origin_recorded_at: datetime | None) -> Displaced:
     )
 
 
+def _steps(tx: ManagedTransaction, ids: Sequence[str], now: datetime) -> dict[str, Any]:
+    """One step towards the origin of each version (``cypher.ORIGINS``), by id."""
+    return {r["id"]: r for r in tx.run(cypher.ORIGINS, ids=list(ids), now=now)}
+
+
+def _displaced_by(record: Any) -> tuple[Displaced, ...]:
+    at = as_datetime(record["recorded_at"])
+    return tuple(_displaced(row, at) for row in record["displaced"])
+
+
 def _origin(tx: ManagedTransaction, version_id: str, now: datetime) -> tuple[Displaced, ...]:
     """What the origin of ``version_id`` displaced: remnants are followed to the version they
     were cut from (a chain that only goes back in record time, so it ends)."""
-    record = tx.run(cypher.ORIGIN, id=version_id, now=now).single(strict=True)
+    record = _steps(tx, [version_id], now)[version_id]
     while record["remnant_of"] is not None:
-        record = tx.run(cypher.ORIGIN, id=record["remnant_of"], now=now).single(strict=True)
-    at = as_datetime(record["recorded_at"])
-    return tuple(_displaced(row, at) for row in record["displaced"])
+        record = _steps(tx, [record["remnant_of"]], now)[record["remnant_of"]]
+    return _displaced_by(record)
 
 
 def plan_restorations(
@@ -89,7 +98,9 @@ def plan_restorations(
         ),
         key=lambda h: rank[h.id],
     )
-    seen: dict[str, tuple[Displaced, ...]] = {}
+    # one statement for the common case: each discarded version is its own origin
+    first = _steps(tx, [h.id for h in held], now)
+    seen = {i: _displaced_by(r) for i, r in first.items() if r["remnant_of"] is None}
 
     def origin_of(version_id: str) -> tuple[Displaced, ...]:
         if version_id not in seen:
