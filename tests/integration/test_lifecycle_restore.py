@@ -155,6 +155,28 @@ def test_only_the_time_the_guess_still_holds_is_restored(
     assert remnants[0]["n"] == 0
 
 
+def test_a_remnant_of_the_guess_gives_its_part_back_too(apis: dict[str, Api]) -> None:
+    """A later write inside the guess's time cuts it: the guess keeps the time before, a
+    remnant of it (working memory of the same task) the time after. Both are discarded at the
+    end; each gives its part back to what the guess displaced."""
+    alice = apis["alice"]
+    s = _guess_over_a_long_fact(alice)
+    created(alice, _lives(s["subject"], "Rome", 20, valid_to=at(30)))
+    report = end(alice, s["task"])
+    assert len(report["discarded"]) == 2 and len(report["restored"]) == 2
+    objects = {
+        minutes: facts(alice, s["subject"], "lives_in", as_of=at(minutes))["facts"][0]["object"]
+        for minutes in (5, 15, 25, 35)
+    }
+    assert objects == {5: "Berlin", 15: "Berlin", 25: "Rome", 35: "Berlin"}
+    [now] = facts(alice, s["subject"], "lives_in")["facts"]
+    assert (now["object"], now["restored_from"], now["valid_to"]) == (
+        "Berlin",
+        s["long"]["id"],
+        None,
+    )
+
+
 def test_a_guess_over_a_guess_restores_the_long_term_fact_and_a_kept_one_restores_nothing(
     apis: dict[str, Api], driver: Driver
 ) -> None:
