@@ -27,6 +27,7 @@ from graph_schema.ledger.disclosure import disclosures_for
 from graph_schema.ledger.records import assertion_out
 from graph_schema.ledger.timeline import Plan, Version, governing, plan_write
 from graph_schema.ledger.types import AssertionOut, AssertionWrite, EvidenceOut, WriteResult
+from graph_schema.lifecycle.restore import RESTORE_REASON, RESTORE_RULE, Piece
 from graph_schema.lifecycle.rules import DEFAULT_BOUND
 from graph_schema.lifecycle.types import WorkingMemory
 from graph_schema.schema.types import Predicate
@@ -111,9 +112,11 @@ def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared], wall: datetime
     return max(wall, last + ONE_MICROSECOND) if last is not None else wall
 
 
-def _alive_by_slot(tx: ManagedTransaction, keys: list[str]) -> dict[str, list[Version]]:
+def _alive_by_slot(
+    tx: ManagedTransaction, keys: list[str], groups: Sequence[str]
+) -> dict[str, list[Version]]:
     alive: dict[str, list[Version]] = {key: [] for key in keys}
-    for r in tx.run(cypher.ALIVE_VERSIONS, keys=keys):
+    for r in tx.run(cypher.ALIVE_VERSIONS, keys=keys, groups=list(groups)):
         alive[r["key"]].append(
             Version(
                 id=r["id"],
@@ -121,6 +124,7 @@ def _alive_by_slot(tx: ManagedTransaction, keys: list[str]) -> dict[str, list[Ve
                 valid_to=as_datetime(r["valid_to"]),
                 polarity=bool(r["polarity"]),
                 object=r["object"],
+                shown=bool(r["shown"]),
             )
         )
     return alive
@@ -246,6 +250,7 @@ def _apply(tx: ManagedTransaction, plan: Plan, new: str, now: datetime) -> list[
             r.valid_to,
             sources[r.source_id].polarity,
             sources[r.source_id].object,
+            sources[r.source_id].shown,  # a remnant has its source's access
         )
         for rid, r in remnants
     ]
@@ -321,9 +326,11 @@ def _new_version(
     props["valid_to"] = plan.valid_to
     props["closed_at"] = now if plan.valid_to is not None else None
     evidence = _evidence_props(p, now)
-    superseded = before.id if before is not None and before.id in plan.touched else None
+    shown = {v.id for v in alive if v.shown}
+    touched = [vid for vid in plan.touched if vid in shown]
+    superseded = before.id if before is not None and before.id in touched else None
     result = WriteResult(
-        assertion=_out(props, evidence, plan.touched), superseded=superseded, closed=plan.touched
+        assertion=_out(props, evidence, touched), superseded=superseded, closed=touched
     )
     written = Version(new, p.valid_from, plan.valid_to, p.item.polarity, p.object_text)
     return _row(props, evidence), result, written
@@ -391,7 +398,7 @@ def write_in_tx(
     if not prepared:
         return []
     now = _lock_slots(tx, prepared, utcnow())
-    alive = _alive_by_slot(tx, sorted({p.key for p in prepared}))
+    alive = _alive_by_slot(tx, sorted({p.key for p in prepared}), principal.groups)
     results: list[WriteResult] = []
     pending = _Pending()
     for p in prepared:
@@ -414,12 +421,63 @@ def write_in_tx(
         memory = (working or {}).get(p.item.task_id or "")
         results.append(result.model_copy(update={"working_memory": memory}) if memory else result)
     pending.flush(tx, now)
+    _set_heads(tx, alive, now)
+    return results
+
+
+def _set_heads(tx: ManagedTransaction, alive: Mapping[str, list[Version]], now: datetime) -> None:
     heads = []
     for key, versions in alive.items():
         head = governing(versions, now)
         heads.append({"key": key, "head": head.id if head else None})
     tx.run(cypher.SET_SLOT_HEADS, heads=heads, now=now).consume()
-    return results
+
+
+def _right_to_left(pieces: Sequence[Piece]) -> list[Piece]:
+    """Each discarded version's pieces from the last in valid time to the first (an
+    open-ended version is then closed, not cut into a remnant), versions in the given order."""
+    order: dict[str, list[Piece]] = {}
+    for piece in pieces:
+        order.setdefault(piece.held.id, []).append(piece)
+    return [
+        p
+        for group in order.values()
+        for p in sorted(group, key=lambda x: x.valid_from, reverse=True)
+    ]
+
+
+def restore_in_tx(tx: ManagedTransaction, pieces: Sequence[Piece], *, now: datetime) -> list[str]:
+    """Write restorations (:mod:`graph_schema.lifecycle.restore`) like any write: each piece
+    is planned against its slot's alive versions, so it supersedes (or closes) the discarded
+    version where it held the piece, and cuts a remnant of it where it still holds time that
+    nothing is restored to. The caller holds the slots' locks, and ``now`` is later than
+    every stamp in them (the end of a task, a sleep's batch). Returns the new ids."""
+    if not pieces:
+        return []
+    alive = _alive_by_slot(tx, sorted({p.held.slot_key for p in pieces}), [])
+    written = []
+    for piece in _right_to_left(pieces):
+        key = piece.held.slot_key
+        plan = plan_write(alive[key], piece.valid_from, piece.valid_to)
+        plan.sources = {v.id: v for v in alive[key]}
+        rid = new_id()
+        row = tx.run(
+            cypher.CREATE_RESTORATION,
+            source_id=piece.source_id,
+            id=rid,
+            pin_id=new_id(),
+            valid_from=piece.valid_from,
+            valid_to=plan.valid_to,
+            now=now,
+            rule=RESTORE_RULE,
+            reason=RESTORE_REASON,
+        ).single(strict=True)
+        remnants = _apply(tx, plan, rid, now)
+        new = Version(rid, piece.valid_from, plan.valid_to, bool(row["polarity"]), row["object"])
+        alive[key] = _alive_after(alive[key], plan, new, remnants)
+        written.append(rid)
+    _set_heads(tx, alive, now)
+    return written
 
 
 def _enter_and_write(

@@ -96,6 +96,10 @@ class Assertion(Model):
     supersedes: list[str] = Field(default_factory=list)
     superseded_by: list[str] = Field(default_factory=list)
     remnant_of: str | None = None
+    # a restoration: the version whose content and place it restores, and why
+    restored_from: str | None = None
+    restore_rule: str | None = None
+    restore_reason: str | None = None
     view: Literal["exact", "disclosure"] = "exact"
     trend: str | None = None
 
@@ -414,6 +418,8 @@ class ConsolidationReport(Model):
     promoted: list[str]
     discarded: list[str]
     reasons: dict[str, Rule]
+    # restorations written where a discarded version had displaced a kept one
+    restored: list[str] = Field(default_factory=list)
 
 
 class PinAnswer(Model):
@@ -429,6 +435,7 @@ class SleepCounts(Model):
     discarded: int = 0
     dormant: int = 0
     woken: int = 0
+    restored: int = 0
 
 
 class SleepReport(Model):
@@ -442,6 +449,7 @@ class SleepReport(Model):
     discarded: list[str]
     dormant: list[str]
     woken: list[str]
+    restored: list[str] = Field(default_factory=list)
     truncated: bool
     max_ids: int = 100
 

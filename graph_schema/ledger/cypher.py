@@ -37,14 +37,21 @@ SET s.head = h.head, s.last_recorded_at = $now
 """)
 
 
-ALIVE_VERSIONS = stable("""
+# ``shown``: whether the writer ($groups) may read the version. Two versions of a slot have
+# the same access list but may differ in ``access_all``; a write's answer names only the
+# versions it closed or superseded that its writer may read.
+ALIVE_VERSIONS = stable(
+    """
 UNWIND $keys AS key
 MATCH (a:Assertion {slot_key: key})
 WHERE a.superseded_at IS NULL
 RETURN key, a.id AS id, a.valid_from AS valid_from, a.valid_to AS valid_to,
-       a.polarity AS polarity, a.object AS object
+       a.polarity AS polarity, a.object AS object, """
+    + visible("a")
+    + """ AS shown
 ORDER BY a.valid_from
-""")
+"""
+)
 
 
 # Times travel as RFC 3339 strings and become datetimes here: the driver encodes a Python
@@ -140,6 +147,42 @@ RETURN r.id AS id
 )
 
 
+# A restoration (docs/lifecycle.md "Restoration"): a copy of a displaced version ($source_id)
+# over the part of valid time a discarded working version still held, written now. Like a
+# remnant it has its source's content, evidence, access, disclosures, tier now and pin; it
+# names its source in ``restored_from`` (it is not a remnant: the source is not cut again).
+CREATE_RESTORATION = stable(
+    """
+MATCH (src:Assertion {id: $source_id})-[:EVIDENCED_BY]->(e:Evidence)
+WITH src, collect(e) AS evidence, """
+    + effective_tier("src", "$now")
+    + """ AS tier, """
+    + pinned("src", "$now")
+    + """ AS pinned
+CREATE (r:Assertion)
+SET r = src {
+  .*, id: $id, valid_from: $valid_from, valid_to: $valid_to,
+  closed_at: CASE WHEN $valid_to IS NULL THEN null ELSE $now END,
+  recorded_at: $now, superseded_at: null, remnant_of: null, tier: tier,
+  restored_from: src.id, restore_rule: $rule, restore_reason: $reason
+}
+FOREACH (e IN evidence | CREATE (r)-[:EVIDENCED_BY]->(e))
+FOREACH (_ IN CASE WHEN pinned THEN [1] ELSE [] END |
+  CREATE (:"""
+    + PIN_CHANGE
+    + """ {id: $pin_id, assertion_id: $id, pinned: true, at: $now, by: src.written_by,
+                 rule: $rule, reason: 'a restoration keeps the pin of its source'})
+         -[:CHANGES]->(r))
+WITH r, src
+CALL (r, src) {
+  MATCH (src)-[:DISCLOSED_AS]->(d:Disclosure)
+  CREATE (r)-[:DISCLOSED_AS]->(d)
+}
+RETURN r.id AS id, r.polarity AS polarity, r.object AS object
+"""
+)
+
+
 CREATE_DISCLOSURES = stable("""
 MATCH (a:Assertion {id: $id})
 UNWIND $disclosures AS d
@@ -163,7 +206,9 @@ ASSERTION_PROJECTION = (
   [(a)-[:EVIDENCED_BY]->(e) WHERE """
     + visible("e")
     + """ | e {.*}] AS evidence,
-  [(a)-[:SUPERSEDES]->(x) | x.id] AS supersedes,
+  [(a)-[:SUPERSEDES]->(x) WHERE """
+    + visible("x")
+    + """ | x.id] AS supersedes,
   [(x)-[:SUPERSEDES]->(a) WHERE x.recorded_at <= $known_at AND """
     + visible("x")
     + """ | x.id]
@@ -212,9 +257,13 @@ RETURN
     THEN [(a)-[:EVIDENCED_BY]->(e) WHERE """
         + visible("e")
         + """ | e {.*}] ELSE [] END AS evidence,
-  CASE WHEN exact THEN [(a)-[:SUPERSEDES]->(x) | x.id] ELSE [] END AS supersedes,
+  CASE WHEN exact THEN [(a)-[:SUPERSEDES]->(x) WHERE """
+        + visible("x")
+        + """ | x.id] ELSE [] END AS supersedes,
   CASE WHEN exact
-    THEN [(x)-[:SUPERSEDES]->(a) WHERE x.recorded_at <= $known_at | x.id] ELSE [] END
+    THEN [(x)-[:SUPERSEDES]->(a) WHERE x.recorded_at <= $known_at AND """
+        + visible("x")
+        + """ | x.id] ELSE [] END
     AS superseded_by"""
         + changes
         + "\n"

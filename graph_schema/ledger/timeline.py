@@ -21,6 +21,8 @@ class Version:
     valid_to: datetime | None
     polarity: bool = True
     object: str | None = None
+    # whether the writer may read it: a write's answer names only versions its writer may read
+    shown: bool = True
 
 
 @dataclass(frozen=True)

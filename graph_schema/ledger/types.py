@@ -217,6 +217,10 @@ class AssertionOut(BaseModel):
     supersedes: list[str] = Field(default_factory=list)
     superseded_by: list[str] = Field(default_factory=list)
     remnant_of: str | None = None
+    # a restoration (docs/lifecycle.md): the version whose content and place it restores
+    restored_from: str | None = None
+    restore_rule: str | None = None
+    restore_reason: str | None = None
     view: Literal["exact", "disclosure"] = "exact"
     trend: str | None = None
 

@@ -103,7 +103,7 @@ LOCK_SLOTS = """
 UNWIND $keys AS key
 MATCH (s:Slot {key: key})
 SET s.version = s.version + 1
-RETURN count(s) AS locked
+RETURN count(s) AS locked, max(s.last_recorded_at) AS last_recorded_at
 """
 
 WORKING = (
@@ -146,6 +146,43 @@ CREATE (tc:"""
                     clock_at: datetime($clock_at)})
 CREATE (tc)-[:CHANGES]->(a)
 RETURN count(tc) AS written
+"""
+)
+
+# --- restoration (graph_schema/lifecycle/restore.py) ---------------------------------------
+
+# The slots of some assertions, to lock before restoring in them (the sweep).
+SLOTS_OF = """
+UNWIND $ids AS id
+MATCH (a:Assertion {id: id})
+RETURN DISTINCT a.slot_key AS key
+"""
+
+# The discarded versions still alive in their slot, with the valid time they hold now.
+HELD = """
+UNWIND $ids AS id
+MATCH (a:Assertion {id: id})
+WHERE a.superseded_at IS NULL
+RETURN a.id AS id, a.slot_key AS key, a.valid_from AS valid_from, a.valid_to AS valid_to,
+       a.access AS access, coalesce(a.access_all, []) AS access_all
+"""
+
+# One step towards a version's origin: the version it was cut from (``remnant_of``), or, for
+# an origin, every version of its slot it closed or superseded when it was written (with the
+# stamps that say which, and the tier each has as known at $now).
+ORIGINS = (
+    """
+UNWIND $ids AS id
+MATCH (v:Assertion {id: id})
+RETURN v.id AS id, v.remnant_of AS remnant_of, v.recorded_at AS recorded_at,
+  COLLECT {
+    MATCH (v)-[:SUPERSEDES]->(x:Assertion)
+    WHERE x.slot_key = v.slot_key
+    RETURN x {.id, .valid_from, .valid_to, .superseded_at, .access,
+              access_all: coalesce(x.access_all, []), tier: """
+    + effective_tier("x", "$now")
+    + """}
+  } AS displaced
 """
 )
 

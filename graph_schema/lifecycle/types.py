@@ -93,6 +93,8 @@ class ConsolidationReport(BaseModel):
     promoted: list[str]
     discarded: list[str]
     reasons: dict[str, Rule]
+    # restorations written in place of discarded versions (docs/lifecycle.md "Restoration")
+    restored: list[str]
 
 
 class Transition(BaseModel):
@@ -143,6 +145,7 @@ class SleepCounts(BaseModel):
     discarded: int = 0
     dormant: int = 0
     woken: int = 0
+    restored: int = 0
 
 
 class SleepReport(BaseModel):
@@ -156,5 +159,6 @@ class SleepReport(BaseModel):
     discarded: list[str]
     dormant: list[str]
     woken: list[str]
+    restored: list[str]
     truncated: bool
     max_ids: int = MAX_REPORT_IDS

@@ -22,12 +22,13 @@ from neo4j import Driver, ManagedTransaction
 from graph_schema.core.clock import Clock
 from graph_schema.core.errors import NotFound, PermissionDenied
 from graph_schema.core.records import as_datetime
-from graph_schema.core.timeutil import new_id, parse_rfc3339, to_rfc3339, utcnow
+from graph_schema.core.timeutil import new_id, parse_rfc3339, to_rfc3339
 from graph_schema.core.types import Principal
 from graph_schema.lifecycle import cypher, rules
 from graph_schema.lifecycle.reads import find_task, readable
 from graph_schema.lifecycle.types import ConsolidationReport, Rule, task_key
 from graph_schema.schema.ontology import predicate_map
+from ingest.lifecycle.restore import lock_slots, restore
 from ingest.metrics import LIFECYCLE_TRANSITIONS
 
 NO_TASK = "no visible task with this id"
@@ -143,7 +144,11 @@ def record_changes(
 
 
 def _report(
-    task_id: str, owner: str, ended_at: datetime, decisions: Sequence[rules.Decision]
+    task_id: str,
+    owner: str,
+    ended_at: datetime,
+    decisions: Sequence[rules.Decision],
+    restored: Sequence[str],
 ) -> dict[str, Any]:
     return {
         "task_id": task_id,
@@ -152,6 +157,7 @@ def _report(
         "promoted": [d.id for d in decisions if d.promoted],
         "discarded": [d.id for d in decisions if not d.promoted],
         "reasons": {d.id: d.rule.value for d in decisions},
+        "restored": list(restored),
     }
 
 
@@ -171,15 +177,15 @@ def consolidate_in_tx(
     if locked["report"] is not None:
         stored: dict[str, Any] = json.loads(locked["report"])
         return stored, False
-    slots = sorted(r["key"] for r in tx.run(cypher.TASK_SLOTS, task_id=task_id, owner=owner))
-    tx.run(cypher.LOCK_SLOTS, keys=slots).consume()
-    now = utcnow()
+    slots = [r["key"] for r in tx.run(cypher.TASK_SLOTS, task_id=task_id, owner=owner)]
+    now = lock_slots(tx, slots)
     decisions = plan(
         tx, task_id=task_id, owner=owner, ephemeral=ephemeral, policy=life.policy, known_at=now
     )
     record_changes(tx, decisions, run_id=run_id, now=now, clock_at=life.clock.now())
+    restored = restore(tx, [d.id for d in decisions if not d.promoted], now=now)
     ended_at = as_datetime(locked["ended_at"]) or now
-    report = _report(task_id, owner, ended_at, decisions)
+    report = _report(task_id, owner, ended_at, decisions, restored)
     tx.run(
         cypher.SET_TASK_ENDED, key=key, now=now, report=json.dumps(report), run_id=run_id
     ).consume()
@@ -195,6 +201,7 @@ def shown(report: dict[str, Any], visible: set[str]) -> ConsolidationReport:
         promoted=[i for i in report["promoted"] if i in visible],
         discarded=[i for i in report["discarded"] if i in visible],
         reasons={i: Rule(r) for i, r in report["reasons"].items() if i in visible},
+        restored=[i for i in report.get("restored", []) if i in visible],
     )
 
 
@@ -231,7 +238,7 @@ def end_task(
                 run_id=new_id(),
             )
         )
-        ids = [*report["promoted"], *report["discarded"]]
+        ids = [*report["promoted"], *report["discarded"], *report.get("restored", [])]
         visible = session.execute_read(readable, ids, principal)
     if made:
         count(report)

@@ -28,7 +28,7 @@ from graph_schema.core.timeutil import new_id, utcnow
 from graph_schema.core.types import Principal, Tier
 from graph_schema.lifecycle import cypher, rules
 from graph_schema.lifecycle.reads import readable
-from graph_schema.lifecycle.types import MAX_REPORT_IDS, SleepCounts, SleepReport
+from graph_schema.lifecycle.types import MAX_REPORT_IDS, Rule, SleepCounts, SleepReport
 from ingest.lifecycle.consolidate import (
     Lifecycle,
     consolidate_in_tx,
@@ -37,6 +37,7 @@ from ingest.lifecycle.consolidate import (
     plan,
     record_changes,
 )
+from ingest.lifecycle.restore import lock_slots, plan_restorations, restore, slots_of
 from ingest.metrics import LIFECYCLE_TRANSITIONS, SLEEP_RUNS
 
 log = logging.getLogger("tractatus.sleep")
@@ -56,7 +57,13 @@ class _Tally:
 
     counts: SleepCounts = field(default_factory=SleepCounts)
     ids: dict[str, list[str]] = field(
-        default_factory=lambda: {"promoted": [], "discarded": [], "dormant": [], "woken": []}
+        default_factory=lambda: {
+            "promoted": [],
+            "discarded": [],
+            "dormant": [],
+            "woken": [],
+            "restored": [],
+        }
     )
     truncated: bool = False
 
@@ -139,17 +146,22 @@ def _one_task(
 ) -> dict[str, Any] | None:
     run.renew(tx)
     if run.run_id is None:
+        now = utcnow()
         decisions = plan(
             tx,
             task_id=task["id"],
             owner=task["owner"],
             ephemeral=ephemeral,
             policy=run.life.policy,
-            known_at=utcnow(),
+            known_at=now,
         )
+        discarded = [d.id for d in decisions if not d.promoted]
+        tiers = {d.id: d.to_tier for d in decisions}
         return {
             "promoted": [d.id for d in decisions if d.promoted],
-            "discarded": [d.id for d in decisions if not d.promoted],
+            "discarded": discarded,
+            "restored": [],
+            "restorations": len(plan_restorations(tx, discarded, now=now, tiers=tiers)),
         }
     report, made = consolidate_in_tx(
         tx,
@@ -176,12 +188,14 @@ def _ended_tasks(run: _Run, tally: _Tally) -> None:
             if done is None:
                 continue
             tally.counts.tasks += 1
+            restored = done.get("restored", [])
             visible = session.execute_read(
-                readable, [*done["promoted"], *done["discarded"]], run.principal
+                readable, [*done["promoted"], *done["discarded"], *restored], run.principal
             )
-            for kind in ("promoted", "discarded"):
-                for assertion_id in done[kind]:
+            for kind in ("promoted", "discarded", "restored"):
+                for assertion_id in done.get(kind, []):
                     tally.add(kind, assertion_id, assertion_id in visible)
+            tally.counts.restored += done.get("restorations", 0)
 
 
 # --- 2. the sweep: expiry, dormancy, waking ----------------------------------------------------
@@ -205,9 +219,32 @@ def _resting(record: Any) -> rules.Resting:
     )
 
 
-def _batch(
-    tx: ManagedTransaction, run: _Run, after: str
-) -> tuple[str | None, list[tuple[rules.Decision, bool]]]:
+@dataclass(frozen=True)
+class _Swept:
+    """One batch of the sweep: where the next starts, its transitions (and whether the caller
+    may read each), and its restorations (ids; a dry run only counts them)."""
+
+    after: str | None
+    changes: list[tuple[rules.Decision, bool]]
+    restored: list[str]
+    restorations: int
+
+
+def _apply_batch(tx: ManagedTransaction, run: _Run, decisions: list[rules.Decision]) -> _Swept:
+    """Record a batch's transitions and restore what its expired ephemeral facts displaced,
+    under the locks of their slots; a dry run plans the restorations and writes nothing."""
+    expired = [d.id for d in decisions if d.rule is Rule.ephemeral_expired]
+    if run.run_id is None:
+        tiers = {d.id: d.to_tier for d in decisions}
+        planned = plan_restorations(tx, expired, now=utcnow(), tiers=tiers)
+        return _Swept(None, [], [], len(planned))
+    now = lock_slots(tx, slots_of(tx, expired))
+    record_changes(tx, decisions, run_id=run.run_id, now=now, clock_at=run.now)
+    restored = restore(tx, expired, now=now)
+    return _Swept(None, [], restored, len(restored))
+
+
+def _batch(tx: ManagedTransaction, run: _Run, after: str) -> _Swept:
     run.renew(tx)
     rows = list(
         tx.run(
@@ -220,11 +257,9 @@ def _batch(
     )
     decided = [(rules.rest(_resting(r), run.now, run.life.policy), bool(r["shown"])) for r in rows]
     changes = [(d, shown) for d, shown in decided if d is not None]
-    if run.run_id is not None:
-        record_changes(
-            tx, [d for d, _ in changes], run_id=run.run_id, now=utcnow(), clock_at=run.now
-        )
-    return (rows[-1]["id"] if rows else None), changes
+    applied = _apply_batch(tx, run, [d for d, _ in changes])
+    next_after = rows[-1]["id"] if rows else None
+    return _Swept(next_after, changes, applied.restored, applied.restorations)
 
 
 def _sweep(run: _Run, tally: _Tally) -> None:
@@ -232,11 +267,17 @@ def _sweep(run: _Run, tally: _Tally) -> None:
     with run.driver.session(database=run.database) as session:
         while after is not None:
             execute = session.execute_read if run.run_id is None else session.execute_write
-            after, changes = execute(_batch, run, after)
-            for decision, shown in changes:
+            swept = execute(_batch, run, after)
+            after = swept.after
+            for decision, shown in swept.changes:
                 tally.decision(decision, shown)
                 if run.run_id is not None:
                     LIFECYCLE_TRANSITIONS.labels(rule=decision.rule.value).inc()
+            visible = session.execute_read(readable, swept.restored, run.principal)
+            for assertion_id in swept.restored:
+                tally.add("restored", assertion_id, assertion_id in visible)
+            if run.run_id is None:
+                tally.counts.restored += swept.restorations
 
 
 # --- the whole sleep ----------------------------------------------------------------------------

@@ -318,7 +318,9 @@ def test_two_hundred_days_of_silence_then_a_read_wakes_it(
     assert facts(alice, plain_subject, "lives_in")["status"] == "answered"
 
     today = sleep(admin)
-    assert today["counts"] == {"tasks": 0, "promoted": 0, "discarded": 0, "dormant": 0, "woken": 0}
+    assert today["counts"] == dict.fromkeys(
+        ("tasks", "promoted", "discarded", "dormant", "woken", "restored"), 0
+    )
 
     clock.shift(days=200)
     later = sleep(admin)

@@ -75,28 +75,71 @@ def _cli(*args: str, **env: str) -> subprocess.Popen[bytes]:
     )
 
 
+def _displacing_stock_levels(api: Api, driver: Driver, n: int) -> dict[str, str]:
+    """``n`` stores each with a long-term stock level (as stores older than tiers wrote them)
+    and a later ephemeral one of no task that displaced it: {ephemeral id: long-term id}."""
+    stores = [new("store") for _ in range(n)]
+    older = [assertion(s, "stock_level", 80, valid_from="2026-01-01T00:00:00Z") for s in stores]
+    response = api.post("/v1/assertions", {"assertions": older})
+    assert response.status_code == 201, response.text
+    long_ids = [r["assertion"]["id"] for r in response.json()["results"]]
+    driver.execute_query(
+        "UNWIND $ids AS id MATCH (a:Assertion {id: id}) SET a.tier = 'long'", ids=long_ids
+    )
+    later = [assertion(s, "stock_level", 42, valid_from="2026-02-01T00:00:00Z") for s in stores]
+    response = api.post("/v1/assertions", {"assertions": later})
+    assert response.status_code == 201, response.text
+    later_ids = [r["assertion"]["id"] for r in response.json()["results"]]
+    return dict(zip(later_ids, long_ids, strict=True))
+
+
+def _restored_once(driver: Driver, displaced: dict[str, str]) -> None:
+    """Every expired ephemeral fact was discarded once and superseded by exactly one
+    restoration of the long-term fact it displaced."""
+    rows, _, _ = driver.execute_query(
+        "UNWIND $ids AS id MATCH (w:Assertion {id: id}) "
+        "RETURN id, [(c:TierChange)-[:CHANGES]->(w) | c.rule] AS rules, "
+        "[(r:Assertion)-[:SUPERSEDES]->(w) | r.restored_from] AS restorations",
+        ids=list(displaced),
+    )
+    assert len(rows) == len(displaced)
+    for r in rows:
+        assert r["rules"] == ["ephemeral_expired"], r
+        assert r["restorations"] == [displaced[r["id"]]], r
+
+
 def test_a_sleep_killed_half_way_and_run_again_reaches_the_same_end_state(
     apis: dict[str, Api], quiet: None, driver: Driver
 ) -> None:
+    # first in id order (ids grow with time): 300 long-term stock levels fall dormant, then the
+    # 300 ephemeral ones that displaced them expire and restore them; the kill lands after
+    # the first restorations
+    displaced = _displacing_stock_levels(apis["alice"], driver, 300)
     ids = _facts(apis["alice"], 3000)
     # every long-term fact is old enough at once; small batches, a short lease
     env = {
         "TRACTATUS_DORMANT_AFTER": "0",
         "TRACTATUS_SLEEP_BATCH": "10",
         "TRACTATUS_SLEEP_LEASE": "2",
+        "TRACTATUS_EPHEMERAL_TTL": "0",
     }
     process = _cli(**env)
     deadline = time.monotonic() + 120
-    changes = 0
-    while changes < 200:
+    restored = 0
+    while restored < 20:
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "the sleep made no progress"
-        changes = _scalar(driver, "MATCH (c:TierChange) RETURN count(c)")
+        restored = _scalar(
+            driver, "MATCH (r:Assertion) WHERE r.restored_from IS NOT NULL RETURN count(r)"
+        )
         time.sleep(0.02)
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=30)
     done = _scalar(driver, "MATCH (c:TierChange) RETURN count(c)")
     assert 0 < done < len(ids), "the kill should land half way"
+    assert _scalar(
+        driver, "MATCH (r:Assertion) WHERE r.restored_from IS NOT NULL RETURN count(r)"
+    ) < len(displaced)
     held = _scalar(driver, "MATCH (l:SleepLock) RETURN l.holder IS NOT NULL")
     assert held is True  # the killed sleep's lease outlives it, until it expires
 
@@ -110,11 +153,13 @@ def test_a_sleep_killed_half_way_and_run_again_reaches_the_same_end_state(
     assert again.returncode == 0, err
     assert b'"dormant"' in out
     rows, _, _ = driver.execute_query(
-        "MATCH (a:Assertion) "
-        "RETURN a.id AS id, [(c:TierChange)-[:CHANGES]->(a) | c.to_tier] AS changes"
+        "MATCH (a:Assertion) WHERE a.id IN $ids "
+        "RETURN a.id AS id, [(c:TierChange)-[:CHANGES]->(a) | c.to_tier] AS changes",
+        ids=ids,
     )
     assert {r["id"] for r in rows} == set(ids)
     assert all(r["changes"] == ["dormant"] for r in rows), "one transition each, none twice"
+    _restored_once(driver, displaced)
     assert _scalar(driver, "MATCH (l:SleepLock) RETURN l.holder IS NULL") is True
 
 

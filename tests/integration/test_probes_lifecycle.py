@@ -218,3 +218,100 @@ def test_the_owner_saw_what_the_probers_could_not(
     assert [f["object"] for f in discarded.json()["facts"]] == [w.secret.token]
     card = alice.get(f"/v1/tasks/{w.public_task}").json()
     assert card["counts"]["discarded"] == 1 and card["working_memory"]["count"] == 2
+
+
+# --- restoration: a caller who sees the discarded guess, not the fact it displaced ------------
+
+
+@dataclass
+class Displaced:
+    secret: Secret
+    writes: list[httpx.Response]  # the guess about the secret subject, about the control
+    reports: list[dict[str, object]]  # the ends of their tasks
+
+
+def _displace(apis: dict[str, Api], owner: str, prober: str) -> Displaced:
+    """The owner's public long-term fact cites an observation only its group may read, so the
+    prober (same slot: same access list) cannot read it. The prober writes a guess over it, in
+    its own task, and the same guess about a control subject where nothing was displaced; the
+    end of the task must look the same for both."""
+    token = f"SECRET{uuid.uuid4().hex[:10]}"
+    secret = Secret(
+        owner, prober, f"probe:{uuid.uuid4().hex[:10]}", f"probe:{uuid.uuid4().hex[:10]}", token
+    )
+    text = f"Their office is in {token}."
+    seen = apis[owner].post(
+        "/v1/observations",
+        {
+            "text": text,
+            "speaker": "probe:speaker",
+            "occurred_at": "2026-01-01T00:00:00Z",
+            "source_kind": "user_stated",
+            "access": [GROUP[owner]],
+        },
+    )
+    assert seen.status_code == 201, seen.text
+    evidence = {"quote": text, "observation_id": seen.json()["observation_id"]}
+    long = assertion(
+        secret.subject, "works_at", token, valid_from="2026-01-01T00:00:00Z", evidence=evidence
+    )
+    secret.ids += _write(apis[owner], long)
+    writes, reports = [], []
+    for subject in (secret.subject, secret.control):
+        task = f"ptask:{uuid.uuid4().hex[:10]}"
+        guess = {"source_kind": "agent_inferred", "confidence": 0.4, "task_id": task}
+        body = assertion(subject, "works_at", "Springfield", valid_from="2026-03-01T00:00:00Z")
+        writes.append(apis[prober].post("/v1/assertions", {**body, **guess}))
+        assert writes[-1].status_code == 201, writes[-1].text
+        ended = apis[prober].client.post(f"/v1/tasks/{task}/end")
+        assert ended.status_code == 200, ended.text
+        reports.append(ended.json())
+    return Displaced(secret, writes, reports)
+
+
+@pytest.fixture(scope="module")
+def displaced(apis: dict[str, Api], ended: dict[str, World]) -> dict[str, Displaced]:
+    return {f"{o}->{p}": _displace(apis, o, p) for o, p in PAIRS}
+
+
+@pytest.mark.parametrize("pair", pair_ids())
+def test_a_restoration_shows_nothing_to_a_reader_of_the_guess_only(
+    apis: dict[str, Api], displaced: dict[str, Displaced], pair: str
+) -> None:
+    d = displaced[pair]
+    s, api = d.secret, apis[d.secret.prober]
+    # the guess's own write answer names no version its writer may not read
+    check("restored:write-over-hidden", s, d.writes[0], d.writes[1])
+    for report in d.reports:
+        assert report["restored"] == [], report
+        assert s.token not in str(report) and not any(i in str(report) for i in s.ids)
+    for tier in TIERS:
+        check(
+            f"restored:facts:tier={tier}",
+            s,
+            api.get("/v1/facts", subject=s.subject, predicate="works_at", tier=tier),
+            api.get("/v1/facts", subject=s.control, predicate="works_at", tier=tier),
+        )
+    for known_at in ({}, {"known_at": "2026-02-01T00:00:00Z"}):
+        check(
+            f"restored:history:{known_at}",
+            s,
+            api.get("/v1/facts/history", subject=s.subject, predicate="works_at", **known_at),
+            api.get("/v1/facts/history", subject=s.control, predicate="works_at", **known_at),
+            volatile=("at", "run_id"),  # the guesses were discarded by two ends
+        )
+    for tiers in (None, list(TIERS)):
+        filters = {"tiers": tiers} if tiers else {}
+        check(
+            f"restored:recall:tiers={tiers}",
+            s,
+            api.post("/v1/recall", {"query": s.token, "filters": filters}),
+            api.post("/v1/recall", {"query": f"SECRET{uuid.uuid4().hex[:10]}", "filters": filters}),
+        )
+    # control of the control: the owner's fact exists, closed by the guess; it is not restored
+    # (superseding the guess would tell its readers that a fact they may not read was there:
+    # docs/lifecycle.md "Restoration", Permissions)
+    owner = apis[s.owner]
+    versions = owner.get("/v1/facts/history", subject=s.subject, predicate="works_at").json()
+    objects = sorted((v["object"], v["tier"]) for v in versions["versions"])
+    assert objects == sorted([(s.token, "long"), ("Springfield", "discarded")])
