@@ -801,9 +801,10 @@ def cmd_env(settings: Settings, shell: bool, out: TextIO = sys.stdout) -> int:
     return 0
 
 
-def _offline(settings: Settings, what: str) -> tuple[bool, float]:
-    """Stop the local server for an offline admin command (Community Edition dumps and loads
-    only a stopped database); return whether it ran and when it stopped."""
+def _offline_admin(settings: Settings, what: str, args: list[str]) -> float:
+    """Run an offline admin command (Community Edition dumps and loads only a stopped
+    database): stop a running local server, run it, start the server again; return how long
+    the store was down."""
     if external_env() is not None:
         raise Neo4jLocalError(
             f"NEO4J_URI is set: {what} works on the local runtime only; for an external "
@@ -814,41 +815,30 @@ def _offline(settings: Settings, what: str) -> tuple[bool, float]:
     was_running = running_pid(settings) is not None
     if was_running:
         cmd_stop(settings)
-    return was_running, time.monotonic()
+    stopped = time.monotonic()
+    try:
+        run_admin(settings, ["database", *args, DATABASE, "--overwrite-destination=true"])
+    finally:
+        if was_running:
+            cmd_start(settings)
+    return time.monotonic() - stopped
 
 
 def cmd_backup(settings: Settings, target: Path) -> int:
     """Dump the database `neo4j` to TARGET/neo4j.dump (the server is down meanwhile)."""
-    was_running, stopped = _offline(settings, "backup")
     target.mkdir(parents=True, exist_ok=True)
-    try:
-        run_admin(
-            settings,
-            ["database", "dump", DATABASE, f"--to-path={target}", "--overwrite-destination=true"],
-        )
-    finally:
-        if was_running:
-            cmd_start(settings)
-    log(f"backup: {target / (DATABASE + '.dump')} written; down {time.monotonic() - stopped:.1f} s")
+    down = _offline_admin(settings, "backup", ["dump", f"--to-path={target}"])
+    log(f"backup: {target / (DATABASE + '.dump')} written; down {down:.1f} s")
     return 0
 
 
 def cmd_restore(settings: Settings, source: Path) -> int:
-    """Replace the database `neo4j` with SOURCE (a neo4j.dump file or the folder holding it)."""
-    folder = source if source.is_dir() else source.parent
-    dump = folder / f"{DATABASE}.dump"
-    if not dump.is_file() or (not source.is_dir() and source.name != dump.name):
-        raise Neo4jLocalError(f"restore: {dump} does not exist (give a folder with {dump.name})")
-    was_running, stopped = _offline(settings, "restore")
-    try:
-        run_admin(
-            settings,
-            ["database", "load", DATABASE, f"--from-path={folder}", "--overwrite-destination=true"],
-        )
-    finally:
-        if was_running:
-            cmd_start(settings)
-    log(f"restore: {dump} loaded; down {time.monotonic() - stopped:.1f} s")
+    """Replace the database `neo4j` with SOURCE/neo4j.dump."""
+    dump = source / f"{DATABASE}.dump"
+    if not dump.is_file():
+        raise Neo4jLocalError(f"restore: {dump} does not exist (give the folder a backup wrote)")
+    down = _offline_admin(settings, "restore", ["load", f"--from-path={source}"])
+    log(f"restore: {dump} loaded; down {down:.1f} s")
     return 0
 
 
