@@ -48,12 +48,24 @@ class Prepared:
     access_all: tuple[str, ...] = ()
 
 
-def slot_key(item: AssertionWrite, predicate: Predicate) -> str:
+def slot_key(item: AssertionWrite, predicate: Predicate, access_all: Sequence[str] = ()) -> str:
+    """The slot of a write: (subject, predicate[, object], access), plus the source
+    requirements (``access_all``) of a derived fact, so that a fact readable only by readers
+    of its sources never shares a slot (its versions, its 409s) with a wider one. A slot with
+    no requirement keeps the key it always had; a derived slot's key is that key, ``+`` and
+    its requirements, which migration 9 can compute in Cypher from a stored version."""
     obj = item.object_text() if predicate.cardinality == "many" else None
     canonical = json.dumps(
         [item.subject, item.predicate, obj, sorted(item.access)], ensure_ascii=False
     )
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    key = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return derived_key(key, access_all)
+
+
+def derived_key(key: str, access_all: Sequence[str]) -> str:
+    """``key`` of the slot's access scope narrowed by ``access_all`` ("g1|g2" each; group
+    names never hold ``+``, ``,`` or ``|``, so the key is unambiguous)."""
+    return f"{key}+{','.join(sorted(access_all))}" if access_all else key
 
 
 def prepare(
@@ -75,16 +87,17 @@ def prepare(
             if evidence_time
             else now
         )
+        access_all = source_access[n] if source_access else ()
         prepared.append(
             Prepared(
                 item=item,
-                key=slot_key(item, ontology[item.predicate]),
+                key=slot_key(item, ontology[item.predicate], access_all),
                 object_text=item.object_text(),
                 valid_from=valid_from,
                 valid_to=parse_rfc3339(item.valid_to) if item.valid_to else None,
                 embedding=embeddings[n] if embeddings else None,
                 predicate=ontology[item.predicate],
-                access_all=source_access[n] if source_access else (),
+                access_all=tuple(sorted(access_all)),
                 slot_object=(
                     item.object_text() if ontology[item.predicate].cardinality == "many" else None
                 ),
@@ -103,6 +116,7 @@ def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared], wall: datetime
             "predicate": p.item.predicate,
             "object": p.slot_object,
             "access": p.item.access,
+            "access_all": list(p.access_all),
         }
         for p in unique
     ]

@@ -24,7 +24,8 @@ LOCK_SLOTS = stable("""
 UNWIND $slots AS slot
 MERGE (s:Slot {key: slot.key})
 ON CREATE SET s.subject = slot.subject, s.predicate = slot.predicate, s.object = slot.object,
-              s.access = slot.access, s.version = 0, s.created_at = $wall_clock
+              s.access = slot.access, s.access_all = slot.access_all, s.version = 0,
+              s.created_at = $wall_clock
 SET s.version = s.version + 1
 RETURN max(s.last_recorded_at) AS last_recorded_at
 """)
@@ -283,3 +284,38 @@ WHERE (a_end IS NULL OR a_end > b.valid_from) AND (b_end IS NULL OR b_end > a.va
 RETURN a.slot_key AS slot, a.id AS first, b.id AS second, k AS known_at
 LIMIT 100
 """
+
+
+# Migration 9: a derived fact's slot key names its source requirements (``access_all``), so it
+# no longer shares a slot with a wider fact (ingest/writer.py ``slot_key``). ``slot_key`` is
+# the slot's index, stripped from every answer, not part of the record; no stamp, evidence or
+# content changes. The stored ``access_all`` is sorted (the gate sorts it), as the writer's key
+# is. Each run re-keys up to $batch versions written before the migration.
+REKEY_DERIVED_VERSIONS = """
+MATCH (a:Assertion)
+WHERE size(coalesce(a.access_all, [])) > 0 AND NOT a.slot_key CONTAINS '+'
+WITH a LIMIT $batch
+SET a.slot_key = a.slot_key + '+'
+    + reduce(k = '', r IN a.access_all | k + CASE k WHEN '' THEN '' ELSE ',' END + r)
+RETURN count(a) AS done
+"""
+
+# ... and gives each new key its Slot, with the wider slot's object and a last record time
+# later than every stamp of its versions (record time stays monotonic per slot).
+DERIVED_SLOTS = """
+MATCH (a:Assertion)
+WHERE a.slot_key CONTAINS '+' AND NOT EXISTS { MATCH (:Slot {key: a.slot_key}) }
+WITH a.slot_key AS key, collect(a) AS versions
+LIMIT $batch
+UNWIND versions AS v
+UNWIND [v.recorded_at, v.closed_at, v.superseded_at] AS stamp
+WITH key, head(collect(v)) AS a, max(stamp) AS last
+OPTIONAL MATCH (wider:Slot {key: split(key, '+')[0]})
+CREATE (s:Slot {key: key})
+SET s.subject = a.subject, s.predicate = a.predicate, s.object = wider.object,
+    s.access = a.access, s.access_all = a.access_all, s.version = 0,
+    s.created_at = datetime(), s.last_recorded_at = last
+RETURN count(s) AS done
+"""
+
+MIGRATION_STEPS: tuple[str, ...] = (REKEY_DERIVED_VERSIONS, DERIVED_SLOTS)

@@ -6,7 +6,16 @@ import httpx
 import pytest
 
 from tests.helpers import KEYS, Api, assertion
-from tests.integration.probes import PAIRS, RESULTS, Secret, both, check, pair_ids, plant
+from tests.integration.probes import (
+    PAIRS,
+    RESULTS,
+    Secret,
+    both,
+    check,
+    pair_ids,
+    plant,
+    plant_derived,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -101,6 +110,38 @@ def test_cas_naming_the_hidden_version(secret: Secret, api: dict[str, Api]) -> N
     probe = request(secret.subject, secret.ids[1])
     control = request(secret.control, "01HZZZZZZZZZZZZZZZZZZZZZZZ")
     check("cas:hidden-id", secret, probe, control)
+
+
+def test_cas_on_the_slot_of_a_fact_derived_from_a_hidden_source(
+    secret: Secret, api: dict[str, Api]
+) -> None:
+    """A fact derived from a restricted observation, written with no access of its own, is
+    readable only by the observation's readers; a public write to the same subject and
+    predicate must not meet it (no 409 naming it, no 500 failing to show it)."""
+    plant_derived(api, secret)
+    body = assertion("{S}", "works_at", "Probe", expected_current=None)
+    check(
+        "cas:null-derived",
+        secret,
+        *both(api[secret.prober], secret, "POST", "/v1/assertions", json=body),
+    )
+
+
+def test_public_write_does_not_close_a_fact_derived_from_a_hidden_source(
+    secret: Secret, api: dict[str, Api]
+) -> None:
+    plant_derived(api, secret)
+    body = assertion("{S}", "works_at", "Probe", valid_from="2026-07-01T00:00:00Z")
+    check(
+        "write:over-derived",
+        secret,
+        *both(api[secret.prober], secret, "POST", "/v1/assertions", json=body),
+    )
+    # the derived fact still holds for its readers: the public write did not close it
+    owner = api[secret.owner].get(
+        "/v1/facts", subject=secret.subject, predicate="works_at", as_of="2026-08-01T00:00:00Z"
+    )
+    assert secret.token in [f["object"] for f in owner.json()["facts"]], owner.text
 
 
 def test_writing_into_the_hidden_scope_is_refused_like_any_foreign_group(
