@@ -46,7 +46,7 @@ def write_assertions(
             principal=principal,
             retention=retention,
         )
-    rejected, requirements = gate.check_sources(
+    accepted, rejected, requirements = gate.check_sources(
         driver, database=database, items=accepted, principal=principal
     )
     if rejected:

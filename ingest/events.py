@@ -184,6 +184,42 @@ def _write(
     return EventWritten(event=out, assertions=results, working_memory=working[event.task_id])
 
 
+def _gated_assertions(
+    driver: Driver,
+    *,
+    database: str,
+    event: EventWrite,
+    raw: Any,
+    principal: Principal,
+    retention: Retention,
+) -> list[Prepared]:
+    """The event's assertions through the gate and their sources, as the writer takes them;
+    anything refused quarantines the whole event (GateRejected)."""
+    ontology = predicate_map(driver, database=database) if event.assertions else {}
+    items = [_in_task(item, event.task_id) for item in event.assertions]
+    accepted, rejected = gate.check_batch(items, ontology=ontology, principal=principal)
+    requirements: list[tuple[str, ...]] = []
+    if not rejected:
+        accepted, rejected, requirements = gate.check_sources(
+            driver, database=database, items=accepted, principal=principal
+        )
+    if rejected:
+        raise gate.refuse(
+            driver,
+            database=database,
+            rejections=[_nested(r, raw) for r in rejected],
+            origin=ORIGIN,
+            principal=principal,
+            retention=retention,
+        )
+    return writer.prepare(
+        accepted,
+        ontology=ontology,
+        default_valid_from=parse_rfc3339(event.occurred_at),
+        source_access=requirements,
+    )
+
+
 def record_event(
     driver: Driver,
     *,
@@ -206,20 +242,13 @@ def record_event(
             principal=principal,
             retention=retention,
         )
-    ontology = predicate_map(driver, database=database) if checked.assertions else {}
-    items = [_in_task(item, checked.task_id) for item in checked.assertions]
-    accepted, rejected = gate.check_batch(items, ontology=ontology, principal=principal)
-    if rejected:
-        raise gate.refuse(
-            driver,
-            database=database,
-            rejections=[_nested(r, raw) for r in rejected],
-            origin=ORIGIN,
-            principal=principal,
-            retention=retention,
-        )
-    prepared = writer.prepare(
-        accepted, ontology=ontology, default_valid_from=parse_rfc3339(checked.occurred_at)
+    prepared = _gated_assertions(
+        driver,
+        database=database,
+        event=checked,
+        raw=raw,
+        principal=principal,
+        retention=retention,
     )
     try:
         with driver.session(database=database) as session:
