@@ -31,7 +31,8 @@ from graph_schema.lifecycle.rules import DEFAULT_BOUND
 from graph_schema.lifecycle.types import task_key
 from graph_schema.quarantine.types import Retention
 from graph_schema.schema.ontology import predicate_map
-from ingest import gate, writer
+from ingest import gate, idempotency, writer
+from ingest.idempotency import Answer
 from ingest.lifecycle.tasks import TaskWrite, enter_tasks, gather
 from ingest.writer import Prepared
 
@@ -149,7 +150,9 @@ def _write(
     prepared: list[Prepared],
     principal: Principal,
     bound: int,
+    key: idempotency.Key | None,
 ) -> EventWritten:
+    idempotency.claim(tx, key)  # first: a racing twin waits here, then replays
     causes = event.cause_ids()
     found = {
         r["id"]: as_datetime(r["occurred_at"])
@@ -181,7 +184,9 @@ def _write(
             "assertions": [_produced(r) for r in results],
         }
     )
-    return EventWritten(event=out, assertions=results, working_memory=working[event.task_id])
+    written = EventWritten(event=out, assertions=results, working_memory=working[event.task_id])
+    idempotency.remember(tx, key, written.model_dump_json())
+    return written
 
 
 def _gated_assertions(
@@ -228,10 +233,17 @@ def record_event(
     principal: Principal,
     retention: Retention,
     bound: int = DEFAULT_BOUND,
-) -> EventWritten:
+    idempotency_key: str | None = None,
+) -> Answer[EventWritten]:
     """Validate and write one event with its assertions; refused input is quarantined and
     raised as GateRejected, a moved-on slot as PreconditionFailed, an ended task as
-    TaskEnded (nothing written). ``bound`` is the working-memory bound."""
+    TaskEnded (nothing written). ``bound`` is the working-memory bound. With an
+    ``idempotency_key`` this caller used before for the same event, the first answer is
+    replayed and nothing is written (for another event: PreconditionFailed)."""
+    key = idempotency.Key.of(principal, idempotency_key, ORIGIN, raw)
+    stored = idempotency.stored_answer(driver, database=database, key=key)
+    if stored is not None:
+        return Answer(EventWritten.model_validate_json(stored), replayed=True)
     checked = check_event(raw, principal=principal)
     if isinstance(checked, gate.Rejection):
         raise gate.refuse(
@@ -252,7 +264,9 @@ def record_event(
     )
     try:
         with driver.session(database=database) as session:
-            written = session.execute_write(_write, checked, raw, prepared, principal, bound)
+            written = session.execute_write(_write, checked, raw, prepared, principal, bound, key)
+    except idempotency.TwinWon as twin:
+        return Answer(EventWritten.model_validate_json(twin.response), replayed=True)
     except _CausesRefused as refused:
         raise gate.refuse(
             driver,
@@ -263,4 +277,4 @@ def record_event(
             retention=retention,
         ) from None
     gate.count_accepted(ORIGIN, 1 + len(written.assertions))
-    return written
+    return Answer(written)

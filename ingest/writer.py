@@ -26,10 +26,17 @@ from graph_schema.ledger import cypher
 from graph_schema.ledger.disclosure import disclosures_for
 from graph_schema.ledger.records import assertion_out
 from graph_schema.ledger.timeline import Plan, Version, governing, plan_write
-from graph_schema.ledger.types import AssertionOut, AssertionWrite, EvidenceOut, WriteResult
+from graph_schema.ledger.types import (
+    AssertionOut,
+    AssertionsWritten,
+    AssertionWrite,
+    EvidenceOut,
+    WriteResult,
+)
 from graph_schema.lifecycle.rules import DEFAULT_BOUND
 from graph_schema.lifecycle.types import WorkingMemory
 from graph_schema.schema.types import Predicate
+from ingest import idempotency
 from ingest.lifecycle.tasks import enter_tasks, gather
 
 ONE_MICROSECOND = timedelta(microseconds=1)
@@ -437,11 +444,18 @@ def write_in_tx(
 
 
 def _enter_and_write(
-    tx: ManagedTransaction, prepared: list[Prepared], principal: Principal, bound: int
+    tx: ManagedTransaction,
+    prepared: list[Prepared],
+    principal: Principal,
+    bound: int,
+    key: idempotency.Key | None,
 ) -> list[WriteResult]:
+    idempotency.claim(tx, key)  # before tasks and slots: a racing twin waits here
     tasks = gather((p.item.task_id, p.item.access) for p in prepared)
     working = enter_tasks(tx, principal, tasks, bound=bound)
-    return write_in_tx(tx, prepared, principal=principal, working=working)
+    results = write_in_tx(tx, prepared, principal=principal, working=working)
+    idempotency.remember(tx, key, AssertionsWritten(results=results).model_dump_json())
+    return results
 
 
 def write_assertions(
@@ -451,8 +465,11 @@ def write_assertions(
     prepared: list[Prepared],
     principal: Principal,
     bound: int = DEFAULT_BOUND,
+    key: idempotency.Key | None = None,
 ) -> list[WriteResult]:
     """Write a validated batch atomically, into the writer's tasks it names; PreconditionFailed
-    or TaskEnded rolls back the whole batch. ``bound`` is the working-memory bound."""
+    or TaskEnded rolls back the whole batch. ``bound`` is the working-memory bound; ``key``
+    the request's idempotency key, claimed and answered in the same transaction (a twin that
+    committed it first raises :class:`ingest.idempotency.TwinWon`)."""
     with driver.session(database=database) as session:
-        return session.execute_write(_enter_and_write, prepared, principal, bound)
+        return session.execute_write(_enter_and_write, prepared, principal, bound, key)

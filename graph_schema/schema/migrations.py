@@ -188,6 +188,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         (),
         steps=ledger_cypher.MIGRATION_STEPS,
     ),
+    Migration(
+        10,
+        "idempotency keys of assertions and events: one request per (caller, key)",
+        (_unique("IdempotentRequest", "scope"),),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
