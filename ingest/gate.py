@@ -180,22 +180,40 @@ def against_source(evidence: EvidenceWrite, source: Source) -> EvidenceWrite | s
         return f"{schema_reason(error)[1]} (the observation's stored text)"
 
 
+def _checked_span(
+    evidence: EvidenceWrite, found: dict[str, Source], where: str
+) -> EvidenceWrite | tuple[str, str]:
+    """One span checked against the observation it names (its text filled in), or the
+    (reason, message) of its refusal."""
+    source = found.get(evidence.observation_id or "")
+    if source is None:
+        return "unknown_source", f"{where} names an observation that does not exist"
+    checked = against_source(evidence, source)
+    if isinstance(checked, str):
+        return "evidence_mismatch", f"{where}: {checked.removeprefix('evidence: ')}"
+    return checked
+
+
 def _checked_evidence(
     index: int, item: AssertionWrite, found: dict[str, Source]
 ) -> tuple[AssertionWrite | Rejection, tuple[str, ...]]:
-    """The item with its evidence checked against the observation it names (and that
-    observation's text filled in), and the requirement it inherits; or its rejection."""
-    source_id = item.evidence.observation_id
-    if source_id is None:
-        return item, ()
-    source = found.get(source_id)
-    if source is None:
-        message = "evidence names an observation that does not exist"
-        return Rejection(index, "unknown_source", message, item.model_dump(mode="json")), ()
-    checked = against_source(item.evidence, source)
-    if isinstance(checked, str):
-        return Rejection(index, "evidence_mismatch", checked, item.model_dump(mode="json")), ()
-    return item.model_copy(update={"evidence": checked}), source.requirement
+    """The item with each span that names an observation checked against it (that
+    observation's text filled in), and the requirements it inherits from all of them; or its
+    rejection (the first span refused)."""
+    spans: list[EvidenceWrite] = []
+    requirement: set[str] = set()
+    several = isinstance(item.evidence, list)
+    for n, evidence in enumerate(item.spans):
+        if evidence.observation_id is None:
+            spans.append(evidence)
+            continue
+        where = f"evidence[{n}]" if several else "evidence"
+        checked = _checked_span(evidence, found, where)
+        if isinstance(checked, tuple):
+            return Rejection(index, *checked, item.model_dump(mode="json")), ()
+        spans.append(checked)
+        requirement.update(found[evidence.observation_id].requirement)
+    return item.with_spans(spans), tuple(sorted(requirement))
 
 
 def check_sources(
@@ -203,11 +221,12 @@ def check_sources(
 ) -> tuple[list[AssertionWrite], list[Rejection], list[tuple[str, ...]]]:
     """Evidence that names an observation must name one the writer can see (unknown and
     invisible look the same: ``unknown_source``) and match its stored text like a write that
-    sends ``source_text`` (``evidence_mismatch``); the assertion then inherits that source's
-    access as a requirement (``access_all``), so it is visible only to principals allowed by
-    every source. Returns the items with the sources' texts filled in, the rejections and
+    sends ``source_text`` (``evidence_mismatch``), each span of several; the assertion then
+    inherits every source's access as a requirement (``access_all``), so it is visible only to
+    principals allowed by every source (sources with no common reader: nobody but an admin;
+    never everyone). Returns the items with the sources' texts filled in, the rejections and
     each item's requirements."""
-    ids = sorted({i.evidence.observation_id for i in items if i.evidence.observation_id})
+    ids = sorted({e.observation_id for i in items for e in i.spans if e.observation_id})
     found = _visible_sources(driver, database=database, ids=ids, principal=principal)
     checked: list[AssertionWrite] = []
     rejections: list[Rejection] = []

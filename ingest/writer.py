@@ -86,7 +86,7 @@ def prepare(
     now = default_valid_from or utcnow()
     prepared = []
     for n, item in enumerate(items):
-        evidence_time = item.evidence.occurred_at
+        evidence_time = next((e.occurred_at for e in item.spans if e.occurred_at), None)
         valid_from = (
             parse_rfc3339(item.valid_from)
             if item.valid_from
@@ -209,22 +209,24 @@ def _node_props(p: Prepared, *, new: str, now: datetime, principal: Principal) -
 
 
 def _evidence_props(p: Prepared, now: datetime) -> list[dict[str, Any]]:
-    ev = p.item.evidence
-    start, end = ev.span()
-    return [
-        {
-            "id": new_id(),
-            "quote": ev.quote,
-            "start": start,
-            "end": end,
-            "observation_id": ev.observation_id,
-            "speaker": ev.speaker,
-            "occurred_at": parse_rfc3339(ev.occurred_at) if ev.occurred_at else None,
-            "recorded_at": now,
-            "access": p.item.access,
-            "access_all": list(p.access_all),
-        }
-    ]
+    rows = []
+    for ev in p.item.spans:
+        start, end = ev.span()
+        rows.append(
+            {
+                "id": new_id(),
+                "quote": ev.quote,
+                "start": start,
+                "end": end,
+                "observation_id": ev.observation_id,
+                "speaker": ev.speaker,
+                "occurred_at": parse_rfc3339(ev.occurred_at) if ev.occurred_at else None,
+                "recorded_at": now,
+                "access": p.item.access,
+                "access_all": list(p.access_all),
+            }
+        )
+    return rows
 
 
 def _closes(plan: Plan, new: str) -> list[dict[str, Any]]:

@@ -77,6 +77,19 @@ def _segment(value: str) -> str:
 # --- the ledger -------------------------------------------------------------------------------
 
 
+# a quote, one span ({"quote", "start", "end", "source_text", "observation_id", ...}), or a
+# list of spans (at most 8), each checked by the server
+Evidence = str | Mapping[str, Any] | Sequence[Mapping[str, Any]]
+
+
+def evidence_json(evidence: Evidence) -> dict[str, Any] | list[dict[str, Any]]:
+    if isinstance(evidence, str):
+        return {"quote": evidence}
+    if isinstance(evidence, Mapping):
+        return dict(evidence)
+    return [dict(span) for span in evidence]
+
+
 def assertion_body(
     subject: str,
     predicate: str,
@@ -85,7 +98,7 @@ def assertion_body(
     source_kind: str,
     asserted_by: str,
     confidence: float,
-    evidence: str | Mapping[str, Any],
+    evidence: Evidence,
     polarity: bool = True,
     expected_current: str | Unset | None = UNSET,
     **optional: Any,
@@ -100,7 +113,7 @@ def assertion_body(
         "source_kind": source_kind,
         "asserted_by": asserted_by,
         "confidence": confidence,
-        "evidence": {"quote": evidence} if isinstance(evidence, str) else dict(evidence),
+        "evidence": evidence_json(evidence),
     }
     for name in ("valid_from", "valid_to"):
         optional[name] = time_text(optional.get(name))

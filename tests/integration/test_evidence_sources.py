@@ -154,3 +154,62 @@ def test_an_event_citing_an_observation_is_checked_and_inherits_its_access(
     )
     mine = api["alice"].get("/v1/facts", subject=subject, predicate="tech_stack").json()
     assert [f["object"] for f in mine["facts"]] == ["React"]
+
+
+def _span(observation_id: str, quote: str) -> dict[str, Any]:
+    return {"quote": quote, "observation_id": observation_id}
+
+
+def test_several_spans_each_checked_readable_only_by_readers_of_every_source(
+    api: dict[str, Api], subject: str
+) -> None:
+    finance = _observation(api["alice"], access=["finance"])
+    sales = _observation(api["bob"], access=["sales"], text="Sales heard React is in use now.")
+    spans = [_span(finance, "React"), _span(sales, "React"), {"quote": "React, said carol"}]
+    body = assertion(subject, "tech_stack", "React", evidence=spans)
+    written = api["carol"].post("/v1/assertions", body)
+    assert written.status_code == 201, written.text
+    evidence = written.json()["assertion"]["evidence"]
+    assert [(e["observation_id"], e["start"]) for e in evidence] == [
+        (finance, TEXT.index("React")),
+        (sales, 12),
+        (None, 0),
+    ]
+    assert _objects(api["carol"], subject) == ["React"]
+    # readers of one source only, or of none, see nothing: the intersection, never public
+    for reader in ("alice", "bob", "public", "dave"):
+        assert _objects(api[reader], subject) == [], reader
+
+
+def _objects(api: Api, subject: str) -> list[str]:
+    facts = api.get("/v1/facts", subject=subject, predicate="tech_stack").json()["facts"]
+    return [f["object"] for f in facts]
+
+
+def test_one_bad_span_refuses_the_write(api: dict[str, Api], subject: str, driver: Driver) -> None:
+    oid = _observation(api["public"])
+    hidden = _observation(api["alice"], access=["finance"])
+    before = _counts(driver)
+    spans = [_span(oid, "React"), _span(oid, "Angular")]
+    rejection = _refused(
+        api["public"].post("/v1/assertions", assertion(subject, "uses", "x", evidence=spans))
+    )
+    assert rejection["reason"] == "evidence_mismatch"
+    assert rejection["message"].startswith("evidence[1]")
+    spans = [_span(oid, "React"), _span(hidden, "React")]
+    unknown = _refused(
+        api["bob"].post("/v1/assertions", assertion(subject, "uses", "x", evidence=spans))
+    )
+    assert unknown["reason"] == "unknown_source"
+    assert _counts(driver) == before
+
+
+@pytest.mark.parametrize("n", [0, 9])
+def test_the_number_of_spans_is_bounded(
+    api: dict[str, Api], subject: str, driver: Driver, n: int
+) -> None:
+    before = _counts(driver)
+    spans = [{"quote": f"span {i}"} for i in range(n)]
+    body = assertion(subject, "uses", "x", evidence=spans)
+    assert _refused(api["public"].post("/v1/assertions", body))["reason"] == "invalid"
+    assert _counts(driver) == before
