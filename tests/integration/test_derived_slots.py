@@ -90,7 +90,8 @@ def test_migration_9_rekeys_derived_versions_and_resumes(
     driver.execute_query("MATCH (v:SchemaVersion) SET v.version = $v", v=nine.version - 1)
     # interrupted after one version of its first step
     driver.execute_query(ledger_cypher.REKEY_DERIVED_VERSIONS, batch=1)
-    assert migrations.migrate(driver, database="neo4j") == [nine.version]
+    later = [m.version for m in migrations.MIGRATIONS if m.version >= nine.version]
+    assert migrations.migrate(driver, database="neo4j") == later
 
     after = {r["id"]: r for r in driver.execute_query(KEYS, ids=ids).records}
     assert {i: r["key"] for i, r in after.items()} == before
