@@ -319,3 +319,95 @@ RETURN count(s) AS done
 """
 
 MIGRATION_STEPS: tuple[str, ...] = (REKEY_DERIVED_VERSIONS, DERIVED_SLOTS)
+
+
+# --- the ledger audit (`tractatus check`, graph_schema/ledger/check.py) -----------------------
+# Each returns {total, sample}: how many problems, and up to $limit of them.
+
+_SAMPLE = """
+WITH collect(problem) AS problems
+RETURN size(problems) AS total, problems[..$limit] AS sample
+"""
+
+# A version named by a SUPERSEDES must carry the stamp of the version that closed or
+# superseded it (set by the same transaction, so at its record time).
+CHECK_SUPERSEDES_WITHOUT_STAMP = (
+    """
+MATCH (n:Assertion)-[:SUPERSEDES]->(x:Assertion)
+WHERE NOT coalesce(x.superseded_at = n.recorded_at, false)
+  AND NOT coalesce(x.closed_at = n.recorded_at, false)
+WITH {assertion: x.id, by: n.id, recorded_at: toString(n.recorded_at),
+      closed_at: toString(x.closed_at), superseded_at: toString(x.superseded_at)} AS problem
+"""
+    + _SAMPLE
+)
+
+# ... and a superseded version must name the version that superseded it.
+CHECK_SUPERSEDED_WITHOUT_SUCCESSOR = (
+    """
+MATCH (x:Assertion)
+WHERE x.superseded_at IS NOT NULL
+  AND NOT EXISTS { MATCH (n:Assertion)-[:SUPERSEDES]->(x) WHERE n.recorded_at = x.superseded_at }
+WITH {assertion: x.id, superseded_at: toString(x.superseded_at)} AS problem
+"""
+    + _SAMPLE
+)
+
+CHECK_STAMP_BEFORE_RECORD = (
+    """
+MATCH (x:Assertion)
+WHERE x.closed_at < x.recorded_at OR x.superseded_at < x.recorded_at
+   OR (x.closed_at IS NULL) <> (x.valid_to IS NULL)
+WITH {assertion: x.id, recorded_at: toString(x.recorded_at), closed_at: toString(x.closed_at),
+      superseded_at: toString(x.superseded_at), valid_to: toString(x.valid_to)} AS problem
+"""
+    + _SAMPLE
+)
+
+# Evidence naming an observation must lead to it.
+CHECK_EVIDENCE_SOURCE_MISSING = (
+    """
+MATCH (a:Assertion)-[:EVIDENCED_BY]->(e:Evidence)
+WHERE e.observation_id IS NOT NULL
+  AND NOT (e)-[:FROM]->(:Observation {id: e.observation_id})
+WITH {assertion: a.id, evidence: e.id, observation_id: e.observation_id} AS problem
+"""
+    + _SAMPLE
+)
+
+# A fact evidenced by a restricted observation must be at least as narrow as it: its own
+# access within the observation's, or the observation's access among its requirements, and
+# every requirement of the observation among its own. (Stored access lists are sorted.)
+CHECK_ACCESS_WIDER_THAN_SOURCE = (
+    """
+MATCH (a:Assertion)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation)
+WITH DISTINCT a, o,
+     reduce(k = '', g IN o.access | k + CASE k WHEN '' THEN '' ELSE '|' END + g) AS own
+WHERE (size(o.access) > 0
+       AND NOT own IN coalesce(a.access_all, [])
+       AND NOT (size(a.access) > 0 AND all(g IN a.access WHERE g IN o.access)))
+   OR any(r IN coalesce(o.access_all, []) WHERE NOT r IN coalesce(a.access_all, []))
+WITH {assertion: a.id, observation: o.id, access: a.access, access_all: a.access_all,
+      source_access: o.access} AS problem
+"""
+    + _SAMPLE
+)
+
+LEDGER_CHECKS: dict[str, str] = {
+    "supersedes_without_stamp": CHECK_SUPERSEDES_WITHOUT_STAMP,
+    "superseded_without_successor": CHECK_SUPERSEDED_WITHOUT_SUCCESSOR,
+    "stamp_inconsistent": CHECK_STAMP_BEFORE_RECORD,
+    "evidence_source_missing": CHECK_EVIDENCE_SOURCE_MISSING,
+    "access_wider_than_source": CHECK_ACCESS_WIDER_THAN_SOURCE,
+}
+
+# Evidence spans with their observation's stored text, a page at a time (offsets are compared
+# in Python: they count code points, as the gate does).
+EVIDENCE_SPANS = """
+MATCH (e:Evidence)-[:FROM]->(o:Observation)
+WHERE o.text IS NOT NULL AND e.id > $after
+RETURN e.id AS evidence, o.id AS observation, e.quote AS quote,
+       e.start AS start, e.end AS end, o.text AS text
+ORDER BY e.id
+LIMIT $page
+"""
