@@ -31,7 +31,8 @@ from graph_schema.lifecycle.rules import DEFAULT_BOUND
 from graph_schema.lifecycle.types import task_key
 from graph_schema.quarantine.types import Retention
 from graph_schema.schema.ontology import predicate_map
-from ingest import gate, writer
+from ingest import gate, idempotency, writer
+from ingest.idempotency import Answer
 from ingest.lifecycle.tasks import TaskWrite, enter_tasks, gather
 from ingest.writer import Prepared
 
@@ -149,7 +150,9 @@ def _write(
     prepared: list[Prepared],
     principal: Principal,
     bound: int,
+    key: idempotency.Key | None,
 ) -> EventWritten:
+    idempotency.claim(tx, key)  # first: a racing twin waits here, then replays
     causes = event.cause_ids()
     found = {
         r["id"]: as_datetime(r["occurred_at"])
@@ -181,7 +184,45 @@ def _write(
             "assertions": [_produced(r) for r in results],
         }
     )
-    return EventWritten(event=out, assertions=results, working_memory=working[event.task_id])
+    written = EventWritten(event=out, assertions=results, working_memory=working[event.task_id])
+    idempotency.remember(tx, key, written.model_dump_json())
+    return written
+
+
+def _gated_assertions(
+    driver: Driver,
+    *,
+    database: str,
+    event: EventWrite,
+    raw: Any,
+    principal: Principal,
+    retention: Retention,
+) -> list[Prepared]:
+    """The event's assertions through the gate and their sources, as the writer takes them;
+    anything refused quarantines the whole event (GateRejected)."""
+    ontology = predicate_map(driver, database=database) if event.assertions else {}
+    items = [_in_task(item, event.task_id) for item in event.assertions]
+    accepted, rejected = gate.check_batch(items, ontology=ontology, principal=principal)
+    requirements: list[tuple[str, ...]] = []
+    if not rejected:
+        accepted, rejected, requirements = gate.check_sources(
+            driver, database=database, items=accepted, principal=principal
+        )
+    if rejected:
+        raise gate.refuse(
+            driver,
+            database=database,
+            rejections=[_nested(r, raw) for r in rejected],
+            origin=ORIGIN,
+            principal=principal,
+            retention=retention,
+        )
+    return writer.prepare(
+        accepted,
+        ontology=ontology,
+        default_valid_from=parse_rfc3339(event.occurred_at),
+        source_access=requirements,
+    )
 
 
 def record_event(
@@ -192,10 +233,17 @@ def record_event(
     principal: Principal,
     retention: Retention,
     bound: int = DEFAULT_BOUND,
-) -> EventWritten:
+    idempotency_key: str | None = None,
+) -> Answer[EventWritten]:
     """Validate and write one event with its assertions; refused input is quarantined and
     raised as GateRejected, a moved-on slot as PreconditionFailed, an ended task as
-    TaskEnded (nothing written). ``bound`` is the working-memory bound."""
+    TaskEnded (nothing written). ``bound`` is the working-memory bound. With an
+    ``idempotency_key`` this caller used before for the same event, the first answer is
+    replayed and nothing is written (for another event: PreconditionFailed)."""
+    key = idempotency.Key.of(principal, idempotency_key, ORIGIN, raw)
+    stored = idempotency.stored_answer(driver, database=database, key=key)
+    if stored is not None:
+        return Answer(EventWritten.model_validate_json(stored), replayed=True)
     checked = check_event(raw, principal=principal)
     if isinstance(checked, gate.Rejection):
         raise gate.refuse(
@@ -206,24 +254,19 @@ def record_event(
             principal=principal,
             retention=retention,
         )
-    ontology = predicate_map(driver, database=database) if checked.assertions else {}
-    items = [_in_task(item, checked.task_id) for item in checked.assertions]
-    accepted, rejected = gate.check_batch(items, ontology=ontology, principal=principal)
-    if rejected:
-        raise gate.refuse(
-            driver,
-            database=database,
-            rejections=[_nested(r, raw) for r in rejected],
-            origin=ORIGIN,
-            principal=principal,
-            retention=retention,
-        )
-    prepared = writer.prepare(
-        accepted, ontology=ontology, default_valid_from=parse_rfc3339(checked.occurred_at)
+    prepared = _gated_assertions(
+        driver,
+        database=database,
+        event=checked,
+        raw=raw,
+        principal=principal,
+        retention=retention,
     )
     try:
         with driver.session(database=database) as session:
-            written = session.execute_write(_write, checked, raw, prepared, principal, bound)
+            written = session.execute_write(_write, checked, raw, prepared, principal, bound, key)
+    except idempotency.TwinWon as twin:
+        return Answer(EventWritten.model_validate_json(twin.response), replayed=True)
     except _CausesRefused as refused:
         raise gate.refuse(
             driver,
@@ -234,4 +277,4 @@ def record_event(
             retention=retention,
         ) from None
     gate.count_accepted(ORIGIN, 1 + len(written.assertions))
-    return written
+    return Answer(written)

@@ -8,6 +8,7 @@ quarantined with their reason; a batch with any refused item is refused whole.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 from graph_schema.core.errors import GateRejected
 from graph_schema.core.timeutil import new_id, parse_rfc3339, utcnow
 from graph_schema.core.types import Principal
-from graph_schema.ledger.types import AssertionWrite
+from graph_schema.ledger.types import AssertionWrite, EvidenceWrite
 from graph_schema.observations import cypher as observations_cypher
 from graph_schema.quarantine import cypher as quarantine_cypher
 from graph_schema.quarantine.retention import prune
@@ -124,40 +125,121 @@ def check_batch(
     return accepted, rejected
 
 
+@dataclass(frozen=True)
+class Source:
+    """A stored observation an assertion's evidence names, as the writer may see it."""
+
+    requirement: tuple[str, ...]  # its access as an ``access_all`` requirement ("g1|g2")
+    text: str | None  # None when its raw text is not retained
+    sha256: str | None
+
+
+def _visible_sources(
+    driver: Driver, *, database: str, ids: list[str], principal: Principal
+) -> dict[str, Source]:
+    if not ids:
+        return {}
+    records, _, _ = driver.execute_query(
+        observations_cypher.VISIBLE_SOURCES,
+        ids=ids,
+        groups=list(principal.groups),
+        database_=database,
+        routing_="r",
+    )
+    found = {}
+    for r in records:
+        own = ["|".join(sorted(r["access"]))] if r["access"] else []
+        requirement = tuple(sorted({*own, *r["access_all"]}))
+        found[r["id"]] = Source(requirement, r["text"], r["sha256"])
+    return found
+
+
+def against_source(evidence: EvidenceWrite, source: Source) -> EvidenceWrite | str:
+    """The evidence checked exactly as if it had sent the observation's stored text as its
+    ``source_text`` (quote verbatim in it, offsets pointing at the quote), with that text
+    filled in; or why it does not match. A ``source_text`` sent along must be that text.
+    Without the raw text (``TRACTATUS_RETAIN_RAW_TEXT=false``) the write must send
+    ``source_text``, and its SHA-256 must be the stored one."""
+    sent = evidence.source_text
+    if source.text is None:
+        if sent is None:
+            return (
+                "evidence: the observation's raw text is not retained; send source_text, "
+                "checked against its stored SHA-256"
+            )
+        if hashlib.sha256(sent.encode("utf-8")).hexdigest() != source.sha256:
+            return "evidence: source_text is not the observation's text (its SHA-256 differs)"
+    elif sent is not None and sent != source.text:
+        return "evidence: source_text is not the observation's stored text"
+    text = source.text if source.text is not None else sent
+    try:
+        return EvidenceWrite.model_validate(
+            {**evidence.model_dump(mode="json", exclude_unset=True), "source_text": text}
+        )
+    except ValidationError as error:
+        return f"{schema_reason(error)[1]} (the observation's stored text)"
+
+
+def _checked_span(
+    evidence: EvidenceWrite, found: dict[str, Source], where: str
+) -> EvidenceWrite | tuple[str, str]:
+    """One span checked against the observation it names (its text filled in), or the
+    (reason, message) of its refusal."""
+    source = found.get(evidence.observation_id or "")
+    if source is None:
+        return "unknown_source", f"{where} names an observation that does not exist"
+    checked = against_source(evidence, source)
+    if isinstance(checked, str):
+        return "evidence_mismatch", f"{where}: {checked.removeprefix('evidence: ')}"
+    return checked
+
+
+def _checked_evidence(
+    index: int, item: AssertionWrite, found: dict[str, Source]
+) -> tuple[AssertionWrite | Rejection, tuple[str, ...]]:
+    """The item with each span that names an observation checked against it (that
+    observation's text filled in), and the requirements it inherits from all of them; or its
+    rejection (the first span refused)."""
+    spans: list[EvidenceWrite] = []
+    requirement: set[str] = set()
+    several = isinstance(item.evidence, list)
+    for n, evidence in enumerate(item.spans):
+        if evidence.observation_id is None:
+            spans.append(evidence)
+            continue
+        where = f"evidence[{n}]" if several else "evidence"
+        checked = _checked_span(evidence, found, where)
+        if isinstance(checked, tuple):
+            return Rejection(index, *checked, item.model_dump(mode="json")), ()
+        spans.append(checked)
+        requirement.update(found[evidence.observation_id].requirement)
+    return item.with_spans(spans), tuple(sorted(requirement))
+
+
 def check_sources(
     driver: Driver, *, database: str, items: list[AssertionWrite], principal: Principal
-) -> tuple[list[Rejection], list[tuple[str, ...]]]:
-    """Evidence that names an observation must name one the writer can see; the assertion
-    then inherits that source's access as a requirement (``access_all``), so it is visible
-    only to principals allowed by every source. Unknown and invisible look the same."""
-    ids = sorted({i.evidence.observation_id for i in items if i.evidence.observation_id})
-    found: dict[str, tuple[str, ...]] = {}
-    if ids:
-        records, _, _ = driver.execute_query(
-            observations_cypher.VISIBLE_SOURCES,
-            ids=ids,
-            groups=list(principal.groups),
-            database_=database,
-            routing_="r",
-        )
-        for r in records:
-            own = ["|".join(sorted(r["access"]))] if r["access"] else []
-            found[r["id"]] = tuple(sorted({*own, *r["access_all"]}))
+) -> tuple[list[AssertionWrite], list[Rejection], list[tuple[str, ...]]]:
+    """Evidence that names an observation must name one the writer can see (unknown and
+    invisible look the same: ``unknown_source``) and match its stored text like a write that
+    sends ``source_text`` (``evidence_mismatch``), each span of several; the assertion then
+    inherits every source's access as a requirement (``access_all``), so it is visible only to
+    principals allowed by every source (sources with no common reader: nobody but an admin;
+    never everyone). Returns the items with the sources' texts filled in, the rejections and
+    each item's requirements."""
+    ids = sorted({e.observation_id for i in items for e in i.spans if e.observation_id})
+    found = _visible_sources(driver, database=database, ids=ids, principal=principal)
+    checked: list[AssertionWrite] = []
     rejections: list[Rejection] = []
     requirements: list[tuple[str, ...]] = []
     for index, item in enumerate(items):
-        source = item.evidence.observation_id
-        if source is not None and source not in found:
-            rejections.append(
-                Rejection(
-                    index,
-                    "unknown_source",
-                    "evidence names an observation that does not exist",
-                    item.model_dump(mode="json"),
-                )
-            )
-        requirements.append(found.get(source, ()) if source else ())
-    return rejections, requirements
+        result, requirement = _checked_evidence(index, item, found)
+        if isinstance(result, Rejection):
+            rejections.append(result)
+            checked.append(item)
+        else:
+            checked.append(result)
+        requirements.append(requirement)
+    return checked, rejections, requirements
 
 
 def _payload_text(payload: Any) -> str:

@@ -32,7 +32,7 @@ from typing import Any
 from neo4j import Driver, ManagedTransaction
 from pydantic import ValidationError
 
-from graph_schema.core.errors import PreconditionFailed, TractatusError
+from graph_schema.core.errors import TractatusError
 from graph_schema.core.timeutil import new_id, parse_rfc3339, utcnow, with_rfc3339
 from graph_schema.core.types import Principal
 from graph_schema.ledger.types import AssertionWrite
@@ -44,7 +44,7 @@ from graph_schema.quarantine.retention import prune
 from graph_schema.quarantine.types import Retention
 from graph_schema.schema.ontology import predicate_map
 from graph_schema.schema.types import Predicate
-from ingest import gate, writer
+from ingest import gate, idempotency, writer
 from ingest.distill.base import BatchDistiller, Distiller, Draft, distilled_with
 from ingest.distill.dates import offset_of
 from ingest.distill.llm import DistillationFailed
@@ -101,13 +101,8 @@ class Context:
     working_memory_bound: int = DEFAULT_BOUND
 
 
-def idempotency_scope(principal: Principal, key: str | None) -> str | None:
-    return None if key is None else f"{principal.id}\x1f{key}"
-
-
 def request_digest(obs: ObservationIn) -> str:
-    canonical = json.dumps(obs.model_dump(mode="json"), ensure_ascii=False, sort_keys=True)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return idempotency.request_digest(obs.model_dump(mode="json"))
 
 
 # --- 1. validation ----------------------------------------------------------------------------
@@ -133,10 +128,7 @@ def _validate(raw: Any, index: int, principal: Principal) -> ObservationIn | gat
 
 def _replay(plan: _Plan, digest: str | None, response: str | None) -> Outcome:
     if digest != plan.digest:
-        return PreconditionFailed(
-            "this idempotency key was already used for a different observation",
-            details={"idempotency_key": plan.obs.idempotency_key},
-        )
+        return idempotency.different_request(plan.obs.idempotency_key, "observation")
     if response is None:
         return TractatusError("the stored observation has no response to replay")
     return ObservationWritten.model_validate({**json.loads(response), "replayed": True})
@@ -484,7 +476,7 @@ def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
                 retention=ctx.retention,
             )
             continue
-        scope = idempotency_scope(ctx.principal, checked.idempotency_key)
+        scope = idempotency.idempotency_scope(ctx.principal, checked.idempotency_key)
         plans.append(_Plan(index, checked, scope, request_digest(checked)))
     stored = _stored(ctx, sorted({p.scope for p in plans if p.scope is not None}))
     first_of: dict[str, _Plan] = {}

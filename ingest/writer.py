@@ -26,11 +26,18 @@ from graph_schema.ledger import cypher
 from graph_schema.ledger.disclosure import disclosures_for
 from graph_schema.ledger.records import assertion_out
 from graph_schema.ledger.timeline import Plan, Version, governing, plan_write
-from graph_schema.ledger.types import AssertionOut, AssertionWrite, EvidenceOut, WriteResult
+from graph_schema.ledger.types import (
+    AssertionOut,
+    AssertionsWritten,
+    AssertionWrite,
+    EvidenceOut,
+    WriteResult,
+)
 from graph_schema.lifecycle.restore import RESTORE_REASON, RESTORE_RULE, Piece
 from graph_schema.lifecycle.rules import DEFAULT_BOUND
 from graph_schema.lifecycle.types import WorkingMemory
 from graph_schema.schema.types import Predicate
+from ingest import idempotency
 from ingest.lifecycle.tasks import enter_tasks, gather
 
 ONE_MICROSECOND = timedelta(microseconds=1)
@@ -49,12 +56,24 @@ class Prepared:
     access_all: tuple[str, ...] = ()
 
 
-def slot_key(item: AssertionWrite, predicate: Predicate) -> str:
+def slot_key(item: AssertionWrite, predicate: Predicate, access_all: Sequence[str] = ()) -> str:
+    """The slot of a write: (subject, predicate[, object], access), plus the source
+    requirements (``access_all``) of a derived fact, so that a fact readable only by readers
+    of its sources never shares a slot (its versions, its 409s) with a wider one. A slot with
+    no requirement keeps the key it always had; a derived slot's key is that key, ``+`` and
+    its requirements, which migration 9 can compute in Cypher from a stored version."""
     obj = item.object_text() if predicate.cardinality == "many" else None
     canonical = json.dumps(
         [item.subject, item.predicate, obj, sorted(item.access)], ensure_ascii=False
     )
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    key = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return derived_key(key, access_all)
+
+
+def derived_key(key: str, access_all: Sequence[str]) -> str:
+    """``key`` of the slot's access scope narrowed by ``access_all`` ("g1|g2" each; group
+    names never hold ``+``, ``,`` or ``|``, so the key is unambiguous)."""
+    return f"{key}+{','.join(sorted(access_all))}" if access_all else key
 
 
 def prepare(
@@ -68,7 +87,7 @@ def prepare(
     now = default_valid_from or utcnow()
     prepared = []
     for n, item in enumerate(items):
-        evidence_time = item.evidence.occurred_at
+        evidence_time = next((e.occurred_at for e in item.spans if e.occurred_at), None)
         valid_from = (
             parse_rfc3339(item.valid_from)
             if item.valid_from
@@ -76,16 +95,17 @@ def prepare(
             if evidence_time
             else now
         )
+        access_all = source_access[n] if source_access else ()
         prepared.append(
             Prepared(
                 item=item,
-                key=slot_key(item, ontology[item.predicate]),
+                key=slot_key(item, ontology[item.predicate], access_all),
                 object_text=item.object_text(),
                 valid_from=valid_from,
                 valid_to=parse_rfc3339(item.valid_to) if item.valid_to else None,
                 embedding=embeddings[n] if embeddings else None,
                 predicate=ontology[item.predicate],
-                access_all=source_access[n] if source_access else (),
+                access_all=tuple(sorted(access_all)),
                 slot_object=(
                     item.object_text() if ontology[item.predicate].cardinality == "many" else None
                 ),
@@ -104,6 +124,7 @@ def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared], wall: datetime
             "predicate": p.item.predicate,
             "object": p.slot_object,
             "access": p.item.access,
+            "access_all": list(p.access_all),
         }
         for p in unique
     ]
@@ -192,22 +213,24 @@ def _node_props(p: Prepared, *, new: str, now: datetime, principal: Principal) -
 
 
 def _evidence_props(p: Prepared, now: datetime) -> list[dict[str, Any]]:
-    ev = p.item.evidence
-    start, end = ev.span()
-    return [
-        {
-            "id": new_id(),
-            "quote": ev.quote,
-            "start": start,
-            "end": end,
-            "observation_id": ev.observation_id,
-            "speaker": ev.speaker,
-            "occurred_at": parse_rfc3339(ev.occurred_at) if ev.occurred_at else None,
-            "recorded_at": now,
-            "access": p.item.access,
-            "access_all": list(p.access_all),
-        }
-    ]
+    rows = []
+    for ev in p.item.spans:
+        start, end = ev.span()
+        rows.append(
+            {
+                "id": new_id(),
+                "quote": ev.quote,
+                "start": start,
+                "end": end,
+                "observation_id": ev.observation_id,
+                "speaker": ev.speaker,
+                "occurred_at": parse_rfc3339(ev.occurred_at) if ev.occurred_at else None,
+                "recorded_at": now,
+                "access": p.item.access,
+                "access_all": list(p.access_all),
+            }
+        )
+    return rows
 
 
 def _closes(plan: Plan, new: str) -> list[dict[str, Any]]:
@@ -481,11 +504,18 @@ def restore_in_tx(tx: ManagedTransaction, pieces: Sequence[Piece], *, now: datet
 
 
 def _enter_and_write(
-    tx: ManagedTransaction, prepared: list[Prepared], principal: Principal, bound: int
+    tx: ManagedTransaction,
+    prepared: list[Prepared],
+    principal: Principal,
+    bound: int,
+    key: idempotency.Key | None,
 ) -> list[WriteResult]:
+    idempotency.claim(tx, key)  # before tasks and slots: a racing twin waits here
     tasks = gather((p.item.task_id, p.item.access) for p in prepared)
     working = enter_tasks(tx, principal, tasks, bound=bound)
-    return write_in_tx(tx, prepared, principal=principal, working=working)
+    results = write_in_tx(tx, prepared, principal=principal, working=working)
+    idempotency.remember(tx, key, AssertionsWritten(results=results).model_dump_json())
+    return results
 
 
 def write_assertions(
@@ -495,8 +525,11 @@ def write_assertions(
     prepared: list[Prepared],
     principal: Principal,
     bound: int = DEFAULT_BOUND,
+    key: idempotency.Key | None = None,
 ) -> list[WriteResult]:
     """Write a validated batch atomically, into the writer's tasks it names; PreconditionFailed
-    or TaskEnded rolls back the whole batch. ``bound`` is the working-memory bound."""
+    or TaskEnded rolls back the whole batch. ``bound`` is the working-memory bound; ``key``
+    the request's idempotency key, claimed and answered in the same transaction (a twin that
+    committed it first raises :class:`ingest.idempotency.TwinWon`)."""
     with driver.session(database=database) as session:
-        return session.execute_write(_enter_and_write, prepared, principal, bound)
+        return session.execute_write(_enter_and_write, prepared, principal, bound, key)

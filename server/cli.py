@@ -105,6 +105,27 @@ def _checksum(_: argparse.Namespace) -> int:
     return 0
 
 
+def _check(args: argparse.Namespace) -> int:
+    """``check-chains`` and the ledger audit in one report; exit 1 on any problem."""
+    import json
+
+    from graph_schema.events import check as chaincheck
+    from graph_schema.ledger.check import check_ledger
+    from server.settings import get_settings, open_driver
+
+    settings = get_settings()
+    database = settings.neo4j_database
+    with open_driver(settings) as driver:
+        chains = chaincheck.check_chains(driver, database=database, sample=args.sample)
+        ledger = check_ledger(driver, database=database, sample=args.sample)
+    report = chaincheck.ChainReport(
+        [*chains.findings, *(chaincheck.Finding(p.kind, p.total, p.sample) for p in ledger)]
+    )
+    text = chaincheck.render(report, "ledger")
+    print(json.dumps(report.as_json(), indent=2) if args.json else text)
+    return 0 if report.ok else 1
+
+
 def _sleep(args: argparse.Namespace) -> int:
     """Exit 0: done (or previewed); 3: another sleep holds the lock; 2: bad arguments."""
     import json
@@ -316,6 +337,14 @@ def build_parser() -> argparse.ArgumentParser:
         "checksum", help="print a checksum of the store's whole content (nodes, relationships)"
     )
     checksum.set_defaults(func=_checksum)
+    check = sub.add_parser(
+        "check",
+        help="audit the chains and the ledger (versions, stamps, evidence, access); exit 1 on"
+        " problems",
+    )
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument("--sample", type=int, default=100, help="examples kept per problem")
+    check.set_defaults(func=_check)
     spec = sub.add_parser("openapi", help="write the OpenAPI document (default settings)")
     spec.add_argument("--output", default="docs/openapi.json", help="a file, or - for stdout")
     spec.set_defaults(func=_openapi)

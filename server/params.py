@@ -1,11 +1,12 @@
-"""Query parameters shared by the read routes: the slot named, and RFC 3339 time coordinates."""
+"""Parameters shared by routes: the slot named, RFC 3339 time coordinates, and the idempotency
+key of a write with the header that says an answer is replayed."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import Query
+from fastapi import Header, Query
 
 from graph_schema.core.timeutil import parse_rfc3339, utcnow
 from graph_schema.core.types import MAX_NAME_CHARS, Timestamp
@@ -26,3 +27,33 @@ def coordinates(as_of: str | None, known_at: str | None) -> tuple[datetime, date
     valid = parse_rfc3339(as_of) if as_of is not None else now
     known = min(parse_rfc3339(known_at), now) if known_at is not None else now
     return valid, known
+
+
+# Idempotency of writes (docs/ingestion.md#idempotency): observations carry their key in the
+# body (``idempotency_key``); assertions and events in this header, one key per request.
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias=IDEMPOTENCY_HEADER,
+        min_length=1,
+        max_length=256,
+        description="the caller's key for this request: sent again with the same body, the"
+        " first answer is replayed and nothing is written; with a different body, 409",
+    ),
+]
+
+
+def replayed_header() -> dict[str, Any]:
+    """The OpenAPI description of the ``Idempotent-Replayed`` answer header."""
+    return {
+        REPLAYED_HEADER: {
+            "description": "`true` when this answer replays an earlier request's",
+            "schema": {"type": "string", "enum": ["true", "false"]},
+        }
+    }
+
+
+def replayed(flag: bool) -> dict[str, str]:
+    return {REPLAYED_HEADER: "true" if flag else "false"}

@@ -41,6 +41,7 @@ class Call(Generic[T]):
     body: Any = None
     idempotent: bool = False
     unwrap: str | None = None  # answer is model(**json)[unwrap] (batches: "results")
+    headers: dict[str, str] = field(default_factory=dict)
 
     def parse(self, payload: Any) -> T:
         parsed: Any = self.model.model_validate(payload)
@@ -76,6 +77,19 @@ def _segment(value: str) -> str:
 # --- the ledger -------------------------------------------------------------------------------
 
 
+# a quote, one span ({"quote", "start", "end", "source_text", "observation_id", ...}), or a
+# list of spans (at most 8), each checked by the server
+Evidence = str | Mapping[str, Any] | Sequence[Mapping[str, Any]]
+
+
+def evidence_json(evidence: Evidence) -> dict[str, Any] | list[dict[str, Any]]:
+    if isinstance(evidence, str):
+        return {"quote": evidence}
+    if isinstance(evidence, Mapping):
+        return dict(evidence)
+    return [dict(span) for span in evidence]
+
+
 def assertion_body(
     subject: str,
     predicate: str,
@@ -84,7 +98,7 @@ def assertion_body(
     source_kind: str,
     asserted_by: str,
     confidence: float,
-    evidence: str | Mapping[str, Any],
+    evidence: Evidence,
     polarity: bool = True,
     expected_current: str | Unset | None = UNSET,
     **optional: Any,
@@ -99,7 +113,7 @@ def assertion_body(
         "source_kind": source_kind,
         "asserted_by": asserted_by,
         "confidence": confidence,
-        "evidence": {"quote": evidence} if isinstance(evidence, str) else dict(evidence),
+        "evidence": evidence_json(evidence),
     }
     for name in ("valid_from", "valid_to"):
         optional[name] = time_text(optional.get(name))
@@ -109,17 +123,40 @@ def assertion_body(
     return body
 
 
-def assert_one(body: dict[str, Any]) -> Call[models.WriteResult]:
-    return Call("POST", "/v1/assertions", models.WriteResult, body=body)
+IDEMPOTENCY_HEADER = "Idempotency-Key"
 
 
-def assert_many(bodies: Sequence[Mapping[str, Any]]) -> Call[list[models.WriteResult]]:
+def keyed(idempotency_key: str | None) -> dict[str, str]:
+    """The ``Idempotency-Key`` header of a write: the key given, else a new one. With it a
+    write is safe to send again (the server replays the first answer and writes nothing), so
+    assertions and events are retried like observations."""
+    return {IDEMPOTENCY_HEADER: idempotency_key or new_idempotency_key()}
+
+
+def assert_one(
+    body: dict[str, Any], idempotency_key: str | None = None
+) -> Call[models.WriteResult]:
+    return Call(
+        "POST",
+        "/v1/assertions",
+        models.WriteResult,
+        body=body,
+        idempotent=True,
+        headers=keyed(idempotency_key),
+    )
+
+
+def assert_many(
+    bodies: Sequence[Mapping[str, Any]], idempotency_key: str | None = None
+) -> Call[list[models.WriteResult]]:
     return Call(
         "POST",
         "/v1/assertions",
         models.WriteResults,
         body={"assertions": [dict(b) for b in bodies]},
         unwrap="results",
+        idempotent=True,
+        headers=keyed(idempotency_key),
     )
 
 
@@ -265,8 +302,17 @@ def event_body(
     return body
 
 
-def record_event(body: dict[str, Any]) -> Call[models.EventWritten]:
-    return Call("POST", "/v1/events", models.EventWritten, body=body)
+def record_event(
+    body: dict[str, Any], idempotency_key: str | None = None
+) -> Call[models.EventWritten]:
+    return Call(
+        "POST",
+        "/v1/events",
+        models.EventWritten,
+        body=body,
+        idempotent=True,
+        headers=keyed(idempotency_key),
+    )
 
 
 def event(event_id: str) -> Call[models.Event]:

@@ -1,10 +1,10 @@
 """What the sync and async clients share: headers, request ids, errors and the retry policy.
 
-Retries (tenacity) are for idempotent calls only: reads, recall, observations (they carry an
-idempotency key) and predicate registration. They happen on connection errors and timeouts and
-on 429, 502, 503 and 504, with exponential backoff and jitter, or the server's
-``Retry-After`` when it sends one. A call that is not idempotent (an assertion, an event) is
-sent once: if its answer is lost, the caller decides (a precondition makes a resend safe).
+Retries (tenacity) are for idempotent calls only: reads, recall, writes that carry an
+idempotency key (observations, assertions, events: one is generated per call unless given, and
+every retry of the call sends the same one) and predicate registration. They happen on
+connection errors and timeouts and on 429, 502, 503 and 504, with exponential backoff and
+jitter, or the server's ``Retry-After`` when it sends one. Anything else is sent once.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def from_env(url: str | None, api_key: str | None) -> tuple[str, str]:
 def request_kwargs(call: Call[Any], request_id: str) -> dict[str, Any]:
     kwargs: dict[str, Any] = {
         "params": call.params or None,
-        "headers": {REQUEST_ID_HEADER: request_id},
+        "headers": {**call.headers, REQUEST_ID_HEADER: request_id},
     }
     if call.body is not None:
         kwargs["json"] = call.body

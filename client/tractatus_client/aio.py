@@ -86,13 +86,14 @@ class AsyncTractatus:
         source_kind: str,
         asserted_by: str,
         confidence: float,
-        evidence: str | Mapping[str, Any],
+        evidence: _calls.Evidence,
         expected_current: str | Unset | None = UNSET,
         valid_from: Time | None = None,
         valid_to: Time | None = None,
         access: Sequence[str] | None = None,
         task_id: str | None = None,
         disclosures: Sequence[Mapping[str, Any]] | None = None,
+        idempotency_key: str | None = None,
     ) -> models.WriteResult:
         """Write one version of a fact. ``expected_current``: the id of the version you believe
         governs now, or ``None`` for "nothing does"; a mismatch raises ``PreconditionFailed``
@@ -112,11 +113,13 @@ class AsyncTractatus:
             task_id=task_id,
             disclosures=[dict(d) for d in disclosures] if disclosures else None,
         )
-        return await self.run(_calls.assert_one(body))
+        return await self.run(_calls.assert_one(body, idempotency_key))
 
-    async def assert_facts(self, bodies: Sequence[Mapping[str, Any]]) -> list[models.WriteResult]:
+    async def assert_facts(
+        self, bodies: Sequence[Mapping[str, Any]], *, idempotency_key: str | None = None
+    ) -> list[models.WriteResult]:
         """Several assertion bodies in one transaction (all or nothing)."""
-        return await self.run(_calls.assert_many(bodies))
+        return await self.run(_calls.assert_many(bodies, idempotency_key))
 
     async def retract(
         self,
@@ -127,11 +130,12 @@ class AsyncTractatus:
         source_kind: str,
         asserted_by: str,
         confidence: float,
-        evidence: str | Mapping[str, Any],
+        evidence: _calls.Evidence,
         expected_current: str | Unset | None = UNSET,
         valid_from: Time | None = None,
         access: Sequence[str] | None = None,
         task_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> models.WriteResult:
         """Write a retraction (``polarity: false``): from ``valid_from`` on, reads of the slot
         answer ``not_found``; the history keeps every version."""
@@ -149,7 +153,7 @@ class AsyncTractatus:
             access=list(access) if access is not None else None,
             task_id=task_id,
         )
-        return await self.run(_calls.assert_one(body))
+        return await self.run(_calls.assert_one(body, idempotency_key))
 
     async def facts(
         self,
@@ -285,6 +289,7 @@ class AsyncTractatus:
         access: Sequence[str] | None = None,
         goal: str | None = None,
         assertions: Sequence[Mapping[str, Any]] | None = None,
+        idempotency_key: str | None = None,
     ) -> models.EventWritten:
         """One step of a task: name its causes (``caused_by``) or declare ``root=True``."""
         body = _calls.event_body(
@@ -301,7 +306,7 @@ class AsyncTractatus:
             goal=goal,
             assertions=[dict(a) for a in assertions] if assertions else None,
         )
-        return await self.run(_calls.record_event(body))
+        return await self.run(_calls.record_event(body, idempotency_key))
 
     async def event(self, event_id: str) -> models.Event:
         return await self.run(_calls.event(event_id))

@@ -61,11 +61,13 @@ def check_chains(driver: Driver, *, database: str, sample: int = DEFAULT_SAMPLE)
     return ChainReport(findings)
 
 
-def render(report: ChainReport) -> str:
-    """A human-readable report: one block per kind of problem."""
+def render(report: ChainReport, what: str = "chain") -> str:
+    """A human-readable report: one block per kind of problem (``what``: chain, ledger)."""
     if report.ok:
-        return "chains ok: no problems found"
-    lines = [f"{report.total} chain problem(s) found"]
+        return (
+            f"{what}s ok: no problems found" if what == "chain" else f"{what} ok: no problems found"
+        )
+    lines = [f"{report.total} {what} problem(s) found"]
     for finding in report.findings:
         lines.append(f"- {finding.kind}: {finding.total}")
         for example in finding.sample:

@@ -24,7 +24,8 @@ LOCK_SLOTS = stable("""
 UNWIND $slots AS slot
 MERGE (s:Slot {key: slot.key})
 ON CREATE SET s.subject = slot.subject, s.predicate = slot.predicate, s.object = slot.object,
-              s.access = slot.access, s.version = 0, s.created_at = $wall_clock
+              s.access = slot.access, s.access_all = slot.access_all, s.version = 0,
+              s.created_at = $wall_clock
 SET s.version = s.version + 1
 RETURN max(s.last_recorded_at) AS last_recorded_at
 """)
@@ -331,4 +332,131 @@ WITH a, b, k,
 WHERE (a_end IS NULL OR a_end > b.valid_from) AND (b_end IS NULL OR b_end > a.valid_from)
 RETURN a.slot_key AS slot, a.id AS first, b.id AS second, k AS known_at
 LIMIT 100
+"""
+
+
+# Migration 9: a derived fact's slot key names its source requirements (``access_all``), so it
+# no longer shares a slot with a wider fact (ingest/writer.py ``slot_key``). ``slot_key`` is
+# the slot's index, stripped from every answer, not part of the record; no stamp, evidence or
+# content changes. The stored ``access_all`` is sorted (the gate sorts it), as the writer's key
+# is. Each run re-keys up to $batch versions written before the migration.
+REKEY_DERIVED_VERSIONS = """
+MATCH (a:Assertion)
+WHERE size(coalesce(a.access_all, [])) > 0 AND NOT a.slot_key CONTAINS '+'
+WITH a LIMIT $batch
+SET a.slot_key = a.slot_key + '+'
+    + reduce(k = '', r IN a.access_all | k + CASE k WHEN '' THEN '' ELSE ',' END + r)
+RETURN count(a) AS done
+"""
+
+# ... and gives each new key its Slot, with the wider slot's object and a last record time
+# later than every stamp of its versions (record time stays monotonic per slot).
+DERIVED_SLOTS = """
+MATCH (a:Assertion)
+WHERE a.slot_key CONTAINS '+' AND NOT EXISTS { MATCH (:Slot {key: a.slot_key}) }
+WITH a.slot_key AS key, collect(a) AS versions
+LIMIT $batch
+UNWIND versions AS v
+UNWIND [v.recorded_at, v.closed_at, v.superseded_at] AS stamp
+WITH key, head(collect(v)) AS a, max(stamp) AS last
+OPTIONAL MATCH (wider:Slot {key: split(key, '+')[0]})
+CREATE (s:Slot {key: key})
+SET s.subject = a.subject, s.predicate = a.predicate, s.object = wider.object,
+    s.access = a.access, s.access_all = a.access_all, s.version = 0,
+    s.created_at = datetime(), s.last_recorded_at = last
+RETURN count(s) AS done
+"""
+
+MIGRATION_STEPS: tuple[str, ...] = (REKEY_DERIVED_VERSIONS, DERIVED_SLOTS)
+
+
+# --- the ledger audit (`tractatus check`, graph_schema/ledger/check.py) -----------------------
+# Each returns {total, sample}: how many problems, and up to $limit of them.
+
+_SAMPLE = """
+WITH collect(problem) AS problems
+RETURN size(problems) AS total, problems[..$limit] AS sample
+"""
+
+# A version named by a SUPERSEDES must carry the stamp of the version that closed or
+# superseded it (set by the same transaction, so at its record time).
+CHECK_SUPERSEDES_WITHOUT_STAMP = (
+    """
+MATCH (n:Assertion)-[:SUPERSEDES]->(x:Assertion)
+WHERE NOT coalesce(x.superseded_at = n.recorded_at, false)
+  AND NOT coalesce(x.closed_at = n.recorded_at, false)
+WITH {assertion: x.id, by: n.id, recorded_at: toString(n.recorded_at),
+      closed_at: toString(x.closed_at), superseded_at: toString(x.superseded_at)} AS problem
+"""
+    + _SAMPLE
+)
+
+# ... and a superseded version must name the version that superseded it.
+CHECK_SUPERSEDED_WITHOUT_SUCCESSOR = (
+    """
+MATCH (x:Assertion)
+WHERE x.superseded_at IS NOT NULL
+  AND NOT EXISTS { MATCH (n:Assertion)-[:SUPERSEDES]->(x) WHERE n.recorded_at = x.superseded_at }
+WITH {assertion: x.id, superseded_at: toString(x.superseded_at)} AS problem
+"""
+    + _SAMPLE
+)
+
+CHECK_STAMP_BEFORE_RECORD = (
+    """
+MATCH (x:Assertion)
+WHERE x.closed_at < x.recorded_at OR x.superseded_at < x.recorded_at
+   OR (x.closed_at IS NULL) <> (x.valid_to IS NULL)
+WITH {assertion: x.id, recorded_at: toString(x.recorded_at), closed_at: toString(x.closed_at),
+      superseded_at: toString(x.superseded_at), valid_to: toString(x.valid_to)} AS problem
+"""
+    + _SAMPLE
+)
+
+# Evidence naming an observation must lead to it.
+CHECK_EVIDENCE_SOURCE_MISSING = (
+    """
+MATCH (a:Assertion)-[:EVIDENCED_BY]->(e:Evidence)
+WHERE e.observation_id IS NOT NULL
+  AND NOT (e)-[:FROM]->(:Observation {id: e.observation_id})
+WITH {assertion: a.id, evidence: e.id, observation_id: e.observation_id} AS problem
+"""
+    + _SAMPLE
+)
+
+# A fact evidenced by a restricted observation must be at least as narrow as it: its own
+# access within the observation's, or the observation's access among its requirements, and
+# every requirement of the observation among its own. (Stored access lists are sorted.)
+CHECK_ACCESS_WIDER_THAN_SOURCE = (
+    """
+MATCH (a:Assertion)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation)
+WITH DISTINCT a, o,
+     reduce(k = '', g IN o.access | k + CASE k WHEN '' THEN '' ELSE '|' END + g) AS own
+WHERE (size(o.access) > 0
+       AND NOT own IN coalesce(a.access_all, [])
+       AND NOT (size(a.access) > 0 AND all(g IN a.access WHERE g IN o.access)))
+   OR any(r IN coalesce(o.access_all, []) WHERE NOT r IN coalesce(a.access_all, []))
+WITH {assertion: a.id, observation: o.id, access: a.access, access_all: a.access_all,
+      source_access: o.access} AS problem
+"""
+    + _SAMPLE
+)
+
+LEDGER_CHECKS: dict[str, str] = {
+    "supersedes_without_stamp": CHECK_SUPERSEDES_WITHOUT_STAMP,
+    "superseded_without_successor": CHECK_SUPERSEDED_WITHOUT_SUCCESSOR,
+    "stamp_inconsistent": CHECK_STAMP_BEFORE_RECORD,
+    "evidence_source_missing": CHECK_EVIDENCE_SOURCE_MISSING,
+    "access_wider_than_source": CHECK_ACCESS_WIDER_THAN_SOURCE,
+}
+
+# Evidence spans with their observation's stored text, a page at a time (offsets are compared
+# in Python: they count code points, as the gate does).
+EVIDENCE_SPANS = """
+MATCH (e:Evidence)-[:FROM]->(o:Observation)
+WHERE o.text IS NOT NULL AND e.id > $after
+RETURN e.id AS evidence, o.id AS observation, e.quote AS quote,
+       e.start AS start, e.end AS end, o.text AS text
+ORDER BY e.id
+LIMIT $page
 """

@@ -41,6 +41,8 @@ from graph_schema.lifecycle.types import Transition, WorkingMemory
 MAX_QUOTE_CHARS = 10_000
 MAX_OBJECT_CHARS = 10_000
 MAX_DISCLOSURES = 8
+# evidence spans of one assertion (several sources corroborating it)
+MAX_EVIDENCE = 8
 # the default of TRACTATUS_MAX_BATCH; the served OpenAPI document states the configured one
 MAX_ASSERTION_BATCH = 1_000
 
@@ -88,7 +90,13 @@ class EvidenceWrite(Strict):
         if (self.start is None) != (self.end is None):
             raise ValueError("evidence start and end come together")
         if self.source_text is None:
-            if self.start is not None and (self.start, self.end) != (0, len(self.quote)):
+            # evidence citing an observation is checked against its stored text by the gate
+            # (ingest.gate.check_sources), which fills source_text in before the writer
+            if (
+                self.observation_id is None
+                and self.start is not None
+                and (self.start, self.end) != (0, len(self.quote))
+            ):
                 raise ValueError("evidence offsets need the source_text they point into")
             return self
         if self.start is not None and self.end is not None:
@@ -127,7 +135,11 @@ class AssertionWrite(Strict):
     source_kind: SourceKind
     asserted_by: Name
     confidence: Confidence
-    evidence: EvidenceWrite
+    # one span, or several (each checked; the fact is readable only by readers of every
+    # source they cite)
+    evidence: (
+        EvidenceWrite | Annotated[list[EvidenceWrite], Field(min_length=1, max_length=MAX_EVIDENCE)]
+    )
     access: AccessList = Field(default_factory=list)
     task_id: Name | None = None
     expected_current: StrictStr | None = None
@@ -168,6 +180,16 @@ class AssertionWrite(Strict):
         for disclosure in self.disclosures:
             if exact and exact in disclosure.object:
                 raise ValueError("a disclosure must not contain the exact value")
+
+    @property
+    def spans(self) -> list[EvidenceWrite]:
+        """The evidence as a list, one item per span (a single object is one span)."""
+        return list(self.evidence) if isinstance(self.evidence, list) else [self.evidence]
+
+    def with_spans(self, spans: list[EvidenceWrite]) -> AssertionWrite:
+        """This write with its spans replaced, in the form it was sent (object or list)."""
+        evidence = spans if isinstance(self.evidence, list) else spans[0]
+        return self.model_copy(update={"evidence": evidence})
 
     @property
     def has_precondition(self) -> bool:

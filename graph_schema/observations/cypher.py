@@ -15,7 +15,8 @@ MATCH (o:Observation {id: id})
 WHERE """
     + visible("o")
     + """
-RETURN o.id AS id, o.access AS access, coalesce(o.access_all, []) AS access_all
+RETURN o.id AS id, o.access AS access, coalesce(o.access_all, []) AS access_all,
+       o.text AS text, o.sha256 AS sha256
 """
 )
 

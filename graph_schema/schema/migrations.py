@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from neo4j import Driver
 
+from graph_schema.ledger import cypher as ledger_cypher
 from graph_schema.lifecycle import cypher as lifecycle_cypher
 from graph_schema.lifecycle.types import TASK_KEY_SEPARATOR
 from graph_schema.schema import cypher
@@ -180,6 +181,17 @@ MIGRATIONS: tuple[Migration, ...] = (
             "FOR (a:Assertion) ON (a.distilled_from)",
             "CREATE INDEX assertion_remnant_of IF NOT EXISTS FOR (a:Assertion) ON (a.remnant_of)",
         ),
+    ),
+    Migration(
+        9,
+        "a derived fact's slot names its sources' requirements (access_all)",
+        (),
+        steps=ledger_cypher.MIGRATION_STEPS,
+    ),
+    Migration(
+        10,
+        "idempotency keys of assertions and events: one request per (caller, key)",
+        (_unique("IdempotentRequest", "scope"),),
     ),
 )
 

@@ -14,7 +14,7 @@ def assertion_text(item: AssertionWrite) -> str:
     if item.predicate == "said" and obj:
         return obj
     triple = " ".join(x for x in (item.subject, item.predicate.replace("_", " "), obj) if x)
-    quote = item.evidence.quote
+    quote = item.spans[0].quote
     return triple if not quote or quote == obj else f"{triple}. {quote}"
 
 

@@ -21,6 +21,7 @@ from ingest.lifecycle.pins import set_pin
 from server.batches import batch_items
 from server.deps import DriverDep, EmbedderDep, PrincipalDep, SettingsDep
 from server.errors import BODY, PARAMS, V1, declared
+from server.params import IdempotencyKey, replayed, replayed_header
 from server.routing import JSONRoute, answer
 
 router = APIRouter(prefix="/v1", tags=["assertions"], route_class=JSONRoute)
@@ -33,15 +34,22 @@ AssertionBody = Annotated[Any, as_sent(AssertionWrite | AssertionBatch), Body()]
     "/assertions",
     status_code=201,
     response_model=WriteResult | AssertionsWritten,
-    responses=declared(
-        *V1,
-        *BODY,
-        "precondition_failed",
-        "valid_time_conflict",
-        "batch_too_large",
-        "rejected",
-        "task_ended",
-    ),
+    responses={
+        201: {
+            "description": "the result, or one per item of a batch (with"
+            " `Idempotent-Replayed: true`, the first answer to this idempotency key)",
+            "headers": replayed_header(),
+        },
+        **declared(
+            *V1,
+            *BODY,
+            "precondition_failed",
+            "valid_time_conflict",
+            "batch_too_large",
+            "rejected",
+            "task_ended",
+        ),
+    },
 )
 def post_assertions(
     payload: AssertionBody,
@@ -49,14 +57,16 @@ def post_assertions(
     settings: SettingsDep,
     principal: PrincipalDep,
     embedder: EmbedderDep,
+    idempotency_key: IdempotencyKey = None,
 ) -> Response:
     """One assertion (answered with its result) or ``{"assertions": [...]}`` (answered with
-    one result per item), written in one transaction: all of them or none."""
+    one result per item), written in one transaction: all of them or none. Idempotent per
+    (caller, ``Idempotency-Key``)."""
     parsed = batch_items(payload, key="assertions", max_batch=settings.max_batch)
     if isinstance(parsed, JSONResponse):
         return parsed
     raw_items, is_batch = parsed
-    results = write_assertions(
+    written = write_assertions(
         driver,
         database=settings.neo4j_database,
         raw_items=raw_items,
@@ -64,10 +74,12 @@ def post_assertions(
         embedder=embedder,
         retention=settings.quarantine_retention,
         bound=settings.working_memory_bound,
+        idempotency_key=idempotency_key,
     )
+    headers = replayed(written.replayed)
     if is_batch:
-        return answer(AssertionsWritten(results=results), status_code=201)
-    return answer(results[0], status_code=201)
+        return answer(AssertionsWritten(results=written.value), status_code=201, headers=headers)
+    return answer(written.value[0], status_code=201, headers=headers)
 
 
 AssertionId = Annotated[str, Path(min_length=1, max_length=64, description="an assertion id")]

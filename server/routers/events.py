@@ -26,7 +26,15 @@ from graph_schema.events.types import (
 from ingest import events as event_writes
 from server.deps import AccessLogDep, DriverDep, PrincipalDep, SettingsDep
 from server.errors import BODY, PARAMS, V1, declared, error_response
-from server.params import PredicateName, Subject, TimeParam, coordinates
+from server.params import (
+    IdempotencyKey,
+    PredicateName,
+    Subject,
+    TimeParam,
+    coordinates,
+    replayed,
+    replayed_header,
+)
 from server.routing import JSONRoute, answer
 
 router = APIRouter(prefix="/v1", tags=["events"], route_class=JSONRoute)
@@ -45,17 +53,26 @@ NO_EVENT = "no visible event with this id"
     "/events",
     status_code=201,
     response_model=EventWritten,
-    responses=declared(
-        *V1, *BODY, "precondition_failed", "valid_time_conflict", "rejected", "task_ended"
-    ),
+    responses={
+        201: {
+            "description": "the event and the assertions it wrote (with"
+            " `Idempotent-Replayed: true`, the first answer to this idempotency key)",
+            "headers": replayed_header(),
+        },
+        **declared(
+            *V1, *BODY, "precondition_failed", "valid_time_conflict", "rejected", "task_ended"
+        ),
+    },
 )
 def post_event(
     payload: EventBody,
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
+    idempotency_key: IdempotencyKey = None,
 ) -> Response:
-    """One step of a task with its causes and the assertions it wrote, in one transaction."""
+    """One step of a task with its causes and the assertions it wrote, in one transaction.
+    Idempotent per (caller, ``Idempotency-Key``)."""
     if not isinstance(payload, dict):
         return error_response(422, "invalid_request", "the body must be a JSON object")
     written = event_writes.record_event(
@@ -65,8 +82,9 @@ def post_event(
         principal=principal,
         retention=settings.quarantine_retention,
         bound=settings.working_memory_bound,
+        idempotency_key=idempotency_key,
     )
-    return answer(written, status_code=201)
+    return answer(written.value, status_code=201, headers=replayed(written.replayed))
 
 
 @router.get(

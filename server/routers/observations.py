@@ -24,23 +24,18 @@ from ingest.observations import Outcome, write_observations
 from server.batches import batch_items
 from server.deps import DistillerDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
 from server.errors import BODY, PARAMS, V1, declared, status_of
+from server.params import replayed, replayed_header
 from server.routing import JSONRoute, answer
 
 router = APIRouter(prefix="/v1/observations", tags=["observations"], route_class=JSONRoute)
 
-REPLAYED_HEADER = "Idempotent-Replayed"
 ObservationBody = Annotated[Any, as_sent(ObservationIn | ObservationBatch), Body()]
 ObservationId = Annotated[str, Path(min_length=1, max_length=64)]
 
 _WRITTEN = {
     "description": "the observation, its assertions and its refused drafts (or, with"
     " `Idempotent-Replayed: true`, the first answer to this idempotency key)",
-    "headers": {
-        REPLAYED_HEADER: {
-            "description": "`true` when this answer replays an earlier request's",
-            "schema": {"type": "string", "enum": ["true", "false"]},
-        }
-    },
+    "headers": replayed_header(),
 }
 _BATCH = {"model": ObservationsWritten, "description": "a batch: one result per observation"}
 
@@ -94,8 +89,7 @@ def post_observations(
     outcome = outcomes[0]
     if isinstance(outcome, TractatusError):
         raise outcome
-    replayed = "true" if outcome.replayed else "false"
-    return answer(outcome, status_code=201, headers={REPLAYED_HEADER: replayed})
+    return answer(outcome, status_code=201, headers=replayed(outcome.replayed))
 
 
 @router.get(

@@ -154,3 +154,38 @@ def both(
         return api.client.request(method, fill(path), **filled)
 
     return run(secret.subject), run(secret.control)
+
+
+def plant_derived(api: dict[str, Api], secret: Secret, predicate: str = "works_at") -> str:
+    """The owner's restricted observation, and a fact derived from it written with no access
+    of its own (so readable only by readers of the observation, ``access_all``); returns the
+    derived fact's id, added to the secret's hidden ids."""
+    text = f"We moved everything to {secret.token} last spring."
+    observation = api[secret.owner].post(
+        "/v1/observations",
+        {
+            "text": text,
+            "speaker": secret.subject,
+            "occurred_at": "2026-06-01T09:00:00Z",
+            "source_kind": "user_stated",
+            "access": [GROUP[secret.owner]],
+            "conversation_id": f"derived-{uuid.uuid4().hex[:8]}",
+        },
+    )
+    assert observation.status_code == 201, observation.text
+    observation_id = observation.json()["observation_id"]
+    derived = api[secret.owner].post(
+        "/v1/assertions",
+        assertion(
+            secret.subject,
+            predicate,
+            secret.token,
+            access=[],
+            valid_from="2026-06-01T09:00:00Z",
+            evidence={"quote": secret.token, "observation_id": observation_id},
+        ),
+    )
+    assert derived.status_code == 201, derived.text
+    fact_id = str(derived.json()["assertion"]["id"])
+    secret.ids.extend([observation_id, fact_id])
+    return fact_id

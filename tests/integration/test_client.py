@@ -276,6 +276,43 @@ def _counting(attempts: list[str]) -> httpx.Client:
     return httpx.Client(timeout=2, event_hooks={"request": [count]})
 
 
+def test_a_write_whose_answer_was_lost_is_retried_and_written_once(
+    base_url: str, subject: str
+) -> None:
+    """The first answer of each write is lost after the server wrote it (the connection
+    drops while reading it); the client retries with the same Idempotency-Key and gets the
+    first answer, replayed; the fact exists once."""
+    lost: list[str] = []
+    replayed: list[str] = []
+
+    def drop_first_answer(response: httpx.Response) -> None:
+        key = response.request.headers.get("Idempotency-Key")
+        if response.request.method == "POST" and key not in lost:
+            lost.append(str(key))
+            raise httpx.ReadError("connection dropped", request=response.request)
+        replayed.append(response.headers.get("Idempotent-Replayed", ""))
+
+    hooks = {"response": [drop_first_answer]}
+    with (
+        httpx.Client(timeout=COLD, event_hooks=hooks) as http,
+        Tractatus(base_url, KEYS["alice"], retries=2, backoff=0.01, http_client=http) as client,
+    ):
+        fact = client.assert_fact(
+            subject, "tech_stack", "React", asserted_by=subject, evidence="React", **WRITE
+        )
+        event = client.record_event(f"lost-{subject}", "agent", "act", "success", root=True)
+        body = {"subject": subject, "predicate": "uses", "asserted_by": subject, **WRITE}
+        many = client.assert_facts(
+            [{**body, "object": tool, "evidence": {"quote": tool}} for tool in ("Vim", "Git")]
+        )
+        history = client.history(subject, "tech_stack")
+        uses = client.facts(subject, "uses")
+    assert len(lost) == 3 and replayed[:3] == ["true", "true", "true"]
+    assert [v.id for v in history.versions] == [fact.assertion.id]
+    assert event.event.task_id == f"lost-{subject}"
+    assert sorted(f.id for f in uses.facts) == sorted(r.assertion.id for r in many)
+
+
 def test_only_idempotent_calls_are_retried_and_keep_their_request_id() -> None:
     closed = f"http://127.0.0.1:{free_port()}"  # nothing listens there
     attempts: list[str] = []
@@ -287,8 +324,8 @@ def test_only_idempotent_calls_are_retried_and_keep_their_request_id() -> None:
         assert read.value.request_id == attempts[0]
         attempts.clear()
         with pytest.raises(ConnectionFailed):
-            client.record_event("t", "a", "act", "success", root=True)
-        assert len(attempts) == 1
+            client.record_event("t", "a", "act", "success", root=True)  # keyed: retried
+        assert len(attempts) == 3
         attempts.clear()
         with pytest.raises(ConnectionFailed):
             client.observe("hello", speaker="user:x")  # carries an idempotency key

@@ -57,7 +57,7 @@ def long_chain(driver: Driver, settings: Settings) -> list[str]:
             principal=principal,
             retention=settings.quarantine_retention,
         )
-        ids.append(written.event.id)
+        ids.append(written.value.event.id)
     return ids
 
 

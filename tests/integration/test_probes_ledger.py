@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import uuid
+
 import httpx
 import pytest
 
 from tests.helpers import KEYS, Api, assertion
-from tests.integration.probes import PAIRS, RESULTS, Secret, both, check, pair_ids, plant
+from tests.integration.probes import (
+    PAIRS,
+    RESULTS,
+    Secret,
+    both,
+    check,
+    pair_ids,
+    plant,
+    plant_derived,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -101,6 +112,84 @@ def test_cas_naming_the_hidden_version(secret: Secret, api: dict[str, Api]) -> N
     probe = request(secret.subject, secret.ids[1])
     control = request(secret.control, "01HZZZZZZZZZZZZZZZZZZZZZZZ")
     check("cas:hidden-id", secret, probe, control)
+
+
+def test_cas_on_the_slot_of_a_fact_derived_from_a_hidden_source(
+    secret: Secret, api: dict[str, Api]
+) -> None:
+    """A fact derived from a restricted observation, written with no access of its own, is
+    readable only by the observation's readers; a public write to the same subject and
+    predicate must not meet it (no 409 naming it, no 500 failing to show it)."""
+    plant_derived(api, secret)
+    body = assertion("{S}", "works_at", "Probe", expected_current=None)
+    check(
+        "cas:null-derived",
+        secret,
+        *both(api[secret.prober], secret, "POST", "/v1/assertions", json=body),
+    )
+
+
+def test_public_write_does_not_close_a_fact_derived_from_a_hidden_source(
+    secret: Secret, api: dict[str, Api]
+) -> None:
+    plant_derived(api, secret)
+    body = assertion("{S}", "works_at", "Probe", valid_from="2026-07-01T00:00:00Z")
+    check(
+        "write:over-derived",
+        secret,
+        *both(api[secret.prober], secret, "POST", "/v1/assertions", json=body),
+    )
+    # the derived fact still holds for its readers: the public write did not close it
+    owner = api[secret.owner].get(
+        "/v1/facts", subject=secret.subject, predicate="works_at", as_of="2026-08-01T00:00:00Z"
+    )
+    assert secret.token in [f["object"] for f in owner.json()["facts"]], owner.text
+
+
+CORROBORATED_PROBERS = ["alice", "bob", "public", "dave"]
+
+
+@pytest.mark.parametrize("prober", CORROBORATED_PROBERS)
+def test_a_fact_corroborated_by_two_restricted_sources_is_hidden_from_readers_of_one(
+    api: dict[str, Api], prober: str
+) -> None:
+    """carol (finance and sales) writes a fact with no access of its own, evidenced by a
+    finance observation and a sales one: readers of only one source (alice, bob), of none
+    (public, dave) must not learn it exists, by reads or by writes to its subject."""
+    secret = Secret("carol", prober, f"probe:{uuid.uuid4().hex[:10]}", "", "")
+    secret.control = f"probe:{uuid.uuid4().hex[:10]}"
+    secret.token = f"SECRET{uuid.uuid4().hex[:10]}"
+    spans = []
+    for owner, group in (("alice", "finance"), ("bob", "sales")):
+        seen = api[owner].post(
+            "/v1/observations",
+            {
+                "text": f"The vendor is {secret.token} from now on.",
+                "speaker": "user:x",
+                "occurred_at": "2026-06-01T09:00:00Z",
+                "source_kind": "user_stated",
+                "access": [group],
+            },
+        )
+        assert seen.status_code == 201, seen.text
+        secret.ids.append(seen.json()["observation_id"])
+        spans.append({"quote": secret.token, "observation_id": seen.json()["observation_id"]})
+    body = assertion(secret.subject, "works_at", secret.token, evidence=spans)
+    written = api["carol"].post("/v1/assertions", body)
+    assert written.status_code == 201, written.text
+    secret.ids.append(written.json()["assertion"]["id"])
+    params = {"subject": "{S}", "predicate": "works_at"}
+    probes = {
+        "facts": ("GET", "/v1/facts", {"params": params}),
+        "history": ("GET", "/v1/facts/history", {"params": params}),
+        "cas": (
+            "POST",
+            "/v1/assertions",
+            {"json": assertion("{S}", "works_at", "Probe", expected_current=None)},
+        ),
+    }
+    for name, (method, path, kw) in probes.items():
+        check(f"corroborated:{name}", secret, *both(api[prober], secret, method, path, **kw))
 
 
 def test_writing_into_the_hidden_scope_is_refused_like_any_foreign_group(

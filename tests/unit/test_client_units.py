@@ -110,15 +110,27 @@ def _attempts(call: _calls.Call[Any], error: Exception, policy: _http.RetryPolic
     return count
 
 
-def test_idempotent_calls_are_retried_writes_are_sent_once() -> None:
+def test_idempotent_calls_and_keyed_writes_are_retried() -> None:
     policy = _http.RetryPolicy(retries=3, backoff=0.01)
     busy = _http.error_from(_response(503, _error("store_unavailable")), "r")
     assert _attempts(_calls.facts("s", "p"), busy, policy) == 4
     assert _attempts(_calls.observe_one({"text": "t"}), busy, policy) == 4
-    assert _attempts(_calls.assert_one({}), busy, policy) == 1
-    assert _attempts(_calls.record_event({}), busy, policy) == 1
+    # assertions and events carry an Idempotency-Key (generated unless given)
+    assert _attempts(_calls.assert_one({}), busy, policy) == 4
+    assert _attempts(_calls.assert_many([{}]), busy, policy) == 4
+    assert _attempts(_calls.record_event({}), busy, policy) == 4
     conflict = _http.error_from(_response(409, _error("precondition_failed")), "r")
     assert _attempts(_calls.facts("s", "p"), conflict, policy) == 1
+
+
+def test_writes_carry_an_idempotency_key_generated_unless_given() -> None:
+    header = _calls.IDEMPOTENCY_HEADER
+    one, two = _calls.assert_one({}), _calls.assert_one({})
+    assert one.headers[header] != two.headers[header]
+    assert _calls.record_event({}, "mine").headers == {header: "mine"}
+    assert _calls.assert_many([{}], "batch-1").headers == {header: "batch-1"}
+    sent = _http.request_kwargs(_calls.assert_one({}, "k"), "rid")["headers"]
+    assert sent == {header: "k", _http.REQUEST_ID_HEADER: "rid"}
 
 
 def test_retry_after_is_honoured_up_to_the_cap() -> None:
