@@ -62,8 +62,8 @@ def serve_app(app: Any, *, timeout: float = 30) -> Iterator[str]:
 def start_server(
     env: dict[str, str], *, timeout: float = 120
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start `tractatus serve` on a free port; return the process and its URL once /healthz
-    answers (the process is killed if it does not)."""
+    """Start `tractatus serve` on a free port; return the process and its URL once /readyz
+    answers (the store too; the process is killed if it does not)."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
@@ -76,7 +76,7 @@ def start_server(
     deadline = time.monotonic() + timeout
     while True:
         try:
-            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
                 return process, url
         except httpx.TransportError:
             pass

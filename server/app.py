@@ -19,6 +19,7 @@ from server import errors, openapi
 from server.auth import KeyRing
 from server.deps import known_query
 from server.middleware import Authenticate, BodyLimit, Metrics
+from server.probe import StoreProbe
 from server.routers import (
     assertions,
     events,
@@ -72,6 +73,10 @@ def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         driver = open_driver(settings)
         app.state.driver = driver
+        probe_driver = open_driver(settings, probe=True)
+        app.state.probe = StoreProbe(
+            probe_driver, database=settings.neo4j_database, timeout=settings.probe_timeout
+        )
         # the model itself loads lazily, once per process, on the first observation
         app.state.embedder = make_embedder(
             settings.embedding_model,
@@ -97,6 +102,7 @@ def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
                 scheduler.close()
             if app.state.access_log is not None:
                 app.state.access_log.close()
+            probe_driver.close()
             driver.close()
 
     return lifespan

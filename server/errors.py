@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from neo4j.exceptions import ConnectionPoolError, ServiceUnavailable, SessionExpired, TransientError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graph_schema.core import errors
@@ -76,7 +76,17 @@ CODES: dict[str, tuple[int, str]] = {
         "refused by the gate and quarantined: `details.rejections` gives each refused item's"
         " index and reason, `details.quarantine_ids` where it was kept; nothing else written",
     ),
-    "store_unavailable": (503, "the graph store cannot be reached"),
+    "store_unavailable": (
+        503,
+        "the graph store cannot be reached or cannot answer now (within the server's bounds);"
+        " `Retry-After` says in how many seconds to try again",
+    ),
+}
+# the answers that say when to try again, and how the document declares their header
+RETRY_STATUSES = frozenset({503})
+RETRY_AFTER_HEADER: dict[str, Any] = {
+    "description": "seconds after which the request may be sent again",
+    "schema": {"type": "integer", "minimum": 1},
 }
 # what every /v1 route can answer; what a route with parameters or a body adds
 V1 = ("unauthenticated", "store_unavailable")
@@ -98,6 +108,8 @@ def declared(*codes: str) -> dict[int | str, dict[str, Any]]:
         }
         if status == 401:
             entry["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
+        if status in RETRY_STATUSES:
+            entry["headers"] = {"Retry-After": RETRY_AFTER_HEADER}
         out[status] = entry
     return out
 
@@ -123,9 +135,15 @@ def error_response(
     return JSONResponse(error_body(code, message, details), status_code=status, headers=headers)
 
 
-def _domain(_: Request, exc: Exception) -> JSONResponse:
+def _retry_after(request: Request) -> dict[str, str]:
+    return {"Retry-After": str(request.app.state.settings.retry_after)}
+
+
+def _domain(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, errors.TractatusError)
-    return error_response(status_of(exc), exc.code, exc.message, exc.details)
+    status = status_of(exc)
+    headers = _retry_after(request) if status in RETRY_STATUSES else None
+    return error_response(status, exc.code, exc.message, exc.details, headers=headers)
 
 
 def _validation(_: Request, exc: Exception) -> JSONResponse:
@@ -150,9 +168,17 @@ def _http(_: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, str(exc.detail), headers=headers)
 
 
-def _unavailable(_: Request, exc: Exception) -> JSONResponse:
-    log.error("neo4j unavailable: %s", exc)
-    return error_response(503, "store_unavailable", "the graph store is unavailable")
+def _unavailable(request: Request, exc: Exception) -> JSONResponse:
+    """The store could not answer within the driver's bounds (TRACTATUS_NEO4J_*_TIMEOUT,
+    TRACTATUS_NEO4J_RETRY_TIME): no connection, none acquired in time, or a transient
+    failure still there when the retries ran out."""
+    log.error("neo4j unavailable: %s: %s", type(exc).__name__, exc)
+    return error_response(
+        503,
+        "store_unavailable",
+        "the graph store is unavailable",
+        headers=_retry_after(request),
+    )
 
 
 def _unexpected(_: Request, exc: Exception) -> JSONResponse:
@@ -166,4 +192,6 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _http)
     app.add_exception_handler(ServiceUnavailable, _unavailable)
     app.add_exception_handler(SessionExpired, _unavailable)
+    app.add_exception_handler(ConnectionPoolError, _unavailable)
+    app.add_exception_handler(TransientError, _unavailable)
     app.add_exception_handler(Exception, _unexpected)

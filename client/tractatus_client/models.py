@@ -495,9 +495,10 @@ class Quarantine(Model):
 
 class Health(Model):
     status: Literal["ok"]
-    neo4j: Literal["up"]
-    schema_version: int
+    neo4j: Literal["up", "down"]
+    schema_version: int | None
     schema_latest: int
+    store_error: Literal["unreachable", "timeout", "error"] | None = None
 
 
 def unknown_fields(model: BaseModel, where: str = "") -> list[str]:
