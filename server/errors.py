@@ -1,4 +1,4 @@
-"""Every error leaves as ``{"error": {"code", "message", "details"}}``; mapped here only.
+"""Every error leaves as ``{"error": {"code", "message", "details", "request_id"}}``; mapped here.
 
 :func:`declared` says which of these errors an operation can answer, for the OpenAPI
 document: each route lists its error codes, so the document names every status it returns.
@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graph_schema.core import errors
 from graph_schema.core.types import ErrorBody, RejectedBody
+from server import request_ids
 
 log = logging.getLogger("tractatus.errors")
 
@@ -120,7 +121,9 @@ def status_of(error: errors.TractatusError) -> int:
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "details": details or {}}}
+    """The one error shape, with the id of the request being served."""
+    error = {"code": code, "message": message, "details": details or {}}
+    return {"error": {**error, "request_id": request_ids.current()}}
 
 
 def error_response(
@@ -132,7 +135,10 @@ def error_response(
 ) -> JSONResponse:
     if status == 401:
         headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
-    return JSONResponse(error_body(code, message, details), status_code=status, headers=headers)
+    body = error_body(code, message, details)
+    # also here, for the answers made outside the RequestId middleware (a 500)
+    headers = {**(headers or {}), request_ids.HEADER: body["error"]["request_id"]}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _retry_after(request: Request) -> dict[str, str]:

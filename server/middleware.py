@@ -1,4 +1,4 @@
-"""Pure ASGI middleware: a body size limit and request metrics."""
+"""Pure ASGI middleware: request ids, a body size limit, authentication and request metrics."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from prometheus_client import Counter, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graph_schema.core.errors import AuthenticationFailed
+from server import request_ids
 from server.auth import KeyRing
 from server.errors import error_body
 
@@ -125,3 +126,28 @@ class Metrics:
             path = getattr(route, "path", "unmatched")
             LATENCY.labels(scope["method"], path).observe(time.perf_counter() - start)
             REQUESTS.labels(scope["method"], path, str(status["code"])).inc()
+
+
+class RequestId:
+    """Give every request its id (the caller's ``X-Request-ID`` when it is safe, else a new
+    one: ``server.request_ids``) and put it on every answer, before anything else runs."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = [v for k, v in scope["headers"] if k == b"x-request-id"]
+        request_id = request_ids.accept(given)
+        request_ids.begin(request_id)
+        header = (b"x-request-id", request_id.encode("ascii"))
+
+        async def stamped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [h for h in message.get("headers", []) if h[0].lower() != header[0]]
+                message = {**message, "headers": [*headers, header]}
+            await send(message)
+
+        await self.app(scope, receive, stamped)

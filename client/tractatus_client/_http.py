@@ -87,6 +87,7 @@ def error_from(response: httpx.Response, request_id: str) -> errors.TractatusErr
         code = str(body.get("code") or "error")
         message = str(body.get("message") or response.reason_phrase)
         details = body.get("details") if isinstance(body.get("details"), dict) else {}
+        request_id = str(body.get("request_id") or request_id)
     else:
         code, message, details = "http_error", response.text[:300] or response.reason_phrase, {}
     cls = errors.error_class(response.status_code, code)

@@ -306,6 +306,7 @@ class ErrorBody(Model):
     code: str
     message: str
     details: dict[str, Any] = Field(default_factory=dict)
+    request_id: str = ""  # the request's X-Request-ID ("" from a server before 0.2)
 
 
 class ObservationAccepted(ObservationResult):
