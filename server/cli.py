@@ -35,9 +35,22 @@ def _migrate(_: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from server import logs
     from server.app import create_app
+    from server.settings import get_settings
 
-    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="info")
+    settings = get_settings()
+    # one stderr handler for every logger (structured: docs/operations.md); uvicorn's access
+    # log is off: server.middleware.Metrics writes one line per request, without the query
+    logs.configure(settings.log_level, settings.log_format)
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_config=None,
+        log_level=settings.log_level,
+        access_log=False,
+    )
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import time
 
 from prometheus_client import Counter, Histogram
@@ -14,6 +15,7 @@ from server.auth import KeyRing
 from server.errors import error_body
 
 REQUESTS = Counter("tractatus_http_requests_total", "HTTP requests", ["method", "route", "status"])
+access = logging.getLogger("tractatus.access")
 LATENCY = Histogram("tractatus_http_request_seconds", "HTTP request latency", ["method", "route"])
 
 
@@ -124,8 +126,30 @@ class Metrics:
         finally:
             route = scope.get("route")
             path = getattr(route, "path", "unmatched")
-            LATENCY.labels(scope["method"], path).observe(time.perf_counter() - start)
+            seconds = time.perf_counter() - start
+            LATENCY.labels(scope["method"], path).observe(seconds)
             REQUESTS.labels(scope["method"], path, str(status["code"])).inc()
+            _access_line(scope, path, status["code"], seconds)
+
+
+def _access_line(scope: Scope, route: str, status: int, seconds: float) -> None:
+    """One log line per request: the route's template (``/v1/events/{event_id}``, never the
+    path or query sent, which may hold a subject or a text), the status, the time and the
+    caller's principal id (never its key). The request id is added by the log handler."""
+    principal = scope.get("state", {}).get("principal")
+    access.info(
+        "%s %s %d",
+        scope["method"],
+        route,
+        status,
+        extra={
+            "method": scope["method"],
+            "route": route,
+            "status": status,
+            "ms": round(seconds * 1000, 1),
+            "principal": getattr(principal, "id", None),
+        },
+    )
 
 
 class RequestId:

@@ -7,7 +7,7 @@ from datetime import timedelta
 from functools import lru_cache
 from ipaddress import ip_address
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlparse
 
 from neo4j import Driver, GraphDatabase
@@ -89,6 +89,9 @@ class Settings(BaseSettings):
     neo4j_retry_time: float = Field(5.0, ge=0, le=300)
     probe_timeout: float = Field(0.5, gt=0, le=5)
     retry_after: int = Field(5, ge=1, le=3_600)
+    # the server's log (docs/operations.md): one JSON object per line, or text for people
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    log_format: Literal["json", "text"] = "json"
 
     @field_validator("trusted_sources", mode="before")
     @classmethod
