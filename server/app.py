@@ -18,8 +18,9 @@ from ingest.lifecycle.sleep import SCHEDULER, Scheduler, run_sleep
 from server import errors, openapi
 from server.auth import KeyRing
 from server.deps import known_query
-from server.middleware import Authenticate, BodyLimit, Metrics, RequestId
+from server.middleware import Authenticate, BodyLimit, Metrics, RateLimit, RequestId
 from server.probe import StoreProbe
+from server.ratelimit import RateLimiter
 from server.routers import (
     assertions,
     events,
@@ -142,8 +143,12 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         # the API refuses query parameters it does not know; probes and scrapers may add any
         app.include_router(module.router, dependencies=[Depends(known_query)])
     app.include_router(health.router)
-    # the last added runs first: the request id, metrics, authentication, the body limit
+    # the last added runs first: the request id, metrics, authentication, the rate limit,
+    # the body limit
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    if settings.rate_limit > 0:
+        limiter = RateLimiter(rate=settings.rate_limit, burst=settings.rate_burst)
+        app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(Authenticate, keyring=app.state.keyring)
     app.add_middleware(Metrics)
     app.add_middleware(RequestId)

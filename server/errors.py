@@ -42,6 +42,7 @@ HTTP_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     413: "body_too_large",
+    429: "rate_limited",
     415: "unsupported_media_type",
     422: "invalid_request",
 }
@@ -77,6 +78,11 @@ CODES: dict[str, tuple[int, str]] = {
         "refused by the gate and quarantined: `details.rejections` gives each refused item's"
         " index and reason, `details.quarantine_ids` where it was kept; nothing else written",
     ),
+    "rate_limited": (
+        429,
+        "the caller sent more requests than its rate limit allows (`TRACTATUS_RATE_LIMIT`);"
+        " nothing was read or written; `Retry-After` says in how many seconds to try again",
+    ),
     "store_unavailable": (
         503,
         "the graph store cannot be reached or cannot answer now (within the server's bounds);"
@@ -84,13 +90,13 @@ CODES: dict[str, tuple[int, str]] = {
     ),
 }
 # the answers that say when to try again, and how the document declares their header
-RETRY_STATUSES = frozenset({503})
+RETRY_STATUSES = frozenset({429, 503})
 RETRY_AFTER_HEADER: dict[str, Any] = {
     "description": "seconds after which the request may be sent again",
     "schema": {"type": "integer", "minimum": 1},
 }
 # what every /v1 route can answer; what a route with parameters or a body adds
-V1 = ("unauthenticated", "store_unavailable")
+V1 = ("unauthenticated", "rate_limited", "store_unavailable")
 PARAMS = ("invalid_request",)
 BODY = ("invalid_json", "body_too_large", "invalid_request")
 

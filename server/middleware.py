@@ -13,6 +13,7 @@ from graph_schema.core.errors import AuthenticationFailed
 from server import request_ids
 from server.auth import KeyRing
 from server.errors import error_body
+from server.ratelimit import RateLimiter, retry_after
 
 REQUESTS = Counter("tractatus_http_requests_total", "HTTP requests", ["method", "route", "status"])
 access = logging.getLogger("tractatus.access")
@@ -103,6 +104,28 @@ class Authenticate:
             return
         scope.setdefault("state", {})["principal"] = principal
         await self.app(scope, receive, send)
+
+
+class RateLimit:
+    """Refuse a principal's request over its rate (429 ``rate_limited`` with ``Retry-After``),
+    after authentication and before the body is read or anything runs."""
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+        self.app, self.limiter = app, limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        principal = scope.get("state", {}).get("principal") if scope["type"] == "http" else None
+        wait = self.limiter.take(principal.id) if principal is not None else 0.0
+        if wait <= 0:
+            await self.app(scope, receive, send)
+            return
+        seconds = retry_after(wait)
+        body = error_body(
+            "rate_limited",
+            "too many requests for this principal",
+            {"retry_after": seconds},
+        )
+        await _send_json(send, 429, body, [(b"retry-after", str(seconds).encode())])
 
 
 class Metrics:

@@ -89,6 +89,9 @@ class Settings(BaseSettings):
     neo4j_retry_time: float = Field(5.0, ge=0, le=300)
     probe_timeout: float = Field(0.5, gt=0, le=5)
     retry_after: int = Field(5, ge=1, le=3_600)
+    # requests per second per principal, and the burst (0: off; per replica; docs/operations.md)
+    rate_limit: float = Field(0.0, ge=0, le=1_000_000)
+    rate_burst: int = Field(100, ge=1, le=1_000_000)
     # the server's log (docs/operations.md): one JSON object per line, or text for people
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     log_format: Literal["json", "text"] = "json"

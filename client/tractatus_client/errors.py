@@ -143,6 +143,7 @@ BY_CODE: dict[str, type[TractatusError]] = {
     "batch_too_large": PayloadTooLarge,
     "invalid_request": InvalidRequest,
     "rejected": Rejected,
+    "rate_limited": RateLimited,
     "store_unavailable": Unavailable,
 }
 
