@@ -85,8 +85,8 @@ class Settings(BaseSettings):
     # an unreachable store: the driver's own bounds, the probes', the 503's Retry-After
     # (seconds; docs/operations.md)
     neo4j_connection_timeout: float = Field(2.0, gt=0, le=300)
-    neo4j_acquisition_timeout: float = Field(4.0, gt=0, le=300)
-    neo4j_retry_time: float = Field(5.0, ge=0, le=300)
+    neo4j_acquisition_timeout: float = Field(3.0, gt=0, le=300)
+    neo4j_retry_time: float = Field(3.0, ge=0, le=300)
     probe_timeout: float = Field(0.5, gt=0, le=5)
     retry_after: int = Field(5, ge=1, le=3_600)
     # requests per second per principal, and the burst (0: off; per replica; docs/operations.md)
