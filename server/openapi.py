@@ -2,8 +2,8 @@
 
 The request and answer shapes all come from the pydantic models (graph_schema/<capability>/
 types.py) and the error answers from :func:`server.errors.declared`. Two things no model
-can know are added here: the request id every operation takes and every answer carries
-(``X-Request-ID``, server/request_ids.py), and this server's configuration: the most items
+can know are added here: the request id every answer carries (``X-Request-ID``,
+server/request_ids.py), and this server's configuration: the most items
 a batch may hold (``TRACTATUS_MAX_BATCH``, ``TRACTATUS_MAX_OBSERVATION_BATCH``), written
 into the batch schemas here so that the served document is exact for the server that serves it.
 
@@ -51,20 +51,13 @@ def build(app: FastAPI, settings: Settings) -> dict[str, Any]:
 
 
 def _request_ids(document: dict[str, Any]) -> None:
-    """Every operation takes an optional ``X-Request-ID`` and every answer carries one."""
+    """Every answer carries an ``X-Request-ID``. The caller's header is not declared as a
+    parameter: it is never refused (junk is replaced), and a declared pattern would promise
+    a refusal that does not come."""
     schema = {"type": "string", "pattern": REQUEST_ID_PATTERN}
-    given = {
-        "name": request_ids.HEADER,
-        "in": "header",
-        "required": False,
-        "description": "the caller's id for this request, echoed when it matches the pattern"
-        " (else a new one is made)",
-        "schema": schema,
-    }
     answered = {"description": "the request's id (the caller's, or a new one)", "schema": schema}
     for operations in document["paths"].values():
         for operation in operations.values():
-            operation.setdefault("parameters", []).append(given)
             for response in operation["responses"].values():
                 response.setdefault("headers", {})[request_ids.HEADER] = answered
 
