@@ -135,7 +135,7 @@ notebooks: venv
 	export TRACTATUS_ADMIN_KEY="$$($(DEV_KEY) "$$TRACTATUS_PRINCIPALS" admin)"; \
 	$(VENV)/bin/tractatus serve --host $(HOST) --port $(PORT) & api=$$!; \
 	trap 'kill $$api' EXIT; \
-	until curl -sf "$$TRACTATUS_URL/healthz" >/dev/null; do \
+	until curl -sf "$$TRACTATUS_URL/readyz" >/dev/null; do \
 	  kill -0 $$api 2>/dev/null || exit 1; sleep 0.5; done; \
 	echo "API:   $$TRACTATUS_URL (stopped with Jupyter)"; \
 	$(VENV)/bin/jupyter notebook --no-browser --ip=$(HOST) $$([ "$$(id -u)" = 0 ] && echo --allow-root) notebooks/

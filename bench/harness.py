@@ -64,23 +64,24 @@ def serve_app(app: Any, *, timeout: float = 30) -> Iterator[str]:
 
 
 def start_server(
-    env: dict[str, str], *, timeout: float = 120
+    env: dict[str, str], *, timeout: float = 120, output: Any = subprocess.DEVNULL
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start `tractatus serve` on a free port; return the process and its URL once /healthz
-    answers (the process is killed if it does not)."""
+    """Start `tractatus serve` on a free port; return the process and its URL once /readyz
+    answers (the store too; the process is killed if it does not). ``output``: where its
+    stdout and stderr go (an open file, to read its log)."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=output,
+        stderr=output,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
     while True:
         try:
-            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
                 return process, url
         except httpx.TransportError:
             pass

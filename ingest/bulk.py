@@ -6,14 +6,18 @@ replays instead of writing twice. A local progress file of finished keys lets a 
 what is done without even asking the server.
 
 The loader posts through the Python client (``tractatus_client``), which retries a batch on
-connection errors, 429, 502, 503 and 504 with backoff; a batch that still fails is counted
-as ``failed`` and sent again by the next run.
+connection errors, 429, 502, 503 and 504 with backoff. When the client gives up, the loader
+keeps waiting for the server, with a longer backoff, for up to ``patience`` seconds
+(``tractatus ingest --wait``), and says on its log what it waits for (the error, its request
+id, the next attempt); a batch that still fails then is counted as ``failed`` and sent again
+by the next run.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import re
 import time
@@ -24,6 +28,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from tenacity import (
+    RetryCallState,
+    Retrying,
+    retry_if_exception_type,
+    stop_after_delay,
+    wait_exponential,
+)
 from tractatus_client import Forbidden, Tractatus, Unauthenticated
 from tractatus_client import TractatusError as ClientError
 from tractatus_client.errors import ConnectionFailed, RateLimited, ServerError
@@ -37,6 +48,11 @@ _SESSION = re.compile(r"^session_(\d+)$")
 # observations per request: one write transaction each; 128 measured ~+0.05 of the ingest
 # ratio over 64 (fewer commits), 256 no better (bench/README-ingest.md)
 DEFAULT_BATCH = 128
+# how long the loader keeps waiting for an unavailable server, after the client's own retries
+DEFAULT_PATIENCE = 300.0
+TRANSIENT = (ConnectionFailed, RateLimited, ServerError)
+
+log = logging.getLogger("tractatus.ingest")
 
 
 class BulkInputError(TractatusError):
@@ -213,13 +229,33 @@ class _BatchResult:
     failed: int
 
 
-def _post(client: Tractatus, batch: list[dict[str, Any]]) -> _BatchResult:
-    """One batch through the client (which retries it); what still fails is sent next run."""
+def _say_waiting(state: RetryCallState) -> None:
+    outcome = state.outcome
+    error = outcome.exception() if outcome is not None else None
+    pause = state.next_action.sleep if state.next_action is not None else 0.0
+    log.warning("waiting for the server: %s; next try in %.0f s", error, pause)
+
+
+def _post(client: Tractatus, batch: list[dict[str, Any]], patience: float) -> _BatchResult:
+    """One batch through the client (which retries it), then again with a longer backoff for
+    up to ``patience`` seconds; what still fails is sent by the next run."""
+    retrying = Retrying(
+        stop=stop_after_delay(patience),
+        wait=wait_exponential(multiplier=2, min=2, max=60),
+        retry=retry_if_exception_type(TRANSIENT),
+        before_sleep=_say_waiting,
+        reraise=True,
+    )
+
+    def send() -> list[ObservationItem]:
+        return client.observe(batch)
+
     try:
-        results = client.observe(batch)
+        results = retrying(send)
     except (Unauthenticated, Forbidden) as error:
         raise BulkAborted(f"the server refused the key: HTTP {error.status}") from error
-    except (ConnectionFailed, RateLimited, ServerError):
+    except TRANSIENT as error:
+        log.error("gave up on a batch of %d after %.0f s: %s", len(batch), patience, error)
         return _BatchResult([], [], len(batch))
     except ClientError as error:
         raise BulkAborted(f"unexpected HTTP {error.status}: {error.message[:300]}") from error
@@ -260,6 +296,7 @@ def load(
     workers: int = 2,
     retries: int = 4,
     timeout: float = 300.0,
+    patience: float = DEFAULT_PATIENCE,
     show_progress: bool = True,
 ) -> Summary:
     """Post ``items`` in batches with ``workers`` concurrent requests; skip finished keys."""
@@ -277,7 +314,7 @@ def load(
         batches = _batches(todo, batch_size)
         try:
             for batch in batches:
-                pending.add(pool.submit(_post, client, batch))
+                pending.add(pool.submit(_post, client, batch, patience))
                 if len(pending) >= workers * 2:
                     finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                     _collect(finished, summary, progress, bar)

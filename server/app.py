@@ -18,7 +18,9 @@ from ingest.lifecycle.sleep import SCHEDULER, Scheduler, run_sleep
 from server import errors, openapi
 from server.auth import KeyRing
 from server.deps import known_query
-from server.middleware import Authenticate, BodyLimit, Metrics
+from server.middleware import Authenticate, BodyLimit, Metrics, RateLimit, RequestId
+from server.probe import StoreProbe
+from server.ratelimit import RateLimiter
 from server.routers import (
     assertions,
     events,
@@ -72,6 +74,10 @@ def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         driver = open_driver(settings)
         app.state.driver = driver
+        probe_driver = open_driver(settings, probe=True)
+        app.state.probe = StoreProbe(
+            probe_driver, database=settings.neo4j_database, timeout=settings.probe_timeout
+        )
         # the model itself loads lazily, once per process, on the first observation
         app.state.embedder = make_embedder(
             settings.embedding_model,
@@ -97,6 +103,7 @@ def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
                 scheduler.close()
             if app.state.access_log is not None:
                 app.state.access_log.close()
+            probe_driver.close()
             driver.close()
 
     return lifespan
@@ -136,8 +143,13 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         # the API refuses query parameters it does not know; probes and scrapers may add any
         app.include_router(module.router, dependencies=[Depends(known_query)])
     app.include_router(health.router)
-    # the last added runs first: metrics, then authentication, then the body limit
+    # the last added runs first: the request id, metrics, authentication, the rate limit,
+    # the body limit
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    if settings.rate_limit > 0:
+        limiter = RateLimiter(rate=settings.rate_limit, burst=settings.rate_burst)
+        app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(Authenticate, keyring=app.state.keyring)
     app.add_middleware(Metrics)
+    app.add_middleware(RequestId)
     return app

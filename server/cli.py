@@ -35,9 +35,22 @@ def _migrate(_: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from server import logs
     from server.app import create_app
+    from server.settings import get_settings
 
-    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="info")
+    settings = get_settings()
+    # one stderr handler for every logger (structured: docs/operations.md); uvicorn's access
+    # log is off: server.middleware.Metrics writes one line per request, without the query
+    logs.configure(settings.log_level, settings.log_format)
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_config=None,
+        log_level=settings.log_level,
+        access_log=False,
+    )
     return 0
 
 
@@ -186,9 +199,12 @@ def _user_cache() -> Path:
 def _ingest(args: argparse.Namespace) -> int:
     """Exit 0: all accepted; 1: some could not be sent (re-run to resume); 3: some refused."""
     import json
+    import logging
 
     from ingest import bulk
 
+    # what the loader and the client wait for (an unavailable server) goes to stderr
+    logging.basicConfig(level=logging.WARNING, format="tractatus ingest: %(message)s")
     key = args.key or os.environ.get("TRACTATUS_API_KEY")
     if not key:
         print("tractatus ingest: give --key or set TRACTATUS_API_KEY", file=sys.stderr)
@@ -217,6 +233,7 @@ def _ingest(args: argparse.Namespace) -> int:
             progress=bulk.Progress(path),
             batch_size=args.batch_size,
             workers=args.workers,
+            patience=args.wait,
             show_progress=not args.quiet,
         )
     except bulk.BulkAborted as error:
@@ -307,6 +324,13 @@ def _add_ingest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     ingest.add_argument("--restart", action="store_true", help="forget the progress file")
     ingest.add_argument("--no-progress", action="store_true", help="keep no progress file")
     ingest.add_argument("--quiet", action="store_true", help="no progress bar")
+    ingest.add_argument(
+        "--wait",
+        type=float,
+        default=300.0,  # = ingest.bulk.DEFAULT_PATIENCE
+        help="seconds to keep waiting for an unavailable server before a batch is left for"
+        " the next run (default 300)",
+    )
     ingest.set_defaults(func=_ingest)
 
 

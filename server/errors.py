@@ -1,4 +1,4 @@
-"""Every error leaves as ``{"error": {"code", "message", "details"}}``; mapped here only.
+"""Every error leaves as ``{"error": {"code", "message", "details", "request_id"}}``; mapped here.
 
 :func:`declared` says which of these errors an operation can answer, for the OpenAPI
 document: each route lists its error codes, so the document names every status it returns.
@@ -12,11 +12,12 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from neo4j.exceptions import ConnectionPoolError, ServiceUnavailable, SessionExpired, TransientError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graph_schema.core import errors
 from graph_schema.core.types import ErrorBody, RejectedBody
+from server import request_ids
 
 log = logging.getLogger("tractatus.errors")
 
@@ -41,6 +42,7 @@ HTTP_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     413: "body_too_large",
+    429: "rate_limited",
     415: "unsupported_media_type",
     422: "invalid_request",
 }
@@ -76,10 +78,25 @@ CODES: dict[str, tuple[int, str]] = {
         "refused by the gate and quarantined: `details.rejections` gives each refused item's"
         " index and reason, `details.quarantine_ids` where it was kept; nothing else written",
     ),
-    "store_unavailable": (503, "the graph store cannot be reached"),
+    "rate_limited": (
+        429,
+        "the caller sent more requests than its rate limit allows (`TRACTATUS_RATE_LIMIT`);"
+        " nothing was read or written; `Retry-After` says in how many seconds to try again",
+    ),
+    "store_unavailable": (
+        503,
+        "the graph store cannot be reached or cannot answer now (within the server's bounds);"
+        " `Retry-After` says in how many seconds to try again",
+    ),
+}
+# the answers that say when to try again, and how the document declares their header
+RETRY_STATUSES = frozenset({429, 503})
+RETRY_AFTER_HEADER: dict[str, Any] = {
+    "description": "seconds after which the request may be sent again",
+    "schema": {"type": "integer", "minimum": 1},
 }
 # what every /v1 route can answer; what a route with parameters or a body adds
-V1 = ("unauthenticated", "store_unavailable")
+V1 = ("unauthenticated", "rate_limited", "store_unavailable")
 PARAMS = ("invalid_request",)
 BODY = ("invalid_json", "body_too_large", "invalid_request")
 
@@ -98,6 +115,8 @@ def declared(*codes: str) -> dict[int | str, dict[str, Any]]:
         }
         if status == 401:
             entry["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
+        if status in RETRY_STATUSES:
+            entry["headers"] = {"Retry-After": RETRY_AFTER_HEADER}
         out[status] = entry
     return out
 
@@ -108,7 +127,9 @@ def status_of(error: errors.TractatusError) -> int:
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "details": details or {}}}
+    """The one error shape, with the id of the request being served."""
+    error = {"code": code, "message": message, "details": details or {}}
+    return {"error": {**error, "request_id": request_ids.current()}}
 
 
 def error_response(
@@ -120,12 +141,21 @@ def error_response(
 ) -> JSONResponse:
     if status == 401:
         headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
-    return JSONResponse(error_body(code, message, details), status_code=status, headers=headers)
+    body = error_body(code, message, details)
+    # also here, for the answers made outside the RequestId middleware (a 500)
+    headers = {**(headers or {}), request_ids.HEADER: body["error"]["request_id"]}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
-def _domain(_: Request, exc: Exception) -> JSONResponse:
+def _retry_after(request: Request) -> dict[str, str]:
+    return {"Retry-After": str(request.app.state.settings.retry_after)}
+
+
+def _domain(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, errors.TractatusError)
-    return error_response(status_of(exc), exc.code, exc.message, exc.details)
+    status = status_of(exc)
+    headers = _retry_after(request) if status in RETRY_STATUSES else None
+    return error_response(status, exc.code, exc.message, exc.details, headers=headers)
 
 
 def _validation(_: Request, exc: Exception) -> JSONResponse:
@@ -150,9 +180,17 @@ def _http(_: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, str(exc.detail), headers=headers)
 
 
-def _unavailable(_: Request, exc: Exception) -> JSONResponse:
-    log.error("neo4j unavailable: %s", exc)
-    return error_response(503, "store_unavailable", "the graph store is unavailable")
+def _unavailable(request: Request, exc: Exception) -> JSONResponse:
+    """The store could not answer within the driver's bounds (TRACTATUS_NEO4J_*_TIMEOUT,
+    TRACTATUS_NEO4J_RETRY_TIME): no connection, none acquired in time, or a transient
+    failure still there when the retries ran out."""
+    log.error("neo4j unavailable: %s: %s", type(exc).__name__, exc)
+    return error_response(
+        503,
+        "store_unavailable",
+        "the graph store is unavailable",
+        headers=_retry_after(request),
+    )
 
 
 def _unexpected(_: Request, exc: Exception) -> JSONResponse:
@@ -166,4 +204,6 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _http)
     app.add_exception_handler(ServiceUnavailable, _unavailable)
     app.add_exception_handler(SessionExpired, _unavailable)
+    app.add_exception_handler(ConnectionPoolError, _unavailable)
+    app.add_exception_handler(TransientError, _unavailable)
     app.add_exception_handler(Exception, _unexpected)

@@ -1,18 +1,22 @@
-"""Pure ASGI middleware: a body size limit and request metrics."""
+"""Pure ASGI middleware: request ids, a body size limit, authentication and request metrics."""
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 
 from prometheus_client import Counter, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graph_schema.core.errors import AuthenticationFailed
+from server import request_ids
 from server.auth import KeyRing
 from server.errors import error_body
+from server.ratelimit import RateLimiter, retry_after
 
 REQUESTS = Counter("tractatus_http_requests_total", "HTTP requests", ["method", "route", "status"])
+access = logging.getLogger("tractatus.access")
 LATENCY = Histogram("tractatus_http_request_seconds", "HTTP request latency", ["method", "route"])
 
 
@@ -102,6 +106,28 @@ class Authenticate:
         await self.app(scope, receive, send)
 
 
+class RateLimit:
+    """Refuse a principal's request over its rate (429 ``rate_limited`` with ``Retry-After``),
+    after authentication and before the body is read or anything runs."""
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+        self.app, self.limiter = app, limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        principal = scope.get("state", {}).get("principal") if scope["type"] == "http" else None
+        wait = self.limiter.take(principal.id) if principal is not None else 0.0
+        if wait <= 0:
+            await self.app(scope, receive, send)
+            return
+        seconds = retry_after(wait)
+        body = error_body(
+            "rate_limited",
+            "too many requests for this principal",
+            {"retry_after": seconds},
+        )
+        await _send_json(send, 429, body, [(b"retry-after", str(seconds).encode())])
+
+
 class Metrics:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -123,5 +149,52 @@ class Metrics:
         finally:
             route = scope.get("route")
             path = getattr(route, "path", "unmatched")
-            LATENCY.labels(scope["method"], path).observe(time.perf_counter() - start)
+            seconds = time.perf_counter() - start
+            LATENCY.labels(scope["method"], path).observe(seconds)
             REQUESTS.labels(scope["method"], path, str(status["code"])).inc()
+            _access_line(scope, path, status["code"], seconds)
+
+
+def _access_line(scope: Scope, route: str, status: int, seconds: float) -> None:
+    """One log line per request: the route's template (``/v1/events/{event_id}``, never the
+    path or query sent, which may hold a subject or a text), the status, the time and the
+    caller's principal id (never its key). The request id is added by the log handler."""
+    principal = scope.get("state", {}).get("principal")
+    access.info(
+        "%s %s %d",
+        scope["method"],
+        route,
+        status,
+        extra={
+            "method": scope["method"],
+            "route": route,
+            "status": status,
+            "ms": round(seconds * 1000, 1),
+            "principal": getattr(principal, "id", None),
+        },
+    )
+
+
+class RequestId:
+    """Give every request its id (the caller's ``X-Request-ID`` when it is safe, else a new
+    one: ``server.request_ids``) and put it on every answer, before anything else runs."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = [v for k, v in scope["headers"] if k == b"x-request-id"]
+        request_id = request_ids.accept(given)
+        request_ids.begin(request_id)
+        header = (b"x-request-id", request_id.encode("ascii"))
+
+        async def stamped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [h for h in message.get("headers", []) if h[0].lower() != header[0]]
+                message = {**message, "headers": [*headers, header]}
+            await send(message)
+
+        await self.app(scope, receive, stamped)

@@ -1,10 +1,11 @@
 """The OpenAPI document: FastAPI's, from the routes' models, with the server's batch limits.
 
 The request and answer shapes all come from the pydantic models (graph_schema/<capability>/
-types.py) and the error answers from :func:`server.errors.declared`. The one thing a model
-cannot know is this server's configuration: the most items a batch may hold
-(``TRACTATUS_MAX_BATCH``, ``TRACTATUS_MAX_OBSERVATION_BATCH``), written into the batch
-schemas here so that the served document is exact for the server that serves it.
+types.py) and the error answers from :func:`server.errors.declared`. Two things no model
+can know are added here: the request id every answer carries (``X-Request-ID``,
+server/request_ids.py), and this server's configuration: the most items
+a batch may hold (``TRACTATUS_MAX_BATCH``, ``TRACTATUS_MAX_OBSERVATION_BATCH``), written
+into the batch schemas here so that the served document is exact for the server that serves it.
 
 ``docs/openapi.json`` is the document of a server with the default settings, written by
 ``tractatus openapi`` (:func:`render`: sorted keys, two-space indent, a final newline);
@@ -20,6 +21,8 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
+from graph_schema.core.types import REQUEST_ID_PATTERN
+from server import request_ids
 from server.settings import Settings
 
 COMMITTED = Path("docs") / "openapi.json"
@@ -43,7 +46,20 @@ def build(app: FastAPI, settings: Settings) -> dict[str, Any]:
     schemas = document["components"]["schemas"]
     for component, (field, setting) in BATCH_LIMITS.items():
         schemas[component]["properties"][field]["maxItems"] = getattr(settings, setting)
+    _request_ids(document)
     return document
+
+
+def _request_ids(document: dict[str, Any]) -> None:
+    """Every answer carries an ``X-Request-ID``. The caller's header is not declared as a
+    parameter: it is never refused (junk is replaced), and a declared pattern would promise
+    a refusal that does not come."""
+    schema = {"type": "string", "pattern": REQUEST_ID_PATTERN}
+    answered = {"description": "the request's id (the caller's, or a new one)", "schema": schema}
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            for response in operation["responses"].values():
+                response.setdefault("headers", {})[request_ids.HEADER] = answered
 
 
 def install(app: FastAPI, settings: Settings) -> None:

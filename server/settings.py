@@ -7,7 +7,7 @@ from datetime import timedelta
 from functools import lru_cache
 from ipaddress import ip_address
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlparse
 
 from neo4j import Driver, GraphDatabase
@@ -82,6 +82,19 @@ class Settings(BaseSettings):
     access_log: bool = True
     access_log_queue: int = Field(10_000, ge=1, le=10_000_000)
     access_log_flush: float = Field(1.0, gt=0, le=3_600)
+    # an unreachable store: the driver's own bounds, the probes', the 503's Retry-After
+    # (seconds; docs/operations.md)
+    neo4j_connection_timeout: float = Field(2.0, gt=0, le=300)
+    neo4j_acquisition_timeout: float = Field(3.0, gt=0, le=300)
+    neo4j_retry_time: float = Field(3.0, ge=0, le=300)
+    probe_timeout: float = Field(0.5, gt=0, le=5)
+    retry_after: int = Field(5, ge=1, le=3_600)
+    # requests per second per principal, and the burst (0: off; per replica; docs/operations.md)
+    rate_limit: float = Field(0.0, ge=0, le=1_000_000)
+    rate_burst: int = Field(100, ge=1, le=1_000_000)
+    # the server's log (docs/operations.md): one JSON object per line, or text for people
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    log_format: Literal["json", "text"] = "json"
 
     @field_validator("trusted_sources", mode="before")
     @classmethod
@@ -149,6 +162,16 @@ class Settings(BaseSettings):
         return FusionConfig.disabling(self.recall_disable)
 
     @model_validator(mode="after")
+    def _acquisition_covers_connection(self) -> Settings:
+        # acquiring a connection may open one: a shorter bound would cut every new connection
+        if self.neo4j_acquisition_timeout < self.neo4j_connection_timeout:
+            raise ValueError(
+                "TRACTATUS_NEO4J_ACQUISITION_TIMEOUT must be at least"
+                " TRACTATUS_NEO4J_CONNECTION_TIMEOUT"
+            )
+        return self
+
+    @model_validator(mode="after")
     def _refuse_unsafe(self) -> Settings:
         weak = self.neo4j_password.get_secret_value() in WEAK_PASSWORDS
         if weak and not _is_loopback(self.neo4j_uri):
@@ -171,10 +194,22 @@ def get_settings() -> Settings:
     return Settings()
 
 
-def open_driver(settings: Settings) -> Driver:
-    """The one place a driver is made: auth from settings, server notifications off."""
+def open_driver(settings: Settings, *, probe: bool = False) -> Driver:
+    """The one place a driver is made: auth from settings, server notifications off, and the
+    driver's own bounds on an unreachable store (opening a connection, acquiring one from the
+    pool, retrying a transaction), so that a request fails with 503 instead of hanging.
+
+    ``probe``: the small driver of the health probes, bounded by ``probe_timeout`` and never
+    retrying, so that ``/healthz`` and ``/readyz`` answer within a second.
+    """
+    connect = settings.probe_timeout if probe else settings.neo4j_connection_timeout
+    acquire = settings.probe_timeout if probe else settings.neo4j_acquisition_timeout
     return GraphDatabase.driver(
         settings.neo4j_uri,
         auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
         notifications_min_severity="OFF",
+        connection_timeout=connect,
+        connection_acquisition_timeout=acquire,
+        max_transaction_retry_time=0.0 if probe else settings.neo4j_retry_time,
+        max_connection_pool_size=2 if probe else 100,  # 100: the driver's default
     )

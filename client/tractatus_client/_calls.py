@@ -435,3 +435,7 @@ def quarantine(
 
 def health() -> Call[models.Health]:
     return Call("GET", "/healthz", models.Health, idempotent=True)
+
+
+def ready() -> Call[models.Health]:
+    return Call("GET", "/readyz", models.Health, idempotent=True)

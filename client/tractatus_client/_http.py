@@ -9,6 +9,7 @@ jitter, or the server's ``Retry-After`` when it sends one. Anything else is sent
 
 from __future__ import annotations
 
+import logging
 import os
 import uuid
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ from tractatus_client import errors
 from tractatus_client._calls import Call
 
 T = TypeVar("T")
+
+log = logging.getLogger("tractatus_client")
 
 VERSION = "0.1.0"
 REQUEST_ID_HEADER = "X-Request-ID"
@@ -84,6 +87,7 @@ def error_from(response: httpx.Response, request_id: str) -> errors.TractatusErr
         code = str(body.get("code") or "error")
         message = str(body.get("message") or response.reason_phrase)
         details = body.get("details") if isinstance(body.get("details"), dict) else {}
+        request_id = str(body.get("request_id") or request_id)
     else:
         code, message, details = "http_error", response.text[:300] or response.reason_phrase, {}
     cls = errors.error_class(response.status_code, code)
@@ -139,9 +143,25 @@ class RetryPolicy:
     def tenacity(self, call: Call[Any]) -> dict[str, Any]:
         """Arguments of ``tenacity.Retrying`` / ``AsyncRetrying`` for one call."""
         attempts = 1 + (self.retries if call.idempotent else 0)
+
+        def say_waiting(state: RetryCallState) -> None:
+            log.warning(waiting_message(call, state, attempts))
+
         return {
             "stop": stop_after_attempt(attempts),
             "wait": self.wait,
             "retry": retry_if_exception(transient),
+            "before_sleep": say_waiting,
             "reraise": True,
         }
+
+
+def waiting_message(call: Call[Any], state: RetryCallState, attempts: int) -> str:
+    """What a retry waits for: the call, why it failed (with the request id) and how long."""
+    outcome = state.outcome
+    error = outcome.exception() if outcome is not None else None
+    pause = state.next_action.sleep if state.next_action is not None else 0.0
+    return (
+        f"{call.method} {call.path}: {error}; waiting {pause:.1f} s before attempt"
+        f" {state.attempt_number + 1} of {attempts}"
+    )

@@ -386,4 +386,9 @@ class AsyncTractatus:
         return await self.run(_calls.quarantine(limit=limit, origin=origin))
 
     async def health(self) -> models.Health:
+        """Liveness: 200 while the server runs; ``neo4j`` is ``up`` or ``down``."""
         return await self.run(_calls.health())
+
+    async def ready(self) -> models.Health:
+        """Readiness: the store answers (else :class:`Unavailable`, retried like any 503)."""
+        return await self.run(_calls.ready())

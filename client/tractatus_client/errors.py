@@ -1,9 +1,9 @@
 """One exception per error code of the API; every one carries the request id.
 
-The server answers every error as ``{"error": {"code", "message", "details"}}``. The client
-raises the subclass named by ``code`` (else by the HTTP status), with ``status``, ``code``,
-``message``, ``details`` and ``request_id`` (the ``X-Request-ID`` the server echoed, else the
-one the client sent).
+The server answers every error as ``{"error": {"code", "message", "details", "request_id"}}``.
+The client raises the subclass named by ``code`` (else by the HTTP status), with ``status``,
+``code``, ``message``, ``details`` and ``request_id`` (the ``X-Request-ID`` the server echoed,
+else the one the client sent).
 """
 
 from __future__ import annotations
@@ -143,6 +143,7 @@ BY_CODE: dict[str, type[TractatusError]] = {
     "batch_too_large": PayloadTooLarge,
     "invalid_request": InvalidRequest,
     "rejected": Rejected,
+    "rate_limited": RateLimited,
     "store_unavailable": Unavailable,
 }
 

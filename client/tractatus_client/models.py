@@ -310,6 +310,7 @@ class ErrorBody(Model):
     code: str
     message: str
     details: dict[str, Any] = Field(default_factory=dict)
+    request_id: str = ""  # the request's X-Request-ID ("" from a server before 0.2)
 
 
 class ObservationAccepted(ObservationResult):
@@ -503,9 +504,10 @@ class Quarantine(Model):
 
 class Health(Model):
     status: Literal["ok"]
-    neo4j: Literal["up"]
-    schema_version: int
+    neo4j: Literal["up", "down"]
+    schema_version: int | None
     schema_latest: int
+    store_error: Literal["unreachable", "timeout", "error"] | None = None
 
 
 def unknown_fields(model: BaseModel, where: str = "") -> list[str]:

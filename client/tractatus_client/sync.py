@@ -377,4 +377,9 @@ class Tractatus:
         return self.run(_calls.quarantine(limit=limit, origin=origin))
 
     def health(self) -> models.Health:
+        """Liveness: 200 while the server runs; ``neo4j`` is ``up`` or ``down``."""
         return self.run(_calls.health())
+
+    def ready(self) -> models.Health:
+        """Readiness: the store answers (else :class:`Unavailable`, retried like any 503)."""
+        return self.run(_calls.ready())

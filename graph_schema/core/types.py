@@ -141,16 +141,23 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+REQUEST_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
+RequestId = Annotated[str, Field(pattern=REQUEST_ID_PATTERN)]
+
+
 class ErrorObject(BaseModel):
-    """What went wrong: a stable ``code``, a message for people, and structured ``details``."""
+    """What went wrong: a stable ``code``, a message for people, structured ``details``, and
+    the request's id (its ``X-Request-ID``), to find it in the server's logs."""
 
     code: str
     message: str
     details: dict[str, Any]
+    request_id: RequestId
 
 
 class ErrorBody(BaseModel):
-    """The one shape of every error: ``{"error": {"code", "message", "details"}}``."""
+    """The one shape of every error: ``{"error": {"code", "message", "details",
+    "request_id"}}``."""
 
     error: ErrorObject
 
@@ -172,6 +179,7 @@ class RejectedError(BaseModel):
     code: Literal["rejected"]
     message: str
     details: RejectedDetails
+    request_id: RequestId
 
 
 class RejectedBody(BaseModel):

@@ -17,7 +17,7 @@ from graph_schema.ledger import cypher as ledger_cypher
 from graph_schema.lifecycle import cypher as lifecycle_cypher
 from graph_schema.lifecycle.types import TASK_KEY_SEPARATOR
 from graph_schema.schema import cypher
-from graph_schema.schema.types import Health
+from graph_schema.schema.types import DownReason, Health
 
 EMBEDDING_DIMENSIONS = 384
 DATA_BATCH = 1_000
@@ -208,6 +208,17 @@ def health(driver: Driver, *, database: str) -> Health:
     driver.execute_query(cypher.PING, database_=database, routing_="r")
     version = current_version(driver, database=database)
     return Health(status="ok", neo4j="up", schema_version=version, schema_latest=LATEST_VERSION)
+
+
+def store_down(reason: DownReason) -> Health:
+    """What the probes answer while the store cannot: the process serves, the store does not."""
+    return Health(
+        status="ok",
+        neo4j="down",
+        schema_version=None,
+        schema_latest=LATEST_VERSION,
+        store_error=reason,
+    )
 
 
 def _run_step(driver: Driver, step: str, *, database: str) -> int:

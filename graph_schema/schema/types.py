@@ -98,10 +98,19 @@ class PredicateRegistered(BaseModel):
     created: bool
 
 
+StoreState = Literal["up", "down"]
+# why a probe found the store down: no connection (refused, reset, no route, the server
+# stopping), no answer within the probe's bound, or an answer that is an error (credentials,
+# a database that is not online)
+DownReason = Literal["unreachable", "timeout", "error"]
+
+
 class Health(BaseModel):
-    """The API serves, the store answers, and the schema version it is at."""
+    """The API serves; the store's state as a probe found it within its bound, and the schema
+    version it is at (``null`` while it is down, with ``store_error`` saying why)."""
 
     status: Literal["ok"]
-    neo4j: Literal["up"]
-    schema_version: int
+    neo4j: StoreState
+    schema_version: int | None
     schema_latest: int
+    store_error: DownReason | None = None

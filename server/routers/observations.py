@@ -21,6 +21,7 @@ from graph_schema.observations.types import (
     ObservationWritten,
 )
 from ingest.observations import Outcome, write_observations
+from server import request_ids
 from server.batches import batch_items
 from server.deps import DistillerDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
 from server.errors import BODY, PARAMS, V1, declared, status_of
@@ -42,7 +43,12 @@ _BATCH = {"model": ObservationsWritten, "description": "a batch: one result per 
 
 def _batch_item(outcome: Outcome) -> ObservationAccepted | ObservationRefused:
     if isinstance(outcome, TractatusError):
-        error = ErrorObject(code=outcome.code, message=outcome.message, details=outcome.details)
+        error = ErrorObject(
+            code=outcome.code,
+            message=outcome.message,
+            details=outcome.details,
+            request_id=request_ids.current(),
+        )
         return ObservationRefused(status=status_of(outcome), error=error)
     return ObservationAccepted(status=201, **dict(outcome))
 

@@ -100,6 +100,13 @@ def test_healthz_checks_neo4j_without_auth(base_url: str) -> None:
     body = httpx.get(f"{base_url}/healthz").json()
     assert body["status"] == "ok" and body["neo4j"] == "up"
     assert body["schema_version"] == body["schema_latest"]
+    assert body["store_error"] is None
+
+
+def test_readyz_answers_200_while_the_store_answers(base_url: str) -> None:
+    response = httpx.get(f"{base_url}/readyz")
+    assert response.status_code == 200
+    assert response.json()["neo4j"] == "up"
 
 
 def test_metrics_export_gate_counters(api: dict[str, Api], base_url: str, subject: str) -> None:

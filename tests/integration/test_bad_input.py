@@ -23,7 +23,7 @@ def _error(response: httpx.Response, status: int) -> dict[str, Any]:
     assert response.status_code == status, response.text
     body = response.json()
     assert set(body) == {"error"}
-    assert set(body["error"]) == {"code", "message", "details"}
+    assert set(body["error"]) == {"code", "message", "details", "request_id"}
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
     return body["error"]
 

@@ -51,7 +51,12 @@ def _counts(driver: Driver) -> dict[str, int]:
 def _error(response: Any, status: int, code: str) -> dict[str, Any]:
     assert response.status_code == status, response.text
     body: dict[str, Any] = response.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}
+    assert set(body) == {"error"} and set(body["error"]) == {
+        "code",
+        "message",
+        "details",
+        "request_id",
+    }
     assert body["error"]["code"] == code, body
     return body
 

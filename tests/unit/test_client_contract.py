@@ -54,6 +54,7 @@ CALLS: dict[str, _calls.Call[Any]] = {
     "register_predicate": _calls.register_predicate({}),
     "quarantine": _calls.quarantine(),
     "health": _calls.health(),
+    "ready": _calls.ready(),
 }
 
 

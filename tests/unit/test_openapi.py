@@ -184,3 +184,15 @@ def test_the_committed_document_is_rendered_deterministically() -> None:
     text = COMMITTED.read_text("utf-8")
     assert text.endswith("}\n")
     assert openapi.render(json.loads(text)) == text
+
+
+def test_every_answer_declares_its_request_id(document: dict[str, Any]) -> None:
+    for method, path, op in _operations(document):
+        for status, response in op["responses"].items():
+            assert "X-Request-ID" in response.get("headers", {}), (method, path, status)
+
+
+def test_every_503_declares_retry_after(document: dict[str, Any]) -> None:
+    for method, path, op in _operations(document):
+        if "503" in op["responses"]:
+            assert "Retry-After" in op["responses"]["503"]["headers"], (method, path)
