@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from types import UnionType
+from typing import Annotated, Union, get_args, get_origin
 
 from fastapi import Depends, Request, Security
 from fastapi.dependencies.models import Dependant
@@ -21,31 +22,48 @@ from ingest.lifecycle.consolidate import Lifecycle
 from server.settings import Settings
 
 
-def _query_names(dependant: Dependant) -> set[str]:
-    names = {field.alias for field in dependant.query_params}
+def _is_sequence(annotation: object) -> bool:
+    """Whether a query parameter's type takes several values (``?tier=a&tier=b``)."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _is_sequence(get_args(annotation)[0])
+    if origin in (Union, UnionType):
+        return any(_is_sequence(arg) for arg in get_args(annotation))
+    return origin in (list, tuple, set, frozenset) or annotation in (list, tuple, set, frozenset)
+
+
+def _query_params(dependant: Dependant) -> dict[str, bool]:
+    """The route's query parameters, each with whether it takes several values."""
+    names = {f.alias: _is_sequence(f.field_info.annotation) for f in dependant.query_params}
     for dependency in dependant.dependencies:
-        names |= _query_names(dependency)
+        names |= _query_params(dependency)
     return names
+
+
+def _refusal(name: str, message: str, kind: str) -> dict[str, object]:
+    return {"loc": ("query", name), "msg": message, "type": kind}
 
 
 def known_query(request: Request) -> None:
     """Refuse a query parameter the route does not declare (422): a misspelt ``as_of`` would
-    otherwise be ignored, and the question answered for another time than the one asked."""
+    otherwise be ignored, and the question answered for another time than the one asked. A
+    parameter of one value given twice is refused too, rather than one of them being
+    silently taken."""
     route = request.scope.get("route")
     if not isinstance(route, APIRoute):
         return
-    unknown = sorted(set(request.query_params) - _query_names(route.dependant))
-    if unknown:
-        raise RequestValidationError(
-            [
-                {
-                    "loc": ("query", name),
-                    "msg": "unknown query parameter",
-                    "type": "extra_forbidden",
-                }
-                for name in unknown
-            ]
-        )
+    declared = _query_params(route.dependant)
+    given = request.query_params
+    errors = [
+        _refusal(name, "unknown query parameter", "extra_forbidden")
+        for name in sorted(set(given) - set(declared))
+    ] + [
+        _refusal(name, "given more than once: this parameter takes one value", "repeated")
+        for name in sorted(set(given) & set(declared))
+        if not declared[name] and len(given.getlist(name)) > 1
+    ]
+    if errors:
+        raise RequestValidationError(errors)
 
 
 def get_settings(request: Request) -> Settings:

@@ -17,7 +17,7 @@ from pydantic import (
     field_validator,
 )
 
-from graph_schema.core.types import AccessList, Strict
+from graph_schema.core.types import INTEGRAL, AccessList, Strict
 
 PREDICATE_TEXT = r"^[a-z][a-z0-9_]{0,63}$"
 PREDICATE_PATTERN = re.compile(PREDICATE_TEXT)
@@ -73,7 +73,7 @@ class Predicate(Strict):
     ephemeral: StrictBool = False
     description: Annotated[StrictStr, Field(max_length=MAX_DESCRIPTION_CHARS)] = ""
     disclosure: DisclosurePolicy | None = None
-    version: Annotated[StrictInt, Field(ge=1, le=1_000_000)] = 1
+    version: Annotated[StrictInt, Field(ge=1, le=1_000_000), INTEGRAL] = 1
     """The definition's version: ``tractatus migrate`` upgrades a stored predicate to a
     higher seed version; an identical re-registration must name the same version."""
 

@@ -204,6 +204,20 @@ def test_an_unknown_query_parameter_is_refused(api: dict[str, Api], subject: str
     assert error["code"] == "invalid_request" and error["message"].startswith("query.asof")
 
 
+def test_a_parameter_of_one_value_given_twice_is_refused(api: dict[str, Api], subject: str) -> None:
+    """``?as_of=A&as_of=B`` answered for B (the last value won, silently); a list parameter
+    (``tier``) still takes several values."""
+    query = [("subject", subject), ("predicate", "tech_stack")]
+    twice = [*query, ("as_of", "2026-01-01T00:00:00Z"), ("as_of", "2026-06-01T00:00:00Z")]
+    error = _error(api["public"].client.get("/v1/facts", params=twice), 422)
+    assert error["code"] == "invalid_request" and error["message"].startswith("query.as_of")
+    tiers = [*query, ("tier", "long"), ("tier", "short")]
+    assert api["public"].client.get("/v1/facts", params=tiers).status_code == 200
+    owners = [("owner", "alice"), ("owner", "bob")]
+    timeline = api["public"].client.get(f"/v1/tasks/{subject}/timeline", params=owners)
+    assert _error(timeline, 422)["code"] == "invalid_request"
+
+
 @pytest.mark.parametrize(
     "as_of", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:00:00-05:00", "0001-06-01T00:00:00Z"]
 )

@@ -3,6 +3,7 @@ names, texts, timestamps, groups and predicates, and the JSON the request parser
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import sys
@@ -11,10 +12,12 @@ from datetime import UTC, datetime
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pydantic import ValidationError
+from pydantic import BaseModel, Strict, ValidationError
+from pydantic.fields import FieldInfo
 
 from graph_schema.core.timeutil import RFC3339_PATTERN, parse_rfc3339
 from graph_schema.core.types import (
+    INTEGRAL,
     NOT_BLANK_PATTERN,
     TEXT_PATTERN,
     check_groups,
@@ -105,6 +108,32 @@ def test_integers_are_json_integers() -> None:
     for bad in (True, "3", 3.5):
         with pytest.raises(ValidationError):
             RecallRequest.model_validate({"query": "q", "k": bad})
+    predicate = {"name": "colour", "cardinality": "one", "version": 2.0}
+    assert Predicate.model_validate(predicate).version == 2
+
+
+def _strict_int_fields() -> list[tuple[str, FieldInfo]]:
+    """Every field of the request and domain models whose value is a strict integer."""
+    found = []
+    for name in ("core", "ledger", "events", "observations", "recall", "schema", "lifecycle"):
+        module = importlib.import_module(f"graph_schema.{name}.types")
+        for model in vars(module).values():
+            if not (isinstance(model, type) and issubclass(model, BaseModel)):
+                continue
+            for field_name, info in model.model_fields.items():
+                strict = any(isinstance(m, Strict) and m.strict for m in info.metadata)
+                if strict and info.annotation is int:
+                    found.append((f"{model.__name__}.{field_name}", info))
+    return found
+
+
+def test_every_strict_integer_takes_json_integers() -> None:
+    """A fuzzer may send 3.0 for any integer of the schema: each one must take it (INTEGRAL).
+    (The predicate's version did not, and answered invalid_request to a schema-valid body.)"""
+    fields = _strict_int_fields()
+    assert fields
+    missing = [name for name, info in fields if INTEGRAL not in info.metadata]
+    assert not missing, missing
 
 
 @pytest.mark.parametrize(
