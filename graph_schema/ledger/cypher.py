@@ -113,38 +113,62 @@ RETURN count(x) AS superseded
 """)
 
 
-# A remnant is written now with the tier its source has now (a promoted, discarded or dormant
-# source gives a remnant of that tier, not of the tier the source was written with), and a
-# pinned source gives a pinned remnant.
-CREATE_REMNANT = stable(
-    """
+def _copy_of(source_marks: str, link: str, pin_rule: str, pin_reason: str, returns: str) -> str:
+    """A new version ``r`` copied from ``$source_id`` over [$valid_from, $valid_to), recorded
+    now: its content, evidence, access and disclosures, the tier its source has now, and its
+    pin (as a PinChange of ``pin_rule``). ``source_marks`` names the source; ``link`` relates
+    ``r`` to it."""
+    return (
+        """
 MATCH (src:Assertion {id: $source_id})-[:EVIDENCED_BY]->(e:Evidence)
 WITH src, collect(e) AS evidence, """
-    + effective_tier("src", "$now")
-    + """ AS tier, """
-    + pinned("src", "$now")
-    + """ AS pinned
+        + effective_tier("src", "$now")
+        + """ AS tier, """
+        + pinned("src", "$now")
+        + """ AS pinned
 CREATE (r:Assertion)
 SET r = src {
   .*, id: $id, valid_from: $valid_from, valid_to: $valid_to,
   closed_at: CASE WHEN $valid_to IS NULL THEN null ELSE $now END,
-  recorded_at: $now, superseded_at: null, remnant_of: src.id, tier: tier
+  recorded_at: $now, superseded_at: null, tier: tier, """
+        + source_marks
+        + """
 }
-CREATE (r)-[:SUPERSEDES]->(src)
+"""
+        + link
+        + """
 FOREACH (e IN evidence | CREATE (r)-[:EVIDENCED_BY]->(e))
 FOREACH (_ IN CASE WHEN pinned THEN [1] ELSE [] END |
   CREATE (:"""
-    + PIN_CHANGE
-    + """ {id: $pin_id, assertion_id: $id, pinned: true, at: $now, by: src.written_by,
-                 rule: 'remnant', reason: 'a remnant keeps the pin of its source'})
+        + PIN_CHANGE
+        + """ {id: $pin_id, assertion_id: $id, pinned: true, at: $now, by: src.written_by,
+                 rule: """
+        + pin_rule
+        + """, reason: '"""
+        + pin_reason
+        + """'})
          -[:CHANGES]->(r))
 WITH r, src
 CALL (r, src) {
   MATCH (src)-[:DISCLOSED_AS]->(d:Disclosure)
   CREATE (r)-[:DISCLOSED_AS]->(d)
 }
-RETURN r.id AS id
-"""
+RETURN """
+        + returns
+    )
+
+
+# A remnant is written now with the tier its source has now (a promoted, discarded or dormant
+# source gives a remnant of that tier, not of the tier the source was written with), and a
+# pinned source gives a pinned remnant.
+CREATE_REMNANT = stable(
+    _copy_of(
+        "remnant_of: src.id",
+        "CREATE (r)-[:SUPERSEDES]->(src)",
+        "'remnant'",
+        "a remnant keeps the pin of its source",
+        "r.id AS id",
+    )
 )
 
 
@@ -153,34 +177,13 @@ RETURN r.id AS id
 # remnant it has its source's content, evidence, access, disclosures, tier now and pin; it
 # names its source in ``restored_from`` (it is not a remnant: the source is not cut again).
 CREATE_RESTORATION = stable(
-    """
-MATCH (src:Assertion {id: $source_id})-[:EVIDENCED_BY]->(e:Evidence)
-WITH src, collect(e) AS evidence, """
-    + effective_tier("src", "$now")
-    + """ AS tier, """
-    + pinned("src", "$now")
-    + """ AS pinned
-CREATE (r:Assertion)
-SET r = src {
-  .*, id: $id, valid_from: $valid_from, valid_to: $valid_to,
-  closed_at: CASE WHEN $valid_to IS NULL THEN null ELSE $now END,
-  recorded_at: $now, superseded_at: null, remnant_of: null, tier: tier,
-  restored_from: src.id, restore_rule: $rule, restore_reason: $reason
-}
-FOREACH (e IN evidence | CREATE (r)-[:EVIDENCED_BY]->(e))
-FOREACH (_ IN CASE WHEN pinned THEN [1] ELSE [] END |
-  CREATE (:"""
-    + PIN_CHANGE
-    + """ {id: $pin_id, assertion_id: $id, pinned: true, at: $now, by: src.written_by,
-                 rule: $rule, reason: 'a restoration keeps the pin of its source'})
-         -[:CHANGES]->(r))
-WITH r, src
-CALL (r, src) {
-  MATCH (src)-[:DISCLOSED_AS]->(d:Disclosure)
-  CREATE (r)-[:DISCLOSED_AS]->(d)
-}
-RETURN r.id AS id, r.polarity AS polarity, r.object AS object
-"""
+    _copy_of(
+        "remnant_of: null, restored_from: src.id, restore_rule: $rule, restore_reason: $reason",
+        "",
+        "$rule",
+        "a restoration keeps the pin of its source",
+        "r.id AS id, r.polarity AS polarity, r.object AS object",
+    )
 )
 
 
