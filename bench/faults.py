@@ -23,8 +23,9 @@ assertions and their evidence (remnants aside: which remnants a back-fill cuts d
 order in which concurrent batches commit, by design; docs/semantics.md), observations with
 no evidence (a half-written batch), evidence whose quote is not found at its offsets in its
 observation's text, and a SHA-256 over every (idempotency key, subject, predicate, object,
-quote, start, end) row. A fault run passes
-when its fingerprint equals the clean run's and both bad counts are 0. Exit code 1 when one
+quote, start, end) row; and `tractatus check` audits the whole ledger and every chain. A fault
+run passes when its fingerprint equals the clean run's, both bad counts are 0 and the check
+exits 0. Exit code 1 when one
 does not. Then a backup's round trip on the store the last run left: its checksum
 (`tractatus checksum`), `scripts/neo4j_local.py backup`, one more observation (the checksum
 must change), `restore`: the checksum must be the first one again. Results:
@@ -147,9 +148,18 @@ class Run:
             harness.prepare_store(driver, self.settings, wipe=True)
 
     def result(self, started: float, **facts: Any) -> dict[str, Any]:
+        seconds = round(time.monotonic() - started, 1)
         with open_driver(self.settings) as driver:
             print_ = fingerprint(driver, self.settings.neo4j_database)
-        return {"seconds": round(time.monotonic() - started, 1), **facts, "store": print_}
+        check = subprocess.run(  # the whole ledger and every chain (docs/semantics.md)
+            [sys.executable, "-m", "server.cli", "check", "--json"],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return {"seconds": seconds, **facts, "store": print_, "check_exit": check.returncode}
 
 
 def clean(run: Run) -> dict[str, Any]:
@@ -237,7 +247,12 @@ def verdict(results: dict[str, dict[str, Any]]) -> dict[str, bool]:
     for name, result in results.items():
         store = result["store"]
         good = not store["observations_without_evidence"] and not store["evidence_not_at_offsets"]
-        passed[name] = good and store == reference and result["exit_codes"][-1] == 0
+        passed[name] = (
+            good
+            and store == reference
+            and result["exit_codes"][-1] == 0
+            and result["check_exit"] == 0
+        )
     return passed
 
 
