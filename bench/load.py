@@ -12,9 +12,9 @@ time is up it picks, by fixed weights from a seeded generator: an observation (a
 its task, idempotency key generated), a compare-and-set write on one of ``--slots`` shared
 slots (reads the head, writes with ``expected_current``: 201 or 409 are both right answers),
 a fact read, a recall, an event (caused by its previous one, so each agent grows a chain) and
-a chain replay. Afterwards ``tractatus check-chains`` audits the chains and the ledger is
-checked for overlapping versions of a slot. Exit code 1 if any 5xx, unexpected status (any
-but 200/201, and 409 for a CAS write), transport error or audit
+a chain replay. Afterwards ``tractatus check`` audits every chain and the whole ledger, and
+the ledger is checked once more for overlapping versions of a slot. Exit code 1 if any 5xx,
+unexpected status (any but 200/201, and 409 for a CAS write), transport error or audit
 failure was seen. Results: bench/README-load.md.
 """
 
@@ -212,9 +212,10 @@ def summary(tally: Tally, elapsed: float) -> dict[str, Any]:
 
 
 def audit(settings: Settings, env: dict[str, str]) -> dict[str, Any]:
-    """The chain audit (its exit code) and the one-current-version check of every slot."""
-    chains = subprocess.run(
-        [sys.executable, "-m", "server.cli", "check-chains"],
+    """`tractatus check` (every chain and the whole ledger: its exit code and its last lines)
+    and, once more on its own, the one-current-version check of every slot."""
+    check = subprocess.run(
+        [sys.executable, "-m", "server.cli", "check"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -224,8 +225,8 @@ def audit(settings: Settings, env: dict[str, str]) -> dict[str, Any]:
     with open_driver(settings) as driver:
         overlaps = overlapping_versions(driver, database=settings.neo4j_database)
     return {
-        "check_chains_exit": chains.returncode,
-        "check_chains_tail": chains.stdout.strip().splitlines()[-3:],
+        "check_exit": check.returncode,
+        "check_tail": check.stdout.strip().splitlines()[-3:],
         "overlapping_versions": len(overlaps),
     }
 
@@ -282,7 +283,7 @@ def main() -> None:
     failed = load["5xx"] or load["unexpected"] or load["transport_errors"]
     sys.exit(
         1
-        if failed or result["audit"]["check_chains_exit"] or result["audit"]["overlapping_versions"]
+        if failed or result["audit"]["check_exit"] or result["audit"]["overlapping_versions"]
         else 0
     )
 
