@@ -32,7 +32,7 @@ PAIRS = [
 RESULTS: dict[str, list[str]] = {"attacks": [], "leaks": []}
 
 _VOLATILE = re.compile(
-    r'"(as_of|known_at|subject|id|task_id|recorded_at|valid_from|valid_to|superseded_at|superseded|closed|quarantine_ids|observation_id|event_id)":'
+    r'"(as_of|known_at|subject|id|task_id|recorded_at|valid_from|valid_to|superseded_at|superseded|closed|quarantine_ids|observation_id|event_id|request_id)":'
     r'\s*("[^"]*"|\[[^\]]*\])'
 )
 
