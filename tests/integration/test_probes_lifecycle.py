@@ -21,7 +21,7 @@ from server.settings import Settings
 from tests.conftest import Api, assertion
 from tests.fakes import ShiftedClock
 from tests.integration.lifecycle_helpers import lifecycle_server, light, sleep
-from tests.integration.probes import GROUP, PAIRS, Secret, check, pair_ids
+from tests.integration.probes import GROUP, PAIRS, RESULTS, Secret, check, pair_ids
 
 pytestmark = pytest.mark.integration
 
@@ -176,32 +176,43 @@ def _fact_probes(stage: str, api: Api, w: World) -> None:
     )
 
 
+def _attacks_since(start: int, label: str) -> list[str]:
+    """The attacks made since ``start`` for this stage (each one checked by :func:`check`)."""
+    return [a for a in RESULTS["attacks"][start:] if f":{label}[" in a]
+
+
 @pytest.mark.parametrize("pair", pair_ids())
 def test_working_memory_of_others(
     apis: dict[str, Api], worlds: dict[str, World], pair: str
 ) -> None:
     w = worlds[pair]
     api = apis[w.secret.prober]
+    start, leaks = len(RESULTS["attacks"]), len(RESULTS["leaks"])
     _task_probes("open", api, w)
     _write_probe("open", api, w, w.hidden_task)
     _fact_probes("open", api, w)
+    assert _attacks_since(start, "open") and RESULTS["leaks"][leaks:] == []
 
 
 @pytest.mark.parametrize("pair", pair_ids())
 def test_after_the_end(apis: dict[str, Api], ended: dict[str, World], pair: str) -> None:
     w = ended[pair]
     api = apis[w.secret.prober]
+    start, leaks = len(RESULTS["attacks"]), len(RESULTS["leaks"])
     _task_probes("ended", api, w)
     _write_probe("ended", api, w, w.public_task)
     _fact_probes("ended", api, w)
+    assert _attacks_since(start, "ended") and RESULTS["leaks"][leaks:] == []
 
 
 @pytest.mark.parametrize("pair", pair_ids())
 def test_after_dormancy(apis: dict[str, Api], silent: dict[str, World], pair: str) -> None:
     w = silent[pair]
     api = apis[w.secret.prober]
+    start, leaks = len(RESULTS["attacks"]), len(RESULTS["leaks"])
     _task_probes("dormant", api, w)
     _fact_probes("dormant", api, w)
+    assert _attacks_since(start, "dormant") and RESULTS["leaks"][leaks:] == []
 
 
 def test_the_owner_saw_what_the_probers_could_not(
