@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import timedelta
 from functools import lru_cache
 from ipaddress import ip_address
@@ -17,7 +18,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from graph_schema.core.types import SourceKind
 from graph_schema.lifecycle.rules import DEFAULT_BOUND, TRUSTED_SOURCES, Policy
 from graph_schema.quarantine.types import Retention
-from graph_schema.recall.fusion import FusionConfig
+from graph_schema.recall.fusion import DEFAULT_EXACT_LIMIT, FusionConfig
 from ingest.distill.nlp import default_model_path as default_english_model
 from ingest.embeddings.embedder import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE
 from ingest.embeddings.model import default_model_path
@@ -143,6 +144,9 @@ class Settings(BaseSettings):
 
     # recall: steps switched off, a comma list in the environment (ablations; docs/recall.md)
     recall_disable: Annotated[frozenset[str], NoDecode] = frozenset()
+    # recall: up to this many readable nodes of a kind, vector candidates are an exact scan
+    # of what the caller may see (0: always the vector index; docs/security.md "Timing")
+    recall_exact_limit: int = Field(DEFAULT_EXACT_LIMIT, ge=0, le=100_000)
 
     @field_validator("recall_disable", mode="before")
     @classmethod
@@ -159,7 +163,8 @@ class Settings(BaseSettings):
 
     def fusion(self) -> FusionConfig:
         """Recall's fusion configuration: the defaults minus ``recall_disable``."""
-        return FusionConfig.disabling(self.recall_disable)
+        config = FusionConfig.disabling(self.recall_disable)
+        return replace(config, exact_limit=self.recall_exact_limit)
 
     @model_validator(mode="after")
     def _acquisition_covers_connection(self) -> Settings:

@@ -33,6 +33,50 @@ def visible(var: str) -> str:
     )
 
 
+# --- readers: visibility as index terms ---------------------------------------------------------
+# A searchable node (an assertion, a passage) carries ``readers``: one full-text term per group
+# of its ``access`` (``READERS_PUBLIC`` when it has none), in the recall indexes beside its text.
+# A full-text or exact-vector query then asks Lucene only for what the caller's groups can
+# read, so its work grows with what the caller may see, not with what it may not
+# (docs/security.md "Timing"). ``visible`` is still applied after: the terms bound the work,
+# they never decide visibility on their own (``access_all``, a derived fact's further
+# requirements, is not in them).
+#
+# A group name ([A-Za-z0-9_.:-]) becomes one term that every analyzer of the recall indexes
+# keeps whole and unchanged: lower-case letters and digits as they are, an upper-case letter
+# as "_" and the letter, "_" "." ":" "-" as "_0" "_1" "_2" "_3" (so two groups never share a
+# term), between "g" and a final "0" (no stemmer touches a term ending in a digit).
+READERS_PUBLIC = "pub0"
+
+
+def _group_term(group: str) -> str:
+    return (
+        f"'g' + reduce(t = '', c IN split({group}, '') | t + CASE"
+        " WHEN c =~ '[a-z0-9]' THEN c WHEN c =~ '[A-Z]' THEN '_' + toLower(c)"
+        " WHEN c = '_' THEN '_0' WHEN c = '.' THEN '_1' WHEN c = ':' THEN '_2'"
+        " ELSE '_3' END) + '0'"
+    )
+
+
+def readers_of(var: str) -> str:
+    """The ``readers`` terms of node ``var`` from its ``access``."""
+    if var not in _VARIABLES:
+        raise ValueError(f"unknown Cypher variable {var!r}")
+    return (
+        f"CASE WHEN size(coalesce({var}.access, [])) = 0 THEN '{READERS_PUBLIC}'"
+        f" ELSE substring(reduce(s = '', g IN {var}.access | s + ' ' + {_group_term('g')}), 1)"
+        " END"
+    )
+
+
+# The Lucene clause of what ``$groups`` may read: public, or any of the caller's groups.
+CALLER_READERS = (
+    f"'readers:(' + reduce(s = '{READERS_PUBLIC}', g IN $groups | s + ' OR ' + "
+    + _group_term("g")
+    + ") + ')'"
+)
+
+
 def known_and_valid(var: str) -> str:
     """Bitemporal filter: known at ``$known_at`` and valid at ``$as_of``.
 

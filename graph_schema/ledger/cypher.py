@@ -12,6 +12,7 @@ from graph_schema.core.cypher import (
     effective_tier,
     known_and_valid,
     pinned,
+    readers_of,
     set_times,
     stable,
     visible,
@@ -68,6 +69,7 @@ UNWIND $rows AS row
 CREATE (a:Assertion)
 SET a = row.props
 SET {set_times("a", "row.props", ASSERTION_TIMES)}
+SET a.readers = {readers_of("a")}
 WITH a, row
 UNWIND row.evidence AS ev
 CREATE (e:Evidence)

@@ -18,7 +18,13 @@ previous turn of the same conversation and visibility scope plus the turn itself
 
 from __future__ import annotations
 
-from graph_schema.core.cypher import effective_tier, known_and_valid, visible
+from graph_schema.core.cypher import (
+    CALLER_READERS,
+    effective_tier,
+    known_and_valid,
+    readers_of,
+    visible,
+)
 from graph_schema.ledger import cypher as ledger_cypher
 
 VECTOR_INDEXES = {
@@ -34,6 +40,17 @@ FULLTEXT_INDEXES = {
     ("context", False): "passage_context",
     ("context", True): "passage_context_cjk",
 }
+# the text properties each full-text index holds beside ``readers`` (a query term is asked
+# of these only, never of the readers terms)
+FULLTEXT_FIELDS = {
+    "assertion_text": ["text"],
+    "assertion_text_cjk": ["text", "object"],
+    "passage_text": ["text"],
+    "passage_context": ["context"],
+    "passage_context_cjk": ["context", "text"],
+}
+# the index that lists every node of a kind by its readers (exact vector candidates)
+READERS_INDEXES = {"assertion": "assertion_text", "passage": "passage_text"}
 PASSAGE_PROPERTIES = {"passage": "embedding", "context": "context_embedding"}
 TEXT_PROPERTIES = {"passage": "text", "context": "context"}
 
@@ -169,6 +186,36 @@ WHERE a.subject = $subject AND a.embedding IS NOT NULL AND """
 )
 
 
+# --- exact vector candidates: every node the caller's groups can read --------------------------
+# While the caller can read at most $exact_limit nodes of a kind, its vector list is an exact
+# scan of those nodes (found by their readers terms), not an index query over-fetched past
+# hidden nodes: the work grows with what it may see only (docs/security.md "Timing").
+
+READABLE_COUNT = f"""
+CALL db.index.fulltext.queryNodes($readers_index, {CALLER_READERS}, {{limit: $exact_limit + 1}})
+YIELD node
+RETURN count(node) AS readable
+"""
+
+ASSERTION_VECTOR_EXACT = (
+    f"""
+CALL db.index.fulltext.queryNodes('assertion_text', {CALLER_READERS}, {{limit: $exact_limit}})
+YIELD node AS a
+WHERE a.embedding IS NOT NULL AND """
+    + assertion_filter("a")
+    + _ASSERTION_SCAN_TAIL
+)
+
+PASSAGE_VECTOR_EXACT = (
+    f"""
+CALL db.index.fulltext.queryNodes('passage_text', {CALLER_READERS}, {{limit: $exact_limit}})
+YIELD node AS n
+WHERE n[$property] IS NOT NULL AND """
+    + passage_filter("n")
+    + _PASSAGE_VECTOR_TAIL
+)
+
+
 def _visible_bm25(var: str, where: str, length: str) -> str:
     """Full-text hits ranked by BM25 computed over what the caller may see, nothing else.
 
@@ -177,11 +224,18 @@ def _visible_bm25(var: str, where: str, length: str) -> str:
     query per term (``$terms``), each filtered by ``where`` before anything is counted; a
     term's document frequency, the number of documents and their average length are counted
     over the visible, filtered matches; every match counts its term once (tf = 1; chat turns
-    and sentences rarely repeat a word). Only the caller's own view enters the score."""
+    and sentences rarely repeat a word). Only the caller's own view enters the score.
+
+    Each query asks Lucene for the term *and* the caller's readers terms (``CALL_READERS``),
+    so hidden matches are skipped inside the index: the work follows what the caller may
+    see, not how much hidden text matches the term."""
     return f"""
+WITH {CALLER_READERS} AS readers
 UNWIND $terms AS term
-CALL (term) {{
-  CALL db.index.fulltext.queryNodes($index, term) YIELD node AS {var}
+CALL (term, readers) {{
+  CALL db.index.fulltext.queryNodes($index, '+' + readers + ' +('
+    + reduce(s = '', f IN $fields | s + ' ' + f + ':(' + term + ')') + ')')
+  YIELD node AS {var}
   WHERE {where}
   RETURN collect({var}) AS hits
 }}
@@ -365,11 +419,31 @@ RETURN count(o) AS pending
 """
 
 # MERGE on the unique observation_id: a racing indexer waits, then matches and writes nothing.
-WRITE_PASSAGES = """
+WRITE_PASSAGES = (
+    """
 UNWIND $rows AS row
 MATCH (o:Observation {id: row.observation_id})
 MERGE (n:Passage {observation_id: row.observation_id})
 ON CREATE SET n += row.props
+SET n.readers = coalesce(n.readers, """
+    + readers_of("n")
+    + """)
 MERGE (n)-[:OF]->(o)
 RETURN count(n) AS written
 """
+)
+
+
+# --- migration 11: readers terms on what recall searches ------------------------------------------
+
+
+def _readers_step(label: str, var: str) -> str:
+    return f"""
+MATCH ({var}:{label}) WHERE {var}.readers IS NULL
+WITH {var} LIMIT $batch
+SET {var}.readers = {readers_of(var)}
+RETURN count({var}) AS done
+"""
+
+
+READERS_STEPS: tuple[str, ...] = (_readers_step("Assertion", "a"), _readers_step("Passage", "n"))

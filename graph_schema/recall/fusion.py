@@ -46,6 +46,9 @@ RECALL_STEPS = frozenset((*FEATURES, *DEFAULT_WEIGHTS))
 # the status threshold on relevance, calibrated on LoCoMo (docs/recall.md)
 ANSWER_THRESHOLD = 0.35
 SIMILARITY_WEIGHT = 0.5
+# up to this many nodes of a kind that a caller's groups can read, its vector candidates are
+# an exact scan of them, not an index query (docs/security.md "Timing")
+DEFAULT_EXACT_LIMIT = 2_000
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,7 @@ class FusionConfig:
     time: float = 4.0
     neighbour: float = 0.3
     disabled: frozenset[str] = frozenset()
+    exact_limit: int = DEFAULT_EXACT_LIMIT
 
     def enabled(self, name: str) -> bool:
         return name not in self.disabled

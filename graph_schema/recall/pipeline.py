@@ -50,7 +50,9 @@ class RecallQuery:
         return min(max(POOL, self.k) * OVERFETCH, MAX_FETCH)
 
 
-def parameters(principal: Principal, query: RecallQuery) -> dict[str, Any]:
+def parameters(
+    principal: Principal, query: RecallQuery, exact_limit: int = fusion.DEFAULT_EXACT_LIMIT
+) -> dict[str, Any]:
     f = query.filters
     tiers: Sequence[Tier] = f.tiers or DEFAULT_TIERS
     return {
@@ -67,6 +69,7 @@ def parameters(principal: Principal, query: RecallQuery) -> dict[str, Any]:
         "vector": query.vector,
         "limit": POOL,
         "fetch": query.fetch,
+        "exact_limit": exact_limit,
     }
 
 
@@ -105,6 +108,18 @@ def _index_rows(tx: ManagedTransaction, statement: str, p: dict[str, Any]) -> li
         fetch *= 4
 
 
+def _exact(tx: ManagedTransaction, p: dict[str, Any], kind: str) -> bool:
+    """Whether the caller's groups can read at most ``exact_limit`` nodes of ``kind``: then
+    its vector list is an exact scan of them (work bounded by what it may see); past that,
+    an index query (docs/security.md "Timing" says what that costs)."""
+    limit = int(p["exact_limit"])
+    if limit == 0:
+        return False
+    params = {**p, "readers_index": q.READERS_INDEXES[kind]}
+    readable = tx.run(q.READABLE_COUNT, params).single(strict=True)["readable"]
+    return int(readable) <= limit
+
+
 def _assertion_vector(tx: ManagedTransaction, p: dict[str, Any]) -> list[Candidate]:
     if p["conversation_id"] is not None:
         return _rows(tx, q.ASSERTION_VECTOR_SCAN_CONVERSATION, p)
@@ -112,44 +127,62 @@ def _assertion_vector(tx: ManagedTransaction, p: dict[str, Any]) -> list[Candida
         return _rows(tx, q.ASSERTION_VECTOR_SCAN_TASK, p)
     if p["subject"] is not None:
         return _rows(tx, q.ASSERTION_VECTOR_SCAN_SUBJECT, p)
+    if _exact(tx, p, "assertion"):
+        return _rows(tx, q.ASSERTION_VECTOR_EXACT, p)
     return _index_rows(tx, q.ASSERTION_VECTOR_INDEX, p)
 
 
-def _passage_vector(tx: ManagedTransaction, p: dict[str, Any], kind: str) -> list[Candidate]:
+def _passage_vector(
+    tx: ManagedTransaction, p: dict[str, Any], kind: str, exact: bool
+) -> list[Candidate]:
+    params = {**p, "property": q.PASSAGE_PROPERTIES[kind]}
     if p["conversation_id"] is not None:
-        params = {**p, "property": q.PASSAGE_PROPERTIES[kind]}
         return _rows(tx, q.PASSAGE_VECTOR_SCAN_CONVERSATION, params)
-    params = {**p, "index": q.VECTOR_INDEXES[kind], "property": q.PASSAGE_PROPERTIES[kind]}
-    return _index_rows(tx, q.PASSAGE_VECTOR_INDEX, params)
+    if exact:
+        return _rows(tx, q.PASSAGE_VECTOR_EXACT, params)
+    return _index_rows(tx, q.PASSAGE_VECTOR_INDEX, {**params, "index": q.VECTOR_INDEXES[kind]})
+
+
+def _vector_lists(
+    tx: ManagedTransaction, p: dict[str, Any], wanted: set[str]
+) -> dict[str, list[Candidate]]:
+    lists: dict[str, list[Candidate]] = {}
+    if "assertion_vector" in wanted:
+        lists["assertion_vector"] = _assertion_vector(tx, p)
+    kinds = [k for k in ("passage", "context") if f"{k}_vector" in wanted]
+    exact = bool(kinds) and p["conversation_id"] is None and _exact(tx, p, "passage")
+    for kind in kinds:
+        lists[f"{kind}_vector"] = _passage_vector(tx, p, kind, exact)
+    return lists
+
+
+def _fulltext_lists(
+    tx: ManagedTransaction, p: dict[str, Any], query: RecallQuery, wanted: set[str]
+) -> dict[str, list[Candidate]]:
+    lists: dict[str, list[Candidate]] = {}
+    terms = lucene_terms(query.text)
+    if not terms:
+        return lists
+    if "assertion_fulltext" in wanted:
+        index = q.FULLTEXT_INDEXES[("assertion", query.cjk)]
+        params = {**p, "index": index, "terms": terms, "fields": q.FULLTEXT_FIELDS[index]}
+        lists["assertion_fulltext"] = _rows(tx, q.ASSERTION_FULLTEXT, params)
+    for kind in ("context",) if query.cjk else ("passage", "context"):
+        if f"{kind}_fulltext" in wanted:
+            index = q.FULLTEXT_INDEXES[(kind, query.cjk)]
+            params = {**p, "index": index, "terms": terms, "fields": q.FULLTEXT_FIELDS[index]}
+            params["property"] = q.TEXT_PROPERTIES[kind]
+            lists[f"{kind}_fulltext"] = _rows(tx, q.PASSAGE_FULLTEXT, params)
+    return lists
 
 
 def candidate_lists(
     tx: ManagedTransaction, p: dict[str, Any], query: RecallQuery, config: FusionConfig
 ) -> dict[str, list[Candidate]]:
     """Every enabled candidate list, each already filtered and ranked among visible nodes."""
-    lists: dict[str, list[Candidate]] = {}
     wanted = set(config.weights)
-    if query.vector is not None:
-        if "assertion_vector" in wanted:
-            lists["assertion_vector"] = _assertion_vector(tx, p)
-        for kind in ("passage", "context"):
-            if f"{kind}_vector" in wanted:
-                lists[f"{kind}_vector"] = _passage_vector(tx, p, kind)
-    terms = lucene_terms(query.text)
-    if not terms:
-        return lists
-    if "assertion_fulltext" in wanted:
-        index = q.FULLTEXT_INDEXES[("assertion", query.cjk)]
-        lists["assertion_fulltext"] = _rows(
-            tx, q.ASSERTION_FULLTEXT, {**p, "index": index, "terms": terms}
-        )
-    kinds = ("context",) if query.cjk else ("passage", "context")
-    for kind in kinds:
-        if f"{kind}_fulltext" in wanted:
-            index = q.FULLTEXT_INDEXES[(kind, query.cjk)]
-            params = {**p, "index": index, "terms": terms, "property": q.TEXT_PROPERTIES[kind]}
-            lists[f"{kind}_fulltext"] = _rows(tx, q.PASSAGE_FULLTEXT, params)
-    return lists
+    lists = _vector_lists(tx, p, wanted) if query.vector is not None else {}
+    return {**lists, **_fulltext_lists(tx, p, query, wanted)}
 
 
 def neighbours(
@@ -262,7 +295,7 @@ def recall(
     """Ranked assertions for ``query`` as ``principal`` sees them, fused as ``config`` says
     (the server's one configuration, built at start-up); a read transaction. The assertions
     returned are counted in the access log."""
-    p = parameters(principal, query)
+    p = parameters(principal, query, config.exact_limit)
     with driver.session(database=database, default_access_mode="READ") as session:
         work = session.execute_read(_search, p, query, config)
     results, relevance = _results(work, query, config)

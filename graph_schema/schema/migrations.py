@@ -16,6 +16,7 @@ from neo4j import Driver
 from graph_schema.ledger import cypher as ledger_cypher
 from graph_schema.lifecycle import cypher as lifecycle_cypher
 from graph_schema.lifecycle.types import TASK_KEY_SEPARATOR
+from graph_schema.recall import cypher as recall_cypher
 from graph_schema.schema import cypher
 from graph_schema.schema.types import DownReason, Health
 
@@ -35,6 +36,22 @@ def _unique(label: str, prop: str) -> str:
     return (
         f"CREATE CONSTRAINT {label.lower()}_{prop}_unique IF NOT EXISTS "
         f"FOR (n:{label}) REQUIRE n.{prop} IS UNIQUE"
+    )
+
+
+_FULLTEXT_ANALYZERS = {False: "english", True: "cjk"}
+
+
+def _readers_index(name: str) -> tuple[str, str]:
+    """Recall's full-text index ``name`` dropped, then made again over its text fields and
+    ``readers`` (graph_schema/core/cypher.py); Neo4j fills it from the store."""
+    label, var = ("Assertion", "a") if name.startswith("assertion") else ("Passage", "n")
+    fields = ", ".join(f"{var}.{f}" for f in [*recall_cypher.FULLTEXT_FIELDS[name], "readers"])
+    analyzer = _FULLTEXT_ANALYZERS[name.endswith("_cjk")]
+    return (
+        f"DROP INDEX {name} IF EXISTS",
+        f"CREATE FULLTEXT INDEX {name} IF NOT EXISTS FOR ({var}:{label}) ON EACH [{fields}] "
+        f"OPTIONS {{indexConfig: {{`fulltext.analyzer`: '{analyzer}'}}}}",
     )
 
 
@@ -192,6 +209,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         10,
         "idempotency keys of assertions and events: one request per (caller, key)",
         (_unique("IdempotentRequest", "scope"),),
+    ),
+    Migration(
+        11,
+        "recall's full-text indexes hold the readers terms: work follows what a caller may see",
+        tuple(st for name in recall_cypher.FULLTEXT_FIELDS for st in _readers_index(name)),
+        steps=recall_cypher.READERS_STEPS,
     ),
 )
 

@@ -40,11 +40,11 @@ def settings(principals_file: Path) -> Settings:
 def driver(settings: Settings) -> Iterator[Driver]:
     with open_driver(settings) as drv:
         drv.verify_connectivity()
-        _reset(drv, settings)
+        reset_store(drv, settings)
         yield drv
 
 
-def _reset(drv: Driver, settings: Settings) -> None:
+def reset_store(drv: Driver, settings: Settings) -> None:
     """Start from an empty store; only on a loopback server or when explicitly allowed."""
     host = settings.neo4j_uri.split("://", 1)[-1].split(":", 1)[0]
     if host not in ("127.0.0.1", "localhost") and os.environ.get("TRACTATUS_TEST_WIPE") != "1":
@@ -59,7 +59,7 @@ def _reset(drv: Driver, settings: Settings) -> None:
 @pytest.fixture
 def fresh_store(driver: Driver, settings: Settings) -> None:
     """An empty, migrated store for tests that judge the whole store (e.g. check-chains)."""
-    _reset(driver, settings)
+    reset_store(driver, settings)
 
 
 @pytest.fixture(scope="session")
@@ -84,3 +84,5 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         )
         for leak in RESULTS["leaks"]:
             terminalreporter.write_line(f"LEAK {leak}")
+        for measure in RESULTS.get("measures", []):
+            terminalreporter.write_line(measure)

@@ -29,7 +29,8 @@ PAIRS = [
     ("grace", "dave"),
 ]
 
-RESULTS: dict[str, list[str]] = {"attacks": [], "leaks": []}
+# attacks made, leaks found, and what statistical probes measured (printed with the counts)
+RESULTS: dict[str, list[str]] = {"attacks": [], "leaks": [], "measures": []}
 
 _VOLATILE = re.compile(
     r'"(as_of|known_at|subject|id|task_id|recorded_at|valid_from|valid_to|superseded_at|superseded|closed|quarantine_ids|observation_id|event_id|request_id)":'
