@@ -27,8 +27,8 @@ quote, start, end) row; and `tractatus check` audits the whole ledger and every 
 run passes when its fingerprint equals the clean run's, both bad counts are 0 and the check
 exits 0. Exit code 1 when one
 does not. Then a backup's round trip on the store the last run left: its checksum
-(`tractatus checksum`), `scripts/neo4j_local.py backup`, one more observation (the checksum
-must change), `restore`: the checksum must be the first one again. Results:
+(`tractatus checksum`), `tractatus backup`, one more observation (the checksum must
+change), `tractatus restore`: the checksum must be the first one again. Results:
 bench/README-faults.md.
 """
 
@@ -218,7 +218,9 @@ def backup_round_trip(run: Run) -> dict[str, Any]:
 
     def timed(*command: str) -> float:
         started = time.monotonic()
-        subprocess.run([*NEO4J, *command], env=local, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "server.cli", *command], cwd=ROOT, env=local, check=True
+        )
         return round(time.monotonic() - started, 1)
 
     before = checksum()

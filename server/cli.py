@@ -118,6 +118,27 @@ def _checksum(_: argparse.Namespace) -> int:
     return 0
 
 
+# The local runtime (make neo4j-start) is driven by scripts/neo4j_local.py of a checkout;
+# backup and restore are its offline dump and load (docs/operations.md "Backup and restore").
+LOCAL_RUNTIME = Path(__file__).resolve().parents[1] / "scripts" / "neo4j_local.py"
+
+
+def _local_runtime(args: argparse.Namespace) -> int:
+    """``tractatus backup DIR`` / ``restore DIR``: the local runtime's offline dump or load."""
+    import subprocess
+
+    if not LOCAL_RUNTIME.is_file():
+        print(
+            f"tractatus {args.command}: the local Neo4j runtime is part of a checkout of the"
+            " repository and this installation has none; for an external server use its own"
+            " `neo4j-admin database dump/load` or online backup (docs/operations.md)",
+            file=sys.stderr,
+        )
+        return 2
+    command = [sys.executable, str(LOCAL_RUNTIME), args.command, str(args.dir)]
+    return subprocess.run(command, check=False).returncode
+
+
 def _check(args: argparse.Namespace) -> int:
     """``check-chains`` and the ledger audit in one report; exit 1 on any problem."""
     import json
@@ -334,6 +355,17 @@ def _add_ingest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     ingest.set_defaults(func=_ingest)
 
 
+def _add_local_runtime(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    what = "dump the local Neo4j (offline: stopped meanwhile) to DIR/neo4j.dump"
+    backup = sub.add_parser("backup", help=what, description=what)
+    backup.add_argument("dir", type=Path)
+    backup.set_defaults(func=_local_runtime)
+    what = "replace the local Neo4j's database with DIR/neo4j.dump (offline)"
+    restore = sub.add_parser("restore", help=what, description=what)
+    restore.add_argument("dir", type=Path)
+    restore.set_defaults(func=_local_runtime)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tractatus", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -381,6 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     sleep.set_defaults(func=_sleep)
     _add_ingest(sub)
     _add_redistill(sub)
+    _add_local_runtime(sub)
     return parser
 
 
