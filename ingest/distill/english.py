@@ -433,7 +433,10 @@ class Clause:
         )
 
 
-def _blocked_by(verb: Token, node: Token) -> bool:
+def _blocked_by(verb: Token, node: Token, below: Token) -> bool:
+    """Whether ``node``, a verb of ``verb``'s chain, blocks it; ``below`` is the verb of the
+    chain just under ``node`` (``verb`` itself, or a verb ``verb`` is conjoined with: in
+    "I'm trying to stay fit and do yoga", *do* hangs on *stay*, the complement of *trying*)."""
     if any(c.lower_ in BLOCKING_MARKS for c in children(node, "mark")):
         return True
     conditions = children(node, "advcl")
@@ -446,8 +449,8 @@ def _blocked_by(verb: Token, node: Token) -> bool:
         return True
     if modal in ("may", "might") and not any(a.lemma_ == "have" for a in children(node, "aux")):
         return True
-    if node.i != verb.i and node.lemma_ in WISH_VERBS and _complement_of(verb, node):
-        return not (node.lemma_ == "try" and verb.tag_ == "VBG")
+    if node.i != verb.i and node.lemma_ in WISH_VERBS and _complement_of(below, node):
+        return not (node.lemma_ == "try" and below.tag_ == "VBG")
     if node.lemma_ == "use" and node.tag_ == "VBD" and verb.dep_ == "xcomp":
         return True  # "I used to live in Rome"
     return _childhood(node) or (node.lemma_ == "let" and node.i != verb.i)
@@ -484,7 +487,10 @@ def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
     subject = subject_token(verb)
     who = resolve_subject(subject, speaker) if subject is not None else None
     chain = list(_chain(verb))
-    blocked = question or any(_blocked_by(verb, node) for node in chain)
+    below = [verb, *chain[:-1]]
+    blocked = question or any(
+        _blocked_by(verb, node, under) for node, under in zip(chain, below, strict=True)
+    )
     if subject is None and verb.dep_ == "ROOT" and verb.tag_ == "VB":
         blocked = True  # an imperative
     hedged = (

@@ -235,3 +235,27 @@ def test_bugs_found_on_the_test_half_after_it_was_scored(
     text: str, expected: list[tuple[str, str, str]]
 ) -> None:
     assert sorted((s, p, o) for s, p, o, _ in facts(text)) == sorted(expected)
+
+
+# Precision rules of the sealed-set work (tuned on the development halves only): a parse the
+# extractor cannot trust is left to `said`. Each case failed before its rule; the controls
+# beside them keep what the rule must not take away.
+DOUBTFUL = [
+    # a verb conjoined with the complement of "trying to" / "want to" is an effort or a wish
+    "I'm trying to stay fit and do yoga.",
+    "I want to start learning the piano.",
+]
+STILL_FACTS = [
+    ("I tried painting.", (A, "tried", "painting")),
+    ("I love hiking and I play the cello.", (A, "activity", "cello")),
+]
+
+
+@pytest.mark.parametrize("text", DOUBTFUL)
+def test_a_doubtful_parse_is_left_to_said(text: str) -> None:
+    assert facts(text) == []
+
+
+@pytest.mark.parametrize(("text", "fact"), STILL_FACTS)
+def test_the_precision_rules_keep_plain_statements(text: str, fact: tuple[str, str, str]) -> None:
+    assert fact in [(s, p, o) for s, p, o, _ in facts(text)]
