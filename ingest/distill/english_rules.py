@@ -404,7 +404,8 @@ def _drop(c: Clause) -> list[Fact]:
 
 
 def _decide(c: Clause) -> list[Fact]:
-    if not _person(c) or c.negated:
+    """we decided to X / on X; "we're still deciding on X" is a decision not yet taken."""
+    if not _person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
         return []
     for comp in children(c.verb, "xcomp"):
         vp = verb_phrase(comp, set())

@@ -244,10 +244,15 @@ DOUBTFUL = [
     # a verb conjoined with the complement of "trying to" / "want to" is an effort or a wish
     "I'm trying to stay fit and do yoga.",
     "I want to start learning the piano.",
+    # a decision still being made is not one taken
+    "We're still deciding on the venue.",
+    "We are deciding on a name.",
 ]
 STILL_FACTS = [
     ("I tried painting.", (A, "tried", "painting")),
     ("I love hiking and I play the cello.", (A, "activity", "cello")),
+    ("We decided on Postgres.", (A, "decided", "Postgres")),
+    ("We've decided to hire a designer.", (A, "decided", "hire a designer")),
 ]
 
 
