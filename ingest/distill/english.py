@@ -247,6 +247,8 @@ def usable(tokens: list[Token]) -> bool:
     ordered = sorted(tokens, key=lambda t: t.i)
     if any(t.pos_ == "PRON" or t.dep_ in ("dep", "meta") for t in ordered):
         return False
+    if any(t.dep_ == "cc" or t.lower_ in ("and", "or", "&") for t in ordered):
+        return False  # a coordinated modifier: "reading and fantasy novels" is two things or one
     if ordered[-1].pos_ in ("ADP", "DET", "CCONJ", "SCONJ", "PART", "AUX"):
         return False
     return any(t.is_alpha or t.like_num for t in ordered)
