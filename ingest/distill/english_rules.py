@@ -96,11 +96,22 @@ def _likes(c: Clause) -> list[Fact]:
     for obj in dobjs(c.verb):
         if "event" in _kind_of(obj) and c.verb.tag_ == "VBD" and polarity:
             return [c.fact("attended", p) for p in phrases(obj)]  # "a concert that we enjoyed"
+        if _one_unnamed(c.verb, obj):
+            continue
         found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else phrases(obj))
     for comp in children(c.verb, "xcomp"):
         if comp.tag_ == "VBG":
             found.append(gerund(comp) or "")
     return [c.fact(predicate, f, polarity=polarity) for f in found if f]
+
+
+def _one_unnamed(verb: Token, obj: Token) -> bool:
+    """ "a book that I really enjoy", "another recipe I like": the noun a relative clause
+    describes, with an indefinite article, is one thing the turn does not name; liking it
+    says nothing of liking books or recipes."""
+    if verb.dep_ != "relcl" or obj.i != verb.head.i or obj.pos_ != "NOUN":
+        return False
+    return any(d.lower_ in ("a", "an", "another", "one") for d in children(obj, "det", "nummod"))
 
 
 def _uses(c: Clause) -> list[Fact]:

@@ -250,6 +250,9 @@ DOUBTFUL = [
     # a coordinated modifier: one thing ("rock and roll music") or two ("cooking" and
     # "board games")? The parse cannot say
     "I'm more into cooking and board games.",
+    # one unnamed thing a relative clause describes: which one, the turn does not say
+    "Here's another song I like.",
+    "I just finished a novel that I really enjoyed.",
 ]
 STILL_FACTS = [
     ("I tried painting.", (A, "tried", "painting")),
@@ -257,6 +260,8 @@ STILL_FACTS = [
     ("We decided on Postgres.", (A, "decided", "Postgres")),
     ("We've decided to hire a designer.", (A, "decided", "hire a designer")),
     ("I'm into board games.", (A, "likes", "board games")),
+    ("I bought a bike that I love.", (A, "owns", "bike")),
+    ("I went to a concert that we all enjoyed.", (A, "attended", "concert")),
 ]
 
 
