@@ -103,8 +103,11 @@ DEICTIC = frozenset(
         "album",
         "painting",
         "picture",
+        "event",
+        "trip",
     }
 )  # "the migration to Postgres 16" names one migration
+KIND_ONLY = frozenset({"event", "activity"})  # an object only with a modifier saying which
 MAX_OBJECT_TOKENS = 8
 MAX_OBJECT_CHARS = 80
 Kind = Literal["speaker", "relative", "thing", "person"]
@@ -256,11 +259,18 @@ def usable(tokens: list[Token]) -> bool:
 
 def says_nothing(token: Token) -> bool:
     """A head no object may have: a pronoun or verb, a generic noun (thing, lot, time ...),
-    or a deictic one ("this app", "that book": what it is, the turn does not say)."""
+    a bare kind ("an event", "a great event", but not "a charity event"), or a deictic one
+    ("this app", "that book", "that event": what it is, the turn does not say)."""
     if token.pos_ in ("PRON", "VERB", "AUX") or token.lemma_.lower() in GENERIC:
         return True
+    lemma = token.lemma_.lower()
+    if lemma in KIND_ONLY and not any(
+        c.dep_ in ("compound", "amod", "nmod") and c.lower_ not in EVALUATIVE
+        for c in token.children
+    ):
+        return True  # "an event": which kind of event, the turn does not say
     deictic = any(d.lower_ in DEMONSTRATIVES for d in token.children)
-    return deictic and token.lemma_.lower() in DEICTIC
+    return deictic and lemma in DEICTIC
 
 
 def phrase(token: Token, *, keep_of: bool = True, preps: tuple[str, ...] = ("of",)) -> str | None:

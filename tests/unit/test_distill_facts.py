@@ -253,6 +253,9 @@ DOUBTFUL = [
     # one unnamed thing a relative clause describes: which one, the turn does not say
     "Here's another song I like.",
     "I just finished a novel that I really enjoyed.",
+    # a bare or deictic event: which one, the turn does not say
+    "I went to an amazing event last week.",
+    "Last month at that event I felt at home.",
 ]
 STILL_FACTS = [
     ("I tried painting.", (A, "tried", "painting")),
@@ -262,6 +265,7 @@ STILL_FACTS = [
     ("I'm into board games.", (A, "likes", "board games")),
     ("I bought a bike that I love.", (A, "owns", "bike")),
     ("I went to a concert that we all enjoyed.", (A, "attended", "concert")),
+    ("I went to a charity event last week.", (A, "attended", "charity event")),
 ]
 
 
