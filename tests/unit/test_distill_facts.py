@@ -256,6 +256,9 @@ DOUBTFUL = [
     # a bare or deictic event: which one, the turn does not say
     "I went to an amazing event last week.",
     "Last month at that event I felt at home.",
+    # one piece of work is not a practice
+    "I'm currently reading a book.",
+    "I painted a portrait yesterday.",
 ]
 STILL_FACTS = [
     ("I tried painting.", (A, "tried", "painting")),
@@ -266,6 +269,7 @@ STILL_FACTS = [
     ("I bought a bike that I love.", (A, "owns", "bike")),
     ("I went to a concert that we all enjoyed.", (A, "attended", "concert")),
     ("I went to a charity event last week.", (A, "attended", "charity event")),
+    ("I paint landscapes.", (A, "activity", "painting")),
 ]
 
 
