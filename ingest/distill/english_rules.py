@@ -321,9 +321,7 @@ def _activity_verb(c: Clause) -> list[Fact]:
         return []
     if c.verb.dep_ in ("xcomp", "dobj") and c.verb.head.lemma_ in LIKING:
         return []  # "I enjoy hiking" is a liking; whether one hikes is not said
-    if any(
-        d.lower_ in ("a", "an") for o in children(c.verb, "dobj") for d in children(o, "det")
-    ):
+    if any(d.lower_ in ("a", "an") for o in children(c.verb, "dobj") for d in children(o, "det")):
         return []  # "I'm reading a book", "I painted a portrait": one piece, not a practice
     place = pobj(c.verb, "at", "in")
     if c.verb.lemma_ == "volunteer" and place is not None and "event" in _kind_of(place):
