@@ -273,8 +273,29 @@ def says_nothing(token: Token) -> bool:
     return deictic and lemma in DEICTIC
 
 
+QUOTES = frozenset({'"', "“", "”"})
+
+
+def quoted(token: Token) -> Span | None:
+    """The words between the double quotes ``token`` stands in, if any: a title ("Home
+    Alone") the small model may split into a noun and an adverb."""
+    sentence = token.sent
+    marks = [t.i for t in sentence if t.text in QUOTES]
+    for opening, closing in zip(marks[::2], marks[1::2], strict=False):
+        if opening < token.i < closing:
+            return token.doc[opening + 1 : closing]
+    return None
+
+
 def phrase(token: Token, *, keep_of: bool = True, preps: tuple[str, ...] = ("of",)) -> str | None:
-    """The cleaned noun phrase of ``token``; None when it cannot be trusted or says nothing."""
+    """The cleaned noun phrase of ``token``; None when it cannot be trusted or says nothing.
+    Inside double quotes, the whole quoted title (or nothing, when it is too long)."""
+    title = quoted(token)
+    if title is not None:
+        text = title.text.strip()
+        return (
+            text if 0 < len(title) <= MAX_OBJECT_TOKENS and len(text) <= MAX_OBJECT_CHARS else None
+        )
     if says_nothing(token):
         return None
     tokens = phrase_tokens(token, keep_of=keep_of, preps=preps)

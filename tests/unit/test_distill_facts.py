@@ -259,6 +259,8 @@ DOUBTFUL = [
     # one piece of work is not a practice
     "I'm currently reading a book.",
     "I painted a portrait yesterday.",
+    # a quoted title is named whole or not at all
+    'I love "The Long and Winding Road of a Very Tired Little Man"!',
 ]
 STILL_FACTS = [
     ("I tried painting.", (A, "tried", "painting")),
@@ -270,7 +272,17 @@ STILL_FACTS = [
     ("I went to a concert that we all enjoyed.", (A, "attended", "concert")),
     ("I went to a charity event last week.", (A, "attended", "charity event")),
     ("I paint landscapes.", (A, "activity", "painting")),
+    ('We love "Back Home" - so funny!', (A, "likes", "Back Home")),
 ]
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [('We love "Lost Alone" so much!', "Lost Alone"), ('I love "Summer Inside"!', "Summer Inside")],
+)
+def test_a_quoted_title_is_the_whole_quote(text: str, title: str) -> None:
+    # the small model splits some titles into a noun and an adverb ("likes Lost")
+    assert [(s, p, o) for s, p, o, _ in facts(text)] == [(A, "likes", title)]
 
 
 @pytest.mark.parametrize("text", DOUBTFUL)
