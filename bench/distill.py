@@ -6,7 +6,9 @@ How to run (no Neo4j, no server; the LoCoMo dev file is found as by `tractatus i
     .venv/bin/python bench/distill.py                 # offline distiller; LLM when configured
     # --llm-url URL --llm-model NAME   an OpenAI-compatible endpoint (default: TRACTATUS_LLM_URL,
     #                                  TRACTATUS_LLM_MODEL); without one the LLM part is skipped
-    # --errors dev                     list the dev half's misses and false facts (tuning)
+    # --errors dev|test                list a development half's misses and false facts
+    # --sealed                         also score the sealed LoCoMo test set (its errors are
+    #                                  never listed: `--errors sealed` is refused)
     # --out bench/results/distill.json
 
 What it does, for each distiller, on each set (LoCoMo turns, Chinese sentences, English notes)
@@ -26,7 +28,10 @@ and each half (dev, test):
    where the label has none is wrong, and so is a labelled time not given.
 4. Coverage: the share of turns with at least one structured fact (and the labels' share).
 
-The headline is the test half of all three sets pooled. Results go to --out with the machine.
+The sets' `dev` and `test` halves are both development data now (the first test half was read
+after it was scored); `ALL/development` pools them, and is what precision is tuned on. The
+headline is the sealed LoCoMo set (`locomo-sealed-labels.jsonl`, labelled blind), scored only
+with `--sealed`, once the extractor is frozen. Results go to --out with the machine.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.harness import machine
+from bench.harness import LocomoMissing, locomo_file, machine
 from graph_schema.core.timeutil import parse_rfc3339
 from graph_schema.observations.types import ObservationIn
 from ingest import bulk
@@ -55,6 +60,8 @@ from ingest.distill.dates import local
 LABELS = ROOT / "bench" / "distill-labels"
 SETS = ("locomo", "zh", "notes")
 SPLITS = ("dev", "test")
+DEVELOPMENT = "development"
+SEALED = "sealed"
 SAID = "said"
 _PLAN_DATE = re.compile(r"\s*\((\d{4}(?:-W\d{2}|-\d{2}(?:-\d{2})?)?)\)\s*$")
 _LEADING = re.compile(r"^(?:a|an|the|my|our|his|her|their|your|some)\s+")
@@ -241,12 +248,14 @@ def _rows(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
 
 
-def load_items(locomo: Path | None) -> list[Item]:
-    """Every labelled turn with its observation; LoCoMo only when its file is available."""
+def load_items(locomo: Path | None, *, sealed: bool = False) -> list[Item]:
+    """Every labelled turn with its observation; LoCoMo only when its file is available, and
+    the sealed LoCoMo set only when asked for."""
     items: list[Item] = []
     if locomo is not None:
         turns = {t["idempotency_key"]: t for t in bulk.read_locomo(locomo)}
-        for row in _rows("locomo"):
+        rows = _rows("locomo") + (_rows("locomo-sealed") if sealed else [])
+        for row in rows:
             key = f"{row['conversation']}:{row['dia_id']}"
             obs = ObservationIn.model_validate(turns[key])
             items.append(Item("locomo", key, row["split"], obs, row["facts"]))
@@ -272,9 +281,11 @@ def evaluate(
         tallies.setdefault((item.set, item.split), Tally()).add(tally)
         tallies[(item.set, item.split)].errors.extend(tally.errors)
     seconds = time.perf_counter() - started
-    pooled = {split: Tally() for split in SPLITS}
+    pooled = {split: Tally() for split in (*SPLITS, DEVELOPMENT)}
     for (_, split), tally in tallies.items():
-        pooled[split].add(tally)
+        pooled.setdefault(split, Tally()).add(tally)
+        if split in SPLITS:
+            pooled[DEVELOPMENT].add(tally)
     return {
         "seconds": round(seconds, 2),
         "ms_per_turn": round(1000 * seconds / max(len(items), 1), 2),
@@ -326,13 +337,20 @@ def main() -> None:
     parser.add_argument("--llm-url", default=settings.llm_url)
     parser.add_argument("--llm-model", default=settings.llm_model)
     parser.add_argument("--llm-timeout", type=float, default=settings.llm_timeout)
-    parser.add_argument("--errors", choices=SPLITS, default=None)
+    parser.add_argument("--errors", choices=(*SPLITS, SEALED), default=None)
+    parser.add_argument("--sealed", action="store_true", help="also score the sealed set")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "distill.json"))
     args = parser.parse_args()
-    locomo = bulk.find_locomo()
-    if locomo is None:
-        print("LoCoMo dev file not found (TRACTATUS_LOCOMO): scoring our own sets only")
-    items = load_items(locomo)
+    if args.errors == SEALED:
+        parser.error("the sealed set's errors are never listed: it stays a test set")
+    try:
+        locomo: Path | None = locomo_file()
+    except LocomoMissing as missing:
+        if args.sealed:
+            parser.error(f"--sealed needs it: {missing}")
+        print(f"{missing}: scoring our own sets only")
+        locomo = None
+    items = load_items(locomo, sealed=args.sealed)
     results: dict[str, Any] = {}
     for name, distiller, skipped in _distillers(args):
         if distiller is None:
@@ -343,13 +361,19 @@ def main() -> None:
         errors = result.pop("_errors")
         print_table(name, result)
         if args.errors:
-            for key in sorted(k for k in errors if k.endswith(args.errors)):
+            for key in sorted(k for k in errors if k.endswith(f"/{args.errors}")):
                 print("\n".join(errors[key]))
         results[name] = result
     report = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "locomo_file": locomo.name if locomo else None,
-        "labels": {s: sum(1 for i in items if i.set == s) for s in SETS},
+        "labels": {
+            f"{s}/{p}": sum(1 for i in items if (i.set, i.split) == (s, p))
+            for s in SETS
+            for p in (*SPLITS, SEALED)
+            if any((i.set, i.split) == (s, p) for i in items)
+        },
+        "sealed": bool(args.sealed),
         "results": results,
         "machine": machine(),
     }

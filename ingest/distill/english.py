@@ -103,8 +103,11 @@ DEICTIC = frozenset(
         "album",
         "painting",
         "picture",
+        "event",
+        "trip",
     }
 )  # "the migration to Postgres 16" names one migration
+KIND_ONLY = frozenset({"event", "activity"})  # an object only with a modifier saying which
 MAX_OBJECT_TOKENS = 8
 MAX_OBJECT_CHARS = 80
 Kind = Literal["speaker", "relative", "thing", "person"]
@@ -247,6 +250,8 @@ def usable(tokens: list[Token]) -> bool:
     ordered = sorted(tokens, key=lambda t: t.i)
     if any(t.pos_ == "PRON" or t.dep_ in ("dep", "meta") for t in ordered):
         return False
+    if any(t.dep_ == "cc" or t.lower_ in ("and", "or", "&") for t in ordered):
+        return False  # a coordinated modifier: "reading and fantasy novels" is two things or one
     if ordered[-1].pos_ in ("ADP", "DET", "CCONJ", "SCONJ", "PART", "AUX"):
         return False
     return any(t.is_alpha or t.like_num for t in ordered)
@@ -254,15 +259,43 @@ def usable(tokens: list[Token]) -> bool:
 
 def says_nothing(token: Token) -> bool:
     """A head no object may have: a pronoun or verb, a generic noun (thing, lot, time ...),
-    or a deictic one ("this app", "that book": what it is, the turn does not say)."""
+    a bare kind ("an event", "a great event", but not "a charity event"), or a deictic one
+    ("this app", "that book", "that event": what it is, the turn does not say)."""
     if token.pos_ in ("PRON", "VERB", "AUX") or token.lemma_.lower() in GENERIC:
         return True
+    lemma = token.lemma_.lower()
+    if lemma in KIND_ONLY and not any(
+        c.dep_ in ("compound", "amod", "nmod") and c.lower_ not in EVALUATIVE
+        for c in token.children
+    ):
+        return True  # "an event": which kind of event, the turn does not say
     deictic = any(d.lower_ in DEMONSTRATIVES for d in token.children)
-    return deictic and token.lemma_.lower() in DEICTIC
+    return deictic and lemma in DEICTIC
+
+
+QUOTES = frozenset({'"', "“", "”"})
+
+
+def quoted(token: Token) -> Span | None:
+    """The words between the double quotes ``token`` stands in, if any: a title ("Home
+    Alone") the small model may split into a noun and an adverb."""
+    sentence = token.sent
+    marks = [t.i for t in sentence if t.text in QUOTES]
+    for opening, closing in zip(marks[::2], marks[1::2], strict=False):
+        if opening < token.i < closing:
+            return token.doc[opening + 1 : closing]
+    return None
 
 
 def phrase(token: Token, *, keep_of: bool = True, preps: tuple[str, ...] = ("of",)) -> str | None:
-    """The cleaned noun phrase of ``token``; None when it cannot be trusted or says nothing."""
+    """The cleaned noun phrase of ``token``; None when it cannot be trusted or says nothing.
+    Inside double quotes, the whole quoted title (or nothing, when it is too long)."""
+    title = quoted(token)
+    if title is not None:
+        text = title.text.strip()
+        return (
+            text if 0 < len(title) <= MAX_OBJECT_TOKENS and len(text) <= MAX_OBJECT_CHARS else None
+        )
     if says_nothing(token):
         return None
     tokens = phrase_tokens(token, keep_of=keep_of, preps=preps)
@@ -433,7 +466,10 @@ class Clause:
         )
 
 
-def _blocked_by(verb: Token, node: Token) -> bool:
+def _blocked_by(verb: Token, node: Token, below: Token) -> bool:
+    """Whether ``node``, a verb of ``verb``'s chain, blocks it; ``below`` is the verb of the
+    chain just under ``node`` (``verb`` itself, or a verb ``verb`` is conjoined with: in
+    "I'm trying to stay fit and do yoga", *do* hangs on *stay*, the complement of *trying*)."""
     if any(c.lower_ in BLOCKING_MARKS for c in children(node, "mark")):
         return True
     conditions = children(node, "advcl")
@@ -446,8 +482,8 @@ def _blocked_by(verb: Token, node: Token) -> bool:
         return True
     if modal in ("may", "might") and not any(a.lemma_ == "have" for a in children(node, "aux")):
         return True
-    if node.i != verb.i and node.lemma_ in WISH_VERBS and _complement_of(verb, node):
-        return not (node.lemma_ == "try" and verb.tag_ == "VBG")
+    if node.i != verb.i and node.lemma_ in WISH_VERBS and _complement_of(below, node):
+        return not (node.lemma_ == "try" and below.tag_ == "VBG")
     if node.lemma_ == "use" and node.tag_ == "VBD" and verb.dep_ == "xcomp":
         return True  # "I used to live in Rome"
     return _childhood(node) or (node.lemma_ == "let" and node.i != verb.i)
@@ -484,7 +520,10 @@ def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
     subject = subject_token(verb)
     who = resolve_subject(subject, speaker) if subject is not None else None
     chain = list(_chain(verb))
-    blocked = question or any(_blocked_by(verb, node) for node in chain)
+    below = [verb, *chain[:-1]]
+    blocked = question or any(
+        _blocked_by(verb, node, under) for node, under in zip(chain, below, strict=True)
+    )
     if subject is None and verb.dep_ == "ROOT" and verb.tag_ == "VB":
         blocked = True  # an imperative
     hedged = (

@@ -96,11 +96,22 @@ def _likes(c: Clause) -> list[Fact]:
     for obj in dobjs(c.verb):
         if "event" in _kind_of(obj) and c.verb.tag_ == "VBD" and polarity:
             return [c.fact("attended", p) for p in phrases(obj)]  # "a concert that we enjoyed"
+        if _one_unnamed(c.verb, obj):
+            continue
         found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else phrases(obj))
     for comp in children(c.verb, "xcomp"):
         if comp.tag_ == "VBG":
             found.append(gerund(comp) or "")
     return [c.fact(predicate, f, polarity=polarity) for f in found if f]
+
+
+def _one_unnamed(verb: Token, obj: Token) -> bool:
+    """ "a book that I really enjoy", "another recipe I like": the noun a relative clause
+    describes, with an indefinite article, is one thing the turn does not name; liking it
+    says nothing of liking books or recipes."""
+    if verb.dep_ != "relcl" or obj.i != verb.head.i or obj.pos_ != "NOUN":
+        return False
+    return any(d.lower_ in ("a", "an", "another", "one") for d in children(obj, "det", "nummod"))
 
 
 def _uses(c: Clause) -> list[Fact]:
@@ -304,11 +315,14 @@ def _organize(c: Clause) -> list[Fact]:
 
 
 def _activity_verb(c: Clause) -> list[Fact]:
-    """paint, draw, surf, blog, volunteer ...: the speaker does it."""
+    """paint, draw, surf, blog, volunteer ...: the speaker does it (not when the verb has one
+    piece of work as its object)."""
     if not _person(c) or c.negated:
         return []
     if c.verb.dep_ in ("xcomp", "dobj") and c.verb.head.lemma_ in LIKING:
         return []  # "I enjoy hiking" is a liking; whether one hikes is not said
+    if any(d.lower_ in ("a", "an") for o in children(c.verb, "dobj") for d in children(o, "det")):
+        return []  # "I'm reading a book", "I painted a portrait": one piece, not a practice
     place = pobj(c.verb, "at", "in")
     if c.verb.lemma_ == "volunteer" and place is not None and "event" in _kind_of(place):
         return _event_or_place(c, place)
@@ -404,7 +418,8 @@ def _drop(c: Clause) -> list[Fact]:
 
 
 def _decide(c: Clause) -> list[Fact]:
-    if not _person(c) or c.negated:
+    """we decided to X / on X; "we're still deciding on X" is a decision not yet taken."""
+    if not _person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
         return []
     for comp in children(c.verb, "xcomp"):
         vp = verb_phrase(comp, set())

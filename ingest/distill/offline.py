@@ -34,7 +34,7 @@ from ingest.metrics import DISTILL_PARSE_SECONDS, DISTILL_SENTENCES
 
 SAID = "said"
 SAID_CONFIDENCE = 1.0
-DISTILLER_VERSION = "2"
+DISTILLER_VERSION = "3"  # 3: the precision rules of the sealed-set work (issue 16)
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"

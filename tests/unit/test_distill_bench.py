@@ -5,18 +5,26 @@ is: the stub endpoint of tests/stubs/llm_stub.py)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import date
 from typing import Any
+
+import pytest
 
 from bench.distill import (
     Item,
     _distillers,
+    _rows,
     at_granularity,
     evaluate,
+    load_items,
+    main,
     normalise,
     score_item,
 )
+from bench.harness import LocomoMissing, locomo_file
 from graph_schema.observations.types import ObservationIn
+from ingest import bulk
 from tests.stubs.llm_stub import LlmStub
 
 AT = "2023-05-25T13:14:00+00:00"
@@ -97,3 +105,49 @@ def test_the_llm_part_runs_against_a_configured_endpoint() -> None:
     test = result["pooled"]["test"]
     assert (test["precision"], test["recall"], test["date_accuracy"]) == (1.0, 1.0, 1.0)
     assert "- attended (many, string)" in stub.requests[0].json["messages"][0]["content"]
+
+
+def test_the_development_halves_pool_apart_from_the_sealed_set() -> None:
+    items = [
+        Item("locomo", "a", "dev", OBS, [LABEL]),
+        Item("notes", "b", "test", OBS, [LABEL]),
+        Item("locomo", "c", "sealed", OBS, [LABEL]),
+    ]
+    result = evaluate(lambda _: [draft("half marathon", "2023-05-20T00:00:00+00:00")], items)
+    pooled = result["pooled"]
+    assert pooled["development"]["facts_labelled"] == 2
+    assert pooled["sealed"]["facts_labelled"] == 1
+    assert pooled["dev"]["facts_labelled"] == pooled["test"]["facts_labelled"] == 1
+
+
+def test_the_sealed_sets_errors_are_never_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed"])
+    with pytest.raises(SystemExit) as refused:
+        main()
+    assert refused.value.code == 2
+
+
+def test_the_sealed_set_is_its_own_and_shares_no_turn_with_the_development_halves() -> None:
+    sealed = _rows("locomo-sealed")
+    development = {(r["conversation"], r["dia_id"]) for r in _rows("locomo")}
+    assert len(sealed) == 155
+    assert {r["split"] for r in sealed} == {"sealed"}
+    assert not development & {(r["conversation"], r["dia_id"]) for r in sealed}
+    assert all("text" not in r for r in sealed)  # LoCoMo text stays out of the repository
+    assert not [i for i in load_items(None) if i.split == "sealed"]
+
+
+def test_the_sealed_set_is_every_turn_numbered_4_mod_18() -> None:
+    try:
+        locomo = locomo_file()
+    except LocomoMissing:
+        pytest.skip("the LoCoMo dev file is not here (TRACTATUS_LOCOMO)")
+    numbers: dict[str, int] = {}
+    chosen = set()
+    for turn in bulk.read_locomo(locomo):
+        conversation = turn["conversation_id"]
+        number = numbers.get(conversation, 0)
+        numbers[conversation] = number + 1
+        if number % 18 == 4:
+            chosen.add(turn["idempotency_key"])
+    assert chosen == {f"{r['conversation']}:{r['dia_id']}" for r in _rows("locomo-sealed")}
