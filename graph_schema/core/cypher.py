@@ -47,6 +47,9 @@ def visible(var: str) -> str:
 # as "_" and the letter, "_" "." ":" "-" as "_0" "_1" "_2" "_3" (so two groups never share a
 # term), between "g" and a final "0" (no stemmer touches a term ending in a digit).
 READERS_PUBLIC = "pub0"
+# a readers term no node holds: OR-ed into a query term's clause, so that a term the analyzer
+# drops (a stop word of its own) leaves a clause that matches nothing, not every readable node
+READERS_NONE = "none0"
 
 
 def _group_term(group: str) -> str:

@@ -8,7 +8,8 @@ answers its top ``$fetch`` before any WHERE, so index queries over-fetch; scoped
 
 Parameters common to all statements: ``$groups``, ``$as_of``, ``$known_at``, ``$tiers``,
 ``$min_confidence``, ``$source_kinds``, ``$subject``, ``$task_id``, ``$conversation_id``,
-``$include_superseded``, ``$vector`` (may be null), ``$limit``.
+``$include_superseded``, ``$vector`` (may be null), ``$limit``, ``$exact_limit``; the full-text
+statements also take ``$index``, ``$fields`` and ``$terms``.
 
 A *group* is what recall ranks: the observation (conversation turn) an assertion was distilled
 from, or the assertion itself when it came from no observation. A ``(:Passage)`` is a derived
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from graph_schema.core.cypher import (
     CALLER_READERS,
+    READERS_NONE,
     effective_tier,
     known_and_valid,
     readers_of,
@@ -226,15 +228,18 @@ def _visible_bm25(var: str, where: str, length: str) -> str:
     over the visible, filtered matches; every match counts its term once (tf = 1; chat turns
     and sentences rarely repeat a word). Only the caller's own view enters the score.
 
-    Each query asks Lucene for the term *and* the caller's readers terms (``CALL_READERS``),
-    so hidden matches are skipped inside the index: the work follows what the caller may
-    see, not how much hidden text matches the term."""
+    Each query asks Lucene for the term in the index's text fields (``$fields``) *and* the
+    caller's readers terms (``CALLER_READERS``), so hidden matches are skipped inside the
+    index: the work follows what the caller may see, not how much hidden text matches the
+    term. The term's clause also holds ``READERS_NONE``, which no node has: a term that the
+    index's analyzer drops leaves that alone, and the query matches nothing (without it,
+    only the readers clause would be left, and it matches every readable node)."""
     return f"""
 WITH {CALLER_READERS} AS readers
 UNWIND $terms AS term
 CALL (term, readers) {{
   CALL db.index.fulltext.queryNodes($index, '+' + readers + ' +('
-    + reduce(s = '', f IN $fields | s + ' ' + f + ':(' + term + ')') + ')')
+    + reduce(s = '', f IN $fields | s + f + ':(' + term + ') ') + 'readers:{READERS_NONE})')
   YIELD node AS {var}
   WHERE {where}
   RETURN collect({var}) AS hits

@@ -15,7 +15,7 @@ from graph_schema.core import cypher as core_cypher
 from graph_schema.core.types import Principal
 from graph_schema.recall import cypher as recall_cypher
 from graph_schema.recall.fusion import FusionConfig
-from graph_schema.recall.pipeline import RecallQuery, recall
+from graph_schema.recall.pipeline import RecallQuery, parameters, recall
 from graph_schema.schema import migrations
 from ingest.embeddings.embedder import make_embedder
 from server.settings import Settings
@@ -115,3 +115,26 @@ def test_the_exact_scan_finds_what_the_vector_index_finds(
         ]
         index, exact = ([r.assertion.id for r in a.results] for a in answers)
         assert index == exact, topic
+
+
+@pytest.mark.parametrize("cjk", [False, True])
+def test_a_term_the_analyzer_drops_matches_nothing(
+    api: dict[str, Api], driver: Driver, cjk: bool
+) -> None:
+    # "the" is a stop word of both analyzers (our own list drops it first; a caller of the
+    # statement, or a stop word only Lucene knows, like "www" for the CJK one, must not turn
+    # the query into "everything the caller may read")
+    body = assertion(f"dropped:{uuid.uuid4().hex[:8]}", "said", "the public glacier note")
+    assert api["alice"].post("/v1/assertions", body).status_code == 201
+    now = datetime.now(UTC)
+    query = RecallQuery(text="glacier", k=10, as_of=now, known_at=now)
+    p = parameters(Principal(id="public"), query)
+    index = recall_cypher.FULLTEXT_INDEXES[("assertion", cjk)]
+    fields = recall_cypher.FULLTEXT_FIELDS[index]
+    found = {}
+    for term in ("the", "www", "glacier"):
+        params = {**p, "index": index, "fields": fields, "terms": [term]}
+        records, _, _ = driver.execute_query(recall_cypher.ASSERTION_FULLTEXT, params)
+        found[term] = len(records)
+    assert found["the"] == 0 and (cjk is False or found["www"] == 0)
+    assert found["glacier"] >= 1
