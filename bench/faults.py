@@ -135,10 +135,11 @@ class Run:
             return -1
         return int(records[0]["n"])
 
-    def ingest(self, url: str, name: str) -> subprocess.Popen[bytes]:
+    def ingest(self, url: str, name: str, wait: float | None = None) -> subprocess.Popen[bytes]:
         command = [sys.executable, "-m", "server.cli", "ingest", str(self.args.file)]
         command += ["--format", "locomo", "--conversation", self.args.conversation]
         command += ["--url", url, "--key", KEY, "--quiet", "--batch-size", "16"]
+        command += ["--wait", str(wait)] if wait is not None else []
         command += ["--progress", str(self.tmp / f"{name}.progress")]
         log = (self.tmp / f"{name}.log").open("ab")
         return subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log)
@@ -174,7 +175,8 @@ def kill_api(run: Run) -> dict[str, Any]:
     run.wipe()
     started = time.monotonic()
     process, url = harness.start_server(run.env)
-    ingest = run.ingest(url, "api")
+    # the API stays dead until this ingest gives up: wait 30 s for it, not the default 300
+    ingest = run.ingest(url, "api", wait=30)
     wait_for(lambda: run.stored() >= run.args.at * run.turns, 600, "the first turns")
     process.send_signal(signal.SIGKILL)
     process.wait()

@@ -9,8 +9,9 @@ The loader posts through the Python client (``tractatus_client``), which retries
 connection errors, 429, 502, 503 and 504 with backoff. When the client gives up, the loader
 keeps waiting for the server, with a longer backoff, for up to ``patience`` seconds
 (``tractatus ingest --wait``), and says on its log what it waits for (the error, its request
-id, the next attempt); a batch that still fails then is counted as ``failed`` and sent again
-by the next run.
+id, the next attempt); a batch that still fails then is counted as ``failed``, nothing more
+is sent (the rest is counted as ``not_sent``: each batch would wait as long again), and the
+next run sends both.
 """
 
 from __future__ import annotations
@@ -210,6 +211,7 @@ class Summary:
     replayed: int = 0
     rejected: int = 0
     failed: int = 0
+    not_sent: int = 0
     assertions: int = 0
     quarantined_drafts: int = 0
     seconds: float = 0.0
@@ -311,28 +313,46 @@ def load(
         ThreadPoolExecutor(max_workers=workers) as pool,
     ):
         pending: set[Future[_BatchResult]] = set()
-        batches = _batches(todo, batch_size)
         try:
-            for batch in batches:
+            for batch in _batches(todo, batch_size):
+                if summary.failed:  # the server stayed away for `patience`: stop sending
+                    break
                 pending.add(pool.submit(_post, client, batch, patience))
                 if len(pending) >= workers * 2:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    _collect(finished, summary, progress, bar)
-            finished, pending = wait(pending)
-            _collect(finished, summary, progress, bar)
+                    _settle(pending, summary, progress, bar)
+            while pending:
+                _settle(pending, summary, progress, bar)
         finally:
             for future in pending:
                 future.cancel()
             bar.close()
+    summary.not_sent = len(todo) - sum(_sent_counts(summary))
+    if summary.not_sent:
+        log.error(
+            "stopped after a batch was given up: %d observations not sent; run the same"
+            " command again to resume (what is done is skipped)",
+            summary.not_sent,
+        )
     summary.seconds = time.perf_counter() - started
     return summary
 
 
-def _collect(
-    finished: set[Future[_BatchResult]], summary: Summary, progress: Progress, bar: Any
+def _sent_counts(summary: Summary) -> tuple[int, ...]:
+    """What was sent and answered, or given up: every item the server saw or might have."""
+    return (summary.created, summary.replayed, summary.rejected, summary.failed)
+
+
+def _settle(
+    pending: set[Future[_BatchResult]], summary: Summary, progress: Progress, bar: Any
 ) -> None:
+    """Wait for the first batch in flight to finish and count it; once one was given up,
+    the batches not started yet are cancelled (they count as not sent)."""
+    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
     for future in finished:
+        pending.discard(future)
         outcome = future.result()
         progress.record(outcome.done)
         _tally(summary, outcome)
         bar.update(len(outcome.results) + outcome.failed)
+    if summary.failed:
+        pending.difference_update([f for f in pending if f.cancel()])

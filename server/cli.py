@@ -262,7 +262,7 @@ def _ingest(args: argparse.Namespace) -> int:
         return 1
     report = {**summary.as_dict(), "progress_file": str(path) if path else None}
     print(json.dumps(report, indent=2))
-    return 1 if summary.failed else 3 if summary.rejected else 0
+    return 1 if summary.failed or summary.not_sent else 3 if summary.rejected else 0
 
 
 def _redistill(args: argparse.Namespace) -> int:

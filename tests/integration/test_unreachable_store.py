@@ -176,3 +176,28 @@ def test_the_bulk_loader_waits_says_why_then_leaves_the_batch(
     said = [r.getMessage() for r in caplog.records if r.name == "tractatus.ingest"]
     assert any("waiting for the server" in m and "store_unavailable" in m for m in said), said
     assert any("gave up on a batch of 1" in m for m in said), said
+
+
+def test_the_bulk_loader_stops_sending_once_a_batch_is_given_up(
+    down_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Each batch would otherwise wait its whole patience in turn: a load of many batches
+    # against a server that is gone sat for patience x batches (the faults bench hung on it).
+    caplog.set_level(logging.WARNING)
+    items = [{"text": f"note {i}", "idempotency_key": f"stop-{i}"} for i in range(10)]
+    summary = bulk.load(
+        items,
+        url=down_url,
+        key=KEYS["alice"],
+        progress=bulk.Progress(None),
+        batch_size=1,
+        workers=1,
+        retries=0,
+        patience=2.0,
+        show_progress=False,
+    )
+    said = [r.getMessage() for r in caplog.records if r.name == "tractatus.ingest"]
+    gave_up = [m for m in said if "gave up on a batch" in m]
+    assert summary.failed == len(gave_up) <= 2, said
+    assert summary.not_sent == 10 - summary.failed and summary.created == 0
+    assert any(f"{summary.not_sent} observations not sent" in m for m in said), said
