@@ -77,12 +77,12 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Print the probe suite's count of attacks and leaks when it ran."""
     from tests.integration.probes import RESULTS
 
-    if RESULTS["attacks"]:
+    if RESULTS["attacks"] or RESULTS["measures"]:
         terminalreporter.write_sep("=", "adversarial probes")
         terminalreporter.write_line(
             f"{len(RESULTS['attacks'])} attacks, {len(RESULTS['leaks'])} leaks"
         )
         for leak in RESULTS["leaks"]:
             terminalreporter.write_line(f"LEAK {leak}")
-        for measure in RESULTS.get("measures", []):
+        for measure in RESULTS["measures"]:
             terminalreporter.write_line(measure)

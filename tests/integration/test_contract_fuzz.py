@@ -18,6 +18,8 @@ The per-operation configuration is in ``schemathesis.toml`` next to this file.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,6 +31,7 @@ from schemathesis.config import SchemathesisConfig
 from schemathesis.core.transport import Response
 
 from tests.conftest import KEYS
+from tests.integration.probes import RESULTS
 
 pytestmark = pytest.mark.integration
 
@@ -46,6 +49,18 @@ GATE_WRITES = {("POST", "/v1/assertions"), ("POST", "/v1/observations"), ("POST"
 def principal(request: pytest.FixtureRequest) -> str:
     """The caller of one fuzz run: an admin, then a member (alice, of group finance)."""
     return str(request.param)
+
+
+# requests made per caller, and by status class: the count printed with the probe summary
+FUZZED: Counter[str] = Counter()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _report() -> Iterator[None]:
+    yield
+    if FUZZED:
+        counts = ", ".join(f"{key} {n}" for key, n in sorted(FUZZED.items()))
+        RESULTS["measures"].append(f"contract fuzz: {counts}")
 
 
 schema = schemathesis.openapi.from_path(DOCUMENT, config=SchemathesisConfig.from_path(CONFIG))
@@ -88,6 +103,8 @@ def test_the_api_keeps_its_contract(
     auth = {"Authorization": f"Bearer {KEYS[principal]}"}
     before = _record(driver)
     response = case.call(base_url=base_url, headers=auth)
+    FUZZED[f"{principal} requests"] += 1
+    FUZZED[f"{principal} {response.status_code // 100}xx"] += 1
     if 400 <= response.status_code < 500:
         assert _record(driver) == before, f"a refused request wrote: {response.text[:500]}"
     _refusal_of_valid_input(case, response)
