@@ -128,3 +128,58 @@ def test_a_broken_copy_is_refused(name: str) -> None:
     edit(corpus, questions)
     found = team.problems(corpus, questions)
     assert any(expected in problem for problem in found), found
+
+
+# --- bench/team/run.py's own parts, on hand-made answers ----------------------------------------
+
+run = bench_module("team/run")
+
+
+def _asked(qid: str, category: str, gold: list[str], ranked: list[str], status: str) -> Any:
+    unanswerable = category == "unanswerable"
+    outcome = run.Outcome("S1", 5 if unanswerable else 4, gold, ranked, status)
+    return run.Asked(qid, "fresh", category, "en", outcome)
+
+
+def test_results_map_back_to_turns_of_the_stream_in_order() -> None:
+    written = {"o1": "S1:1", "o2": "S1:2", "o9": "S2:9"}
+    results = [
+        {"evidence": [{"observation_id": "o2"}, {"observation_id": "o1"}]},
+        {"evidence": [{"observation_id": "o9"}, {"observation_id": None}]},
+        {"evidence": [{"observation_id": "o2"}, {"observation_id": "unknown"}]},
+    ]
+    assert run.ranked_turns(results, written, "S1") == ["S1:2", "S1:1"]
+
+
+def test_a_group_scores_answerable_and_unanswerable_questions_apart() -> None:
+    rows = [
+        _asked("a", "current", ["S1:3"], ["S1:1", "S1:3"], "answered"),
+        _asked("b", "current", ["S1:4", "S1:5"], ["S1:4"], "not_found"),
+        _asked("c", "unanswerable", [], ["S1:1"], "not_found"),
+        _asked("d", "unanswerable", [], ["S1:2"], "answered"),
+        _asked("e", "unanswerable", [], [], "answered"),
+    ]
+    g = run.group(rows)
+    assert (g["answerable"], g["unanswerable"]) == (2, 3)
+    assert g["hit10"] == pytest.approx(1.0)
+    assert g["mrr"] == pytest.approx((1 / 2 + 1) / 2)
+    assert g["recall10_strict"] == pytest.approx(0.5)
+    assert g["wrongly_not_found"] == pytest.approx(0.5)
+    assert g["not_found"] == pytest.approx(1 / 3)
+    assert run.group(rows[:2])["not_found"] is None
+
+
+def test_turns_are_written_as_observations_of_their_stream() -> None:
+    stream = {"id": "S4"}
+    tool = {"id": "S4:5", "speaker": "tool:pager", "occurred_at": "2026-08-05T14:10:00-04:00"}
+    body = run.observation(stream, {**tool, "text": "ALERT"})
+    assert body["conversation_id"] == "S4" and body["idempotency_key"] == "S4:5"
+    assert (body["source_kind"], body["kind"]) == ("tool_returned", "tool_result")
+    assert run.source_kind("agent") == "agent_inferred"
+    assert run.source_kind("Kwame") == "user_stated"
+
+
+def test_questions_are_chosen_per_stream() -> None:
+    qs = [{"id": f"{s}-{i}", "stream": s} for s in ("S1", "S2") for i in range(3)]
+    assert [q["id"] for q in run.select(qs, {"S2"}, 2)] == ["S2-0", "S2-1"]
+    assert len(run.select(qs, {"S1", "S2"}, None)) == 6
