@@ -161,7 +161,10 @@ def test_an_unreachable_server_fails_the_batches_and_a_rerun_resumes(
     source = _jsonl(tmp_path, conversation, 3)
     progress = ["--progress", str(tmp_path / "done"), "--key", KEYS["alice"]]
     closed = f"http://127.0.0.1:{free_port()}"
-    code, down = _run(capsys, str(source), "--url", closed, *progress, "--batch-size", "2")
+    # --wait 3: the loader's patience after the client's own retries (the default, 300 s,
+    # made this test the slowest of the suite by minutes; what it checks does not need it)
+    down_args = ["--url", closed, *progress, "--batch-size", "2", "--wait", "3"]
+    code, down = _run(capsys, str(source), *down_args)
     assert code == 1 and down["failed"] == 3 and down["created"] == 0
     assert not (tmp_path / "done").exists() or (tmp_path / "done").read_text() == ""
     code, up = _run(capsys, str(source), "--url", base_url, *progress)
