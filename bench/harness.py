@@ -171,6 +171,19 @@ def shown_path(path: Path) -> str:
     return resolved.name
 
 
+def index_passages(client: httpx.Client) -> int:
+    """``POST /v1/recall/index`` (``client`` holds an admin's key) until no observation is
+    left without its passage; how many were built."""
+    total = 0
+    while True:
+        response = client.post("/v1/recall/index", json={"max_batches": 10})
+        response.raise_for_status()
+        body = response.json()
+        total += body["indexed"]
+        if body["pending"] == 0 or body["indexed"] == 0:
+            return total
+
+
 def wipe_store(driver: Driver, database: str) -> None:
     """Delete everything in the store, then migrate it and seed the ontology."""
     with driver.session(database=database) as session:

@@ -100,15 +100,8 @@ def observation_ids(client: httpx.Client, items: list[dict[str, Any]]) -> dict[s
     return mapping
 
 
-def index_passages(client: httpx.Client) -> int:
-    total = 0
-    while True:
-        response = client.post("/v1/recall/index", json={"max_batches": 10})
-        response.raise_for_status()
-        body = response.json()
-        total += body["indexed"]
-        if body["pending"] == 0 or body["indexed"] == 0:
-            return total
+# the admin's repair step: build the recall passages of every observation that has none
+index_passages = harness.index_passages
 
 
 # --- questions --------------------------------------------------------------------------------

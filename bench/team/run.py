@@ -104,17 +104,6 @@ def write(client: httpx.Client, streams: list[dict[str, Any]]) -> dict[str, str]
     return written
 
 
-def index_passages(admin: httpx.Client) -> int:
-    total = 0
-    while True:
-        response = admin.post("/v1/recall/index", json={"max_batches": 10})
-        response.raise_for_status()
-        body = response.json()
-        total += body["indexed"]
-        if body["pending"] == 0 or body["indexed"] == 0:
-            return total
-
-
 # --- asking -----------------------------------------------------------------------------------
 
 
@@ -297,7 +286,7 @@ def run(
             rows["fresh"] = ask(member, questions, written, "fresh")
             seconds["fresh"] = time.perf_counter() - t1
             t2 = time.perf_counter()
-            indexed = index_passages(admin)
+            indexed = harness.index_passages(admin)
             seconds["index"] = time.perf_counter() - t2
             print(f"{indexed} passages built by the index call", flush=True)
             t3 = time.perf_counter()
