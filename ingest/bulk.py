@@ -326,7 +326,10 @@ def load(
             for future in pending:
                 future.cancel()
             bar.close()
-    summary.not_sent = len(todo) - sum(_sent_counts(summary))
+    # every item of a settled batch is counted once: answered (created, replayed, rejected)
+    # or given up (failed); the rest was never sent
+    settled = summary.created + summary.replayed + summary.rejected + summary.failed
+    summary.not_sent = len(todo) - settled
     if summary.not_sent:
         log.error(
             "stopped after a batch was given up: %d observations not sent; run the same"
@@ -335,11 +338,6 @@ def load(
         )
     summary.seconds = time.perf_counter() - started
     return summary
-
-
-def _sent_counts(summary: Summary) -> tuple[int, ...]:
-    """What was sent and answered, or given up: every item the server saw or might have."""
-    return (summary.created, summary.replayed, summary.rejected, summary.failed)
 
 
 def _settle(
