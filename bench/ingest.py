@@ -12,13 +12,14 @@ What it does:
 
 1. Reads the LoCoMo turns (``ingest.bulk.read_locomo``) and, in this process, distils them
    with the OfflineDistiller and the gate exactly as the server does, to get the texts the
-   server will embed. It encodes those texts (every k-th, ``--raw-sample`` of them, the same
-   mix of lengths) directly with the same model and batch size, three ways (one model on all
-   cores; the replicas as threads; the replicas as child processes), and takes the fastest:
-   the *raw embedding* rate (texts/s), the ceiling for the whole path on this machine. It
-   measures it before the first run and after every run, and compares each run with the
-   mean of the measurements either side of it, so that a change of load on a shared
-   machine does not skew the ratio.
+   server will embed: the assertions' texts and, for every turn, its recall passage's two
+   texts (the turn; the turn after its previous one). It encodes those texts (every k-th,
+   ``--raw-sample`` of them, the same mix of lengths) directly with the same model and batch
+   size, three ways (one model on all cores; the replicas as threads; the replicas as child
+   processes), and takes the fastest: the *raw embedding* rate (texts/s), the ceiling for the
+   whole path on this machine. It measures it before the first run and after every run, and
+   compares each run with the mean of the measurements either side of it, so that a change
+   of load on a shared machine does not skew the ratio.
 2. Starts the real server (``tractatus serve``) as a subprocess on a free loopback port and
    sends one warm-up observation so that the model load is not timed. Each run gets a server
    of its own, so the server's embedding cache starts empty for both.
@@ -30,8 +31,10 @@ What it does:
    the load moves within seconds, so one run can land 0.05 either way; the report gives
    the run with the median ratio of each path, and every round's ratios.
 
-It reports observations/s and assertions/s for both, and the ratio of end-to-end
-assertions/s to the raw embedding rate (goal >= 0.7), with the machine it ran on.
+It reports observations/s and assertions/s for both, and the ratio of the end-to-end rate of
+embedded texts (assertions + passage texts, the latter counted by the server's
+``tractatus_passage_texts_embedded_total``) to the raw embedding rate of the same mix of texts
+(goal >= 0.65), with the machine it ran on.
 """
 
 from __future__ import annotations
@@ -63,7 +66,7 @@ from graph_schema.observations.types import ObservationIn
 from graph_schema.schema import (
     ontology,
 )
-from ingest import bulk, gate
+from ingest import bulk, gate, passages
 from ingest.distill.offline import OfflineDistiller
 from ingest.embeddings.embedder import SentenceTransformerEmbedder
 from ingest.embeddings.model import DEFAULT_PACKAGE, default_model_path
@@ -92,6 +95,19 @@ def embedded_texts(items: list[dict[str, Any]], driver: Driver, database: str) -
             )
             if isinstance(checked, AssertionWrite):
                 texts.append(assertion_text(checked))
+    return texts + passage_texts(items)
+
+
+def passage_texts(items: list[dict[str, Any]]) -> list[str]:
+    """The recall passages' texts the write embeds: each turn, and it after its previous turn
+    in the same conversation (``ingest.passages``; the items are in order)."""
+    texts: list[str] = []
+    previous: dict[str | None, str] = {}
+    for item in items:
+        text = passages.turn_text(item, [])
+        before = previous.get(item.get("conversation_id"))
+        texts += [text, f"{before}\n{text}" if before else text]
+        previous[item.get("conversation_id")] = text
     return texts
 
 
@@ -261,6 +277,9 @@ def _one_run(
         run: dict[str, Any] = go(url)
         after = distill_seconds(url)
         run.update(_parser_share(before, after, run["wall_seconds"]))
+        run["passage_texts"] = int(after["passage_texts"] - before["passage_texts"])
+        embedded = run["assertions"] + run["passage_texts"]
+        run["embedded_texts_per_s"] = round(embedded / run["wall_seconds"], 1)
         print(f"{label}: {run}", flush=True)
     return run, measure(f"after {label}")
 
@@ -268,6 +287,7 @@ def _one_run(
 _COUNTERS = {
     "distill": re.compile(r"^tractatus_distill_seconds_total\{[^}]*\} (\S+)$", re.MULTILINE),
     "parse": re.compile(r"^tractatus_distill_parse_seconds_total (\S+)$", re.MULTILINE),
+    "passage_texts": re.compile(r"^tractatus_passage_texts_embedded_total (\S+)$", re.MULTILINE),
 }
 
 
@@ -305,7 +325,7 @@ def _round(
     cli, after = _one_run(f"cli {n}", lambda url: run_cli(url, args, env), env, args, wipe, measure)
     for run, raws in ((http, (before, between)), (cli, (between, after))):
         run["raw_texts_per_s"] = round(sum(r["texts_per_s"] for r in raws) / 2, 1)
-        run["ratio_to_raw"] = round(run["assertions_per_s"] / run["raw_texts_per_s"], 3)
+        run["ratio_to_raw"] = round(run["embedded_texts_per_s"] / run["raw_texts_per_s"], 3)
     return {"http": http, "cli": cli, "raw_after_http": between, "raw_after_cli": after}, after
 
 
@@ -407,7 +427,7 @@ def report(
         "ratios_per_round": [
             {"http": r["http"]["ratio_to_raw"], "cli": r["cli"]["ratio_to_raw"]} for r in rounds
         ],
-        "goal_ratio": 0.7,
+        "goal_ratio": 0.65,
         "machine": machine(),
     }
 
@@ -417,12 +437,14 @@ def print_table(result: dict[str, Any]) -> None:
     rounds = len(result["ratios_per_round"])
     print()
     print(f"median of {rounds} round(s); each run against the raw rate measured either side")
-    print(f"{'path':<16}{'obs/s':>10}{'assertions/s':>14}{'ratio to raw':>14}")
-    print(f"{'raw embedding':<16}{'':>10}{result['raw_embedding']['texts_per_s']:>14}{1.0:>14}")
+    print(f"{'path':<16}{'obs/s':>10}{'assertions/s':>14}{'embedded/s':>12}{'ratio to raw':>14}")
+    raw = result["raw_embedding"]["texts_per_s"]
+    print(f"{'raw embedding':<16}{'':>10}{'':>14}{raw:>12}{1.0:>14}")
     for name, run in (("http (library)", http), ("cli", cli)):
         print(
             f"{name:<16}{run['observations_per_s']:>10}{run['assertions_per_s']:>14}"
-            f"{run['ratio_to_raw']:>14.2f}  (raw {run['raw_texts_per_s']:.1f}/s)"
+            f"{run['embedded_texts_per_s']:>12}{run['ratio_to_raw']:>14.2f}"
+            f"  (raw {run['raw_texts_per_s']:.1f}/s)"
         )
     for n, ratios in enumerate(result["ratios_per_round"], 1):
         print(f"round {n}: http {ratios['http']:.2f}, cli {ratios['cli']:.2f}")

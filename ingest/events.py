@@ -32,6 +32,8 @@ from graph_schema.lifecycle.types import task_key
 from graph_schema.quarantine.types import Retention
 from graph_schema.schema.ontology import predicate_map
 from ingest import gate, idempotency, writer
+from ingest.embeddings.model import Embedder
+from ingest.embeddings.texts import embed_items
 from ingest.idempotency import Answer
 from ingest.lifecycle.tasks import TaskWrite, enter_tasks, gather
 from ingest.writer import Prepared
@@ -197,9 +199,10 @@ def _gated_assertions(
     raw: Any,
     principal: Principal,
     retention: Retention,
+    embedder: Embedder | None,
 ) -> list[Prepared]:
-    """The event's assertions through the gate and their sources, as the writer takes them;
-    anything refused quarantines the whole event (GateRejected)."""
+    """The event's assertions through the gate and their sources, embedded as the writer
+    takes them; anything refused quarantines the whole event (GateRejected)."""
     ontology = predicate_map(driver, database=database) if event.assertions else {}
     items = [_in_task(item, event.task_id) for item in event.assertions]
     accepted, rejected = gate.check_batch(items, ontology=ontology, principal=principal)
@@ -220,6 +223,7 @@ def _gated_assertions(
     return writer.prepare(
         accepted,
         ontology=ontology,
+        embeddings=embed_items(embedder, accepted),
         default_valid_from=parse_rfc3339(event.occurred_at),
         source_access=requirements,
     )
@@ -234,6 +238,7 @@ def record_event(
     retention: Retention,
     bound: int = DEFAULT_BOUND,
     idempotency_key: str | None = None,
+    embedder: Embedder | None = None,
 ) -> Answer[EventWritten]:
     """Validate and write one event with its assertions; refused input is quarantined and
     raised as GateRejected, a moved-on slot as PreconditionFailed, an ended task as
@@ -261,6 +266,7 @@ def record_event(
         raw=raw,
         principal=principal,
         retention=retention,
+        embedder=embedder,
     )
     try:
         with driver.session(database=database) as session:

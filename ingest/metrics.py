@@ -46,3 +46,7 @@ DISTILL_SENTENCES = Counter(
     "Sentences the offline distiller saw, by whether the English parser read them",
     ["parsed"],
 )
+PASSAGE_TEXTS = Counter(
+    "tractatus_passage_texts_embedded_total",
+    "Recall passage texts (a turn, and the turn with its context) embedded by writes",
+)

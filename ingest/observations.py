@@ -18,6 +18,10 @@ returns one outcome per body, in order:
    :func:`ingest.writer.write_in_tx`, the refused drafts' Quarantine nodes and the stored
    response. If a batch transaction fails with a domain error, each observation is retried
    in its own transaction so one bad item cannot sink the others.
+7. The recall passages of the stored observations (:func:`ingest.passages.settle`), in a
+   second transaction, before the write answers: an observation is fully searchable when its
+   write returns. If the store fails between 6 and 7, the write answers an error and its
+   retry (the same idempotency key) replays the stored response and writes the passages.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from graph_schema.quarantine.retention import prune
 from graph_schema.quarantine.types import Retention
 from graph_schema.schema.ontology import predicate_map
 from graph_schema.schema.types import Predicate
-from ingest import gate, idempotency, writer
+from ingest import gate, idempotency, passages, writer
 from ingest.distill.base import BatchDistiller, Distiller, Draft, distilled_with
 from ingest.distill.dates import offset_of
 from ingest.distill.llm import DistillationFailed
@@ -500,12 +504,20 @@ def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
             outcomes[plan.index] = failed
     _prepare(ctx, todo)
     outcomes.update(_write_all(ctx, todo))
+    _settle_passages(ctx, outcomes)
     if any(plan.rejections for plan in todo):  # refused drafts were quarantined in the write
         prune(ctx.driver, database=ctx.database, retention=ctx.retention, now=utcnow())
     by_index = {p.index: p for p in plans}
     for index, first in twins.items():
         outcomes[index] = _twin(outcomes[first.index], first, by_index[index])
     return [outcomes[i] for i in range(len(raw_items))]
+
+
+def _settle_passages(ctx: Context, outcomes: dict[int, Outcome]) -> None:
+    """Step 7: the recall passages of the stored observations (a replay too: a write whose
+    passages were cut off by a failure gets them on its retry), before the write answers."""
+    ids = [o.observation_id for o in outcomes.values() if isinstance(o, ObservationWritten)]
+    passages.settle(ctx.driver, database=ctx.database, embedder=ctx.embedder, observation_ids=ids)
 
 
 def _twin(first: Outcome, first_plan: _Plan, plan: _Plan) -> Outcome:

@@ -10,7 +10,9 @@
 2. Ingests every turn of each conversation through ``ingest.bulk`` over HTTP (each turn an
    observation with idempotency key ``{sample_id}:{dia_id}``), then posts the same batches
    again: the server replays them (nothing is written twice) and the replies give each turn's
-   ``observation_id``. Builds the recall passages (POST /v1/recall/index).
+   ``observation_id``. The writes built the recall passages; the admin's repair call (POST
+   /v1/recall/index) runs after them and prints how many it found left to build (0 since
+   migration 12: a store written as a new user writes it).
 3. Asks every question over HTTP (``k=10``, ``filters.conversation_id`` = its conversation)
    and maps each result back to a dialog id: evidence -> observation -> idempotency key.
 4. Scores on dialog identity (bench/locomo/scoring.py) and writes results/NAME.json and .md
@@ -100,7 +102,8 @@ def observation_ids(client: httpx.Client, items: list[dict[str, Any]]) -> dict[s
     return mapping
 
 
-# the admin's repair step: build the recall passages of every observation that has none
+# the admin's repair step: the recall passages of observations that have none (the writes build
+# them: it finds none left, and says so)
 index_passages = harness.index_passages
 
 
@@ -249,7 +252,7 @@ def main() -> None:
             indexed = index_passages(client)
             seconds["ingest"] = time.perf_counter() - t0
             print(
-                f"ingested {len(keys)} turns, {indexed} passages built "
+                f"ingested {len(keys)} turns, {indexed} passages left to the index call "
                 f"in {seconds['ingest']:.0f} s",
                 flush=True,
             )

@@ -396,13 +396,14 @@ WHERE """
     + _RESULT_TAIL
 )
 
-# --- passage indexing (a write path, run after observations are stored) ---------------------------
+# --- passages (a write path: run by the observation write, and by the repair tool) -----------
+#
+# Order in a conversation: (occurred_at, id) among the turns of the same conversation and the
+# same access; a turn's context is its previous turn in that order. A passage records which turn
+# it took as context (``context_of``); it is stale when that is no longer the previous turn (a
+# turn arrived out of order between them) and is then rebuilt: deleted and written again.
 
-PENDING_PASSAGES = """
-MATCH (o:Observation)
-WHERE ($conversation_id IS NULL OR o.conversation_id = $conversation_id)
-  AND NOT EXISTS { (o)<-[:OF]-(:Passage) }
-WITH o ORDER BY o.received_at, o.id LIMIT $limit
+_PREVIOUS_TURN = """
 CALL (o) {
   OPTIONAL MATCH (x:Observation {conversation_id: o.conversation_id})
   WHERE o.conversation_id IS NOT NULL AND x.access = o.access AND x.id <> o.id
@@ -410,10 +411,21 @@ CALL (o) {
   WITH x ORDER BY x.occurred_at DESC, x.id DESC LIMIT 1
   RETURN x
 }
+"""
+
+_PASSAGE_SOURCE = """
 RETURN o {.id, .text, .speaker, .occurred_at, .conversation_id, .task_id, .access} AS obs,
        [(o)<-[:FROM]-(e:Evidence) | e.quote] AS quotes,
        CASE WHEN x IS NULL THEN null ELSE x {.id, .text, .speaker} END AS prev,
        CASE WHEN x IS NULL THEN [] ELSE [(x)<-[:FROM]-(e:Evidence) | e.quote] END AS prev_quotes
+"""
+
+PENDING_PASSAGES = """
+MATCH (o:Observation)
+WHERE ($conversation_id IS NULL OR o.conversation_id = $conversation_id)
+  AND NOT EXISTS { (o)<-[:OF]-(:Passage) }
+WITH o ORDER BY o.received_at, o.id LIMIT $limit
+RETURN o.id AS id
 """
 
 COUNT_PENDING_PASSAGES = """
@@ -423,19 +435,78 @@ WHERE ($conversation_id IS NULL OR o.conversation_id = $conversation_id)
 RETURN count(o) AS pending
 """
 
-# MERGE on the unique observation_id: a racing indexer waits, then matches and writes nothing.
-WRITE_PASSAGES = (
+PASSAGE_CONVERSATIONS = """
+MATCH (o:Observation) WHERE o.id IN $ids AND o.conversation_id IS NOT NULL
+RETURN DISTINCT o.conversation_id AS conversation_id ORDER BY conversation_id
+"""
+
+# One lock node per conversation (unique, migration 12), taken in a sorted order: the passages of
+# a conversation are settled by one transaction at a time, each after its turns were committed,
+# so the last one to run sees every turn and leaves no context stale.
+LOCK_CONVERSATIONS = """
+UNWIND $conversation_ids AS conversation_id
+MERGE (l:PassageLock {conversation_id: conversation_id})
+SET l.locked_at = $now
+"""
+
+# The turns ``$ids`` and the turn after each, whose passage is missing or took another turn as
+# its context than the previous one now is.
+STALE_PASSAGES = (
+    """
+UNWIND $ids AS id
+MATCH (t:Observation {id: id})
+CALL (t) {
+  OPTIONAL MATCH (y:Observation {conversation_id: t.conversation_id})
+  WHERE t.conversation_id IS NOT NULL AND y.access = t.access AND y.id <> t.id
+    AND (y.occurred_at > t.occurred_at OR (y.occurred_at = t.occurred_at AND y.id > t.id))
+  WITH y ORDER BY y.occurred_at, y.id LIMIT 1
+  RETURN y
+}
+UNWIND [t, y] AS o
+WITH DISTINCT o WHERE o IS NOT NULL
+"""
+    + _PREVIOUS_TURN
+    + """
+OPTIONAL MATCH (o)<-[:OF]-(n:Passage)
+WITH o, x, n
+WHERE n IS NULL OR coalesce(n.context_of, '') <> coalesce(x.id, '')
+"""
+    + _PASSAGE_SOURCE
+)
+
+# A passage is derived data: a stale one is deleted and written again, never edited.
+REPLACE_PASSAGES = (
     """
 UNWIND $rows AS row
 MATCH (o:Observation {id: row.observation_id})
-MERGE (n:Passage {observation_id: row.observation_id})
-ON CREATE SET n += row.props
-SET n.readers = coalesce(n.readers, """
+OPTIONAL MATCH (old:Passage {observation_id: row.observation_id})
+DETACH DELETE old
+WITH o, row
+CREATE (n:Passage)
+SET n = row.props
+SET n.readers = """
     + readers_of("n")
-    + """)
-MERGE (n)-[:OF]->(o)
+    + """
+CREATE (n)-[:OF]->(o)
 RETURN count(n) AS written
 """
+)
+
+# Migration 12: passages written by an older version with a context that is no longer the
+# previous turn (a turn that arrived after its successor was indexed) are deleted; they are
+# pending again, and POST /v1/recall/index rebuilds them.
+STALE_PASSAGE_STEPS: tuple[str, ...] = (
+    """
+MATCH (n:Passage)-[:OF]->(o:Observation)
+WHERE o.conversation_id IS NOT NULL
+"""
+    + _PREVIOUS_TURN
+    + """
+WITH n, x WHERE coalesce(n.context_of, '') <> coalesce(x.id, '')
+WITH n LIMIT $batch
+DETACH DELETE n
+RETURN count(*) AS done
+""",
 )
 
 

@@ -27,7 +27,7 @@ from datetime import datetime
 
 from graph_schema.recall.query import Window, is_question, names_in_query, time_windows
 
-FEATURES = ("speaker", "time", "graph", "rerank")
+FEATURES = ("speaker", "time", "graph", "rerank", "person")
 EXPAND = 30  # groups whose graph neighbours are looked up
 # Fitted on LoCoMo with bench/locomo/crossval.py (round grid values); held-out estimate in
 # docs/recall.md. The assertion lists deviate from the fit (1.0 / 0.25): for facts without
@@ -113,6 +113,7 @@ class Scored:
     turn: str | None = None  # the turn's own text, when the group is a conversation turn
     near: float | None = None  # the best cosine to the query among its graph neighbours
     after_question: bool = False  # the turn before it (a graph neighbour) asks something
+    question: str | None = None  # that question's text
     rerank: float | None = None  # step 5's score (graph_schema.recall.rerank), when it ran
 
     def absorb(self, c: Candidate) -> None:
@@ -218,6 +219,7 @@ def _mark_answer(a: Scored, b: Scored) -> None:
     before, after = (a, b) if a.occurred_at < b.occurred_at else (b, a)
     if is_question(before.turn or ""):
         after.after_question = True
+        after.question = before.turn
 
 
 def fuse(
@@ -235,6 +237,22 @@ def fuse(
     if config.enabled("graph") and scored:
         expand(scored, neighbours_of([s.gid for s in ordered(scored)[:EXPAND]]), config)
     return ordered(scored)
+
+
+def named_person(ranked: Sequence[Scored], text: str, config: FusionConfig) -> str | None:
+    """The one speaker/subject among the ranked groups that the query names, if exactly one
+    (the status then counts only that person's groups: :func:`answers_for`)."""
+    if not config.enabled("person"):
+        return None
+    named = names_in_query(text, {s.speaker for s in ranked if s.speaker})
+    return next(iter(named)) if len(named) == 1 else None
+
+
+def answers_for(s: Scored, person: str | None) -> bool:
+    """Whether group ``s`` can answer a query about ``person`` (None: any group can): a
+    question about one person is answered by what that person said (or, for a group from no
+    observation, by facts about them)."""
+    return person is None or s.speaker == person
 
 
 def relevance(similarity: float | None, coverage: float) -> float:

@@ -22,7 +22,7 @@ from graph_schema.lifecycle import access
 from graph_schema.recall import cypher as q
 from graph_schema.recall import fusion, rerank
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
-from graph_schema.recall.query import content_terms, coverage, lucene_terms
+from graph_schema.recall.query import content_terms, coverage, lucene_terms, without_name
 from graph_schema.recall.types import RecallAnswer, RecallFilters, RecallResult, Why
 
 POOL = 60  # rows per candidate list
@@ -237,8 +237,11 @@ def _best(records: list[Any], terms: list[str]) -> tuple[Any, float | None, floa
 def _results(
     work: _Work, query: RecallQuery, config: FusionConfig
 ) -> tuple[list[RecallResult], float]:
+    # A CJK query's status reads coverage alone: the shipped embedding model is English and
+    # does not separate Chinese texts (docs/recall.md, "Threshold").
     terms = content_terms(query.text)
     top = config.max_score()
+    person = fusion.named_person(work.ranked, query.text, config)
     results: list[RecallResult] = []
     best_relevance = 0.0
     for s in work.ranked:
@@ -248,7 +251,13 @@ def _results(
         record, similarity, cover = _best(records, terms)
         group_cover = max([cover, *(coverage(terms, t) for t in s.texts)])
         group_sim = max((x for x in (similarity, s.similarity) if x is not None), default=None)
-        best_relevance = max(best_relevance, fusion.relevance(group_sim, group_cover))
+        if person is None:
+            rel = fusion.relevance(None if query.cjk else group_sim, group_cover)
+            best_relevance = max(best_relevance, rel)
+        elif fusion.answers_for(s, person):
+            own = None if query.cjk else similarity
+            rel = _person_relevance(s, record, own, without_name(query.text, person))
+            best_relevance = max(best_relevance, rel)
         out = assertion_out(record, known_at=query.known_at)
         results.append(
             RecallResult(
@@ -261,6 +270,17 @@ def _results(
         if len(results) == query.k:
             break
     return results, round(best_relevance, 6)
+
+
+def _person_relevance(s: Scored, record: Any, similarity: float | None, terms: list[str]) -> float:
+    """The relevance of a group by the person the query names, without the name: it selected
+    the group, so it is not evidence again. The assertion's own cosine (its sentence, without
+    the ``Speaker:`` prefix the passage carries) and the coverage of the other query terms in
+    its texts, and in the question it answers when the turn before it asks one ("Did you go
+    to the festival?" - "Yes, with my sister"); a turn that only follows another person's
+    statement gains nothing from it."""
+    texts = [record["text"] or "", *s.texts, *([s.question] if s.question else [])]
+    return fusion.relevance(similarity, max(coverage(terms, t) for t in texts))
 
 
 def _score(s: Scored, top: float) -> float:

@@ -26,6 +26,10 @@ MAX_TERMS = 64
 _WORD = re.compile(r"\w+", re.UNICODE)
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_CJK_OR_NOT = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+"
+    r"|[^\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+"
+)
 
 # Lucene's English stop set plus question words: they carry no topic, and in a chat log they
 # match every turn that asks something.
@@ -62,16 +66,37 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("e") else word
 
 
+# Chinese question words and particles: cut out of a CJK run before it is split into terms
+# (longest first), as English stop words are dropped; "小王的猫叫什么名字" -> 小王 / 猫叫 / 名字.
+_CJK_STOP_TEXT = """为什么 什么 哪里 哪儿 哪个 哪些 怎么 怎样 多少 如何 是否 是不是 有没有 哪 谁 几
+    的 了 吗 呢 吧 啊 呀"""
+_CJK_STOP = re.compile("|".join(sorted(_CJK_STOP_TEXT.split(), key=len, reverse=True)))
+
+
+def cjk_terms(run: str) -> list[str]:
+    """The terms of a CJK run: question words and particles out, then each remaining piece as
+    overlapping character bigrams (a one-character piece as itself), as a CJK index reads it."""
+    terms: list[str] = []
+    for piece in _CJK_STOP.split(run):
+        if len(piece) == 1:
+            terms.append(piece)
+        terms.extend(piece[i : i + 2] for i in range(len(piece) - 1))
+    return terms
+
+
 def content_terms(text: str) -> list[str]:
-    """Distinct meaningful terms of ``text``: stop words out, lightly stemmed, CJK kept."""
+    """Distinct meaningful terms of ``text``: stop words out, lightly stemmed; CJK runs as
+    bigrams (:func:`cjk_terms`)."""
     seen: dict[str, None] = {}
     for word in words(text):
         if word in STOP_WORDS:
             continue
-        if _CJK.search(word):
-            seen.setdefault(word, None)
-        elif len(word) > 1 or word.isdigit():
-            seen.setdefault(stem(word), None)
+        for piece in _CJK_OR_NOT.findall(word) if _CJK.search(word) else [word]:
+            if _CJK.search(piece):
+                for term in cjk_terms(piece):
+                    seen.setdefault(term, None)
+            elif (len(piece) > 1 or piece.isdigit()) and piece not in STOP_WORDS:
+                seen.setdefault(stem(piece), None)
     return list(seen)[:MAX_TERMS]
 
 
@@ -80,11 +105,17 @@ def escape_lucene(term: str) -> str:
 
 
 def lucene_terms(text: str) -> list[str]:
-    """The query's escaped content words, distinct, in order, at most ``MAX_TERMS``."""
+    """The query's escaped content words, distinct, in order, at most ``MAX_TERMS``; a CJK run
+    gives its bigrams (:func:`cjk_terms`), so that a turn matching more of them ranks higher
+    (one term for the whole run matched any of its bigrams, and ranked by length alone)."""
     terms: dict[str, None] = {}
     for word in words(text):
-        if word not in STOP_WORDS:
-            terms.setdefault(escape_lucene(word), None)
+        for piece in _CJK_OR_NOT.findall(word) if _CJK.search(word) else [word]:
+            if _CJK.search(piece):  # each bigram its own term, scored apart (as English words)
+                for term in cjk_terms(piece):
+                    terms.setdefault(escape_lucene(term), None)
+            elif piece not in STOP_WORDS:
+                terms.setdefault(escape_lucene(piece), None)
     return list(terms)[:MAX_TERMS]
 
 
@@ -140,13 +171,25 @@ def name_keys(name: str) -> set[str]:
     return {k for k in keys if k and k not in STOP_WORDS}
 
 
+def without_name(query: str, name: str) -> list[str]:
+    """The content terms of ``query`` once every way of naming ``name`` (:func:`name_keys`)
+    is cut out of it (a CJK name before its run is split into bigrams)."""
+    text = query.lower()
+    for key in sorted(name_keys(name), key=len, reverse=True):
+        pattern = re.escape(key) if _CJK.search(key) else rf"\b{re.escape(key)}\b"
+        text = re.sub(pattern, " ", text)
+    return content_terms(text)
+
+
 def names_in_query(query: str, candidates: set[str]) -> set[str]:
     """The candidate names (speakers, subjects) that the query mentions."""
     tokens = set(words(query))
     lowered = query.lower()
     found = set()
     for name in candidates:
-        if any(k in tokens or (":" in k and k in lowered) for k in name_keys(name)):
+        if any(
+            k in tokens or ((":" in k or _CJK.search(k)) and k in lowered) for k in name_keys(name)
+        ):
             found.add(name)
     return found
 

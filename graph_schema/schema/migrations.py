@@ -216,6 +216,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         tuple(st for name in recall_cypher.FULLTEXT_FIELDS for st in _readers_index(name)),
         steps=recall_cypher.READERS_STEPS,
     ),
+    Migration(
+        12,
+        "passages written with their observations: a lock per conversation; stale ones rebuilt",
+        (_unique("PassageLock", "conversation_id"),),
+        steps=recall_cypher.STALE_PASSAGE_STEPS,
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

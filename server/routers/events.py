@@ -24,7 +24,7 @@ from graph_schema.events.types import (
     WhyAnswer,
 )
 from ingest import events as event_writes
-from server.deps import AccessLogDep, DriverDep, PrincipalDep, SettingsDep
+from server.deps import AccessLogDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
 from server.errors import BODY, PARAMS, V1, declared, error_response
 from server.params import (
     IdempotencyKey,
@@ -69,6 +69,7 @@ def post_event(
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,
+    embedder: EmbedderDep,
     idempotency_key: IdempotencyKey = None,
 ) -> Response:
     """One step of a task with its causes and the assertions it wrote, in one transaction.
@@ -83,6 +84,7 @@ def post_event(
         retention=settings.quarantine_retention,
         bound=settings.working_memory_bound,
         idempotency_key=idempotency_key,
+        embedder=embedder,
     )
     return answer(written.value, status_code=201, headers=replayed(written.replayed))
 

@@ -15,8 +15,9 @@ CLOSING = {"valid_to", "closed_at", "superseded_at"}
 DISPLAY = {"Superseded"}  # for Neo4j Browser's style (docs/browser.md); never read
 # serialisation devices and bookkeeping, not the record (docs/semantics.md): their counters
 # move with every write (Slot, Task), every flush of the access log (AccessCount, written by
-# a server's background thread at any moment) or every sleep (SleepLock)
-BOOKKEEPING = ("Slot", "SchemaVersion", "Task", "AccessCount", "SleepLock")
+# a server's background thread at any moment), every sleep (SleepLock) or every write of a
+# conversation's turns (PassageLock)
+BOOKKEEPING = ("Slot", "SchemaVersion", "Task", "AccessCount", "SleepLock", "PassageLock")
 
 
 def _snapshot(driver: Driver) -> dict[str, dict[str, Any]]:

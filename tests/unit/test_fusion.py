@@ -73,7 +73,10 @@ def test_content_terms_drop_question_words_and_stem() -> None:
         "group",
     ]
     assert content_terms("she lives, he lived, living") == ["liv"]
-    assert content_terms("我们项目从Vue换成React了") == ["我们项目从vue换成react了"]
+    assert content_terms("我们项目从Vue换成React了") == [
+        *("我们", "们项", "项目", "目从"),
+        *("vue", "换成", "react"),
+    ]
 
 
 def test_coverage_counts_query_terms_found() -> None:
@@ -90,6 +93,25 @@ def test_names_in_query_match_speakers_and_subjects() -> None:
     assert names_in_query("did user:alice move?", names) == {"user:alice"}
     assert names_in_query("Where does Smith live?", names) == {"bob smith"}
     assert names_in_query("what happened?", names) == set()
+
+
+def test_chinese_terms_are_bigrams_without_question_words() -> None:
+    assert content_terms("小王的猫叫什么名字？") == ["小王", "猫叫", "名字"]
+    assert content_terms("谁是小李?") == ["是小", "小李"]
+    assert coverage(content_terms("小王的猫叫什么名字？"), "小王: 我家的猫叫团团") == 2 / 3
+    assert names_in_query("小王的猫叫什么名字？", {"小王", "小李"}) == {"小王"}
+
+
+def test_the_status_counts_only_the_named_persons_groups() -> None:
+    ranked = [fusion.Scored("g1", speaker="Mia"), fusion.Scored("g2", speaker="Zed")]
+    person = fusion.named_person(ranked, "What did Zed repair?", FusionConfig())
+    assert person == "Zed"
+    assert [fusion.answers_for(s, person) for s in ranked] == [False, True]
+    both = "Did Zed and Mia meet?"
+    assert fusion.named_person(ranked, both, FusionConfig()) is None
+    off = FusionConfig.disabling(["person"])
+    assert fusion.named_person(ranked, "What did Zed repair?", off) is None
+    assert fusion.answers_for(ranked[0], None)
 
 
 def test_time_windows_month_day_year_and_iso() -> None:

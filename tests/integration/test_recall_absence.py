@@ -1,0 +1,127 @@
+"""Honest absence: recall answers ``not_found`` when what it found is about somebody else, and
+answers when the person asked about said it; in English and in Chinese. Written as a new user
+writes (observations, then recall straight after, no admin call)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+
+from tests.helpers import Api
+
+pytestmark = pytest.mark.integration
+
+CHAT = [
+    ("Zed", "How was your weekend, Mia?"),
+    ("Mia", "I ran a charity race on Sunday and it made me realize self-care is important."),
+    ("Zed", "That is great. I spent mine repairing my old bicycle."),
+    ("Mia", "My grandma gave me a necklace from Sweden for my birthday."),
+    ("Zed", "It sounds lovely. I started painting landscapes with watercolours."),
+]
+
+CHAT_ZH = [
+    ("小王", "我下个月要去杭州参加一个数据库会议。"),
+    ("小李", "太好了！我最近在学弹钢琴，每天练一个小时。"),
+    ("小王", "我家的猫叫团团，今年三岁了。"),
+    ("小李", "我妹妹在上海读大学，学的是医学。"),
+]
+
+
+def write_chat(api: Api, turns: list[tuple[str, str]]) -> str:
+    conversation = f"conv-{uuid.uuid4().hex[:8]}"
+    for n, (speaker, text) in enumerate(turns):
+        body = {
+            "text": text,
+            "speaker": speaker,
+            "source_kind": "user_stated",
+            "occurred_at": f"2023-05-08T13:{n:02d}:00+00:00",
+            "conversation_id": conversation,
+            "idempotency_key": f"{conversation}:{n}",
+        }
+        response = api.post("/v1/observations", body)
+        assert response.status_code == 201, response.text
+    return conversation
+
+
+def ask(api: Api, query: str, conversation: str) -> dict[str, Any]:
+    response = api.post(
+        "/v1/recall", {"query": query, "k": 10, "filters": {"conversation_id": conversation}}
+    )
+    assert response.status_code == 200, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def top_speaker(answer: dict[str, Any]) -> str:
+    speaker: str = answer["results"][0]["evidence"][0]["speaker"]
+    return speaker
+
+
+@pytest.fixture(scope="module")
+def chat(api: dict[str, Api]) -> str:
+    return write_chat(api["alice"], CHAT)
+
+
+@pytest.mark.parametrize(
+    ("question", "speaker"),
+    [
+        ("What did Mia realize after her charity race?", "Mia"),
+        ("What did Mia's grandma give her?", "Mia"),
+        ("What did Zed repair?", "Zed"),
+    ],
+)
+def test_a_question_about_the_person_who_said_it_is_answered(
+    api: dict[str, Api], chat: str, question: str, speaker: str
+) -> None:
+    answer = ask(api["bob"], question, chat)
+    assert answer["status"] == "answered", answer["relevance"]
+    assert top_speaker(answer) == speaker
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What did Zed realize after his charity race?",
+        "What did Zed's grandma give him?",
+        "What did Mia repair?",
+    ],
+)
+def test_a_question_about_the_wrong_person_is_not_found(
+    api: dict[str, Api], chat: str, question: str
+) -> None:
+    answer = ask(api["bob"], question, chat)
+    assert answer["status"] == "not_found", [
+        (r["evidence"][0]["speaker"], r["why"]) for r in answer["results"][:3]
+    ]
+    assert answer["results"], "the results are still returned, ranked: only the status says"
+
+
+@pytest.fixture(scope="module")
+def chat_zh(api: dict[str, Api]) -> str:
+    return write_chat(api["alice"], CHAT_ZH)
+
+
+@pytest.mark.parametrize(
+    ("question", "turn"),
+    [
+        ("小王的猫叫什么名字？", "团团"),
+        ("小李在学什么乐器？", "钢琴"),
+        ("小王下个月去哪里开会？", "杭州"),
+    ],
+)
+def test_a_chinese_question_is_answered(
+    api: dict[str, Api], chat_zh: str, question: str, turn: str
+) -> None:
+    answer = ask(api["bob"], question, chat_zh)
+    assert answer["status"] == "answered", answer["relevance"]
+    assert turn in answer["results"][0]["assertion"]["object"]
+
+
+@pytest.mark.parametrize("question", ["小王喜欢什么颜色？", "小李的狗叫什么名字？"])
+def test_a_chinese_question_nothing_answers_is_not_found(
+    api: dict[str, Api], chat_zh: str, question: str
+) -> None:
+    answer = ask(api["bob"], question, chat_zh)
+    assert answer["status"] == "not_found", answer["relevance"]
