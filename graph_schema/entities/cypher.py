@@ -101,8 +101,8 @@ ABOUT_ASSERTIONS = _edges("ABOUT")
 POINTING_AT_ASSERTIONS = _edges("OBJECT")
 
 # Entities named (a spelling, known at $known_at) or aliased or named (current) by a visible
-# assertion whose text, lower-cased, contains every one of $words; a scan of the assertions
-# the caller may read.
+# assertion whose text, lower-cased, contains every one of $words, by the first matching name;
+# a scan of the assertions the caller may read.
 SEARCH = (
     """
 CALL () {
@@ -110,9 +110,9 @@ CALL () {
   WHERE a.recorded_at <= $known_at AND """
     + visible("a")
     + """
-    AND all(w IN $words
-            WHERE toLower(CASE type(r) WHEN 'ABOUT' THEN a.subject ELSE a.object END) CONTAINS w)
-  RETURN e
+  WITH e, toLower(CASE type(r) WHEN 'ABOUT' THEN a.subject ELSE a.object END) AS name
+  WHERE all(w IN $words WHERE name CONTAINS w)
+  RETURN e, name
   UNION
   MATCH (a:Assertion)-[:ABOUT]->(e:Entity)
   WHERE a.predicate IN ['"""
@@ -123,10 +123,11 @@ CALL () {
     AND all(w IN $words WHERE toLower(a.object) CONTAINS w) AND """
     + _CURRENT
     + """
-  RETURN e
+  RETURN e, toLower(a.object) AS name
 }
+WITH e, min(name) AS first
 RETURN e.id AS id
-ORDER BY id
+ORDER BY first, id
 LIMIT $limit
 """
 )
@@ -137,7 +138,7 @@ LIMIT $limit
 # (graph_schema/entities/names.py; Cypher has no sha256) and LINK_EXISTING writes them.
 UNLINKED = """
 MATCH (a:Assertion)
-WHERE NOT EXISTS { MATCH (a)-[:ABOUT]->(:Entity) }
+WHERE a.subject IS NOT NULL AND NOT EXISTS { MATCH (a)-[:ABOUT]->(:Entity) }
 RETURN a.id AS id, a.subject AS subject, a.predicate AS predicate, a.object AS object,
        coalesce(a.access, []) AS access
 LIMIT $batch
