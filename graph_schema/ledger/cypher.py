@@ -477,12 +477,24 @@ WITH {assertion: a.id, observation: o.id, access: a.access, access_all: a.access
     + _SAMPLE
 )
 
+# Every version is linked to the entity of its subject, in the transaction that wrote it (or
+# by migration 12 for older ones): docs/entities.md.
+CHECK_VERSION_WITHOUT_ENTITY = (
+    """
+MATCH (x:Assertion)
+WHERE x.subject IS NOT NULL AND NOT EXISTS { MATCH (x)-[:ABOUT]->(:Entity) }
+WITH {assertion: x.id} AS problem
+"""
+    + _SAMPLE
+)
+
 LEDGER_CHECKS: dict[str, str] = {
     "supersedes_without_stamp": CHECK_SUPERSEDES_WITHOUT_STAMP,
     "superseded_without_successor": CHECK_SUPERSEDED_WITHOUT_SUCCESSOR,
     "stamp_inconsistent": CHECK_STAMP_BEFORE_RECORD,
     "evidence_source_missing": CHECK_EVIDENCE_SOURCE_MISSING,
     "access_wider_than_source": CHECK_ACCESS_WIDER_THAN_SOURCE,
+    "version_without_entity": CHECK_VERSION_WITHOUT_ENTITY,
 }
 
 # Evidence spans with their observation's stored text, a page at a time (offsets are compared
