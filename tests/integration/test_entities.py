@@ -11,6 +11,7 @@ from neo4j import Driver
 
 from graph_schema.entities.names import entity_ref
 from tests.helpers import Api, assertion
+from tests.integration.test_events_support import at, event, fact, new_task
 
 pytestmark = pytest.mark.integration
 
@@ -212,3 +213,42 @@ def test_every_version_a_write_makes_is_linked_remnants_too(
     for r in records:
         assert r["about"] == [_id(subject)], r
         assert len(r["object"]) == 1, r
+
+
+def test_events_and_observations_link_what_they_write(api: dict[str, Api], driver: Driver) -> None:
+    """Every write path goes through the writer: an event's assertions and an observation's
+    distilled facts are linked to their entities like a direct write."""
+    tag = _tag()
+    order = f"order:{tag}"
+    step = event(
+        new_task(),
+        "ship_order",
+        at("10:00"),
+        root=True,
+        assertions=[fact(order, "owner", f"user:bo-{tag}", "Bo owns it", "tool_returned", "t")],
+    )
+    response = api["public"].post("/v1/events", step)
+    assert response.status_code == 201, response.text
+    page = _page(api["public"], _id(f"user:bo-{tag}"))
+    assert [(a["subject"], a["predicate"]) for a in page["pointing_at"]] == [(order, "owner")]
+    assert _page(api["public"], _id(order))["entity"]["kind"] == "order"
+
+    speaker = f"user:dana-{tag}"
+    observed = api["public"].post(
+        "/v1/observations",
+        {
+            "text": "I work at Initech.",
+            "speaker": speaker,
+            "occurred_at": T0,
+            "source_kind": "user_stated",
+        },
+    )
+    assert observed.status_code == 201, observed.text
+    records, _, _ = driver.execute_query(
+        "MATCH (a:Assertion {subject: $s}) RETURN a.predicate AS predicate,"
+        " [(a)-[:ABOUT]->(e) | e.id] AS about, [(a)-[:OBJECT]->(e) | e.id] AS object",
+        s=speaker,
+    )
+    links = {r["predicate"]: (r["about"], r["object"]) for r in records}
+    assert links["said"] == ([_id(speaker)], [])  # said's object is a value
+    assert links["works_at"] == ([_id(speaker)], [_id("Initech")])

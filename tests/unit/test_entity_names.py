@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import pytest
@@ -47,9 +48,7 @@ def test_a_name_has_one_key_and_id_per_namespace_whatever_its_spelling() -> None
 def test_ids_never_change() -> None:
     """The id of a name is fixed by the formula: a change of it would orphan stored ids."""
     assert entity_ref("user:alice", [])["id"] == "ent_" + entity_key("user:alice", [])[:24]
-    assert entity_key("user:alice", []) == (
-        __import__("hashlib").sha256(b'[[], "user:alice"]').hexdigest()
-    )
+    assert entity_key("user:alice", []) == hashlib.sha256(b'[[], "user:alice"]').hexdigest()
 
 
 @pytest.mark.parametrize(
