@@ -72,9 +72,11 @@ def _search(tx: ManagedTransaction, words: list[str], limit: int, at: At) -> lis
 def search(driver: Driver, *, database: str, q: str, limit: int, at: At) -> EntitiesAnswer:
     """Entities whose visible spellings, names or aliases contain every word of ``q``
     (normalised)."""
-    words = normalise(q).split(" ")
-    with driver.session(database=database, default_access_mode="READ") as session:
-        found = session.execute_read(_search, words, min(limit, MAX_LIMIT), at)
+    words = [w for w in normalise(q).split(" ") if w]
+    found = []
+    if words:
+        with driver.session(database=database, default_access_mode="READ") as session:
+            found = session.execute_read(_search, words, min(limit, MAX_LIMIT), at)
     return EntitiesAnswer(
         status=Status.answered if found else Status.not_found,
         q=q,

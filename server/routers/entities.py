@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query
 
 from graph_schema.core.errors import NotFound
-from graph_schema.core.types import MAX_NAME_CHARS
+from graph_schema.core.types import Name
 from graph_schema.entities import reads
 from graph_schema.entities.names import ID_PATTERN
 from graph_schema.entities.types import EntitiesAnswer, EntityAnswer
@@ -20,12 +20,16 @@ from server.routing import JSONRoute
 router = APIRouter(prefix="/v1/entities", tags=["entities"], route_class=JSONRoute)
 
 EntityIdPath = Annotated[str, Path(pattern=ID_PATTERN, min_length=28, max_length=28)]
+# a name as writes take it: not blank, no NUL, 1-512 characters
+EntityQuery = Annotated[
+    Name, Query(description="words the entity's visible names or aliases all contain")
+]
 NO_ENTITY = "no visible entity with this id"
 
 
 @router.get("", response_model=EntitiesAnswer, responses=declared(*V1, *PARAMS))
 def get_entities(
-    q: Annotated[str, Query(min_length=1, max_length=MAX_NAME_CHARS)],
+    q: EntityQuery,
     driver: DriverDep,
     settings: SettingsDep,
     principal: PrincipalDep,

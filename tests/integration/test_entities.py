@@ -184,6 +184,8 @@ def test_bad_entity_ids_and_queries_are_refused(api: dict[str, Api]) -> None:
         ("/v1/entities/not-an-id", {}),
         ("/v1/entities/ent_ZZZZZZZZZZZZZZZZZZZZZZZZ", {}),
         ("/v1/entities", {"q": ""}),
+        ("/v1/entities", {"q": " \t "}),
+        ("/v1/entities", {"q": "a\u0000b"}),
         ("/v1/entities", {"q": "x", "limit": "0"}),
         ("/v1/entities", {"q": "x", "limit": "101"}),
         ("/v1/entities", {"q": "x", "as_of": "yesterday"}),
