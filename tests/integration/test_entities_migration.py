@@ -19,6 +19,7 @@ pytestmark = pytest.mark.integration
 T0 = "2026-01-01T00:00:00Z"
 AS_OF = "2026-06-01T00:00:00Z"
 ENTITIES = next(m for m in migrations.MIGRATIONS if m.batches)
+NEW = ("located_in", "alias", "same_as")  # the predicates entities brought
 
 LINKS = """
 MATCH (a:Assertion)
@@ -58,11 +59,16 @@ def test_an_older_store_gets_its_entities_and_the_migration_resumes(
     ids = [entity_ref(n, [])["id"] for n in (alice, acme, berlin, f"person:alice-{tag}")]
     ids.append(entity_ref(alice, ["finance"])["id"])
     links, pages = _links(driver), _pages(api, ids)
+    predicates = ontology.list_predicates(driver, database="neo4j")
     assert len(links) == len(bodies) and all(about for about, _ in links.values())
 
-    # the store as it was before entities: no Entity, no link, predicates without the flag
+    # the store as it was before entities: no Entity, no link, the predicates entities added
+    # missing, the others at version 1 without the flag
     driver.execute_query("MATCH (e:Entity) DETACH DELETE e")
-    driver.execute_query("MATCH (p:Predicate) REMOVE p.object_entity SET p.version = 1")
+    driver.execute_query("MATCH (p:Predicate) WHERE p.name IN $new DETACH DELETE p", new=NEW)
+    driver.execute_query(
+        "MATCH (p:Predicate {object_entity: true}) REMOVE p.object_entity SET p.version = 1"
+    )
     driver.execute_query("MATCH (v:SchemaVersion) SET v.version = $v", v=ENTITIES.version - 1)
     for entity_id in ids:
         assert api["alice"].get(f"/v1/entities/{entity_id}").status_code == 404
@@ -75,7 +81,9 @@ def test_an_older_store_gets_its_entities_and_the_migration_resumes(
     assert _links(driver) == links  # the same entities and links as the writer made
     assert _pages(api, ids) == pages
     assert migrations.migrate(driver, database="neo4j") == []
-    # the seed then gives the predicates their flag back
-    assert "works_at" in ontology.seed(driver, database="neo4j").upgraded
+    # the seed then gives the predicates their flag back, and adds the new ones
+    seeded = ontology.seed(driver, database="neo4j")
+    assert "works_at" in seeded.upgraded and sorted(seeded.created) == sorted(NEW)
+    assert ontology.list_predicates(driver, database="neo4j") == predicates
     stored = ontology.get_predicate(driver, database="neo4j", name="works_at")
     assert stored is not None and stored.object_entity
