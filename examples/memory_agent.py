@@ -1,6 +1,6 @@
 """An example agent that keeps its memory in Tractatus through ``tractatus-mcp`` (PydanticAI).
 
-The agent gets the eight memory tools from the MCP server, started over stdio with the
+The agent gets the ten memory tools from the MCP server, started over stdio with the
 environment's ``TRACTATUS_URL`` and ``TRACTATUS_API_KEY``. Run it with a real model::
 
     pip install "./client[mcp]" "pydantic-ai-slim[mcp,openai]"

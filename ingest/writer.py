@@ -22,6 +22,7 @@ from graph_schema.core.errors import PreconditionFailed, TractatusError
 from graph_schema.core.records import as_datetime
 from graph_schema.core.timeutil import new_id, parse_rfc3339, to_rfc3339, utcnow, with_rfc3339
 from graph_schema.core.types import Principal, Tier
+from graph_schema.entities.names import entity_ref
 from graph_schema.ledger import cypher
 from graph_schema.ledger.disclosure import disclosures_for
 from graph_schema.ledger.records import assertion_out
@@ -36,7 +37,7 @@ from graph_schema.ledger.types import (
 from graph_schema.lifecycle.restore import RESTORE_REASON, RESTORE_RULE, Piece
 from graph_schema.lifecycle.rules import DEFAULT_BOUND
 from graph_schema.lifecycle.types import WorkingMemory
-from graph_schema.schema.types import Predicate
+from graph_schema.schema.types import Predicate, ValueType
 from ingest import idempotency
 from ingest.lifecycle.tasks import enter_tasks, gather
 
@@ -356,13 +357,18 @@ def _new_version(
         assertion=_out(props, evidence, touched), superseded=superseded, closed=touched
     )
     written = Version(new, p.valid_from, plan.valid_to, p.item.polarity, p.object_text)
-    return _row(props, evidence), result, written
+    return _row(p, props, evidence), result, written
 
 
-def _row(props: dict[str, Any], evidence: list[dict[str, Any]]) -> dict[str, Any]:
+def _row(p: Prepared, props: dict[str, Any], evidence: list[dict[str, Any]]) -> dict[str, Any]:
+    """The statement row of a new version: its properties, its evidence and its entities (the
+    subject's; the object's when the predicate's object names a thing)."""
+    thing = p.predicate.object_entity and p.predicate.value_type == ValueType.string
     return {
         "props": with_rfc3339(props, cypher.ASSERTION_TIMES),
         "evidence": [with_rfc3339(e, cypher.EVIDENCE_TIMES) for e in evidence],
+        "about": entity_ref(p.item.subject, p.item.access),
+        "thing": entity_ref(p.object_text, p.item.access) if thing and p.object_text else None,
     }
 
 

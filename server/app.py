@@ -23,6 +23,7 @@ from server.probe import StoreProbe
 from server.ratelimit import RateLimiter
 from server.routers import (
     assertions,
+    entities,
     events,
     facts,
     health,
@@ -139,6 +140,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         quarantine,
         recall,
         sleep,
+        entities,
     ):
         # the API refuses query parameters it does not know; probes and scrapers may add any
         app.include_router(module.router, dependencies=[Depends(known_query)])

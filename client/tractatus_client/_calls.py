@@ -185,6 +185,29 @@ def history(subject: str, predicate: str, *, known_at: Time | None = None) -> Ca
     return Call("GET", "/v1/facts/history", models.History, params=params, idempotent=True)
 
 
+# --- entities ---------------------------------------------------------------------------------
+
+
+def entities(
+    q: str, *, as_of: Time | None = None, known_at: Time | None = None, limit: int | None = None
+) -> Call[models.Entities]:
+    params = _query(q=q, as_of=time_text(as_of), known_at=time_text(known_at), limit=limit)
+    return Call("GET", "/v1/entities", models.Entities, params=params, idempotent=True)
+
+
+def entity(
+    entity_id: str, *, as_of: Time | None = None, known_at: Time | None = None
+) -> Call[models.EntityPage]:
+    params = _query(as_of=time_text(as_of), known_at=time_text(known_at))
+    return Call(
+        "GET",
+        f"/v1/entities/{_segment(entity_id)}",
+        models.EntityPage,
+        params=params,
+        idempotent=True,
+    )
+
+
 # --- observations and recall ------------------------------------------------------------------
 
 

@@ -183,6 +183,26 @@ class AsyncTractatus:
         """Every version of a slot, with its dates, source and SUPERSEDES links."""
         return await self.run(_calls.history(subject, predicate, known_at=known_at))
 
+    # --- entities ------------------------------------------------------------------------------
+
+    async def entities(
+        self,
+        q: str,
+        *,
+        as_of: Time | None = None,
+        known_at: Time | None = None,
+        limit: int | None = None,
+    ) -> models.Entities:
+        """Entities whose visible names or aliases contain ``q`` (docs/entities.md)."""
+        return await self.run(_calls.entities(q, as_of=as_of, known_at=known_at, limit=limit))
+
+    async def entity(
+        self, entity_id: str, *, as_of: Time | None = None, known_at: Time | None = None
+    ) -> models.EntityPage:
+        """An entity's page: the visible assertions about it and pointing at it, as of a time,
+        merged over visible ``same_as``; :class:`NotFound` when none is visible."""
+        return await self.run(_calls.entity(entity_id, as_of=as_of, known_at=known_at))
+
     # --- observations and recall --------------------------------------------------------------
 
     @overload

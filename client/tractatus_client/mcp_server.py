@@ -92,9 +92,9 @@ async def _answer(call: Awaitable[BaseModel]) -> dict[str, Any]:
 
 
 def build_server(client: AsyncTractatus, *, actor: str = DEFAULT_ACTOR) -> MCPServer:
-    """The MCP server with its eight tools, calling ``client``."""
+    """The MCP server with its ten tools, calling ``client``."""
     server: MCPServer = MCPServer("tractatus", instructions=INSTRUCTIONS, version=_http.VERSION)
-    for register in (_memory_tools, _fact_tools, _event_tools):
+    for register in (_memory_tools, _fact_tools, _entity_tools, _event_tools):
         register(server, client, actor)
     return server
 
@@ -134,6 +134,26 @@ def _memory_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None
         return await _answer(
             client.recall(query, k=k, as_of=as_of, known_at=known_at, filters=filters)
         )
+
+
+def _entity_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
+    @server.tool()
+    async def find_entities(
+        q: Annotated[str, Field(description="words of a name or alias (a person, a place)")],
+        as_of: Time = None,
+    ) -> dict[str, Any]:
+        """The things the memory knows by these words: each with its id, kind, name and
+        aliases, as the facts you may read name it. `not_found` when none."""
+        return await _answer(client.entities(q, as_of=as_of))
+
+    @server.tool()
+    async def entity(
+        entity_id: Annotated[str, Field(description="an id from find_entities (ent_...)")],
+        as_of: Time = None,
+    ) -> dict[str, Any]:
+        """Everything you may read about one thing as of a time: the facts about it and the
+        facts pointing at it, over the things recorded as the same (`same_as`)."""
+        return await _answer(client.entity(entity_id, as_of=as_of))
 
 
 def _fact_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:

@@ -162,6 +162,40 @@ class History(Model):
     known_at: datetime
 
 
+# --- entities ---------------------------------------------------------------------------------
+
+
+class EntitySummary(Model):
+    """An entity as the caller's visible assertions name it (docs/entities.md)."""
+
+    id: str
+    kind: str
+    name: str
+    names: list[str]
+    aliases: list[str]
+
+
+class Entities(Model):
+    status: Status
+    q: str
+    entities: list[EntitySummary]
+    as_of: datetime
+    known_at: datetime
+
+
+class Entity(EntitySummary):
+    merged: list[str]  # the entities merged into this page by visible, current same_as
+
+
+class EntityPage(Model):
+    status: Status
+    entity: Entity
+    about: list[Assertion]
+    pointing_at: list[Assertion]
+    as_of: datetime
+    known_at: datetime
+
+
 # --- ordered memory ---------------------------------------------------------------------------
 
 
@@ -472,6 +506,7 @@ class Predicate(Model):
     description: str = ""
     disclosure: DisclosurePolicy | None = None
     version: int = 1  # the definition's version (a re-registration names the same one)
+    object_entity: bool = False  # the object names a thing: an entity (docs/entities.md)
 
 
 class Ontology(Model):

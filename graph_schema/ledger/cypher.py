@@ -64,12 +64,34 @@ ASSERTION_TIMES = ("valid_from", "valid_to", "closed_at", "recorded_at", "supers
 EVIDENCE_TIMES = ("occurred_at", "recorded_at")
 
 
+# Entities (docs/entities.md): a version is linked to the Entity of its subject by ABOUT and,
+# when its predicate's object names a thing, to the Entity of its object by OBJECT, in the
+# transaction that writes it. The writer computes each entity's key and id
+# (graph_schema/entities/names.py: ``{key, id}``, or null for no object entity); an Entity
+# holds nothing else. Expects ``a`` and ``row`` with ``row.about`` and ``row.thing``.
+LINK_ENTITIES = """
+CALL (a, row) {
+  MERGE (ent:Entity {key: row.about.key})
+  ON CREATE SET ent.id = row.about.id
+  CREATE (a)-[:ABOUT]->(ent)
+}
+CALL (a, row) {
+  WITH a, row WHERE row.thing IS NOT NULL
+  MERGE (ent:Entity {key: row.thing.key})
+  ON CREATE SET ent.id = row.thing.id
+  CREATE (a)-[:OBJECT]->(ent)
+}
+"""
+
+
 CREATE_ASSERTIONS = stable(f"""
 UNWIND $rows AS row
 CREATE (a:Assertion)
 SET a = row.props
 SET {set_times("a", "row.props", ASSERTION_TIMES)}
 SET a.readers = {readers_of("a")}
+WITH a, row
+{LINK_ENTITIES}
 WITH a, row
 UNWIND row.evidence AS ev
 CREATE (e:Evidence)
@@ -117,9 +139,9 @@ RETURN count(x) AS superseded
 
 def _copy_of(source_marks: str, link: str, pin_rule: str, pin_reason: str, returns: str) -> str:
     """A new version ``r`` copied from ``$source_id`` over [$valid_from, $valid_to), recorded
-    now: its content, evidence, access and disclosures, the tier its source has now, and its
-    pin (as a PinChange of ``pin_rule``). ``source_marks`` names the source; ``link`` relates
-    ``r`` to it."""
+    now: its content, evidence, access, disclosures and entities, the tier its source has now,
+    and its pin (as a PinChange of ``pin_rule``). ``source_marks`` names the source; ``link``
+    relates ``r`` to it."""
     return (
         """
 MATCH (src:Assertion {id: $source_id})-[:EVIDENCED_BY]->(e:Evidence)
@@ -154,6 +176,14 @@ WITH r, src
 CALL (r, src) {
   MATCH (src)-[:DISCLOSED_AS]->(d:Disclosure)
   CREATE (r)-[:DISCLOSED_AS]->(d)
+}
+CALL (r, src) {
+  MATCH (src)-[:ABOUT]->(ent:Entity)
+  CREATE (r)-[:ABOUT]->(ent)
+}
+CALL (r, src) {
+  MATCH (src)-[:OBJECT]->(ent:Entity)
+  CREATE (r)-[:OBJECT]->(ent)
 }
 RETURN """
         + returns
@@ -447,12 +477,24 @@ WITH {assertion: a.id, observation: o.id, access: a.access, access_all: a.access
     + _SAMPLE
 )
 
+# Every version is linked to the entity of its subject, in the transaction that wrote it (or
+# by migration 13 for older ones): docs/entities.md.
+CHECK_VERSION_WITHOUT_ENTITY = (
+    """
+MATCH (x:Assertion)
+WHERE x.subject IS NOT NULL AND NOT EXISTS { MATCH (x)-[:ABOUT]->(:Entity) }
+WITH {assertion: x.id} AS problem
+"""
+    + _SAMPLE
+)
+
 LEDGER_CHECKS: dict[str, str] = {
     "supersedes_without_stamp": CHECK_SUPERSEDES_WITHOUT_STAMP,
     "superseded_without_successor": CHECK_SUPERSEDED_WITHOUT_SUCCESSOR,
     "stamp_inconsistent": CHECK_STAMP_BEFORE_RECORD,
     "evidence_source_missing": CHECK_EVIDENCE_SOURCE_MISSING,
     "access_wider_than_source": CHECK_ACCESS_WIDER_THAN_SOURCE,
+    "version_without_entity": CHECK_VERSION_WITHOUT_ENTITY,
 }
 
 # Evidence spans with their observation's stored text, a page at a time (offsets are compared

@@ -14,7 +14,7 @@ SET v.version = $version, v.applied_at = datetime()
 # a predicate stored before versions existed is version 1
 _PREDICATE = (
     "p {.name, .cardinality, .value_type, .ephemeral, .description, .disclosure, "
-    "version: coalesce(p.version, 1)}"
+    "version: coalesce(p.version, 1), object_entity: coalesce(p.object_entity, false)}"
 )
 
 LIST_PREDICATES = f"""
@@ -35,6 +35,7 @@ MERGE (p:Predicate {{name: $name}})
 ON CREATE SET p.cardinality = $cardinality, p.value_type = $value_type,
               p.ephemeral = $ephemeral, p.description = $description,
               p.disclosure = $disclosure, p.version = $version,
+              p.object_entity = $object_entity,
               p.created_at = datetime(), p._created = true
 WITH p, coalesce(p._created, false) AS created
 REMOVE p._created
@@ -54,9 +55,10 @@ WHERE coalesce(p.version, 1) < $version
 CREATE (p)-[:PREVIOUS]->(:PredicateVersion {{
   name: p.name, version: coalesce(p.version, 1), cardinality: p.cardinality,
   value_type: p.value_type, ephemeral: p.ephemeral, description: p.description,
-  disclosure: p.disclosure, replaced_at: datetime()}})
+  disclosure: p.disclosure, object_entity: coalesce(p.object_entity, false),
+  replaced_at: datetime()}})
 SET p.version = $version, p.ephemeral = $ephemeral, p.description = $description,
-    p.disclosure = $disclosure, p.upgraded_at = datetime()
+    p.disclosure = $disclosure, p.object_entity = $object_entity, p.upgraded_at = datetime()
 RETURN {_PREDICATE} AS predicate
 """
 

@@ -9,10 +9,12 @@ is recorded only once every step has finished).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from neo4j import Driver
 
+from graph_schema.entities import migration as entities_migration
 from graph_schema.ledger import cypher as ledger_cypher
 from graph_schema.lifecycle import cypher as lifecycle_cypher
 from graph_schema.lifecycle.types import TASK_KEY_SEPARATOR
@@ -30,6 +32,10 @@ class Migration:
     name: str
     statements: tuple[str, ...]
     steps: tuple[str, ...] = ()
+    # steps that need Python between reading and writing (a hash Cypher cannot compute):
+    # ``batch(driver, database=, batch=)`` does at most ``batch`` items in one transaction
+    # and returns how many; run again until it does nothing, like ``steps``
+    batches: tuple[Callable[..., int], ...] = ()
 
 
 def _unique(label: str, prop: str) -> str:
@@ -222,6 +228,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         (_unique("PassageLock", "conversation_id"),),
         steps=recall_cypher.STALE_PASSAGE_STEPS,
     ),
+    Migration(
+        13,
+        "entities: Entity nodes keyed by (namespace, name), ABOUT and OBJECT from each version",
+        (_unique("Entity", "id"), _unique("Entity", "key")),
+        batches=(entities_migration.link_batch,),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
@@ -274,6 +286,9 @@ def migrate(driver: Driver, *, database: str) -> list[int]:
             driver.execute_query(statement, database_=database)
         for step in migration.steps:
             _run_step(driver, step, database=database)
+        for batch in migration.batches:
+            while batch(driver, database=database, batch=DATA_BATCH):
+                pass
         driver.execute_query(
             cypher.SET_SCHEMA_VERSION, version=migration.version, database_=database
         )

@@ -71,6 +71,9 @@ class Predicate(Strict):
     cardinality: Cardinality
     value_type: ValueType = ValueType.string
     ephemeral: StrictBool = False
+    object_entity: StrictBool = False
+    """The object names a thing (a place, a person, an organisation), not a value: it is an
+    entity, linked by ``OBJECT`` (docs/entities.md). Only for string predicates."""
     description: Annotated[StrictStr, Field(max_length=MAX_DESCRIPTION_CHARS)] = ""
     disclosure: DisclosurePolicy | None = None
     version: Annotated[StrictInt, Field(ge=1, le=1_000_000), INTEGRAL] = 1

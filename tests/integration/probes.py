@@ -157,10 +157,13 @@ def both(
     return run(secret.subject), run(secret.control)
 
 
-def plant_derived(api: dict[str, Api], secret: Secret, predicate: str = "works_at") -> str:
+def plant_derived(
+    api: dict[str, Api], secret: Secret, predicate: str = "works_at", obj: str | None = None
+) -> str:
     """The owner's restricted observation, and a fact derived from it written with no access
-    of its own (so readable only by readers of the observation, ``access_all``); returns the
-    derived fact's id, added to the secret's hidden ids."""
+    of its own (so readable only by readers of the observation, ``access_all``); its object is
+    ``obj``, else the secret token. Returns the derived fact's id, added to the secret's
+    hidden ids."""
     text = f"We moved everything to {secret.token} last spring."
     observation = api[secret.owner].post(
         "/v1/observations",
@@ -180,7 +183,7 @@ def plant_derived(api: dict[str, Api], secret: Secret, predicate: str = "works_a
         assertion(
             secret.subject,
             predicate,
-            secret.token,
+            secret.token if obj is None else obj,
             access=[],
             valid_from="2026-06-01T09:00:00Z",
             evidence={"quote": secret.token, "observation_id": observation_id},

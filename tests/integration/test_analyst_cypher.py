@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from tests.helpers import Api
+from graph_schema.entities.names import entity_ref
+from tests.helpers import Api, assertion
 from tests.integration.test_events_support import at, event, fact, new_task
 
 pytestmark = pytest.mark.integration
@@ -128,6 +129,8 @@ def test_the_doc_has_the_promised_queries() -> None:
         "why_fact",
         "task_timeline",
         "fact_lifecycle",
+        "entity_walk",
+        "entity_graph",
     }
 
 
@@ -208,3 +211,23 @@ def test_fact_lifecycle(driver: Driver, seeded: dict[str, Any], api: dict[str, A
     assert [r["object"] for r in rows] == [r["object"] for r in before]
     assert all(len(r["transitions"]) == 1 for r in rows)
     assert all(r["transitions"][0].startswith("short -> ") for r in rows)
+
+
+def test_entity_walk(driver: Driver, api: dict[str, Api]) -> None:
+    tag = uuid.uuid4().hex[:8]
+    alice, acme, berlin = f"user:alice-{tag}", f"Acme {tag}", f"Berlin {tag}"
+    written = api["public"].post(
+        "/v1/assertions",
+        {
+            "assertions": [
+                assertion(alice, "works_at", acme, valid_from="2026-01-01T00:00:00Z"),
+                assertion(acme, "located_in", berlin, valid_from="2026-01-01T00:00:00Z"),
+            ]
+        },
+    )
+    assert written.status_code == 201, written.text
+    rows = _run(driver, "entity_walk", person=alice)
+    assert [(r["person"], r["company"], r["city"]) for r in rows] == [(alice, acme, berlin)]
+    assert rows[0]["company_id"] == entity_ref(acme, [])["id"]
+    paths = _run(driver, "entity_graph", person=alice)
+    assert len(paths) == 1  # the works_at version: Alice's entity and its one assertion

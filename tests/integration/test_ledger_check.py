@@ -97,6 +97,9 @@ CREATE (:Assertion {id: $p + 'a7', slot_key: $p + 's7', valid_from: datetime('20
                     mark: $mark})
        -[:EVIDENCED_BY]->(e7:Evidence {id: $p + 'e7', quote: 'React', start: 0, end: 5,
                                        observation_id: $p + 'o', mark: $mark})-[:FROM]->(o)
+CREATE (:Assertion {id: $p + 'a8', slot_key: $p + 's8', subject: 'user:nobody',
+                    valid_from: datetime('2026-01-01T00:00Z'),
+                    recorded_at: datetime('2026-01-01T00:00Z'), access: [], mark: $mark})
 """
 
 
@@ -122,5 +125,6 @@ def test_a_broken_ledger_is_reported(broken: str, capsys: pytest.CaptureFixture[
     assert p + "e6" in {s["evidence"] for s in kinds["evidence_source_missing"]}
     assert p + "e7" in {s["evidence"] for s in kinds["evidence_not_at_offsets"]}
     assert p + "a7" in {s["assertion"] for s in kinds["access_wider_than_source"]}
+    assert p + "a8" in {s["assertion"] for s in kinds["version_without_entity"]}
     cli.main(["check"])
     assert "ledger problem(s) found" in capsys.readouterr().out

@@ -291,9 +291,9 @@ def test_a_restoration_only_adds_versions(
     apis: dict[str, Api], quiet: None, driver: Driver
 ) -> None:
     """Append-only: the end adds the transition and the restoration (a new version, its
-    links to the evidence it copies and to the version it supersedes); of what existed, only
-    the discarded version changes, and only by gaining its ``superseded_at`` (and the display
-    label ``Superseded``)."""
+    links to the evidence it copies, to its entities and to the version it supersedes); of
+    what existed, only the discarded version changes, and only by gaining its
+    ``superseded_at`` (and the display label ``Superseded``)."""
     s = _guess_over_a_long_fact(apis["alice"])
     before = snapshot(driver)
     end(apis["alice"], s["task"])
@@ -312,4 +312,12 @@ def test_a_restoration_only_adds_versions(
     assert sorted(tuple(labels) for labels in added) == [("Assertion",), ("TierChange",)]
     assert set(before["edges"]) <= set(after["edges"])
     new_edges = set(after["edges"]) - set(before["edges"])
-    assert sorted(t for _, t, _ in new_edges) == ["CHANGES", "EVIDENCED_BY", "SUPERSEDES"]
+    # the restoration's links to its entities too (docs/entities.md): its subject, and its
+    # object, a thing (lives_in)
+    assert sorted(t for _, t, _ in new_edges) == [
+        "ABOUT",
+        "CHANGES",
+        "EVIDENCED_BY",
+        "OBJECT",
+        "SUPERSEDES",
+    ]

@@ -36,6 +36,8 @@ TOOLS = {
     "record_event",
     "why",
     "replay_chain",
+    "find_entities",
+    "entity",
 }
 COMMAND = str(Path(sys.executable).with_name("tractatus-mcp"))
 
@@ -92,6 +94,11 @@ async def _stdio_story(base_url: str, subject: str, hidden: str) -> dict[str, An
         seen["recall"] = _json(await call("recall", {"query": "Where do I live?", "k": 5}))
         seen["missing"] = _error(await call("replay_chain", {"event_id": "no-such-event"}))
         seen["invalid"] = _error(await call("recall", {"query": "x", "as_of": "yesterday"}))
+        found = _json(await call("find_entities", {"q": subject}))
+        seen["found"] = found
+        first = found["entities"][0]["id"]
+        seen["entity"] = _json(await call("entity", {"entity_id": first}))
+        seen["no_entity"] = _error(await call("entity", {"entity_id": "ent_" + "0" * 24}))
         seen["alive"] = _json(await call("get_fact", {"subject": subject, "predicate": "shoe"}))
     return seen
 
@@ -123,6 +130,9 @@ def test_every_tool_over_stdio(base_url: str, subject: str) -> None:
     assert seen["recall"]["status"] in ("answered", "not_found") and "results" in seen["recall"]
     assert "not_found: no visible event with this id" in seen["missing"]
     assert "invalid_request: body.as_of" in seen["invalid"]
+    assert seen["found"]["entities"][0]["name"] == subject
+    assert "lives_in" in {a["predicate"] for a in seen["entity"]["about"]}
+    assert "not_found: no visible entity with this id" in seen["no_entity"]
     assert seen["alive"]["status"] == "out_of_scope"  # the server kept running after errors
 
 

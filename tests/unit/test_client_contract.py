@@ -34,6 +34,8 @@ CALLS: dict[str, _calls.Call[Any]] = {
     "retract": _calls.assert_one({**ASSERTION, "polarity": False}),
     "facts": _calls.facts("s", "p"),
     "history": _calls.history("s", "p"),
+    "entities": _calls.entities("q"),
+    "entity": _calls.entity("ent_000000000000000000000000"),
     "observe": _calls.observe_one({"text": "t"}),
     "observe_many": _calls.observe_many([{"text": "t"}]),
     "observation": _calls.observation("o1", context=1),

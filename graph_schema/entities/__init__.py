@@ -1,0 +1,1 @@
+"""Entities: the things assertions are about, as nodes (docs/entities.md)."""

@@ -1,0 +1,165 @@
+"""Every Cypher statement of entities: the page of an entity, the search, the migration that
+links versions written before entities existed.
+
+An Entity node holds only ``id`` and ``key``: what a caller learns about it (names, aliases,
+merges, edges) comes from assertions it may read, filtered here by ``visible``.
+"""
+
+from __future__ import annotations
+
+from graph_schema.core.cypher import effective_tier, known_and_valid, visible
+from graph_schema.ledger.cypher import ASSERTION_PROJECTION, LINK_ENTITIES
+
+SAME_AS = "same_as"
+NAME = "name"
+ALIAS = "alias"
+# hops of same_as followed from the entity asked for (docs/entities.md)
+MAX_MERGE_HOPS = 8
+
+# visible, current at ($as_of, $known_at), affirmative, in the tiers asked for
+_CURRENT = (
+    known_and_valid("a")
+    + " AND a.polarity = true AND "
+    + visible("a")
+    + " AND "
+    + effective_tier("a")
+    + " IN $tiers"
+)
+
+# The entities merged with $id: those reached over visible, current same_as assertions, in
+# either direction, transitively (up to MAX_MERGE_HOPS), the entity itself first.
+MERGED = (
+    """
+MATCH (e0:Entity {id: $id})
+MATCH (e0) ((x:Entity)<-[:ABOUT|OBJECT]-(s:Assertion)-[:ABOUT|OBJECT]->(y:Entity)
+  WHERE s.predicate = '"""
+    + SAME_AS
+    + "' AND x <> y AND "
+    + known_and_valid("s")
+    + " AND s.polarity = true AND "
+    + visible("s")
+    + f"){{0,{MAX_MERGE_HOPS}}}"
+    + """ (e:Entity)
+WITH e0, collect(DISTINCT e.id) AS ids
+RETURN [e0.id] + [i IN ids WHERE i <> e0.id] AS ids
+"""
+)
+
+# What visible assertions say each entity is called: every spelling (the subject of those
+# about it, the object of those pointing at it, known at $known_at, first written first), its
+# current `name` and `alias` objects. An entity no visible assertion names returns nothing.
+NAMES = (
+    """
+UNWIND $ids AS id
+MATCH (n:Entity {id: id})
+WITH n, COLLECT {
+  MATCH (n)<-[r:ABOUT|OBJECT]-(a:Assertion)
+  WHERE a.recorded_at <= $known_at AND """
+    + visible("a")
+    + """
+  RETURN CASE type(r) WHEN 'ABOUT' THEN a.subject ELSE a.object END AS spelling
+  ORDER BY a.recorded_at, a.id
+} AS spellings
+WHERE size(spellings) > 0
+RETURN n.id AS id, spellings,
+  COLLECT { MATCH (n)<-[:ABOUT]-(a:Assertion {predicate: '"""
+    + NAME
+    + "'}) WHERE "
+    + _CURRENT
+    + """
+            RETURN a.object ORDER BY a.valid_from DESC, a.id } AS names,
+  COLLECT { MATCH (n)<-[:ABOUT]-(a:Assertion {predicate: '"""
+    + ALIAS
+    + "'}) WHERE "
+    + _CURRENT
+    + """
+            RETURN a.object ORDER BY a.valid_from, a.id } AS aliases
+"""
+)
+
+
+def _edges(relationship: str) -> str:
+    """The visible current assertions linked to any of $ids by ``relationship``."""
+    return (
+        f"""
+UNWIND $ids AS id
+MATCH (:Entity {{id: id}})<-[:{relationship}]-(a:Assertion)
+WHERE """
+        + _CURRENT
+        + """
+WITH DISTINCT a
+RETURN """
+        + ASSERTION_PROJECTION
+        + """
+ORDER BY a.valid_from, a.recorded_at, a.id
+LIMIT $limit
+"""
+    )
+
+
+ABOUT_ASSERTIONS = _edges("ABOUT")
+POINTING_AT_ASSERTIONS = _edges("OBJECT")
+
+# Entities named (a spelling, known at $known_at) or aliased or named (current) by a visible
+# assertion whose text, lower-cased, contains every one of $words, by the first matching name;
+# a scan of the assertions the caller may read.
+SEARCH = (
+    """
+CALL () {
+  MATCH (a:Assertion)-[r:ABOUT|OBJECT]->(e:Entity)
+  WHERE a.recorded_at <= $known_at AND """
+    + visible("a")
+    + """
+  WITH e, toLower(CASE type(r) WHEN 'ABOUT' THEN a.subject ELSE a.object END) AS name
+  WHERE all(w IN $words WHERE name CONTAINS w)
+  RETURN e, name
+  UNION
+  MATCH (a:Assertion)-[:ABOUT]->(e:Entity)
+  WHERE a.predicate IN ['"""
+    + ALIAS
+    + "', '"
+    + NAME
+    + """']
+    AND all(w IN $words WHERE toLower(a.object) CONTAINS w) AND """
+    + _CURRENT
+    + """
+  RETURN e, toLower(a.object) AS name
+}
+WITH e, min(name) AS first
+RETURN e.id AS id
+ORDER BY first, id
+LIMIT $limit
+"""
+)
+
+
+# --- migration: versions written before entities get their links ------------------------------
+# A page of versions without an ABOUT: the Python side computes their entity keys
+# (graph_schema/entities/names.py; Cypher has no sha256) and LINK_EXISTING writes them.
+UNLINKED = """
+MATCH (a:Assertion)
+WHERE a.subject IS NOT NULL AND NOT EXISTS { MATCH (a)-[:ABOUT]->(:Entity) }
+RETURN a.id AS id, a.subject AS subject, a.predicate AS predicate, a.object AS object,
+       coalesce(a.access, []) AS access
+LIMIT $batch
+"""
+
+LINK_EXISTING = (
+    """
+UNWIND $rows AS row
+MATCH (a:Assertion {id: row.id})
+WHERE NOT EXISTS { MATCH (a)-[:ABOUT]->(:Entity) }
+WITH a, row
+"""
+    + LINK_ENTITIES
+    + """
+RETURN count(a) AS done
+"""
+)
+
+# the predicates whose object names a thing, as stored
+THING_PREDICATES = """
+MATCH (p:Predicate)
+WHERE p.object_entity = true AND coalesce(p.value_type, 'string') = 'string'
+RETURN collect(p.name) AS names
+"""

@@ -1,0 +1,80 @@
+"""Entity names: the normalised form of an identifier, the entity key and id of a name in a
+namespace, and the kind an identifier says (docs/entities.md).
+
+A name is an assertion's subject (or a thing-object) exactly as stored: ``user:alice``,
+``user:alice/dog:Max``, ``Acme``. Its normal form is NFKC, lower case, whitespace collapsed.
+The namespace is the assertion's visibility scope, its sorted ``access`` list (public: empty).
+The key is the sha256 of (namespace, normal form); the id is ``ent_`` and the key's first 24
+hex characters, so a name in a namespace always has the same id, and an id never changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from graph_schema.entities.roles import FRIENDS, PETS, RELATIVES
+
+ID_PREFIX = "ent_"
+ID_HEX_CHARS = 24
+ID_PATTERN = rf"^{ID_PREFIX}[0-9a-f]{{{ID_HEX_CHARS}}}$"
+
+_SPACES = re.compile(r"\s+")
+_PREFIX = re.compile(r"^([a-z][a-z0-9_-]*):(?!//)")
+_PEOPLE_PREFIXES = frozenset({"user", "person"})
+_PETS = frozenset(PETS.values())
+_PEOPLE = frozenset(RELATIVES.values()) | frozenset(FRIENDS.values())
+_GROUPS = frozenset(r for r in _PEOPLE if r.endswith("s") or r.endswith("children"))
+
+
+def normalise(name: str) -> str:
+    """NFKC, lower case, every run of whitespace one space, no space at either end."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", name).lower()).strip()
+
+
+def namespace(access: Sequence[str]) -> list[str]:
+    """The namespace of an assertion: its sorted access list (public: empty)."""
+    return sorted(set(access))
+
+
+def entity_key(name: str, access: Sequence[str]) -> str:
+    """The key of ``name`` in the namespace of ``access`` (sha256 hex)."""
+    canonical = json.dumps([namespace(access), normalise(name)], ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def entity_id(key: str) -> str:
+    """The id of the entity of ``key``: derived from it, so it never changes."""
+    return ID_PREFIX + key[:ID_HEX_CHARS]
+
+
+def entity_ref(name: str, access: Sequence[str]) -> dict[str, str]:
+    """``{"key", "id"}`` of ``name`` in the namespace of ``access``: what the writer MERGEs."""
+    key = entity_key(name, access)
+    return {"key": key, "id": entity_id(key)}
+
+
+def _role(segment: str) -> str:
+    """The role of the last segment of ``<person>/<role>[:<Name>]``."""
+    return segment.split(":", 1)[0].strip()
+
+
+def kind_of(name: str) -> str:
+    """The kind an identifier says: ``person`` (``user:``/``person:``, a relative or friend
+    of someone), ``people`` (a group: ``user:alice/parents``), ``pet`` (``user:alice/dog:Max``),
+    the prefix of any other ``prefix:rest`` identifier (``order:42`` -> ``order``), else
+    ``thing``."""
+    norm = normalise(name)
+    if "/" in norm:
+        role = _role(norm.rsplit("/", 1)[-1])
+        if role in _PETS:
+            return "pet"
+        if role in _PEOPLE:
+            return "people" if role in _GROUPS else "person"
+    prefix = _PREFIX.match(norm)
+    if prefix is None:
+        return "thing"
+    return "person" if prefix.group(1) in _PEOPLE_PREFIXES else prefix.group(1)

@@ -1,0 +1,137 @@
+"""Entity reads: the search and the page, in one read transaction each, filtered by the
+caller's groups inside the Cypher (docs/entities.md). An entity no visible assertion names
+does not exist for the caller."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from neo4j import Driver, ManagedTransaction
+
+from graph_schema.core.types import Principal, Status, Tier
+from graph_schema.entities import cypher
+from graph_schema.entities.names import kind_of, normalise
+from graph_schema.entities.types import EntitiesAnswer, EntityAnswer, EntityOut, EntitySummary
+from graph_schema.ledger.records import assertion_out
+from graph_schema.lifecycle import access
+
+DEFAULT_TIERS = (Tier.short, Tier.long)
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+# assertions listed on a page, each side
+PAGE_ASSERTIONS = 500
+
+
+@dataclass(frozen=True)
+class At:
+    """The coordinates and the caller of a read."""
+
+    principal: Principal
+    as_of: datetime
+    known_at: datetime
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "as_of": self.as_of,
+            "known_at": self.known_at,
+            "groups": list(self.principal.groups),
+            "tiers": [t.value for t in DEFAULT_TIERS],
+        }
+
+
+def _unique(values: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(values))
+
+
+def _summary(record: Any) -> EntitySummary:
+    spellings = _unique(record["spellings"])
+    names = record["names"]
+    return EntitySummary(
+        id=record["id"],
+        kind=kind_of(spellings[0]),
+        name=names[0] if names else spellings[0],
+        names=spellings,
+        aliases=_unique(record["aliases"]),
+    )
+
+
+def _summaries(tx: ManagedTransaction, ids: list[str], at: At) -> list[EntitySummary]:
+    """The entities of ``ids`` that visible assertions name, in the order of ``ids``."""
+    found = {r["id"]: _summary(r) for r in tx.run(cypher.NAMES, ids=ids, **at.params())}
+    return [found[i] for i in ids if i in found]
+
+
+def _search(tx: ManagedTransaction, words: list[str], limit: int, at: At) -> list[EntitySummary]:
+    ids = [r["id"] for r in tx.run(cypher.SEARCH, words=words, limit=limit, **at.params())]
+    return _summaries(tx, ids, at)
+
+
+def search(driver: Driver, *, database: str, q: str, limit: int, at: At) -> EntitiesAnswer:
+    """Entities whose visible spellings, names or aliases contain every word of ``q``
+    (normalised)."""
+    words = [w for w in normalise(q).split(" ") if w]
+    found = []
+    if words:
+        with driver.session(database=database, default_access_mode="READ") as session:
+            found = session.execute_read(_search, words, min(limit, MAX_LIMIT), at)
+    return EntitiesAnswer(
+        status=Status.answered if found else Status.not_found,
+        q=q,
+        entities=found,
+        as_of=at.as_of,
+        known_at=at.known_at,
+    )
+
+
+def _page(tx: ManagedTransaction, entity_id: str, at: At) -> EntityAnswer | None:
+    merged = tx.run(cypher.MERGED, id=entity_id, **at.params()).single()
+    if merged is None:
+        return None
+    members = _summaries(tx, list(merged["ids"]), at)
+    if not members or members[0].id != entity_id:
+        return None  # no visible assertion names the entity asked for
+    ids = [m.id for m in members]
+    about, pointing = (
+        [
+            assertion_out(r, known_at=at.known_at)
+            for r in tx.run(statement, ids=ids, limit=PAGE_ASSERTIONS, **at.params())
+        ]
+        for statement in (cypher.ABOUT_ASSERTIONS, cypher.POINTING_AT_ASSERTIONS)
+    )
+    head = members[0]
+    entity = EntityOut(
+        id=head.id,
+        kind=head.kind,
+        name=head.name,
+        names=_unique([n for m in members for n in m.names]),
+        aliases=_unique([a for m in members for a in m.aliases]),
+        merged=ids[1:],
+    )
+    return EntityAnswer(
+        status=Status.answered,
+        entity=entity,
+        about=about,
+        pointing_at=pointing,
+        as_of=at.as_of,
+        known_at=at.known_at,
+    )
+
+
+def entity_page(
+    driver: Driver,
+    *,
+    database: str,
+    entity_id: str,
+    at: At,
+    recorder: access.AccessRecorder | None = None,
+) -> EntityAnswer | None:
+    """The page of ``entity_id`` as of ``at``; None when no visible assertion names it (the
+    same for an id that does not exist)."""
+    with driver.session(database=database, default_access_mode="READ") as session:
+        page = session.execute_read(_page, entity_id, at)
+    if page is not None:
+        access.record(recorder, access.returned([*page.about, *page.pointing_at]))
+    return page

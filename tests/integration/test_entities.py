@@ -1,0 +1,256 @@
+"""Entities over real HTTP and the real store: pages, aliases, a same_as merge and its
+retraction, an entity hidden by permissions, the analyst's walk, the copies of a version."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from neo4j import Driver
+
+from graph_schema.entities.names import entity_ref
+from tests.helpers import Api, assertion
+from tests.integration.test_events_support import at, event, fact, new_task
+
+pytestmark = pytest.mark.integration
+
+T0 = "2026-01-01T00:00:00Z"
+T1 = "2026-02-01T00:00:00Z"
+BETWEEN = "2026-02-15T00:00:00Z"
+T2 = "2026-03-01T00:00:00Z"
+AFTER = "2026-04-01T00:00:00Z"
+
+
+def _tag() -> str:
+    return uuid.uuid4().hex[:8]
+
+
+def _write(api: Api, *bodies: dict[str, Any]) -> list[str]:
+    response = api.post("/v1/assertions", {"assertions": list(bodies)})
+    assert response.status_code == 201, response.text
+    return [r["assertion"]["id"] for r in response.json()["results"]]
+
+
+def _page(api: Api, entity_id: str, **params: Any) -> dict[str, Any]:
+    response = api.get(f"/v1/entities/{entity_id}", **params)
+    assert response.status_code == 200, response.text
+    page: dict[str, Any] = response.json()
+    return page
+
+
+def _search(api: Api, q: str, **params: Any) -> dict[str, Any]:
+    response = api.get("/v1/entities", q=q, **params)
+    assert response.status_code == 200, response.text
+    found: dict[str, Any] = response.json()
+    return found
+
+
+def _id(name: str, access: list[str] | None = None) -> str:
+    return entity_ref(name, access or [])["id"]
+
+
+def test_page_of_an_entity_and_the_walk_alice_acme_berlin(
+    api: dict[str, Api], driver: Driver
+) -> None:
+    tag = _tag()
+    alice, acme, berlin = f"user:alice-{tag}", f"Acme {tag}", f"Berlin {tag}"
+    works, located = _write(
+        api["alice"],
+        assertion(alice, "works_at", acme, valid_from=T0),
+        assertion(acme, "located_in", berlin, valid_from=T0),
+    )
+    # a spelling of Acme in another case and spacing is the same entity
+    (likes,) = _write(api["alice"], assertion(alice, "likes", "tea", valid_from=T0))
+
+    page = _page(api["public"], _id(f"  ACME   {tag} "))
+    assert page["status"] == "answered"
+    assert page["entity"]["id"] == _id(acme)
+    assert page["entity"]["kind"] == "thing"
+    assert page["entity"]["name"] == acme
+    assert [a["id"] for a in page["about"]] == [located]
+    assert [a["id"] for a in page["pointing_at"]] == [works]
+
+    person = _page(api["public"], _id(alice))["entity"]
+    assert (person["kind"], person["name"], person["merged"]) == ("person", alice, [])
+    assert {a["id"] for a in _page(api["public"], _id(alice))["about"]} == {works, likes}
+    # a value, not a thing: "tea" is no entity
+    assert api["public"].get(f"/v1/entities/{_id('tea')}").status_code == 404
+
+    walk, _, _ = driver.execute_query(
+        "MATCH (p:Entity {id: $alice})<-[:ABOUT]-(w:Assertion {predicate: 'works_at'})"
+        "-[:OBJECT]->(c:Entity)<-[:ABOUT]-(l:Assertion {predicate: 'located_in'})"
+        "-[:OBJECT]->(city:Entity) RETURN c.id AS company, city.id AS city",
+        alice=_id(alice),
+    )
+    assert [(r["company"], r["city"]) for r in walk] == [(_id(acme), _id(berlin))]
+    # the node holds its id and key, nothing a caller could read a name from
+    keys, _, _ = driver.execute_query(
+        "MATCH (e:Entity {id: $id}) RETURN keys(e) AS keys", id=_id(acme)
+    )
+    assert sorted(keys[0]["keys"]) == ["id", "key"]
+
+
+def test_alias_is_found_by_q_and_a_name_is_the_display_name(api: dict[str, Api]) -> None:
+    tag = _tag()
+    subject = f"person:caroline-{tag}"
+    _write(
+        api["alice"],
+        assertion(subject, "lives_in", f"Paris {tag}", valid_from=T0),
+        assertion(subject, "alias", f"Bibi {tag}", valid_from=T0),
+        assertion(subject, "name", f"Caroline Martin {tag}", valid_from=T0),
+    )
+    found = _search(api["public"], f"  BIBI  {tag.upper()} ")
+    assert found["status"] == "answered"
+    (entity,) = found["entities"]
+    assert entity["id"] == _id(subject)
+    assert entity["aliases"] == [f"Bibi {tag}"]
+    assert entity["name"] == f"Caroline Martin {tag}"
+    assert entity["kind"] == "person"
+    # before the alias was valid, it does not find the entity
+    assert _search(api["public"], f"bibi {tag}", as_of="2025-06-01T00:00:00Z")["entities"] == []
+
+    nothing = _search(api["public"], f"nobody-{tag}")
+    assert (nothing["status"], nothing["entities"]) == ("not_found", [])
+
+
+def test_same_as_merges_until_a_later_assertion_retracts_it(api: dict[str, Api]) -> None:
+    tag = _tag()
+    one, other = f"user:al-{tag}", f"person:alice smith-{tag}"
+    works, lives = _write(
+        api["alice"],
+        assertion(one, "works_at", f"Acme {tag}", valid_from=T0),
+        assertion(other, "lives_in", f"Berlin {tag}", valid_from=T0),
+    )
+    (same,) = _write(api["alice"], assertion(one, "same_as", other, valid_from=T1))
+    (retraction,) = _write(
+        api["alice"], assertion(one, "same_as", other, valid_from=T2, polarity=False)
+    )
+
+    merged = _page(api["public"], _id(one), as_of=BETWEEN)
+    assert merged["entity"]["merged"] == [_id(other)]
+    assert merged["entity"]["names"] == [one, other]
+    assert {a["id"] for a in merged["about"]} == {works, lives, same}
+    # the merge is read from either side
+    assert _page(api["public"], _id(other), as_of=BETWEEN)["entity"]["merged"] == [_id(one)]
+
+    for when in (AFTER, "2025-06-01T00:00:00Z"):  # after the retraction; before the same_as
+        alone = _page(api["public"], _id(one), as_of=when)
+        assert alone["entity"]["merged"] == []
+        assert lives not in {a["id"] for a in alone["about"]}
+    # as known before the retraction was written, the merge still holds after T2
+    retracted_at = api["public"].get("/v1/facts/history", subject=one, predicate="same_as")
+    versions = {v["id"]: v for v in retracted_at.json()["versions"]}
+    known = versions[retraction]["recorded_at"]
+    before = _page(api["public"], _id(one), as_of=AFTER, known_at=_just_before(known))
+    assert before["entity"]["merged"] == [_id(other)]
+
+
+def _just_before(stamp: str) -> str:
+    from datetime import datetime, timedelta
+
+    return (datetime.fromisoformat(stamp) - timedelta(microseconds=1)).isoformat()
+
+
+def test_an_entity_hidden_by_permissions_is_exactly_an_entity_that_does_not_exist(
+    api: dict[str, Api],
+) -> None:
+    tag = _tag()
+    hidden = f"user:secret-{tag}"
+    _write(
+        api["alice"],
+        assertion(hidden, "works_at", f"Hidden Corp {tag}", access=["finance"], valid_from=T0),
+    )
+    own = _id(hidden, ["finance"])
+    assert _page(api["alice"], own)["entity"]["name"] == hidden
+    assert _search(api["alice"], f"secret-{tag}")["entities"][0]["id"] == own
+
+    probe = api["bob"].get(f"/v1/entities/{own}")
+    control = api["bob"].get(f"/v1/entities/{_id(f'user:never-{tag}')}")
+    assert probe.status_code == control.status_code == 404
+    shown, absent = probe.json()["error"], control.json()["error"]
+    assert shown["code"] == "not_found"
+    assert {**shown, "request_id": 0, "details": {}} == {**absent, "request_id": 0, "details": {}}
+    assert shown["details"] == {"id": own}
+    # the public namespace has no such entity either: a namespace is a visibility scope
+    assert api["alice"].get(f"/v1/entities/{_id(hidden)}").status_code == 404
+
+    searched = _search(api["bob"], f"secret-{tag}")
+    assert (searched["status"], searched["entities"]) == ("not_found", [])
+
+
+def test_bad_entity_ids_and_queries_are_refused(api: dict[str, Api]) -> None:
+    for path, params in (
+        ("/v1/entities/not-an-id", {}),
+        ("/v1/entities/ent_ZZZZZZZZZZZZZZZZZZZZZZZZ", {}),
+        ("/v1/entities", {"q": ""}),
+        ("/v1/entities", {"q": " \t "}),
+        ("/v1/entities", {"q": "a\u0000b"}),
+        ("/v1/entities", {"q": "x", "limit": "0"}),
+        ("/v1/entities", {"q": "x", "limit": "101"}),
+        ("/v1/entities", {"q": "x", "as_of": "yesterday"}),
+    ):
+        response = api["public"].get(path, **params)
+        assert response.status_code == 422, (path, params, response.text)
+        assert response.json()["error"]["code"] == "invalid_request"
+
+
+def test_every_version_a_write_makes_is_linked_remnants_too(
+    api: dict[str, Api], driver: Driver
+) -> None:
+    tag = _tag()
+    subject = f"user:remnant-{tag}"
+    _write(api["alice"], assertion(subject, "lives_in", f"Rome {tag}", valid_from=T0))
+    # a bounded stay inside the open one: the open version is cut and a remnant copied
+    _write(
+        api["alice"],
+        assertion(subject, "lives_in", f"Oslo {tag}", valid_from=T1, valid_to=T2),
+    )
+    records, _, _ = driver.execute_query(
+        "MATCH (a:Assertion {subject: $s}) RETURN a.id AS id, a.remnant_of AS remnant_of,"
+        " [(a)-[:ABOUT]->(e) | e.id] AS about, [(a)-[:OBJECT]->(e) | e.id] AS object",
+        s=subject,
+    )
+    assert any(r["remnant_of"] for r in records)
+    for r in records:
+        assert r["about"] == [_id(subject)], r
+        assert len(r["object"]) == 1, r
+
+
+def test_events_and_observations_link_what_they_write(api: dict[str, Api], driver: Driver) -> None:
+    """Every write path goes through the writer: an event's assertions and an observation's
+    distilled facts are linked to their entities like a direct write."""
+    tag = _tag()
+    order = f"order:{tag}"
+    step = event(
+        new_task(),
+        "ship_order",
+        at("10:00"),
+        root=True,
+        assertions=[fact(order, "owner", f"user:bo-{tag}", "Bo owns it", "tool_returned", "t")],
+    )
+    response = api["public"].post("/v1/events", step)
+    assert response.status_code == 201, response.text
+    page = _page(api["public"], _id(f"user:bo-{tag}"))
+    assert [(a["subject"], a["predicate"]) for a in page["pointing_at"]] == [(order, "owner")]
+    assert _page(api["public"], _id(order))["entity"]["kind"] == "order"
+
+    speaker = f"user:dana-{tag}"
+    observed = api["public"].post(
+        "/v1/observations",
+        {
+            "text": "I work at Initech.",
+            "speaker": speaker,
+            "occurred_at": T0,
+            "source_kind": "user_stated",
+        },
+    )
+    assert observed.status_code == 201, observed.text
+    records, _, _ = driver.execute_query(
+        "MATCH (a:Assertion {subject: $s}) RETURN a.predicate AS predicate,"
+        " [(a)-[:ABOUT]->(e) | e.id] AS about, [(a)-[:OBJECT]->(e) | e.id] AS object",
+        s=speaker,
+    )
+    links = {r["predicate"]: (r["about"], r["object"]) for r in records}
+    assert links["said"] == ([_id(speaker)], [])  # said's object is a value
+    assert links["works_at"] == ([_id(speaker)], [_id("Initech")])

@@ -1,0 +1,89 @@
+"""Migration 13 gives a store written before entities its Entity nodes and links, the same
+ones the writer makes, and resumes when interrupted."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from neo4j import Driver
+
+from graph_schema.entities import migration
+from graph_schema.entities.names import entity_ref
+from graph_schema.schema import migrations, ontology
+from tests.helpers import Api, assertion
+
+pytestmark = pytest.mark.integration
+
+T0 = "2026-01-01T00:00:00Z"
+AS_OF = "2026-06-01T00:00:00Z"
+ENTITIES = next(m for m in migrations.MIGRATIONS if m.batches)
+NEW = ("located_in", "alias", "same_as")  # the predicates entities brought
+
+LINKS = """
+MATCH (a:Assertion)
+RETURN a.id AS id, [(a)-[:ABOUT]->(e:Entity) | e.id] AS about,
+       [(a)-[:OBJECT]->(e:Entity) | e.id] AS object
+"""
+
+
+def _links(driver: Driver) -> dict[str, tuple[list[str], list[str]]]:
+    records, _, _ = driver.execute_query(LINKS)
+    return {r["id"]: (r["about"], r["object"]) for r in records}
+
+
+def _pages(api: dict[str, Api], ids: list[str]) -> dict[str, Any]:
+    pages = {}
+    for entity_id in ids:
+        response = api["alice"].get(f"/v1/entities/{entity_id}", as_of=AS_OF)
+        assert response.status_code == 200, response.text
+        pages[entity_id] = {k: v for k, v in response.json().items() if k != "known_at"}
+    return pages
+
+
+def test_an_older_store_gets_its_entities_and_the_migration_resumes(
+    driver: Driver, fresh_store: None, api: dict[str, Api]
+) -> None:
+    tag = uuid.uuid4().hex[:8]
+    alice, acme, berlin = f"user:alice-{tag}", f"Acme {tag}", f"Berlin {tag}"
+    bodies = [
+        assertion(alice, "works_at", acme, valid_from=T0),
+        assertion(acme, "located_in", berlin, valid_from=T0),
+        assertion(alice, "likes", "tea", valid_from=T0),
+        assertion(alice, "same_as", f"person:alice-{tag}", valid_from=T0),
+        assertion(alice, "lives_in", f"Hidden Town {tag}", valid_from=T0, access=["finance"]),
+    ]
+    written = api["alice"].post("/v1/assertions", {"assertions": bodies})
+    assert written.status_code == 201, written.text
+    ids = [entity_ref(n, [])["id"] for n in (alice, acme, berlin, f"person:alice-{tag}")]
+    ids.append(entity_ref(alice, ["finance"])["id"])
+    links, pages = _links(driver), _pages(api, ids)
+    predicates = ontology.list_predicates(driver, database="neo4j")
+    assert len(links) == len(bodies) and all(about for about, _ in links.values())
+
+    # the store as it was before entities: no Entity, no link, the predicates entities added
+    # missing, the others at version 1 without the flag
+    driver.execute_query("MATCH (e:Entity) DETACH DELETE e")
+    driver.execute_query("MATCH (p:Predicate) WHERE p.name IN $new DETACH DELETE p", new=NEW)
+    driver.execute_query(
+        "MATCH (p:Predicate {object_entity: true}) REMOVE p.object_entity SET p.version = 1"
+    )
+    driver.execute_query("MATCH (v:SchemaVersion) SET v.version = $v", v=ENTITIES.version - 1)
+    for entity_id in ids:
+        assert api["alice"].get(f"/v1/entities/{entity_id}").status_code == 404
+
+    # interrupted after its first batch: two versions linked
+    assert migration.link_batch(driver, database="neo4j", batch=2) == 2
+    assert sum(1 for about, _ in _links(driver).values() if about) == 2
+
+    assert migrations.migrate(driver, database="neo4j") == [ENTITIES.version]
+    assert _links(driver) == links  # the same entities and links as the writer made
+    assert _pages(api, ids) == pages
+    assert migrations.migrate(driver, database="neo4j") == []
+    # the seed then gives the predicates their flag back, and adds the new ones
+    seeded = ontology.seed(driver, database="neo4j")
+    assert "works_at" in seeded.upgraded and sorted(seeded.created) == sorted(NEW)
+    assert ontology.list_predicates(driver, database="neo4j") == predicates
+    stored = ontology.get_predicate(driver, database="neo4j", name="works_at")
+    assert stored is not None and stored.object_entity

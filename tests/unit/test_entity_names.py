@@ -1,0 +1,76 @@
+"""Entity names: normal forms, keys and ids per namespace, kinds read from identifiers."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pytest
+
+from graph_schema.entities.names import (
+    ID_PATTERN,
+    entity_id,
+    entity_key,
+    entity_ref,
+    kind_of,
+    normalise,
+)
+
+
+@pytest.mark.parametrize(
+    ("raw", "normal"),
+    [
+        ("user:alice", "user:alice"),
+        ("  Acme \t  GmbH\n", "acme gmbh"),
+        ("ＡＣＭＥ", "acme"),  # full-width letters: NFKC
+        ("user:alice/dog:Max", "user:alice/dog:max"),
+        ("需求文档", "需求文档"),
+    ],
+)
+def test_normal_form(raw: str, normal: str) -> None:
+    assert normalise(raw) == normal
+
+
+def test_a_name_has_one_key_and_id_per_namespace_whatever_its_spelling() -> None:
+    public = entity_ref("Acme  GmbH", [])
+    assert public == entity_ref(" acme gmbh ", [])
+    assert entity_ref("Acme GmbH", ["sales", "finance"]) == entity_ref(
+        "ACME GMBH", ["finance", "sales"]
+    )
+    # another visibility scope, another entity
+    assert entity_ref("Acme GmbH", ["finance"]) != public
+    assert entity_ref("Acme GmbH", ["finance"]) != entity_ref("Acme GmbH", ["finance", "sales"])
+    assert re.fullmatch(r"[0-9a-f]{64}", public["key"])
+    assert re.fullmatch(ID_PATTERN, public["id"])
+    assert public["id"] == entity_id(entity_key("acme gmbh", []))
+
+
+def test_ids_never_change() -> None:
+    """The id of a name is fixed by the formula: a change of it would orphan stored ids."""
+    assert entity_ref("user:alice", [])["id"] == "ent_" + entity_key("user:alice", [])[:24]
+    assert entity_key("user:alice", []) == hashlib.sha256(b'[[], "user:alice"]').hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("user:alice", "person"),
+        ("person:Caroline", "person"),
+        ("user:alice/father", "person"),
+        ("user:alice/sister:Anna", "person"),
+        ("user:alice/friend:Bo", "person"),
+        ("user:alice/parents", "people"),
+        ("user:alice/friends", "people"),
+        ("user:alice/grandchildren", "people"),
+        ("user:alice/dog:Max", "pet"),
+        ("user:alice/turtles", "pet"),
+        ("order:42", "order"),
+        ("agent:planner", "agent"),
+        ("Acme", "thing"),
+        ("billing service", "thing"),
+        ("https://example.com/x", "thing"),
+        ("user:alice/notes", "person"),
+    ],
+)
+def test_kind_read_from_the_identifier(name: str, kind: str) -> None:
+    assert kind_of(name) == kind
