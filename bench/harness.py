@@ -64,15 +64,20 @@ def serve_app(app: Any, *, timeout: float = 30) -> Iterator[str]:
 
 
 def start_server(
-    env: dict[str, str], *, timeout: float = 120, output: Any = subprocess.DEVNULL
+    env: dict[str, str],
+    *,
+    timeout: float = 120,
+    output: Any = subprocess.DEVNULL,
+    checkout: Path = ROOT,
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start `tractatus serve` on a free port; return the process and its URL once /readyz
     answers (the store too; the process is killed if it does not). ``output``: where its
-    stdout and stderr go (an open file, to read its log)."""
+    stdout and stderr go (an open file, to read its log); ``checkout``: the source tree it
+    runs (another commit's, for a side-by-side comparison)."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
-        cwd=ROOT,
+        cwd=checkout,
         env=env,
         stdout=output,
         stderr=output,
@@ -93,9 +98,9 @@ def start_server(
 
 
 @contextmanager
-def serve(env: dict[str, str], *, timeout: float = 120) -> Iterator[str]:
+def serve(env: dict[str, str], *, timeout: float = 120, checkout: Path = ROOT) -> Iterator[str]:
     """Run `tractatus serve` (:func:`start_server`) for the block; yield its URL."""
-    process, url = start_server(env, timeout=timeout)
+    process, url = start_server(env, timeout=timeout, checkout=checkout)
     try:
         yield url
     finally:
