@@ -117,8 +117,7 @@ run: venv
 
 # --- Notebooks -------------------------------------------------------------------------------
 # Neo4j, the API in the background (stopped with Jupyter), and Jupyter on notebooks/ with
-# TRACTATUS_URL, TRACTATUS_API_KEY (member) and TRACTATUS_ADMIN_KEY from the development
-# principals. Jupyter's web interface (the `jupyter` extra) is installed on first use.
+# TRACTATUS_URL and TRACTATUS_API_KEY (member) from the development principals. Jupyter's web interface (the `jupyter` extra) is installed on first use.
 DEV_KEY = $(PY) -c 'import sys, tomllib; ps = tomllib.load(open(sys.argv[1], "rb"))["principal"]; \
   print(next(p["key"] for p in ps if p.get("role", "member") == sys.argv[2] and "key" in p))'
 
@@ -132,7 +131,6 @@ notebooks: venv
 	$(VENV)/bin/tractatus dev-principals >/dev/null; \
 	export TRACTATUS_URL="http://$(HOST):$(PORT)"; \
 	export TRACTATUS_API_KEY="$$($(DEV_KEY) "$$TRACTATUS_PRINCIPALS" member)"; \
-	export TRACTATUS_ADMIN_KEY="$$($(DEV_KEY) "$$TRACTATUS_PRINCIPALS" admin)"; \
 	$(VENV)/bin/tractatus serve --host $(HOST) --port $(PORT) & api=$$!; \
 	trap 'kill $$api' EXIT; \
 	until curl -sf "$$TRACTATUS_URL/readyz" >/dev/null; do \

@@ -104,6 +104,22 @@ def assertion(subject: str, predicate: str, obj: Any, **extra: Any) -> dict[str,
     return body
 
 
+def turn(
+    conversation: str, n: int, speaker: str, text: str, access: list[str] | None = None
+) -> dict[str, Any]:
+    """The observation body of turn ``n`` of a chat (minute ``n`` of one afternoon, keyed
+    ``{conversation}:{n}``)."""
+    return {
+        "text": text,
+        "speaker": speaker,
+        "source_kind": "user_stated",
+        "occurred_at": f"2023-05-08T13:{n:02d}:00+00:00",
+        "conversation_id": conversation,
+        "idempotency_key": f"{conversation}:{n}",
+        "access": access or [],
+    }
+
+
 def count_nodes(driver: Driver, label: str) -> int:
     records, _, _ = driver.execute_query(f"MATCH (n:{label}) RETURN count(n) AS c")
     return int(records[0]["c"])

@@ -98,7 +98,6 @@ def test_recall_evaluation(base_url: str, locomo: Path, monkeypatch: pytest.Monk
         monkeypatch,
         TRACTATUS_URL=base_url,
         TRACTATUS_API_KEY=KEYS["public"],
-        TRACTATUS_ADMIN_KEY=KEYS["admin"],
         TRACTATUS_LOCOMO=str(locomo),
     )
     scores = summary(notebook)

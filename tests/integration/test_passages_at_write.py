@@ -15,7 +15,7 @@ import pytest
 from neo4j import Driver
 
 from graph_schema.recall import cypher as recall_cypher
-from tests.helpers import Api
+from tests.helpers import Api, turn
 from tests.integration.test_events_support import at, event, fact, new_task
 
 pytestmark = pytest.mark.integration
@@ -32,20 +32,9 @@ DIALOGUE = [
 ]
 
 
-def body(conversation: str, n: int, speaker: str, text: str) -> dict[str, Any]:
-    return {
-        "text": text,
-        "speaker": speaker,
-        "source_kind": "user_stated",
-        "occurred_at": f"2023-05-08T13:{n:02d}:00+00:00",
-        "conversation_id": conversation,
-        "idempotency_key": f"{conversation}:{n}",
-    }
-
-
 def dialogue(conversation: str, word: str) -> list[dict[str, Any]]:
     return [
-        body(conversation, n, speaker, text.format(word=word))
+        turn(conversation, n, speaker, text.format(word=word))
         for n, (speaker, text) in enumerate(DIALOGUE)
     ]
 

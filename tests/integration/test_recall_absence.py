@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import Api
+from tests.helpers import Api, turn
 
 pytestmark = pytest.mark.integration
 
@@ -29,18 +29,10 @@ CHAT_ZH = [
 ]
 
 
-def write_chat(api: Api, turns: list[tuple[str, str]]) -> str:
+def write_chat(api: Api, chat: list[tuple[str, str]]) -> str:
     conversation = f"conv-{uuid.uuid4().hex[:8]}"
-    for n, (speaker, text) in enumerate(turns):
-        body = {
-            "text": text,
-            "speaker": speaker,
-            "source_kind": "user_stated",
-            "occurred_at": f"2023-05-08T13:{n:02d}:00+00:00",
-            "conversation_id": conversation,
-            "idempotency_key": f"{conversation}:{n}",
-        }
-        response = api.post("/v1/observations", body)
+    for n, (speaker, text) in enumerate(chat):
+        response = api.post("/v1/observations", turn(conversation, n, speaker, text))
         assert response.status_code == 201, response.text
     return conversation
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import Api
+from tests.helpers import Api, turn
 
 pytestmark = pytest.mark.integration
 
@@ -16,16 +16,7 @@ pytestmark = pytest.mark.integration
 def observe(
     api: Api, conversation: str, n: int, speaker: str, text: str, access: list[str] | None = None
 ) -> str:
-    body = {
-        "text": text,
-        "speaker": speaker,
-        "source_kind": "user_stated",
-        "occurred_at": f"2023-05-08T13:{n:02d}:00+00:00",
-        "conversation_id": conversation,
-        "idempotency_key": f"{conversation}:{n}",
-        "access": access or [],
-    }
-    response = api.post("/v1/observations", body)
+    response = api.post("/v1/observations", turn(conversation, n, speaker, text, access))
     assert response.status_code == 201, response.text
     observation_id: str = response.json()["observation_id"]
     return observation_id
