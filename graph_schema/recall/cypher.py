@@ -364,6 +364,46 @@ RETURN source, x.id AS gid, """
 """
 )
 
+# One hop through the entity graph (docs/entities.md): the facts of a top group that point at
+# a thing (OBJECT) bring the facts about that thing (ABOUT), so "Alice works at Acme" brings
+# "Acme is located in Berlin". Both ends pass the caller's filter; an Entity is only where
+# the two meet (same namespace, docs/entities.md), never read for itself. ``said`` sentences
+# are a person's words, not facts about them: they are not followed. At most
+# ``ENTITY_NEIGHBOUR_LIMIT`` facts per group, the most similar first.
+ENTITY_NEIGHBOUR_LIMIT = 10
+
+ENTITY_NEIGHBOURS = (
+    """
+UNWIND $ids AS id
+CALL (id) {
+  MATCH (a:Assertion {id: id}) RETURN a
+  UNION
+  MATCH (:Observation {id: id})<-[:FROM]-(:Evidence)<-[:EVIDENCED_BY]-(a:Assertion) RETURN a
+}
+WITH id, a WHERE """
+    + assertion_filter("a")
+    + """
+MATCH (a)-[:OBJECT]->(:Entity)<-[:ABOUT]-(x:Assertion)
+WHERE x.predicate <> 'said' AND x.id <> a.id AND """
+    + assertion_filter("x")
+    + """
+WITH DISTINCT id AS source, x
+WITH source, x, """
+    + similarity("x")
+    + """ AS similarity
+ORDER BY coalesce(similarity, -1.0) DESC, x.id
+WITH source, collect({x: x, similarity: similarity})[..$entity_limit] AS rows
+UNWIND rows AS row
+WITH source, row.x AS x, row.similarity AS similarity
+RETURN source,
+  coalesce(head([(x)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation) | o.id]), x.id) AS gid,
+  similarity, x.text AS text,
+  coalesce(head([(x)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation) | o.speaker]),
+           x.subject) AS speaker,
+  x.valid_from AS occurred_at
+"""
+)
+
 # --- results: the qualifying assertions of the chosen groups ------------------------------------
 
 _RESULT_TAIL = (

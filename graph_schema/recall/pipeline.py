@@ -188,10 +188,11 @@ def candidate_lists(
 def neighbours(
     tx: ManagedTransaction, p: dict[str, Any], gids: list[str]
 ) -> dict[str, list[Candidate]]:
-    """Graph neighbours of the top groups: adjacent turns, assertions of the same events."""
+    """Graph neighbours of the top groups: adjacent turns, assertions of the same events,
+    facts about the things their facts point at (one hop through the entity graph)."""
     found: dict[str, list[Candidate]] = {}
-    params = {**p, "ids": gids}
-    for statement in (q.NEIGHBOUR_TURNS, q.EVENT_NEIGHBOURS):
+    params = {**p, "ids": gids, "entity_limit": q.ENTITY_NEIGHBOUR_LIMIT}
+    for statement in (q.NEIGHBOUR_TURNS, q.EVENT_NEIGHBOURS, q.ENTITY_NEIGHBOURS):
         for record in tx.run(statement, params):
             found.setdefault(record["source"], []).append(_candidate(record))
     return found
