@@ -72,6 +72,13 @@ def _log_in(page: Session, settings: Settings) -> None:
     page.open(settings.browser_url)
     page.wait_for("return document.querySelector('[data-testid=username]')")
     page.wait_for("return !!document.querySelector('[data-testid=connect]').offsetParent")
+    # the form is drawn before its fields take input (a CI run failed typing into a field
+    # that was there but not yet interactable): wait until both are shown and enabled
+    page.wait_for(
+        "return ['username', 'password'].every(id => {"
+        " const e = document.querySelector(`[data-testid=${id}]`);"
+        " return e && e.offsetParent && !e.disabled && !e.readOnly; })"
+    )
     page.type("[data-testid=username]", USER)
     page.type("[data-testid=password]", settings.password_file.read_text("utf-8").strip())
     page.click("[data-testid=connect]")
