@@ -22,7 +22,14 @@ from graph_schema.lifecycle import access
 from graph_schema.recall import cypher as q
 from graph_schema.recall import fusion, rerank
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
-from graph_schema.recall.query import content_terms, coverage, lucene_terms, without_name
+from graph_schema.recall.query import (
+    content_terms,
+    coverage,
+    lucene_terms,
+    own_sentences,
+    states_own,
+    without_name,
+)
 from graph_schema.recall.types import RecallAnswer, RecallFilters, RecallResult, Why
 
 POOL = 60  # rows per candidate list
@@ -256,8 +263,7 @@ def _results(
             rel = fusion.relevance(None if query.cjk else group_sim, group_cover)
             best_relevance = max(best_relevance, rel)
         elif fusion.answers_for(s, person):
-            own = None if query.cjk else similarity
-            rel = _person_relevance(s, record, own, without_name(query.text, person))
+            rel = _person_relevance(s, records, without_name(query.text, person), query.cjk)
             best_relevance = max(best_relevance, rel)
         out = assertion_out(record, known_at=query.known_at)
         results.append(
@@ -273,14 +279,26 @@ def _results(
     return results, round(best_relevance, 6)
 
 
-def _person_relevance(s: Scored, record: Any, similarity: float | None, terms: list[str]) -> float:
+def _person_relevance(s: Scored, records: list[Any], terms: list[str], cjk: bool) -> float:
     """The relevance of a group by the person the query names, without the name: it selected
-    the group, so it is not evidence again. The assertion's own cosine (its sentence, without
-    the ``Speaker:`` prefix the passage carries) and the coverage of the other query terms in
-    its texts, and in the question it answers when the turn before it asks one ("Did you go
-    to the festival?" - "Yes, with my sister"); a turn that only follows another person's
-    statement gains nothing from it."""
-    texts = [record["text"] or "", *s.texts, *([s.question] if s.question else [])]
+    the group, so it is not evidence again. Only what that person states of their own counts
+    (:func:`~graph_schema.recall.query.own_sentences`: not their questions, not what they say
+    to the other person about the other's life, not their appraisals of it): the best cosine
+    of those sentences (without the ``Speaker:`` prefix the passage carries), and the coverage
+    of the other query terms in each text of the group less its other sentences, and in the
+    question the turn answers when the turn before it asks one ("Did you go to the
+    festival?" - "Yes, with my sister"); a turn that only follows another person's statement
+    gains nothing from it."""
+    own = [r for r in records if states_own(r["text"] or "")]
+    # each text read as a whole, less what is not the speaker's own
+    sentences = [x for x in (" ".join(own_sentences(t)) for t in s.texts) if x]
+    texts = [*(r["text"] or "" for r in own), *sentences, *([s.question] if s.question else [])]
+    if not own and not sentences:
+        return 0.0
+    cosines = [c for c in (_cosine(r["similarity"]) for r in own) if c is not None]
+    embedded = any(r["similarity"] is not None for r in records)
+    # no own sentence carries a vector while the others do: nothing of theirs is similar
+    similarity = None if cjk or not embedded else max(cosines, default=0.0)
     return fusion.relevance(similarity, max(coverage(terms, t) for t in texts))
 
 

@@ -7,6 +7,9 @@ Pure functions, unit-tested in ``tests/unit/test_fusion.py``.
   are never operators), question words are dropped, the clause count is capped.
 * :func:`content_terms` are the query's meaningful words (lower-cased, lightly stemmed), used to
   measure how much of the query a result covers.
+* :func:`own_sentences`: the sentences of a turn in which the speaker states something of
+  their own (not a question, not addressed to the listener alone); the person rule reads
+  only those.
 * :func:`is_question`, :func:`asks_when` / :func:`mentions_time`: a text asks something, the
   query asks for a time, a text places something in time (English words; a CJK query never
   asks when, so the rerank value stays 0).
@@ -147,7 +150,45 @@ _TIME_WORDS = re.compile(
 
 def is_question(text: str) -> bool:
     """The text (a turn, a sentence) ends by asking something."""
-    return text.rstrip().endswith("?")
+    return text.rstrip().endswith(("?", "\uff1f"))
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s*")
+_FIRST_PERSON = frozenset(
+    ["i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"]
+)
+_SECOND_PERSON = frozenset(["you", "your", "yours", "yourself", "yourselves", "ya", "u"])
+_CJK_FIRST = re.compile("[\u6211\u54b1]")  # 我 咱
+_CJK_SECOND = re.compile("[\u4f60\u60a8]")  # 你 您
+
+
+# an appraisal of what the other person shared: "That meal looks yum!", "Mentoring must be
+# so rewarding.", "Sounds special, those trips!", "Learning an instrument is really cool."
+_APPRAISAL = re.compile(
+    r"\b(sounds?|sounded|looks?|looked|seems?|must (be|have been)|can be"
+    r"|(is|are|was) (so|really|very|super|such|totally)|what an?)\b",
+    re.IGNORECASE,
+)
+
+
+def states_own(sentence: str) -> bool:
+    """Whether one sentence of a turn says something of the speaker's own: it does not ask,
+    it is not addressed to the other person alone ("Glad your son is okay" speaks of the
+    listener's son; "I love your idea" still has the speaker in it), and it is not an
+    appraisal without the speaker in it ("That meal looks yum!" reacts to what the other
+    person shared)."""
+    if is_question(sentence):
+        return False
+    tokens = set(words(sentence))
+    if tokens & _FIRST_PERSON or _CJK_FIRST.search(sentence):
+        return True
+    second = bool(tokens & _SECOND_PERSON) or bool(_CJK_SECOND.search(sentence))
+    return not second and _APPRAISAL.search(sentence) is None
+
+
+def own_sentences(text: str) -> list[str]:
+    """The sentences of a turn that :func:`states_own` keeps, in order."""
+    return [x for x in _SENTENCE_END.split(text) if x.strip() and states_own(x)]
 
 
 def asks_when(query: str) -> bool:

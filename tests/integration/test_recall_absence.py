@@ -117,3 +117,30 @@ def test_a_chinese_question_nothing_answers_is_not_found(
 ) -> None:
     answer = ask(api["bob"], question, chat_zh)
     assert answer["status"] == "not_found", answer["relevance"]
+
+
+# the listener's reactions repeat the speaker's words: "your show", "did you teach?"
+CHAT_REACTIONS = [
+    ("Mia", "I hosted a cooking show last week where I taught vegan ice cream recipes."),
+    ("Zed", "Wow, your cooking show sounds amazing! Which ice cream recipes did you teach?"),
+    ("Mia", "Coconut milk, vanilla and a pinch of salt."),
+    ("Zed", "Glad your vegan show went well. You must be proud of your cooking."),
+    ("Zed", "I repaired my old bicycle this week."),
+]
+
+
+@pytest.fixture(scope="module")
+def reactions(api: dict[str, Api]) -> str:
+    return write_chat(api["alice"], CHAT_REACTIONS)
+
+
+def test_what_a_person_says_about_the_listeners_life_does_not_answer_for_them(
+    api: dict[str, Api], reactions: str
+) -> None:
+    wrong = ask(api["bob"], "What kind of cooking show did Zed host?", reactions)
+    assert wrong["status"] == "not_found", wrong["relevance"]
+    right = ask(api["bob"], "What kind of cooking show did Mia host?", reactions)
+    assert right["status"] == "answered", right["relevance"]
+    assert top_speaker(right) == "Mia"
+    own = ask(api["bob"], "What did Zed repair this week?", reactions)
+    assert own["status"] == "answered", own["relevance"]

@@ -15,6 +15,8 @@ from graph_schema.recall.query import (
     escape_lucene,
     lucene_terms,
     names_in_query,
+    own_sentences,
+    states_own,
     time_windows,
 )
 from server.settings import Settings
@@ -112,6 +114,28 @@ def test_the_status_counts_only_the_named_persons_groups() -> None:
     off = FusionConfig.disabling(["person"])
     assert fusion.named_person(ranked, "What did Zed repair?", off) is None
     assert fusion.answers_for(ranked[0], None)
+
+
+def test_own_sentences_drop_questions_and_what_is_said_to_the_listener() -> None:
+    turn = (
+        "Mia: Sorry about the crash! Glad your son is okay. I love your new bike, though. "
+        "Where did you buy it? The lake was calm today."
+    )
+    assert own_sentences(turn) == [
+        "Mia: Sorry about the crash!",
+        "I love your new bike, though.",
+        "The lake was calm today.",
+    ]
+    assert not states_own("How long did you all play together?")
+    assert not states_own("Must have been hard for you guys.")
+    assert states_own("We played for four years, you know.")
+    assert not states_own("That slow cooker meal looks yum!")
+    assert not states_own("Mentoring must be so rewarding.")
+    assert not states_own("Learning an instrument is really cool.")
+    assert states_own("My new bike looks great.")
+    assert states_own("The concert started at eight.")
+    assert own_sentences("我喜欢跑步。你的狗很可爱。你去过北京吗？") == ["我喜欢跑步。"]
+    assert own_sentences("Where did you go?") == []
 
 
 def test_time_windows_month_day_year_and_iso() -> None:
