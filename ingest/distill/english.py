@@ -7,6 +7,11 @@ a question, ``if``/``unless``/``whether``, a modal (``would``, ``could``, ``shou
 ``must``; ``may``/``might`` + have only hedge), ``want``/``wish``/``need``/``would love`` to,
 ``let's``, ``used to``, an imperative. It is *future* under ``will``, ``going to`` or
 ``gonna``, and *hedged* under ``I think``, ``maybe``, ``probably`` or ``may have``.
+
+Chat leaves the speaker out ("Took a short trip to Lisbon last week", "Still working on my
+thesis", "Been practising the cello"): a sentence whose main verb is past or progressive,
+has no subject and nothing but adverbs before it is the speaker's (:func:`elided_speaker`).
+An imperative ("Enjoy your trip!") is a base form and stays blocked.
 """
 
 from __future__ import annotations
@@ -175,6 +180,62 @@ def resolve_subject(token: Token, speaker: str) -> Who | None:
         return Who(token.text, "person", token)
     text = phrase(token, preps=THING_PREPS)
     return Who(text, "thing", token) if text else None
+
+
+ELIDED_LEAD = frozenset({"advmod", "aux", "punct", "intj", "cc", "neg", "npadvmod"})
+# irregular past forms the small model tags as a base form when they open a sentence
+PAST_FORMS = {
+    "took": "take",
+    "went": "go",
+    "got": "get",
+    "had": "have",
+    "made": "make",
+    "found": "find",
+    "bought": "buy",
+    "began": "begin",
+    "ran": "run",
+    "won": "win",
+    "wrote": "write",
+    "lost": "lose",
+    "saw": "see",
+    "met": "meet",
+    "drew": "draw",
+    "gave": "give",
+    "tried": "try",
+    "joined": "join",
+    "started": "start",
+    "finished": "finish",
+    "visited": "visit",
+}
+
+
+def repair_opening(sentence: Span) -> None:
+    """An opening irregular past the tagger read as a base form ("Took a trip ...": a bare
+    VB, lemma "took") is the past tense of its verb: an elided "I", not an imperative."""
+    for token in sentence:
+        if token.dep_ in ELIDED_LEAD and token.head.i != token.i:
+            continue
+        base = PAST_FORMS.get(token.lower_)
+        if base is not None and token.dep_ == "ROOT" and token.tag_ in ("VB", "VBP", "NN"):
+            token.tag_, token.pos_, token.lemma_ = "VBD", "VERB", base
+        return
+
+
+def elided_speaker(verb: Token) -> bool:
+    """Whether ``verb`` belongs to a chat sentence that leaves out its subject "I": its main
+    verb (``verb`` or the verb it is conjoined with or complements) is past, progressive or
+    a perfect participle, has no subject, and only adverbs come before it."""
+    root = verb
+    while root.dep_ in ("conj", "xcomp") and root.head.i != root.i:
+        root = root.head
+    if root.dep_ != "ROOT" or any(c.dep_ in (*SUBJECTS, "expl") for c in root.children):
+        return False
+    if root.tag_ not in ("VBD", "VBG", "VBN") or root.pos_ != "VERB":
+        return False
+    if root.tag_ == "VBN" and not any(a.lower_ == "been" for a in root.children):
+        return False  # "Stuck at home": a participle, not "I have ..."
+    lead = [t for t in root.sent if t.i < root.i]
+    return all(t.dep_ in ELIDED_LEAD and t.head.i == root.i for t in lead)
 
 
 def subject_token(verb: Token) -> Token | None:
@@ -519,6 +580,8 @@ def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
     """Read one verb of the parse (see the module docstring)."""
     subject = subject_token(verb)
     who = resolve_subject(subject, speaker) if subject is not None else None
+    if subject is None and elided_speaker(verb):
+        who = Who(speaker, "speaker", verb)
     chain = list(_chain(verb))
     below = [verb, *chain[:-1]]
     blocked = question or any(

@@ -19,6 +19,7 @@ from ingest.distill.english import (
     Clause,
     children,
     first_person,
+    gerund,
     phrase,
     phrases,
     pobj,
@@ -51,6 +52,9 @@ def be(c: Clause) -> list[Fact]:
         _mine(subject) and any(a.lower_ in lx.FAVOURITE for a in subject.children)
     ):
         return _my_noun(c, subject)
+    mine = _my_passion(c, subject)
+    if mine:
+        return mine
     if c.who is None:
         return []
     if c.who.kind in ("speaker", "relative"):
@@ -58,6 +62,31 @@ def be(c: Clause) -> list[Fact]:
     if c.who.kind == "person":
         return _owner_is(c)
     return _thing_is(c, subject)
+
+
+def _named(subject: Token) -> list[str]:
+    if subject.tag_ == "VBG":
+        return [g for g in [gerund(subject)] if g]
+    return phrases(subject)
+
+
+def _for_me(token: Token) -> bool:
+    return any(o.lower_ == "me" for p in children(token, "prep") for o in children(p, "pobj"))
+
+
+def _my_passion(c: Clause, subject: Token) -> list[Fact]:
+    """ "Chess is my passion" (a liking), "Tennis is my thing" (an activity), "Yoga has been
+    great for me" (an activity: a practice the speaker speaks of having)."""
+    comp = _complement(c.verb)
+    if comp is None or c.negated or first_person(subject) or _mine(subject):
+        return []
+    if _mine(comp) and comp.lemma_ in ("passion", "thing"):
+        predicate = "likes" if comp.lemma_ == "passion" else "activity"
+        return [Fact(c.speaker, predicate, p, confidence=0.8) for p in _named(subject)]
+    good = comp.pos_ == "ADJ" and comp.lower_ in lx.EVALUATIVE
+    if good and (_for_me(comp) or _for_me(c.verb)) and subject.lower_ in lx.ACTIVITIES:
+        return [Fact(c.speaker, "activity", subject.lower_, confidence=0.8)]
+    return []
 
 
 def _my_noun(c: Clause, subject: Token) -> list[Fact]:
@@ -200,26 +229,32 @@ def _favourite(token: Token) -> bool:
     return marked and token.tag_ in ("NNS", "NNPS") and token.dep_ not in ("nsubj", "attr")
 
 
-def noun_facts(sentence: Span, speaker: str, settled: Callable[[Token], bool]) -> list[Fact]:
-    """Relations, businesses, conditions and favourites a possessive states by itself.
-    ``settled`` says whether the clause around a noun states something (not a wish, a plan
-    or a condition): a relation is presupposed either way, a possession only when settled."""
-    found: list[Fact] = []
+def noun_facts(
+    sentence: Span, speaker: str, settled: Callable[[Token], bool]
+) -> list[tuple[Fact, Token]]:
+    """Relations, businesses, conditions and favourites a possessive states by itself, each
+    with its noun. ``settled`` says whether the clause around a noun states something (not a
+    wish, a plan or a condition): a relation is presupposed either way, a possession only
+    when settled."""
+    found: list[tuple[Fact, Token]] = []
     for token in sentence:
         if token.pos_ not in ("NOUN", "PROPN") or not _mine(token):
             continue
         rel = relative_of(token, speaker)
         if rel is not None and (_my(token) or _we_subject(sentence)):
-            found.append(Fact(speaker, rel[0], rel[1], confidence=0.8))
+            found.append((Fact(speaker, rel[0], rel[1], confidence=0.8), token))
             continue
         if rel is not None or not settled(token):
             continue
-        found.extend(Fact(speaker, p, v, confidence=0.8) for p, v in _owned(token))
+        found.extend((Fact(speaker, p, v, confidence=0.8), token) for p, v in _owned(token))
     return found
 
 
 def _owned(token: Token) -> list[tuple[str, str]]:
     word = token.lemma_.lower()
+    if word in lx.TRIPS:  # "my Lisbon trip": a place visited
+        names = [x for x in children(token, "compound") if x.pos_ == "PROPN"]
+        return [("visited", text_of(list(names[0].subtree)))] if names else []
     if word in lx.CONDITIONS or token.lower_ in lx.CONDITIONS:
         return [("health_condition", p) for p in [phrase(token)] if p]
     if word in lx.BUSINESSES and _real(token):

@@ -101,8 +101,36 @@ def _likes(c: Clause) -> list[Fact]:
         found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else phrases(obj))
     for comp in children(c.verb, "xcomp"):
         if comp.tag_ == "VBG":
-            found.append(gerund(comp) or "")
+            found.extend(_gerunds(comp))
+    if found and polarity:
+        found.extend(_besides(c.verb))
     return [c.fact(predicate, f, polarity=polarity) for f in found if f]
+
+
+def _gerunds(token: Token) -> list[str]:
+    """A liked gerund and the gerunds listed with it: "I enjoy hiking, playing chess, and
+    visiting museums" (the last one the small model reads as a noun its gerund modifies)."""
+    listed = [token, *(other for other in token.conjuncts if other.tag_ == "VBG")]
+    found = [gerund(other) for other in listed]
+    for obj in (o for other in listed for o in children(other, "dobj")):
+        for other in obj.conjuncts:
+            if other.pos_ == "NOUN" and any(
+                a.tag_ == "VBG" and a.dep_ == "amod" for a in other.lefts
+            ):
+                found.append(phrase(other))
+    return [f for f in found if f]
+
+
+def _besides(verb: Token) -> list[str]:
+    """ "Besides cooking, I also enjoy X": what the liking adds to is liked too."""
+    found: list[str] = []
+    for prep in children(verb, "prep"):
+        apart = prep.lower_ == "from" and any(t.lower_ in ("apart", "aside") for t in prep.lefts)
+        if prep.lower_ != "besides" and not apart:
+            continue
+        for obj in children(prep, "pobj", "pcomp"):
+            found.extend(_gerunds(obj) if obj.tag_ == "VBG" else phrases(obj))
+    return found
 
 
 def _one_unnamed(verb: Token, obj: Token) -> bool:
@@ -281,6 +309,22 @@ def _event_or_place(c: Clause, target: Token) -> list[Fact]:
     return []
 
 
+def _trip(c: Clause) -> list[Fact]:
+    """took a trip to Lisbon; went on a camping trip in the forest: a place visited."""
+    if not _person(c) or c.negated:
+        return []
+    trips = [o for o in children(c.verb, "dobj") if o.lemma_ in lx.TRIPS]
+    on = pobj(c.verb, "on")
+    if on is not None and on.lemma_ in lx.TRIPS:
+        trips.append(on)
+    found: list[Fact] = []
+    for trip in trips:
+        target = pobj(trip, "to", "in") or pobj(c.verb, "to", "in")
+        if target is not None and (target.pos_ == "PROPN" or "place" in _kind_of(target)):
+            found.extend(c.fact("visited", p) for p in [phrase(target)] if p)
+    return found
+
+
 def _visit(c: Clause) -> list[Fact]:
     if not _person(c) or c.negated:
         return []
@@ -319,7 +363,7 @@ def _activity_verb(c: Clause) -> list[Fact]:
     piece of work as its object)."""
     if not _person(c) or c.negated:
         return []
-    if c.verb.dep_ in ("xcomp", "dobj") and c.verb.head.lemma_ in LIKING:
+    if _liked_only(c.verb):
         return []  # "I enjoy hiking" is a liking; whether one hikes is not said
     if any(d.lower_ in ("a", "an") for o in children(c.verb, "dobj") for d in children(o, "det")):
         return []  # "I'm reading a book", "I painted a portrait": one piece, not a practice
@@ -330,8 +374,17 @@ def _activity_verb(c: Clause) -> list[Fact]:
     return [c.fact("activity", value, confidence=0.85)]
 
 
+def _liked_only(verb: Token) -> bool:
+    """A gerund a liking verb governs, or one listed with it ("I enjoy hiking and playing
+    chess"): a liking; whether the speaker does it is not said."""
+    node = verb
+    while node.dep_ == "conj" and node.head.i != node.i:
+        node = node.head
+    return node.dep_ in ("xcomp", "dobj") and node.head.lemma_ in LIKING
+
+
 def _play(c: Clause) -> list[Fact]:
-    if not _person(c) or c.negated:
+    if not _person(c) or c.negated or _liked_only(c.verb):
         return []
     found: list[Fact] = []
     for obj in children(c.verb, "dobj"):
@@ -582,6 +635,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("lose",), _lose),
     (("go", "travel", "fly", "head", "take", "drive"), _go),
     (("visit", "explore", "tour"), _visit),
+    (("take", "go", "have", "make"), _trip),
     (
         ("attend", "participate", "compete", "perform", "run", "enter", "fail", "join", "do"),
         _attend,

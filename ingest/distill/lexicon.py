@@ -132,6 +132,8 @@ EVALUATIVE: Final = _words(
     "real true crazy wild super lucky favorite favourite total fave"
 )
 HEDGES: Final = _words("maybe probably perhaps possibly likely")
+HAPPY: Final = _words("happy glad joyful smile")
+TRIPS: Final = _words("trip vacation holiday getaway journey cruise")
 HEDGE_VERBS: Final = _words("think guess believe suppose reckon")
 NOT_PLACES: Final = _words("peace fear hope denial harmony moment past present future")
 NOT_EMPLOYERS: Final = _words("home night nights weekends remote remotely moment")
@@ -151,7 +153,7 @@ OUTINGS: Final = _words(
 ASPIRATIONAL: Final = _words("ideal dream future next imaginary perfect")
 CUE_NOUNS: Final = (
     EVENTS | PLACES | ACTIVITIES | POSSESSIONS | BUSINESSES | CONDITIONS | OCCUPATIONS | STATUSES
-) | (VERSION_WORDS | FAVOURITE | PLAN_NOUNS | WRITINGS | BODY_PARTS | THING_WORDS)
+) | (VERSION_WORDS | FAVOURITE | PLAN_NOUNS | WRITINGS | BODY_PARTS | THING_WORDS | TRIPS)
 IRREGULAR: Final = _words(
     "bought lost broke broken grew grown drew wrote written tried decided passed died wait quit "
     "gave"

@@ -34,7 +34,9 @@ from ingest.metrics import DISTILL_PARSE_SECONDS, DISTILL_SENTENCES
 
 SAID = "said"
 SAID_CONFIDENCE = 1.0
-DISTILLER_VERSION = "3"  # 3: the precision rules of the sealed-set work (issue 16)
+# 3: the precision rules of the first sealed-set work; 4: the recall rules of the second
+# (issue 16): an elided "I", trips, likings and activities in common shapes
+DISTILLER_VERSION = "4"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
@@ -42,6 +44,14 @@ _STATES = re.compile(
     r"status|blocked|pending|finished|completed|complete|done|down|broken|failed|deployed|"
     r"released|merged|shipped|live|progress|hold|stalled|delayed|"
     r"can['’]t\s+wait|call\s+me)\b",
+    re.IGNORECASE,
+)
+# a sentence that may leave out its "I": it opens (after a few adverbs) with a past or
+# progressive verb form ("Took a trip to Lisbon", "Still working on my thesis")
+_ELIDED = re.compile(
+    r"^\W*(?:(?:just|still|also|finally|recently|then|and|so|been|yesterday|today)\W+)*"
+    r"(?:[a-z]+(?:ed|ing)|took|went|got|had|made|found|bought|began|ran|won|wrote|lost|saw|"
+    r"met|drew|gave)\b",
     re.IGNORECASE,
 )
 
@@ -52,9 +62,12 @@ def chinese_text(text: str) -> bool:
 
 def may_state(text: str) -> bool:
     """Whether an English sentence is worth parsing: not asked, a first-person word or a
-    word of the agent-work predicates in it, and a word some rule reads (``cues``).
+    word of the agent-work predicates in it (or an opening that may leave out its "I"), and
+    a word some rule reads (``cues``).
     Everything else is left to ``said``."""
-    if not text.strip() or question(text) or _STATES.search(text) is None:
+    if not text.strip() or question(text):
+        return False
+    if _STATES.search(text) is None and _ELIDED.search(text) is None:
         return False
     return cues().search(text) is not None
 
