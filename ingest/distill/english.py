@@ -245,6 +245,8 @@ def subject_token(verb: Token) -> Token | None:
         if child.dep_ in SUBJECTS:
             return child
     if verb.dep_ in ("conj", "xcomp") and verb.head.i != verb.i:
+        if verb.tag_ == "VBG" and verb.head.dep_ == "acomp":
+            return subject_token(verb.head.head)  # "I'm busy getting ready for X"
         return subject_token(verb.head)
     if verb.dep_ == "relcl":
         return None

@@ -33,7 +33,7 @@ from ingest.distill.english import (
     verbs,
 )
 from ingest.distill.english_nouns import be, noun_facts
-from ingest.distill.english_rules import ANY_VERB, BY_WORD, VERB_RULES
+from ingest.distill.english_rules import ANY_VERB, BY_WORD, VERB_RULES, ahead
 from ingest.distill.facts import Fact
 from ingest.distill.matcher import Matcher
 from ingest.distill.objects import technical
@@ -169,8 +169,8 @@ def _clause_facts(verb: Token, speaker: str, asked: bool, cut: set[int]) -> list
     c = clause(verb, speaker, question=asked)
     if c.blocked:
         return []
-    if c.future:
-        return _plan(c, cut) if c.planned else []
+    if c.future:  # a clause under "will": only a plan ("... coming up" is one either way)
+        return [*(_plan(c, cut) if c.planned else []), *ahead(c)]
     rules = [*VERB_RULES.get(verb.lemma_, ()), *BY_WORD.get(verb.lower_, ()), *ANY_VERB]
     if verb.tag_ == "VBG" and verb.lower_ in lx.ACTIVITIES and verb.lemma_ not in VERB_RULES:
         rules.extend(VERB_RULES["paint"])  # a gerund the lemmatizer got wrong ("blogge")
@@ -398,7 +398,7 @@ def extract(sentence: Span, speaker: str, today: date | None) -> list[Fact]:
     found: list[tuple[Fact, Token | None]] = []
     for verb in verbs(sentence):
         found.extend((fact, verb) for fact in _clause_facts(verb, speaker, asked, cut))
-    for fact, noun in noun_facts(sentence, speaker, _settled_for(speaker, asked)):
+    for fact, noun in noun_facts(sentence, speaker, _settled_for(speaker, asked), asked=asked):
         found.append((fact, _governor(noun) if fact.predicate == "visited" else None))
     facts = _attach(sentence, found, today)
     if not asked:

@@ -125,6 +125,9 @@ def _person_is(c: Clause) -> list[Fact]:
     elif comp is not None and comp.lower_ == "allergic":
         allergen = pobj(comp, "to")
         found.extend(c.fact("allergic_to", p) for p in phrases(allergen) if allergen is not None)
+    elif comp is not None and comp.lower_ == "involved" and not c.negated:
+        work = pobj(comp, "in", "with")  # "I've been involved in charity work"
+        found.extend(c.fact("activity", p, confidence=0.8) for p in phrases(work) if work)
     elif comp is not None and comp.lower_ in ("passionate", "crazy", "keen"):
         liked = pobj(comp, "about", "on")
         if liked is not None and liked.pos_ in ("NOUN", "PROPN"):
@@ -230,7 +233,7 @@ def _favourite(token: Token) -> bool:
 
 
 def noun_facts(
-    sentence: Span, speaker: str, settled: Callable[[Token], bool]
+    sentence: Span, speaker: str, settled: Callable[[Token], bool], *, asked: bool = False
 ) -> list[tuple[Fact, Token]]:
     """Relations, businesses, conditions and favourites a possessive states by itself, each
     with its noun. ``settled`` says whether the clause around a noun states something (not a
@@ -244,6 +247,9 @@ def noun_facts(
         if rel is not None and (_my(token) or _we_subject(sentence)):
             found.append((Fact(speaker, rel[0], rel[1], confidence=0.8), token))
             continue
+        if rel is None and token.lemma_.lower() in lx.LESSONS | lx.CLUBS and not asked:
+            found.extend((Fact(speaker, p, v, confidence=0.8), token) for p, v in _lessons(token))
+            continue  # presupposed like a relative: "I'll keep up with my German lessons"
         if rel is not None or not settled(token):
             continue
         found.extend((Fact(speaker, p, v, confidence=0.8), token) for p, v in _owned(token))
@@ -264,6 +270,19 @@ def _owned(token: Token) -> list[tuple[str, str]]:
     if _favourite(token):
         return [("likes", p) for p in [phrase(token)] if p]
     return []
+
+
+def _lessons(token: Token) -> list[tuple[str, str]]:
+    """ "my German lessons": a subject studied; "my chess club": an activity."""
+    names = [
+        x
+        for x in children(token, "compound", "amod")
+        if x.text[:1].isupper() and not x.is_sent_start
+    ]
+    if token.lemma_.lower() in lx.LESSONS:
+        return [("studies", names[0].text)] if len(names) == 1 else []
+    kinds = [x for x in children(token, "compound", "amod") if x.pos_ in ("NOUN", "VERB")]
+    return [("activity", p) for p in [phrase(token)] if p] if kinds else []
 
 
 def _my(token: Token) -> bool:

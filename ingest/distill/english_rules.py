@@ -348,10 +348,10 @@ def _organize(c: Clause) -> list[Fact]:
     if not _person(c) or c.negated:
         return []
     events = [phrase(o) for o in children(c.verb, "dobj") if "event" in _kind_of(o)]
-    ahead = c.verb.tag_ == "VBG" or c.future
+    still_ahead = c.verb.tag_ == "VBG" or c.future
     return [
         Fact(c.who.id, "plans", e, confidence=0.8, plan=True)
-        if ahead and c.who
+        if still_ahead and c.who
         else c.fact("attended", e)
         for e in events
         if e
@@ -419,7 +419,8 @@ def _own(c: Clause) -> list[Fact]:
         return []
     found: list[Fact] = []
     for obj in dobjs(c.verb):
-        found.extend(_owned(c, c.who.id, obj))
+        counted = pobj(obj, "of") if obj.lemma_.lower() in lx.QUANTITIES else None
+        found.extend(_owned(c, c.who.id, counted if counted is not None else obj))
     return found
 
 
@@ -608,7 +609,95 @@ def _at_event(c: Clause) -> list[Fact]:
         target = pobj(holder, "at")
         if target is not None and "event" in _kind_of(target):
             return [c.fact("attended", p) for p in phrases(target)]
+    target = None
+    if c.verb.tag_ == "VBD":
+        held = [c.verb, *children(c.verb, "dobj")]
+        target = next((t for t in (pobj(h, "in") for h in held) if t is not None), None)
+    named = target is not None and any(
+        x.dep_ in ("compound", "amod") and x.lower_ not in lx.EVALUATIVE for x in target.children
+    )  # "in pottery class", not "in class": which class, the turn does not say
+    if target is not None and named and target.lemma_.lower() in lx.CLASS_EVENTS:
+        return [c.fact("attended", p) for p in phrases(target)]  # "I made it in yoga class"
     return []
+
+
+def _back_from(c: Clause) -> list[Fact]:
+    """ "I just got back from a jazz festival": an event attended or a place visited."""
+    if not _person(c) or c.negated:
+        return []
+    for back in (t for t in c.verb.children if t.lower_ == "back"):
+        target = pobj(back, "from") or pobj(c.verb, "from")
+        if target is not None:
+            return _event_or_place(c, target)
+    return []
+
+
+def _help_out(c: Clause) -> list[Fact]:
+    """ "I started helping out with a food drive": an activity of the speaker's."""
+    if not _person(c) or c.negated or not any(p.lower_ == "out" for p in c.verb.children):
+        return []
+    target = pobj(c.verb, "with", "at")
+    if target is None or not {"event", "activity"} & _kind_of(target):
+        return []
+    return [c.fact("activity", p, confidence=0.8) for p in phrases(target)]
+
+
+def _accident(c: Clause) -> list[Fact]:
+    """ "We got into an accident", "I had a car accident": a life event."""
+    if not _person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
+        return []
+    targets = [*children(c.verb, "dobj"), *filter(None, [pobj(c.verb, "into", "in")])]
+    return [
+        c.fact("life_event", p, confidence=0.8)
+        for t in targets
+        if t.lemma_.lower() in lx.ACCIDENTS
+        for p in phrases(t)
+    ]
+
+
+def ahead(c: Clause) -> list[Fact]:
+    """ "I have a meeting coming up", "getting ready for a fundraiser", "preparing for the
+    race": an event of the speaker's own still ahead, a plan."""
+    if not _person(c) or c.negated or c.who is None or c.verb.tag_ in ("VBD", "VBN"):
+        return []
+    lemma, events = c.verb.lemma_, []
+    if lemma == "have":
+        events = [o for o in children(c.verb, "dobj") if _coming(o)]
+    elif lemma in ("get", "prepare"):
+        ready = [a for a in children(c.verb, "acomp") if a.lower_ == "ready"]
+        target = pobj(ready[0], "for") if ready else pobj(c.verb, "for")
+        events = [target] if target is not None and (ready or lemma == "prepare") else []
+    events = [e for e in events if "event" in _kind_of(e)]
+    return [
+        Fact(c.who.id, "plans", p, confidence=0.75, plan=True) for e in events for p in phrases(e)
+    ]
+
+
+def _coming(event: Token) -> bool:
+    """ "an upcoming race", "a meeting coming up" (read as words: the small model often hangs
+    "coming up" elsewhere)."""
+    if any(a.lower_ == "upcoming" for a in event.children):
+        return True
+    after = event.doc[event.i + 1 : event.i + 3]
+    return [t.lower_ for t in after] == ["coming", "up"]
+
+
+def _involved(c: Clause) -> list[Fact]:
+    """ "I've been involved in charity work": an activity."""
+    if not _person(c) or c.negated or not children(c.verb, "auxpass"):
+        return []
+    work = pobj(c.verb, "in", "with")
+    return [c.fact("activity", p, confidence=0.8) for p in phrases(work)] if work else []
+
+
+def _emphatic(c: Clause) -> list[Fact]:
+    """ "I do like jazz": the small model reads *like* as a preposition of *do*."""
+    if not _person(c) or c.negated:
+        return []
+    liked = pobj(c.verb, "like", "love")
+    if liked is None or not any(p.lower_ in ("like", "love") for p in c.verb.children):
+        return []
+    return [c.fact("likes", p, confidence=0.85) for p in phrases(liked)]
 
 
 def _rules(*pairs: tuple[tuple[str, ...], Rule]) -> dict[str, tuple[Rule, ...]]:
@@ -659,6 +748,12 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (tuple(lx.STATUS_VERBS), _status_verb),
     (("update", "upgrade", "bump"), _update),
     (("call",), _name_me),
+    (("get", "come"), _back_from),
+    (("help",), _help_out),
+    (("get", "have", "be"), _accident),
+    (("have", "get", "prepare"), ahead),
+    (("do",), _emphatic),
+    (("involve",), _involved),
 )
 BY_WORD: dict[str, tuple[Rule, ...]] = _rules((tuple(lx.STATUSES), _status_word))
 ANY_VERB: tuple[Rule, ...] = (_at_event,)

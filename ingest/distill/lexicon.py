@@ -40,7 +40,7 @@ ACTIVITIES: Final = _words(
     "volunteering fishing gaming woodworking sculpting calligraphy archery rowing sailing "
     "kayaking journaling scrapbooking crossfit weightlifting bouldering horseback riding "
     "reading poetry acting improv theater theatre choir band orchestra club team brigade "
-    "league gym workouts workout rehab therapy exercises exercise kundalini"
+    "league gym workouts workout rehab therapy exercises exercise kundalini training"
 )
 ACTIVITY_VERBS: Final = {
     "paint": "painting",
@@ -83,11 +83,11 @@ POSSESSIONS: Final = _words(
     "violin laptop computer phone camera tablet console shoes sneakers boots jacket watch "
     "ring necklace figurines figurine collection books bookshelf bookcase store shop studio "
     "business company bakery cafe restaurant website blog channel podcast farm cabin "
-    "tattoo painting paintings puzzle kit telescope drone"
+    "tattoo painting paintings puzzle kit telescope drone biz"
 )
 BUSINESSES: Final = _words(
     "store shop studio business company bakery cafe restaurant website blog channel podcast "
-    "brand startup app farm salon gym"
+    "brand startup app farm salon gym biz"
 )
 CONDITIONS: Final = _words(
     "cold flu covid fever cough cancer diabetes asthma anxiety depression migraine migraines "
@@ -134,6 +134,11 @@ EVALUATIVE: Final = _words(
 HEDGES: Final = _words("maybe probably perhaps possibly likely")
 HAPPY: Final = _words("happy glad joyful smile")
 TRIPS: Final = _words("trip vacation holiday getaway journey cruise")
+QUANTITIES: Final = _words("lot lots load loads bunch ton tons pile piles stack stacks plenty")
+CLUBS: Final = _words("club league choir band orchestra brigade troupe")
+LESSONS: Final = _words("lesson lessons class classes course courses")
+CLASS_EVENTS: Final = _words("class lesson workshop session course seminar")
+ACCIDENTS: Final = _words("accident crash collision")
 HEDGE_VERBS: Final = _words("think guess believe suppose reckon")
 NOT_PLACES: Final = _words("peace fear hope denial harmony moment past present future")
 NOT_EMPLOYERS: Final = _words("home night nights weekends remote remotely moment")

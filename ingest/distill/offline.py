@@ -109,14 +109,34 @@ def _said(speaker: str, sentence: Sentence) -> Draft:
     }
 
 
+def _key(draft: Draft) -> tuple[str, str, str, bool]:
+    return (draft["subject"], draft["predicate"], str(draft["object"]), bool(draft["polarity"]))
+
+
+def _shorter_name(draft: Draft, drafts: list[Draft]) -> bool:
+    """Whether a structured draft is a shorter name of another's object in the same
+    observation ("my studio" beside "my dance studio"): one thing, written once."""
+    subject, predicate, value, polarity = _key(draft)
+    if predicate == SAID or isinstance(draft["object"], bool):
+        return False
+    return any(
+        other["predicate"] == predicate
+        and other["subject"] == subject
+        and bool(other["polarity"]) == polarity
+        and str(other["object"]).lower().endswith(" " + value.lower())
+        for other in drafts
+    )
+
+
 def _unique(drafts: list[Draft]) -> list[Draft]:
     """Drop a structured draft that repeats an earlier (subject, predicate, object, polarity)
-    of the same observation; ``said`` drafts are never dropped."""
+    of the same observation, or names its object shorter; ``said`` drafts are never
+    dropped."""
     seen: set[tuple[str, str, str, bool]] = set()
     kept: list[Draft] = []
     for draft in drafts:
-        key = (draft["subject"], draft["predicate"], str(draft["object"]), bool(draft["polarity"]))
-        if draft["predicate"] != SAID and key in seen:
+        key = _key(draft)
+        if draft["predicate"] != SAID and (key in seen or _shorter_name(draft, drafts)):
             continue
         seen.add(key)
         kept.append(draft)

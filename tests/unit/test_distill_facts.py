@@ -317,6 +317,21 @@ RECALL_FACTS = [
     # an activity the speaker calls theirs
     ("Tennis is mostly my thing.", (A, "activity", "Tennis")),
     ("Rowing has been really great for me.", (A, "activity", "rowing")),
+    # activities, events and plans in common shapes
+    ("I've been involved in some charity work lately.", (A, "activity", "charity work")),
+    ("I started helping out with a food drive for the school.", (A, "activity", "food drive")),
+    ("I've done strength training for a month.", (A, "activity", "strength training")),
+    ("I made a scarf for a friend at my knitting club.", (A, "activity", "knitting club")),
+    ("I'll keep going with my Spanish lessons.", (A, "studies", "Spanish")),
+    ("I made a vase in pottery class yesterday.", (A, "attended", "pottery class")),
+    ("I just got back from the coolest jazz festival.", (A, "attended", "jazz festival")),
+    ("Next week I have a board meeting coming up.", (A, "plans", "board meeting (2026-W25)")),
+    ("I'm busy getting ready for a fundraiser next week.", (A, "plans", "fundraiser (2026-W25)")),
+    # possessions counted, a business named short, a life event, an emphatic liking
+    ("I've got a lot of books.", (A, "owns", "books")),
+    ("Still working on my biz.", (A, "owns", "biz")),
+    ("We got into an accident on the highway.", (A, "life_event", "accident")),
+    ("I do like jazz, so that might be fun.", (A, "likes", "jazz")),
 ]
 NOT_RECALLED = [
     # an imperative is not an elided "I"
@@ -326,7 +341,16 @@ NOT_RECALLED = [
     "I enjoy playing chess.",
     # a participle alone is not "I have ..."
     "Stuck at the airport in Lisbon.",
+    # a bare class: which one, the turn does not say
+    "I gave a talk in class yesterday.",
+    # someone else's lessons, asked about
+    "Do you like my Spanish lessons?",
 ]
+
+
+def test_one_thing_named_twice_in_a_turn_is_written_once() -> None:
+    text = "I'm growing my pottery studio. People love my studio."
+    assert [(p, o) for _, p, o, _ in facts(text)] == [("owns", "pottery studio")]
 
 
 @pytest.mark.parametrize(("text", "fact"), RECALL_FACTS)
