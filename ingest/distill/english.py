@@ -232,8 +232,12 @@ def elided_speaker(verb: Token) -> bool:
         return False
     if root.tag_ not in ("VBD", "VBG", "VBN") or root.pos_ != "VERB":
         return False
-    if root.tag_ == "VBN" and not any(a.lower_ == "been" for a in root.children):
+    been = any(a.lower_ == "been" for a in root.children)
+    if root.tag_ == "VBN" and not been:
         return False  # "Stuck at home": a participle, not "I have ..."
+    finite = ("VBD", "VBZ", "VBP", "MD")
+    if root.tag_ == "VBG" and not been and any(t.tag_ in finite for t in root.sent[1:]):
+        return False  # "Hiking to the top was awesome": a gerund subject the parse missed
     lead = [t for t in root.sent if t.i < root.i]
     return all(t.dep_ in ELIDED_LEAD and t.head.i == root.i for t in lead)
 
@@ -247,6 +251,9 @@ def subject_token(verb: Token) -> Token | None:
     if verb.dep_ in ("conj", "xcomp") and verb.head.i != verb.i:
         if verb.tag_ == "VBG" and verb.head.dep_ == "acomp":
             return subject_token(verb.head.head)  # "I'm busy getting ready for X"
+        told = [o for o in children(verb.head, "dobj") if o.i < verb.i]
+        if verb.dep_ == "xcomp" and told:
+            return told[0]  # "I encouraged the students to get involved": theirs, not mine
         return subject_token(verb.head)
     if verb.dep_ == "relcl":
         return None

@@ -32,7 +32,7 @@ from ingest.distill.english import (
     verb_phrase,
     verbs,
 )
-from ingest.distill.english_nouns import be, noun_facts
+from ingest.distill.english_nouns import be, lowered, noun_facts
 from ingest.distill.english_rules import ANY_VERB, BY_WORD, VERB_RULES, ahead
 from ingest.distill.facts import Fact
 from ingest.distill.matcher import Matcher
@@ -121,7 +121,7 @@ def _liked_subject(subject: Token | None) -> list[str]:
     if subject is None:
         return []
     if subject.tag_ == "VBG":
-        return [g for g in [gerund(subject)] if g]
+        return [g for g in [lowered(subject, gerund(subject))] if g]
     return phrases(subject)
 
 

@@ -66,8 +66,15 @@ def be(c: Clause) -> list[Fact]:
 
 def _named(subject: Token) -> list[str]:
     if subject.tag_ == "VBG":
-        return [g for g in [gerund(subject)] if g]
+        return [g for g in [lowered(subject, gerund(subject))] if g]
     return phrases(subject)
+
+
+def lowered(token: Token, text: str | None) -> str | None:
+    """A gerund opening the sentence, in lower case ("Creating stories" -> "creating ...")."""
+    if text and token.is_sent_start and token.pos_ == "VERB":
+        return text[:1].lower() + text[1:]
+    return text
 
 
 def _for_me(token: Token) -> bool:
@@ -80,7 +87,7 @@ def _my_passion(c: Clause, subject: Token) -> list[Fact]:
     comp = _complement(c.verb)
     if comp is None or c.negated or first_person(subject) or _mine(subject):
         return []
-    if _mine(comp) and comp.lemma_ in ("passion", "thing"):
+    if _mine(comp) and comp.lemma_ in ("passion", "thing") and c.verb.tag_ in ("VBZ", "VBP"):
         predicate = "likes" if comp.lemma_ == "passion" else "activity"
         return [Fact(c.speaker, predicate, p, confidence=0.8) for p in _named(subject)]
     good = comp.pos_ == "ADJ" and comp.lower_ in lx.EVALUATIVE
@@ -274,13 +281,10 @@ def _owned(token: Token) -> list[tuple[str, str]]:
 
 def _lessons(token: Token) -> list[tuple[str, str]]:
     """ "my German lessons": a subject studied; "my chess club": an activity."""
-    names = [
-        x
-        for x in children(token, "compound", "amod")
-        if x.text[:1].isupper() and not x.is_sent_start
-    ]
-    if token.lemma_.lower() in lx.LESSONS:
-        return [("studies", names[0].text)] if len(names) == 1 else []
+    mods = [x for x in token.lefts if x.dep_ in ("compound", "amod")]
+    named = bool(mods) and mods[0].text[:1].isupper() and not mods[0].is_sent_start
+    if token.lemma_.lower() in lx.LESSONS:  # "my English lit class": English lit
+        return [("studies", text_of(mods))] if named and len(mods) <= 3 else []
     kinds = [x for x in children(token, "compound", "amod") if x.pos_ in ("NOUN", "VERB")]
     return [("activity", p) for p in [phrase(token)] if p] if kinds else []
 

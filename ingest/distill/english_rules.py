@@ -27,6 +27,7 @@ from ingest.distill.english import (
     phrases,
     pobj,
     relative_of,
+    says_nothing,
     verb_phrase,
 )
 from ingest.distill.facts import Fact
@@ -96,8 +97,8 @@ def _likes(c: Clause) -> list[Fact]:
     for obj in dobjs(c.verb):
         if "event" in _kind_of(obj) and c.verb.tag_ == "VBD" and polarity:
             return [c.fact("attended", p) for p in phrases(obj)]  # "a concert that we enjoyed"
-        if _one_unnamed(c.verb, obj):
-            continue
+        if _one_unnamed(c.verb, obj) or (elided(c) and _yours(obj)):
+            continue  # "Loving your new haircut": a compliment, not the speaker's liking
         found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else phrases(obj))
     for comp in children(c.verb, "xcomp"):
         if comp.tag_ == "VBG":
@@ -111,7 +112,7 @@ def _gerunds(token: Token) -> list[str]:
     """A liked gerund and the gerunds listed with it: "I enjoy hiking, playing chess, and
     visiting museums" (the last one the small model reads as a noun its gerund modifies)."""
     listed = [token, *(other for other in token.conjuncts if other.tag_ == "VBG")]
-    found = [gerund(other) for other in listed]
+    found = [gerund(token), *(_whole_gerund(other) for other in listed[1:])]
     for obj in (o for other in listed for o in children(other, "dobj")):
         for other in obj.conjuncts:
             if other.pos_ == "NOUN" and any(
@@ -119,6 +120,24 @@ def _gerunds(token: Token) -> list[str]:
             ):
                 found.append(phrase(other))
     return [f for f in found if f]
+
+
+def _whole_gerund(verb: Token) -> str | None:
+    """A listed gerund with all its complements, or None ("talking about what we're
+    thankful for" is not "talking"; "having such a great time" is not "having time")."""
+    found = gerund(verb)
+    if found is None or any(says_nothing(o) for o in children(verb, "dobj")):
+        return None
+    complements = [x for x in verb.children if x.dep_ in ("dobj", "prep", "ccomp", "xcomp")]
+    return found if all(x.text in found for x in complements) else None
+
+
+def elided(c: Clause) -> bool:
+    return c.who is not None and c.who.token.i == c.verb.i
+
+
+def _yours(obj: Token) -> bool:
+    return any(p.dep_ == "poss" and p.lower_ == "your" for p in obj.children)
 
 
 def _besides(verb: Token) -> list[str]:
@@ -365,13 +384,18 @@ def _activity_verb(c: Clause) -> list[Fact]:
         return []
     if _liked_only(c.verb):
         return []  # "I enjoy hiking" is a liking; whether one hikes is not said
-    if any(d.lower_ in ("a", "an") for o in children(c.verb, "dobj") for d in children(o, "det")):
+    if any(_one_piece(o) for o in children(c.verb, "dobj")):
         return []  # "I'm reading a book", "I painted a portrait": one piece, not a practice
     place = pobj(c.verb, "at", "in")
     if c.verb.lemma_ == "volunteer" and place is not None and "event" in _kind_of(place):
         return _event_or_place(c, place)
     value = lx.ACTIVITY_VERBS.get(c.verb.lemma_.lower(), c.verb.lower_)
     return [c.fact("activity", value, confidence=0.85)]
+
+
+def _one_piece(obj: Token) -> bool:
+    """ "a book", "that book": one piece of work, not a practice."""
+    return any(d.lower_ in ("a", "an", "this", "that") for d in children(obj, "det"))
 
 
 def _liked_only(verb: Token) -> bool:
@@ -402,6 +426,8 @@ def _take_up(c: Clause) -> list[Fact]:
     targets = [*children(c.verb, "dobj", "xcomp"), *filter(None, [pobj(c.verb, "for", "in")])]
     found: list[Fact] = []
     for target in targets:
+        if c.verb.lemma_ == "do" and _one_piece(target):
+            continue  # "I've done an abstract painting": one piece, not a practice
         if target.tag_ == "VBG" and target.lower_ in lx.ACTIVITIES:
             found.append(c.fact("activity", gerund(target) or target.text, confidence=0.85))
         elif target.pos_ in ("NOUN", "PROPN") and "activity" in _kind_of(target):

@@ -117,7 +117,7 @@ def _shorter_name(draft: Draft, drafts: list[Draft]) -> bool:
     """Whether a structured draft is a shorter name of another's object in the same
     observation ("my studio" beside "my dance studio"): one thing, written once."""
     subject, predicate, value, polarity = _key(draft)
-    if predicate == SAID or isinstance(draft["object"], bool):
+    if predicate != "owns":  # "likes music" beside "likes classical music" may be two facts
         return False
     return any(
         other["predicate"] == predicate

@@ -346,6 +346,40 @@ NOT_RECALLED = [
     # someone else's lessons, asked about
     "Do you like my Spanish lessons?",
 ]
+# What the recall rules first wrote on unlabelled development turns, wrongly (each failed
+# before its fix): someone else's thing, a gerund subject, another's involvement, a gerund cut
+# short, one piece of work, a past passion
+NOT_THE_SPEAKERS = [
+    "Loving your new haircut.",
+    "Hiking to the summit and seeing the view was awesome!",
+    "I encouraged the students to get involved in the chess club.",
+    "I've done an oil painting too.",
+    "Fencing was my first passion, but now I write.",
+]
+
+
+@pytest.mark.parametrize("text", NOT_THE_SPEAKERS)
+def test_the_recall_rules_write_nothing_they_cannot_trust(text: str) -> None:
+    assert facts(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I love being with friends and having such a great time.", None),
+        ("We love baking bread and talking about what we're thankful for.", None),
+        ("Baking bread gives me happiness.", (A, "likes", "baking bread")),
+        ("I had a tough time with my French lit class.", (A, "studies", "French lit")),
+    ],
+)
+def test_listed_gerunds_are_whole_and_names_keep_their_words(
+    text: str, fact: tuple[str, str, str] | None
+) -> None:
+    found = [(s, p, o) for s, p, o, _ in facts(text)]
+    if fact is None:
+        assert not [f for f in found if f[2] in ("having time", "talking")]
+    else:
+        assert fact in found
 
 
 def test_one_thing_named_twice_in_a_turn_is_written_once() -> None:
