@@ -24,7 +24,14 @@ from spacy.tokens import Span, Token
 
 from ingest.distill.facts import HEDGE_PENALTY, Fact
 from ingest.distill.identifiers import relation, relative_id
-from ingest.distill.lexicon import EVALUATIVE, GENERIC, HEDGE_VERBS, HEDGES
+from ingest.distill.lexicon import (
+    ACTIVITIES,
+    ACTIVITY_VERBS,
+    EVALUATIVE,
+    GENERIC,
+    HEDGE_VERBS,
+    HEDGES,
+)
 
 SUBJECTS = ("nsubj", "nsubjpass", "csubj")
 BLOCKING_MARKS = frozenset({"if", "unless", "whether"})
@@ -238,8 +245,19 @@ def elided_speaker(verb: Token) -> bool:
     finite = ("VBD", "VBZ", "VBP", "MD")
     if root.tag_ == "VBG" and not been and any(t.tag_ in finite for t in root.sent[1:]):
         return False  # "Hiking to the top was awesome": a gerund subject the parse missed
-    lead = [t for t in root.sent if t.i < root.i]
+    before = [c for c in root.children if c.dep_ == "advcl" and c.i < root.i]
+    if any(children(a, *SUBJECTS) for a in before):
+        return False
+    aside = {t.i for a in before for t in a.subtree}  # "Been quite a week - had an X"
+    lead = [t for t in root.sent if t.i < root.i and t.i not in aside]
     return all(t.dep_ in ELIDED_LEAD and t.head.i == root.i for t in lead)
+
+
+def _practice(verb: Token) -> bool:
+    """A gerund naming an activity ("surfing", "volunteering", "playing the violin")."""
+    return verb.tag_ == "VBG" and (
+        verb.lemma_ in ACTIVITY_VERBS or verb.lower_ in ACTIVITIES or verb.lemma_ == "play"
+    )
 
 
 def subject_token(verb: Token) -> Token | None:
@@ -255,8 +273,8 @@ def subject_token(verb: Token) -> Token | None:
         if verb.dep_ == "xcomp" and told:
             return told[0]  # "I encouraged the students to get involved": theirs, not mine
         return subject_token(verb.head)
-    if verb.dep_ == "relcl":
-        return None
+    if verb.dep_ == "advcl" and _practice(verb) and not children(verb, "mark", "advmod"):
+        return subject_token(verb.head)  # "I had a summer with friends, surfing": mine
     return None
 
 
@@ -565,8 +583,13 @@ def _childhood(node: Token) -> bool:
         if token.lower_ == "as" and any(o.lemma_ in CHILDHOOD for o in token.children):
             return True
     for child in node.children:
-        if child.dep_ == "advcl" and any(
-            t.lower_ in CHILDHOOD | {"younger", "little"} for t in child.subtree
+        then = any(
+            m.lower_ in ("when", "while", "as", "since") for m in children(child, "mark", "advmod")
+        )  # "to clear my mind a little" is no childhood
+        if (
+            child.dep_ == "advcl"
+            and then
+            and any(t.lower_ in CHILDHOOD | {"younger", "little"} for t in child.subtree)
         ):
             return True
     return False

@@ -33,7 +33,7 @@ from ingest.distill.english import (
     verbs,
 )
 from ingest.distill.english_nouns import be, lowered, noun_facts
-from ingest.distill.english_rules import ANY_VERB, BY_WORD, VERB_RULES, ahead
+from ingest.distill.english_rules import ANY_VERB, BY_WORD, VERB_RULES, ahead, liked_only
 from ingest.distill.facts import Fact
 from ingest.distill.matcher import Matcher
 from ingest.distill.objects import technical
@@ -171,8 +171,16 @@ def _clause_facts(verb: Token, speaker: str, asked: bool, cut: set[int]) -> list
         return []
     if c.future:  # a clause under "will": only a plan ("... coming up" is one either way)
         return [*(_plan(c, cut) if c.planned else []), *ahead(c)]
+    if liked_only(verb):
+        return []  # "I enjoy hiking and exploring cities": whether one does it is not said
     rules = [*VERB_RULES.get(verb.lemma_, ()), *BY_WORD.get(verb.lower_, ()), *ANY_VERB]
-    if verb.tag_ == "VBG" and verb.lower_ in lx.ACTIVITIES and verb.lemma_ not in VERB_RULES:
+    alone = not children(verb, "dobj")  # "riding", not "riding the waves"
+    if (
+        verb.tag_ == "VBG"
+        and verb.lower_ in lx.ACTIVITIES
+        and verb.lemma_ not in VERB_RULES
+        and alone
+    ):
         rules.extend(VERB_RULES["paint"])  # a gerund the lemmatizer got wrong ("blogge")
     if verb.lemma_ == "be":
         rules.append(be)

@@ -81,6 +81,21 @@ def _for_me(token: Token) -> bool:
     return any(o.lower_ == "me" for p in children(token, "prep") for o in children(p, "pobj"))
 
 
+def _owned_thing(token: Token) -> bool:
+    """ "These are my running shoes": a possession of the lexicon, shown."""
+    return token.lemma_.lower() in lx.POSSESSIONS or token.lower_ in lx.POSSESSIONS
+
+
+def _i_like(token: Token) -> bool:
+    return any(
+        r.dep_ == "relcl"
+        and r.lemma_ in ("enjoy", "love", "like")
+        and not any(n.dep_ == "neg" for n in r.children)
+        and any(first_person(s) for s in children(r, "nsubj"))
+        for r in token.children
+    )
+
+
 def _my_passion(c: Clause, subject: Token) -> list[Fact]:
     """ "Chess is my passion" (a liking), "Tennis is my thing" (an activity), "Yoga has been
     great for me" (an activity: a practice the speaker speaks of having)."""
@@ -90,6 +105,10 @@ def _my_passion(c: Clause, subject: Token) -> list[Fact]:
     if _mine(comp) and comp.lemma_ in ("passion", "thing") and c.verb.tag_ in ("VBZ", "VBP"):
         predicate = "likes" if comp.lemma_ == "passion" else "activity"
         return [Fact(c.speaker, predicate, p, confidence=0.8) for p in _named(subject)]
+    if _mine(comp) and subject.lower_ in ("this", "these") and _owned_thing(comp):
+        return [Fact(c.speaker, "owns", p, confidence=0.8) for p in phrases(comp)]
+    if comp.lemma_ in ("something", "one") and _i_like(comp):  # "X is something I enjoy"
+        return [Fact(c.speaker, "likes", p, confidence=0.8) for p in _named(subject)]
     good = comp.pos_ == "ADJ" and comp.lower_ in lx.EVALUATIVE
     if good and (_for_me(comp) or _for_me(c.verb)) and subject.lower_ in lx.ACTIVITIES:
         return [Fact(c.speaker, "activity", subject.lower_, confidence=0.8)]
@@ -250,6 +269,9 @@ def noun_facts(
     for token in sentence:
         if token.pos_ not in ("NOUN", "PROPN") or not _mine(token):
             continue
+        if token.dep_ == "ROOT" and token.lemma_ in ("thing", "passion") and not asked:
+            found.extend((fact, token) for fact in _misread_copula(token, speaker))
+            continue
         rel = relative_of(token, speaker)
         if rel is not None and (_my(token) or _we_subject(sentence)):
             found.append((Fact(speaker, rel[0], rel[1], confidence=0.8), token))
@@ -277,6 +299,20 @@ def _owned(token: Token) -> list[tuple[str, str]]:
     if _favourite(token):
         return [("likes", p) for p in [phrase(token)] if p]
     return []
+
+
+def _misread_copula(token: Token, speaker: str) -> list[Fact]:
+    """ "Guitar's mostly my thing": the small model reads the contracted *is* as a
+    possessive; the possessor is what the copula's subject would be."""
+    owners = [
+        p
+        for p in children(token, "poss")
+        if not first_person(p) and any(x.dep_ == "case" for x in p.children)
+    ]
+    if len(owners) != 1:
+        return []
+    predicate = "likes" if token.lemma_ == "passion" else "activity"
+    return [Fact(speaker, predicate, p, confidence=0.75) for p in phrases(owners[0])]
 
 
 def _lessons(token: Token) -> list[tuple[str, str]]:

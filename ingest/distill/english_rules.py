@@ -103,9 +103,25 @@ def _likes(c: Clause) -> list[Fact]:
     for comp in children(c.verb, "xcomp"):
         if comp.tag_ == "VBG":
             found.extend(_gerunds(comp))
+    if found:  # "I enjoy reading, watching films, and ...": the list read as an adjunct
+        for listed in children(c.verb, "advcl"):
+            if listed.tag_ == "VBG" and not children(listed, "mark", "nsubj", "advmod"):
+                found.extend(_whole_gerund(g) or "" for g in (listed, *listed.conjuncts))
     if found and polarity:
         found.extend(_besides(c.verb))
     return [c.fact(predicate, f, polarity=polarity) for f in found if f]
+
+
+def _love_for(c: Clause) -> list[Fact]:
+    """ "We share a love for jazz", "I have a passion for cooking": a liking."""
+    if not _person(c) or c.negated:
+        return []
+    loves = [o for o in children(c.verb, "dobj") if o.lemma_ in ("love", "passion")]
+    liked = pobj(loves[0], "for", "of") if loves else None
+    if liked is None:
+        return []
+    found = [_whole_gerund(liked)] if liked.tag_ == "VBG" else phrases(liked)
+    return [c.fact("likes", f, confidence=0.85) for f in found if f]
 
 
 def _gerunds(token: Token) -> list[str]:
@@ -351,8 +367,10 @@ def _visit(c: Clause) -> list[Fact]:
 
 
 def _attend(c: Clause) -> list[Fact]:
-    """attended / took part in / ran / had / set up ... an event."""
+    """attended / took part in / ran / had / set up / ended up in ... an event."""
     if not _person(c) or c.negated:
+        return []
+    if c.verb.lemma_ == "end" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
         return []
     targets = [*children(c.verb, "dobj"), *filter(None, [pobj(c.verb, "in", "at", "from")])]
     found = []
@@ -382,8 +400,7 @@ def _activity_verb(c: Clause) -> list[Fact]:
     piece of work as its object)."""
     if not _person(c) or c.negated:
         return []
-    if _liked_only(c.verb):
-        return []  # "I enjoy hiking" is a liking; whether one hikes is not said
+
     if any(_one_piece(o) for o in children(c.verb, "dobj")):
         return []  # "I'm reading a book", "I painted a portrait": one piece, not a practice
     place = pobj(c.verb, "at", "in")
@@ -398,17 +415,17 @@ def _one_piece(obj: Token) -> bool:
     return any(d.lower_ in ("a", "an", "this", "that") for d in children(obj, "det"))
 
 
-def _liked_only(verb: Token) -> bool:
+def liked_only(verb: Token) -> bool:
     """A gerund a liking verb governs, or one listed with it ("I enjoy hiking and playing
     chess"): a liking; whether the speaker does it is not said."""
     node = verb
     while node.dep_ == "conj" and node.head.i != node.i:
         node = node.head
-    return node.dep_ in ("xcomp", "dobj") and node.head.lemma_ in LIKING
+    return node.dep_ in ("xcomp", "dobj", "advcl") and node.head.lemma_ in LIKING
 
 
 def _play(c: Clause) -> list[Fact]:
-    if not _person(c) or c.negated or _liked_only(c.verb):
+    if not _person(c) or c.negated:
         return []
     found: list[Fact] = []
     for obj in children(c.verb, "dobj"):
@@ -752,7 +769,18 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("visit", "explore", "tour"), _visit),
     (("take", "go", "have", "make"), _trip),
     (
-        ("attend", "participate", "compete", "perform", "run", "enter", "fail", "join", "do"),
+        (
+            "attend",
+            "participate",
+            "compete",
+            "perform",
+            "run",
+            "enter",
+            "fail",
+            "join",
+            "do",
+            "end",
+        ),
         _attend,
     ),
     (("organize", "organise", "host", "set"), _organize),
@@ -780,6 +808,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("have", "get", "prepare"), ahead),
     (("do",), _emphatic),
     (("involve",), _involved),
+    (("share", "have"), _love_for),
 )
 BY_WORD: dict[str, tuple[Rule, ...]] = _rules((tuple(lx.STATUSES), _status_word))
 ANY_VERB: tuple[Rule, ...] = (_at_event,)

@@ -51,7 +51,7 @@ _STATES = re.compile(
 _ELIDED = re.compile(
     r"^\W*(?:(?:just|still|also|finally|recently|then|and|so|been|yesterday|today)\W+)*"
     r"(?:[a-z]+(?:ed|ing)|took|went|got|had|made|found|bought|began|ran|won|wrote|lost|saw|"
-    r"met|drew|gave)\b",
+    r"met|drew|gave|been)\b",
     re.IGNORECASE,
 )
 

@@ -332,13 +332,33 @@ RECALL_FACTS = [
     ("Still working on my biz.", (A, "owns", "biz")),
     ("We got into an accident on the highway.", (A, "life_event", "accident")),
     ("I do like jazz, so that might be fun.", (A, "likes", "jazz")),
+    # a list read as an adjunct, an activity beside a clause, an event ended up in
+    ("I also enjoy reading, watching films, and exploring cities.", (A, "likes", "watching films")),
+    (
+        "I also enjoy reading, watching films, and exploring cities.",
+        (A, "likes", "exploring cities"),
+    ),
+    ("I had a great summer with my cousins, surfing every day.", (A, "activity", "surfing")),
+    ("Anna and I ended up in an intense quiz contest.", (A, "attended", "quiz contest")),
+    (
+        "Been quite a week - had an interview yesterday for a design job.",
+        (A, "attended", "interview"),
+    ),
+    # a love shared, a thing shown, an activity the model reads as a possessive
+    ("We share a love for jazz.", (A, "likes", "jazz")),
+    ("These are my lucky running shoes.", (A, "owns", "running shoes")),
+    ("Chess's mostly my thing.", (A, "activity", "Chess")),
+    ("Cooking for friends is something I enjoy.", (A, "likes", "cooking for friends")),
+    # "a little" is no childhood
+    ("Took a short trip last week to Madrid to clear my mind a little.", (A, "visited", "Madrid")),
 ]
 NOT_RECALLED = [
     # an imperative is not an elided "I"
     "Enjoy your trip to Lisbon!",
     "Sounds like a great trip.",
-    # a liked gerund is not an activity the speaker does
+    # a liked gerund is not an activity the speaker does, nor a place visited
     "I enjoy playing chess.",
+    "I enjoy hiking and exploring cities.",
     # a participle alone is not "I have ..."
     "Stuck at the airport in Lisbon.",
     # a bare class: which one, the turn does not say
@@ -355,6 +375,10 @@ NOT_THE_SPEAKERS = [
     "I encouraged the students to get involved in the chess club.",
     "I've done an oil painting too.",
     "Fencing was my first passion, but now I write.",
+    # a gerund beside a clause that is no activity is not the speaker's by position
+    "I spent the summer writing about novels, studying characters and themes.",
+    # childhood still holds
+    "When I was little, I went on a trip to Madrid.",
 ]
 
 
