@@ -74,8 +74,14 @@ NOT_PLANNED = frozenset(
         "send",
         "figure",
         "look",
+        "like",
+        "love",
+        "enjoy",
+        "adore",
+        "hate",
+        "prefer",
     }
-)
+)  # "I will always love reading" is a liking said of the future, not a plan
 
 
 def question(text: str) -> bool:

@@ -441,6 +441,8 @@ def _take_up(c: Clause) -> list[Fact]:
     if c.verb.lemma_ == "take" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
         return []
     targets = [*children(c.verb, "dobj", "xcomp"), *filter(None, [pobj(c.verb, "for", "in")])]
+    if c.verb.lemma_ in ("carry", "keep", "continue"):  # "carrying on volunteering"
+        targets = [*children(c.verb, "xcomp"), *filter(None, [pobj(c.verb, "on", "with")])]
     found: list[Fact] = []
     for target in targets:
         if c.verb.lemma_ == "do" and _one_piece(target):
@@ -787,7 +789,21 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (tuple(lx.ACTIVITY_VERBS), _activity_verb),
     (("play",), _play),
     (
-        ("start", "begin", "join", "do", "practice", "practise", "sign", "enroll", "pick", "take"),
+        (
+            "start",
+            "begin",
+            "join",
+            "do",
+            "practice",
+            "practise",
+            "sign",
+            "enroll",
+            "pick",
+            "take",
+            "carry",
+            "keep",
+            "continue",
+        ),
         _take_up,
     ),
     (("buy", "purchase", "own", "get", "have", "adopt", "build", "open", "launch", "create"), _own),

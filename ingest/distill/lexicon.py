@@ -21,7 +21,8 @@ EVENTS: Final = _words(
     "contest competition tournament audition exam test interview event rally march protest "
     "retreat gala fundraiser lecture talk play musical opera recital reunion summit hackathon "
     "premiere screening tour game match trivia camp session gig celebration ball fest run "
-    "5k 10k triathlon drive walk clinic course bootcamp championship"
+    "5k 10k triathlon drive walk clinic course bootcamp championship picnic barbecue bbq "
+    "potluck cookout"
 )
 PLACES: Final = _words(
     "beach park museum mountains mountain lake zoo island islands center centre gallery city "
@@ -65,6 +66,7 @@ ACTIVITY_VERBS: Final = {
 }
 INSTRUMENTS_AND_SPORTS: Final = _words(
     "guitar piano violin drums cello flute ukulele saxophone trumpet bass harp chess tennis "
+    "clarinet oboe bassoon trombone banjo mandolin accordion harmonica viola keyboard "
     "football soccer basketball baseball volleyball golf hockey badminton cricket rugby "
     "pool darts poker bridge"
 )

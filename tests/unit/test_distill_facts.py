@@ -349,6 +349,10 @@ RECALL_FACTS = [
     ("These are my lucky running shoes.", (A, "owns", "running shoes")),
     ("Chess's mostly my thing.", (A, "activity", "Chess")),
     ("Cooking for friends is something I enjoy.", (A, "likes", "cooking for friends")),
+    # more instruments and events; carrying on with an activity
+    ("Yeah, I play the oboe!", (A, "activity", "oboe")),
+    ("Last weekend I had a picnic with some friends.", (A, "attended", "picnic")),
+    ("I'm definitely carrying on volunteering at the shelter.", (A, "activity", "volunteering")),
     # "a little" is no childhood
     ("Took a short trip last week to Madrid to clear my mind a little.", (A, "visited", "Madrid")),
 ]
@@ -377,6 +381,9 @@ NOT_THE_SPEAKERS = [
     "Fencing was my first passion, but now I write.",
     # a gerund beside a clause that is no activity is not the speaker's by position
     "I spent the summer writing about novels, studying characters and themes.",
+    # a liking said of the future is no plan; keeping a thing somewhere is no activity
+    "I will always love reading, personally.",
+    "I keep my guitar in the closet.",
     # childhood still holds
     "When I was little, I went on a trip to Madrid.",
 ]
