@@ -518,7 +518,23 @@ def _chain(verb: Token) -> Iterator[Token]:
             continue
         if node.dep_ not in ("xcomp", "ccomp", "conj", "advcl", "relcl") or node.head.i == node.i:
             return
+        if _reported(node):
+            return  # "Wanted to let you know I joined a club": the club is joined
         node = node.head
+
+
+REPORTING = frozenset({"know", "tell", "say", "share", "mention", "announce", "update"})
+
+
+def _reported(node: Token) -> bool:
+    """A clause with its own subject that a verb of telling reports: what it says holds
+    whatever the frame's modality ("I wanted to tell you I got the job")."""
+    return (
+        node.dep_ == "ccomp"
+        and node.head.lemma_ in REPORTING
+        and any(c.dep_ in SUBJECTS for c in node.children)
+        and not any(c.dep_ == "mark" and c.lower_ != "that" for c in node.children)
+    )  # "let you know once I'm done": a time still ahead, under the frame
 
 
 @dataclass

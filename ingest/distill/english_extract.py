@@ -180,11 +180,16 @@ def _clause_facts(verb: Token, speaker: str, asked: bool, cut: set[int]) -> list
     if liked_only(verb):
         return []  # "I enjoy hiking and exploring cities": whether one does it is not said
     rules = [*VERB_RULES.get(verb.lemma_, ()), *BY_WORD.get(verb.lower_, ()), *ANY_VERB]
-    alone = not children(verb, "dobj")  # "riding", not "riding the waves"
+    alone = not children(verb, "dobj", "prt") and not any(
+        p.lower_ in ("for", "into", "to", "out") for p in children(verb, "prep")
+    )  # "riding", "running in the park"; not "riding the waves", "running for mayor"
     if (
         verb.tag_ == "VBG"
         and verb.lower_ in lx.ACTIVITIES
-        and verb.lemma_ not in VERB_RULES
+        and (
+            verb.lemma_ not in VERB_RULES
+            or not any(a.lower_ in lx.NOT_DOING for a in verb.children)
+        )
         and alone
     ):
         rules.extend(VERB_RULES["paint"])  # a gerund the lemmatizer got wrong ("blogge")

@@ -102,6 +102,9 @@ def _my_passion(c: Clause, subject: Token) -> list[Fact]:
     comp = _complement(c.verb)
     if comp is None or c.negated or first_person(subject) or _mine(subject):
         return []
+    top = comp.lemma_ == "pick" and any(a.lower_ == "top" for a in comp.children)
+    if _mine(comp) and (comp.lower_ in lx.FAVOURITE or top) and c.verb.tag_ in ("VBZ", "VBP"):
+        return [Fact(c.speaker, "likes", p, confidence=0.8) for p in _named(subject)]
     if _mine(comp) and comp.lemma_ in ("passion", "thing") and c.verb.tag_ in ("VBZ", "VBP"):
         predicate = "likes" if comp.lemma_ == "passion" else "activity"
         return [Fact(c.speaker, predicate, p, confidence=0.8) for p in _named(subject)]

@@ -135,6 +135,7 @@ EVALUATIVE: Final = _words(
 )
 HEDGES: Final = _words("maybe probably perhaps possibly likely")
 HAPPY: Final = _words("happy glad joyful smile")
+NOT_DOING: Final = _words("late behind low short")  # "running late" is no running
 TRIPS: Final = _words("trip vacation holiday getaway journey cruise")
 QUANTITIES: Final = _words("lot lots load loads bunch ton tons pile piles stack stacks plenty")
 CLUBS: Final = _words("club league choir band orchestra brigade troupe")
@@ -171,5 +172,5 @@ COMMON_VERBS: Final = _words(
 )
 EXTRA_CUES: Final = _words(
     "fan into allergic allergy allergies name passionate joy from job love will 'll ’ll gonna "
-    "going plan planning favorite favourite owner owns version"
+    "going plan planning favorite favourite owner owns version passion pick"
 )

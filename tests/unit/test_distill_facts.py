@@ -353,6 +353,12 @@ RECALL_FACTS = [
     ("Yeah, I play the oboe!", (A, "activity", "oboe")),
     ("Last weekend I had a picnic with some friends.", (A, "attended", "picnic")),
     ("I'm definitely carrying on volunteering at the shelter.", (A, "activity", "volunteering")),
+    # a clause a verb of telling reports holds whatever the frame's modality
+    ("Hey! Wanted to let you know I joined a chess club!", (A, "activity", "chess club")),
+    # an activity gerund alone, after an elided "I"; a favourite or top pick is a liking
+    ("Been running longer since our last chat.", (A, "activity", "running")),
+    ("Iron Man is my top pick.", (A, "likes", "Iron Man")),
+    ("Jazz is my favourite.", (A, "likes", "jazz")),
     # "a little" is no childhood
     ("Took a short trip last week to Madrid to clear my mind a little.", (A, "visited", "Madrid")),
 ]
@@ -384,6 +390,11 @@ NOT_THE_SPEAKERS = [
     # a liking said of the future is no plan; keeping a thing somewhere is no activity
     "I will always love reading, personally.",
     "I keep my guitar in the closet.",
+    # a reported clause keeps its own time and wishes; running late is no running
+    "I'll let you know once I'm done reading it.",
+    "I wanted to tell you I'd love to join a chess club.",
+    "I'm running late.",
+    "I've been running for mayor.",
     # childhood still holds
     "When I was little, I went on a trip to Madrid.",
 ]
