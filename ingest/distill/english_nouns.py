@@ -175,6 +175,9 @@ def _occupation(c: Clause, comp: Token) -> list[Fact]:
 
 
 def _person_prep(c: Clause) -> list[Fact]:
+    place = pobj(c.verb, "in", "at") if c.verb.tag_ == "VBD" else None
+    if place is not None and (place.pos_ == "PROPN" or place.lemma_.lower() in lx.PLACES):
+        return [c.fact("visited", p, confidence=0.8) for p in phrases(place)]  # "I was in Rome"
     liked = pobj(c.verb, "into")
     if liked is not None:
         return [c.fact("likes", p, confidence=0.8) for p in phrases(liked)]

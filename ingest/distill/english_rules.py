@@ -372,6 +372,8 @@ def _attend(c: Clause) -> list[Fact]:
         return []
     if c.verb.lemma_ == "end" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
         return []
+    if c.verb.lemma_ == "win" and c.verb.tag_ not in ("VBD", "VBN"):
+        return []  # "when I win a tournament": what happens, not an event attended
     targets = [*children(c.verb, "dobj"), *filter(None, [pobj(c.verb, "in", "at", "from")])]
     found = []
     for target in targets:
@@ -782,6 +784,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
             "join",
             "do",
             "end",
+            "win",
         ),
         _attend,
     ),
@@ -812,7 +815,21 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("try",), _try),
     (("give", "drop", "abandon", "quit", "ditch", "scrap"), _drop),
     (("decide",), _decide),
-    (("write", "spruce", "tweak", "polish", "revise", "refine", "have", "start"), _work_on),
+    (
+        (
+            "write",
+            "spruce",
+            "tweak",
+            "polish",
+            "revise",
+            "refine",
+            "have",
+            "start",
+            "wrap",
+            "finish",
+        ),
+        _work_on,
+    ),
     (("break", "hurt", "injure", "sprain"), _injure),
     (("maintain", "manage"), _owner),
     (tuple(lx.STATUS_VERBS), _status_verb),

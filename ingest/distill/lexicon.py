@@ -131,7 +131,8 @@ GENERIC: Final = _words(
 EVALUATIVE: Final = _words(
     "great awesome amazing cool coolest nice good best better big huge little small new "
     "intense fun incredible wonderful fantastic lovely beautiful special own whole entire "
-    "real true crazy wild super lucky favorite favourite total fave"
+    "real true crazy wild super lucky favorite favourite total fave second third fourth fifth "
+    "sixth"
 )
 HEDGES: Final = _words("maybe probably perhaps possibly likely")
 HAPPY: Final = _words("happy glad joyful smile")

@@ -359,6 +359,10 @@ RECALL_FACTS = [
     ("Been running longer since our last chat.", (A, "activity", "running")),
     ("Iron Man is my top pick.", (A, "likes", "Iron Man")),
     ("Jazz is my favourite.", (A, "likes", "jazz")),
+    # an event won, a place one was at, a plan being wrapped up
+    ("I won my second chess tournament on Friday!", (A, "attended", "chess tournament")),
+    ("I was at the beach all day.", (A, "visited", "beach")),
+    ("I'm wrapping up the business plan.", (A, "works_on", "business plan")),
     # "a little" is no childhood
     ("Took a short trip last week to Madrid to clear my mind a little.", (A, "visited", "Madrid")),
 ]
@@ -395,6 +399,10 @@ NOT_THE_SPEAKERS = [
     "I wanted to tell you I'd love to join a chess club.",
     "I'm running late.",
     "I've been running for mayor.",
+    # winning as a habit is no event; a band, love or home are no places
+    "It's just like when I win a chess tournament - it feels awesome!",
+    "I was in a band in college.",
+    "I was at home.",
     # childhood still holds
     "When I was little, I went on a trip to Madrid.",
 ]
