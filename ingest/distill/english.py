@@ -86,6 +86,8 @@ TIME_NOUNS = frozenset(
         "today",
         "yesterday",
         "tomorrow",
+        "time",
+        "times",
     }
 )
 CHILDHOOD = frozenset({"kid", "child", "teen", "teenager", "boy", "girl", "student"})
@@ -452,7 +454,7 @@ def gerund(verb: Token) -> str | None:
         ]
     for prep in preps:
         found = [o for o in children(prep, "pobj") if o.pos_ in ("NOUN", "PROPN")]
-        if found and found[0].lemma_.lower() not in TIME_NOUNS:
+        if found and found[0].lemma_.lower().strip("-–—") not in TIME_NOUNS:
             tokens.extend([prep, *phrase_tokens(found[0])])
             break
     if not usable(tokens):

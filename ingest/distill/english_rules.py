@@ -431,6 +431,8 @@ def _play(c: Clause) -> list[Fact]:
         return []
     found: list[Fact] = []
     for obj in children(c.verb, "dobj"):
+        if obj.lemma_ in ("team", "club", "band"):
+            continue  # "we played a top team": an opponent, not an activity
         if obj.lower_ in lx.INSTRUMENTS_AND_SPORTS or "activity" in _kind_of(obj):
             found.extend(c.fact("activity", p, confidence=0.85) for p in phrases(obj))
     return found
@@ -500,7 +502,12 @@ def _try(c: Clause) -> list[Fact]:
         return []
     found: list[str] = []
     for obj in children(c.verb, "dobj", "xcomp"):
-        if obj.tag_ == "VBG":
+        tried = (pobj(obj, "at") or pobj(c.verb, "at")) if obj.lemma_ == "hand" else None
+        if tried is not None:  # "I tried my hand at surfing"
+            found.extend([gerund(tried) or ""] if tried.tag_ == "VBG" else phrases(tried))
+        elif obj.lemma_ == "hand":
+            continue
+        elif obj.tag_ == "VBG":
             found.append(gerund(obj) or "")
         elif obj.dep_ == "dobj":
             found.extend(phrases(obj))
@@ -651,6 +658,8 @@ def _at_event(c: Clause) -> list[Fact]:
     "last Friday at dance class ... I felt it"."""
     if not _person(c) or c.negated:
         return []
+    if any(a.lower_ in ("better", "worse", "good", "great", "bad") for a in c.verb.children):
+        return []  # "getting better at my game": a skill, not an event
     holders = [c.verb, *children(c.verb, "npadvmod")]
     for holder in holders:
         target = pobj(holder, "at")

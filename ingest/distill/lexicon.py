@@ -126,7 +126,7 @@ GENERIC: Final = _words(
     "experience experiences journey ride chance opportunity news fun blast people folks "
     "everyone everybody someone somebody anyone other others side point reason feeling "
     "feelings vibe vibes world stuff piece pieces pic picture photo photos look rest ton "
-    "tons bunch plenty"
+    "tons bunch plenty more less much share"
 )
 EVALUATIVE: Final = _words(
     "great awesome amazing cool coolest nice good best better big huge little small new "

@@ -363,6 +363,8 @@ RECALL_FACTS = [
     ("I won my second chess tournament on Friday!", (A, "attended", "chess tournament")),
     ("I was at the beach all day.", (A, "visited", "beach")),
     ("I'm wrapping up the business plan.", (A, "works_on", "business plan")),
+    # trying one's hand at something
+    ("I tried my hand at surfing for the first time!", (A, "tried", "surfing")),
     # "a little" is no childhood
     ("Took a short trip last week to Madrid to clear my mind a little.", (A, "visited", "Madrid")),
 ]
@@ -403,6 +405,11 @@ NOT_THE_SPEAKERS = [
     "It's just like when I win a chess tournament - it feels awesome!",
     "I was in a band in college.",
     "I was at home.",
+    # an opponent played, a skill got better at, a fair share, more: none is a fact
+    "We played a top team and it was tough.",
+    "I'm getting better at my overall game.",
+    "I've been doing my fair share of research.",
+    "It helps us grow and learn more about ourselves.",
     # childhood still holds
     "When I was little, I went on a trip to Madrid.",
 ]
