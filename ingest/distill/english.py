@@ -93,7 +93,7 @@ TIME_NOUNS = frozenset(
 CHILDHOOD = frozenset({"kid", "child", "teen", "teenager", "boy", "girl", "student"})
 THING_PREPS = ("of", "to", "for")
 TEAMS = frozenset({"team", "company", "group", "department", "squad", "org"})
-VAGUE_OBJECTS = frozenset({"one", "ones", "thing", "things", "stuff"})
+VAGUE_OBJECTS = frozenset({"one", "ones", "thing", "things", "stuff", "more", "much", "less"})
 DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 DEICTIC = frozenset(
     {

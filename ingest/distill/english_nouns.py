@@ -29,6 +29,7 @@ from ingest.distill.english import (
     verb_phrase,
 )
 from ingest.distill.facts import Fact
+from ingest.distill.identifiers import relation
 
 _VERSION_SHAPE = re.compile(r"^v?\d+(?:\.\d+)*\w*$|\.\w{1,4}$|^v\d", re.IGNORECASE)
 _MINE = frozenset({"my", "our"})
@@ -285,6 +286,20 @@ def noun_facts(
         if rel is None and token.lemma_.lower() in lx.LESSONS | lx.CLUBS and not asked:
             found.extend((Fact(speaker, p, v, confidence=0.8), token) for p, v in _lessons(token))
             continue  # presupposed like a relative: "I'll keep up with my German lessons"
+        loved = None
+        if token.lemma_ in ("love", "passion"):
+            loved = pobj(token, "of", "for") or (
+                pobj(token.head, "for", "of") if token.dep_ == "dobj" else None
+            )
+        if loved is not None and (
+            relation(loved.lower_) is not None
+            or any(d.lower_ in ("the", "this", "that") for d in children(loved, "det"))
+        ):
+            loved = None  # "my love for my kids", "my passion for the project": no liking
+        if loved is not None and not asked:  # "I'll keep pursuing my passion for writing"
+            liked = [lowered(loved, gerund(loved))] if loved.tag_ == "VBG" else phrases(loved)
+            found.extend((Fact(speaker, "likes", p, confidence=0.8), token) for p in liked if p)
+            continue
         if rel is not None or not settled(token):
             continue
         found.extend((Fact(speaker, p, v, confidence=0.8), token) for p, v in _owned(token))
@@ -300,8 +315,6 @@ def _owned(token: Token) -> list[tuple[str, str]]:
         return [("health_condition", p) for p in [phrase(token)] if p]
     if word in lx.BUSINESSES and _real(token):
         return [("owns", p) for p in [phrase(token)] if p]
-    if word == "love" and pobj(token, "of", "for") is not None:
-        return [("likes", p) for p in phrases(pobj(token, "of", "for"))]
     if _favourite(token):
         return [("likes", p) for p in [phrase(token)] if p]
     return []

@@ -363,6 +363,9 @@ RECALL_FACTS = [
     ("I won my second chess tournament on Friday!", (A, "attended", "chess tournament")),
     ("I was at the beach all day.", (A, "visited", "beach")),
     ("I'm wrapping up the business plan.", (A, "works_on", "business plan")),
+    # a love or passion of one's own, whatever the clause around it
+    ("I'll definitely keep pursuing my passion for writing.", (A, "likes", "writing")),
+    ("This made me appreciate my love of reading even more.", (A, "likes", "reading")),
     # trying one's hand at something
     ("I tried my hand at surfing for the first time!", (A, "tried", "surfing")),
     # "a little" is no childhood
@@ -410,6 +413,8 @@ NOT_THE_SPEAKERS = [
     "I'm getting better at my overall game.",
     "I've been doing my fair share of research.",
     "It helps us grow and learn more about ourselves.",
+    # a love for one's own or for one thing is no liking of a kind
+    "My passion for the project keeps me going.",
     # childhood still holds
     "When I was little, I went on a trip to Madrid.",
 ]
