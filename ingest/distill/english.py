@@ -119,6 +119,7 @@ DEICTIC = frozenset(
         "picture",
         "event",
         "trip",
+        "genre",
     }
 )  # "the migration to Postgres 16" names one migration
 KIND_ONLY = frozenset({"event", "activity"})  # an object only with a modifier saying which
@@ -246,11 +247,11 @@ def elided_speaker(verb: Token) -> bool:
         return False  # "Stuck at home": a participle, not "I have ..."
     finite = ("VBD", "VBZ", "VBP", "MD")
     if root.tag_ == "VBG" and not been and any(t.tag_ in finite for t in root.sent[1:]):
-        return False  # "Hiking to the top was awesome": a gerund subject the parse missed
+        return False  # "Climbing to the summit was exhausting": a gerund subject the parse missed
     before = [c for c in root.children if c.dep_ == "advcl" and c.i < root.i]
     if any(children(a, *SUBJECTS) for a in before):
         return False
-    aside = {t.i for a in before for t in a.subtree}  # "Been quite a week - had an X"
+    aside = {t.i for a in before for t in a.subtree}  # "Been a long week - had an exam"
     lead = [t for t in root.sent if t.i < root.i and t.i not in aside]
     return all(t.dep_ in ELIDED_LEAD and t.head.i == root.i for t in lead)
 
@@ -273,7 +274,7 @@ def subject_token(verb: Token) -> Token | None:
             return subject_token(verb.head.head)  # "I'm busy getting ready for X"
         told = [o for o in children(verb.head, "dobj") if o.i < verb.i]
         if verb.dep_ == "xcomp" and told:
-            return told[0]  # "I encouraged the students to get involved": theirs, not mine
+            return told[0]  # "I told my students to get involved": theirs, not mine
         return subject_token(verb.head)
     if verb.dep_ == "advcl" and _practice(verb) and not children(verb, "mark", "advmod"):
         return subject_token(verb.head)  # "I had a summer with friends, surfing": mine
@@ -474,6 +475,8 @@ def verb_phrase(verb: Token, cut: set[int]) -> str | None:
             break
         last = max(last, max(t.i for t in child.subtree))
     tokens = [t for t in verb.doc[verb.i : last + 1] if t.i not in cut]
+    while tokens and tokens[-1].is_punct:
+        tokens = tokens[:-1]  # "do doggy playdates," ends on its word
     if len(tokens) > 2 * MAX_OBJECT_TOKENS or any(t.pos_ == "PRON" for t in tokens[1:]):
         return None
     return text_of(tokens) if tokens else None
@@ -521,7 +524,7 @@ def _chain(verb: Token) -> Iterator[Token]:
         if node.dep_ not in ("xcomp", "ccomp", "conj", "advcl", "relcl") or node.head.i == node.i:
             return
         if _reported(node):
-            return  # "Wanted to let you know I joined a club": the club is joined
+            return  # "Wanted to tell you I joined a rowing club": the club is joined
         node = node.head
 
 
@@ -536,7 +539,7 @@ def _reported(node: Token) -> bool:
         and node.head.lemma_ in REPORTING
         and any(c.dep_ in SUBJECTS for c in node.children)
         and not any(c.dep_ == "mark" and c.lower_ != "that" for c in node.children)
-    )  # "let you know once I'm done": a time still ahead, under the frame
+    )  # "text you once I'm done": a time still ahead, under the frame
 
 
 @dataclass
@@ -603,7 +606,7 @@ def _childhood(node: Token) -> bool:
     for child in node.children:
         then = any(
             m.lower_ in ("when", "while", "as", "since") for m in children(child, "mark", "advmod")
-        )  # "to clear my mind a little" is no childhood
+        )  # "to unwind a little" is no childhood
         if (
             child.dep_ == "advcl"
             and then

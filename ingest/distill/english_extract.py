@@ -80,8 +80,11 @@ NOT_PLANNED = frozenset(
         "adore",
         "hate",
         "prefer",
+        "need",
+        "want",
+        "wish",
     }
-)  # "I will always love reading" is a liking said of the future, not a plan
+)  # "I will always love jazz" is a liking said of the future, not a plan
 
 
 def question(text: str) -> bool:

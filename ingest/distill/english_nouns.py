@@ -150,7 +150,12 @@ def _person_is(c: Clause) -> list[Fact]:
             )
         more = [phrase(x) for x in comp.conjuncts if x.pos_ == "NOUN"]  # "..., as well as X"
         found.extend(c.fact("likes", p, confidence=0.8) for p in more if p)
-    elif comp is not None and comp.lemma_.lower() in lx.OCCUPATIONS and comp.tag_ != "NNS":
+    elif (
+        comp is not None
+        and comp.lemma_.lower() in lx.OCCUPATIONS
+        and comp.tag_ != "NNS"
+        and not any(d.lower_ == "no" for d in comp.children)  # "I'm no writer"
+    ):
         found.extend(_occupation(c, comp))
     elif comp is not None and comp.lower_ == "allergic":
         allergen = pobj(comp, "to")
@@ -285,7 +290,7 @@ def noun_facts(
             continue
         if rel is None and token.lemma_.lower() in lx.LESSONS | lx.CLUBS and not asked:
             found.extend((Fact(speaker, p, v, confidence=0.8), token) for p, v in _lessons(token))
-            continue  # presupposed like a relative: "I'll keep up with my German lessons"
+            continue  # presupposed like a relative: "I'll keep up with my Spanish lessons"
         loved = None
         if token.lemma_ in ("love", "passion"):
             loved = pobj(token, "of", "for") or (
@@ -295,8 +300,8 @@ def noun_facts(
             relation(loved.lower_) is not None
             or any(d.lower_ in ("the", "this", "that") for d in children(loved, "det"))
         ):
-            loved = None  # "my love for my kids", "my passion for the project": no liking
-        if loved is not None and not asked:  # "I'll keep pursuing my passion for writing"
+            loved = None  # "my love for my kids", "my passion for the campaign": no liking
+        if loved is not None and not asked:  # "I'll keep pursuing my passion for photography"
             liked = [lowered(loved, gerund(loved))] if loved.tag_ == "VBG" else phrases(loved)
             found.extend((Fact(speaker, "likes", p, confidence=0.8), token) for p in liked if p)
             continue
@@ -321,7 +326,7 @@ def _owned(token: Token) -> list[tuple[str, str]]:
 
 
 def _misread_copula(token: Token, speaker: str) -> list[Fact]:
-    """ "Guitar's mostly my thing": the small model reads the contracted *is* as a
+    """ "Chess's totally my thing": the small model reads the contracted *is* as a
     possessive; the possessor is what the copula's subject would be."""
     owners = [
         p

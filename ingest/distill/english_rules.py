@@ -97,8 +97,8 @@ def _likes(c: Clause) -> list[Fact]:
     for obj in dobjs(c.verb):
         if "event" in _kind_of(obj) and c.verb.tag_ == "VBD" and polarity:
             return [c.fact("attended", p) for p in phrases(obj)]  # "a concert that we enjoyed"
-        if _one_unnamed(c.verb, obj) or (elided(c) and _yours(obj)):
-            continue  # "Loving your new haircut": a compliment, not the speaker's liking
+        if _one_unnamed(c.verb, obj) or (elided(c) and _yours(obj)) or _theirs(obj):
+            continue  # "Loving your new haircut", "I love his humour": about someone else
         found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else phrases(obj))
     for comp in children(c.verb, "xcomp"):
         if comp.tag_ == "VBG":
@@ -129,18 +129,20 @@ def _gerunds(token: Token) -> list[str]:
     visiting museums" (the last one the small model reads as a noun its gerund modifies)."""
     listed = [token, *(other for other in token.conjuncts if other.tag_ == "VBG")]
     found = [gerund(token), *(_whole_gerund(other) for other in listed[1:])]
+    found.extend(phrase(other) for other in token.conjuncts if _misread_gerund(other))
     for obj in (o for other in listed for o in children(other, "dobj")):
-        for other in obj.conjuncts:
-            if other.pos_ == "NOUN" and any(
-                a.tag_ == "VBG" and a.dep_ == "amod" for a in other.lefts
-            ):
-                found.append(phrase(other))
+        found.extend(phrase(other) for other in obj.conjuncts if _misread_gerund(other))
     return [f for f in found if f]
+
+
+def _misread_gerund(token: Token) -> bool:
+    """ "visiting markets" read as a noun its gerund modifies."""
+    return token.pos_ == "NOUN" and any(a.tag_ == "VBG" and a.dep_ == "amod" for a in token.lefts)
 
 
 def _whole_gerund(verb: Token) -> str | None:
     """A listed gerund with all its complements, or None ("talking about what we're
-    thankful for" is not "talking"; "having such a great time" is not "having time")."""
+    thankful for" is not "talking"; "having a great time" is not "having time")."""
     found = gerund(verb)
     if found is None or any(says_nothing(o) for o in children(verb, "dobj")):
         return None
@@ -152,6 +154,11 @@ def elided(c: Clause) -> bool:
     return c.who is not None and c.who.token.i == c.verb.i
 
 
+def _theirs(obj: Token) -> bool:
+    """A thing of a third person's ("his tech", "her voice"): a compliment of them."""
+    return any(p.dep_ == "poss" and p.lower_ in ("his", "her", "their") for p in obj.children)
+
+
 def _yours(obj: Token) -> bool:
     return any(p.dep_ == "poss" and p.lower_ == "your" for p in obj.children)
 
@@ -159,8 +166,11 @@ def _yours(obj: Token) -> bool:
 def _besides(verb: Token) -> list[str]:
     """ "Besides cooking, I also enjoy X": what the liking adds to is liked too."""
     found: list[str] = []
-    for prep in children(verb, "prep"):
-        apart = prep.lower_ == "from" and any(t.lower_ in ("apart", "aside") for t in prep.lefts)
+    aside = [a for a in children(verb, "advmod") if a.lower_ in ("apart", "aside")]
+    for prep in [*children(verb, "prep"), *(p for a in aside for p in children(a, "prep"))]:
+        apart = prep.lower_ == "from" and (
+            bool(aside) or any(t.lower_ in ("apart", "aside") for t in prep.lefts)
+        )
         if prep.lower_ != "besides" and not apart:
             continue
         for obj in children(prep, "pobj", "pcomp"):
@@ -345,7 +355,7 @@ def _event_or_place(c: Clause, target: Token) -> list[Fact]:
 
 
 def _trip(c: Clause) -> list[Fact]:
-    """took a trip to Lisbon; went on a camping trip in the forest: a place visited."""
+    """took a trip to Lisbon; went on a fishing trip in the hills: a place visited."""
     if not _person(c) or c.negated:
         return []
     trips = [o for o in children(c.verb, "dobj") if o.lemma_ in lx.TRIPS]
@@ -399,8 +409,8 @@ def _organize(c: Clause) -> list[Fact]:
 
 def _activity_verb(c: Clause) -> list[Fact]:
     """paint, draw, surf, blog, volunteer ...: the speaker does it (not when the verb has one
-    piece of work as its object)."""
-    if not _person(c) or c.negated:
+    piece of work as its object, nor in the passive: "I'm drawn to turtles")."""
+    if not _person(c) or c.negated or children(c.verb, "auxpass", "nsubjpass"):
         return []
 
     if any(_one_piece(o) for o in children(c.verb, "dobj")):
@@ -432,7 +442,7 @@ def _play(c: Clause) -> list[Fact]:
     found: list[Fact] = []
     for obj in children(c.verb, "dobj"):
         if obj.lemma_ in ("team", "club", "band"):
-            continue  # "we played a top team": an opponent, not an activity
+            continue  # "we played a strong side": an opponent, not an activity
         if obj.lower_ in lx.INSTRUMENTS_AND_SPORTS or "activity" in _kind_of(obj):
             found.extend(c.fact("activity", p, confidence=0.85) for p in phrases(obj))
     return found
@@ -450,7 +460,7 @@ def _take_up(c: Clause) -> list[Fact]:
     found: list[Fact] = []
     for target in targets:
         if c.verb.lemma_ == "do" and _one_piece(target):
-            continue  # "I've done an abstract painting": one piece, not a practice
+            continue  # "I did an oil painting": one piece, not a practice
         if target.tag_ == "VBG" and target.lower_ in lx.ACTIVITIES:
             found.append(c.fact("activity", gerund(target) or target.text, confidence=0.85))
         elif target.pos_ in ("NOUN", "PROPN") and "activity" in _kind_of(target):
@@ -503,7 +513,7 @@ def _try(c: Clause) -> list[Fact]:
     found: list[str] = []
     for obj in children(c.verb, "dobj", "xcomp"):
         tried = (pobj(obj, "at") or pobj(c.verb, "at")) if obj.lemma_ == "hand" else None
-        if tried is not None:  # "I tried my hand at surfing"
+        if tried is not None:  # "I tried my hand at pottery"
             found.extend([gerund(tried) or ""] if tried.tag_ == "VBG" else phrases(tried))
         elif obj.lemma_ == "hand":
             continue
@@ -689,7 +699,7 @@ def _back_from(c: Clause) -> list[Fact]:
 
 
 def _help_out(c: Clause) -> list[Fact]:
-    """ "I started helping out with a food drive": an activity of the speaker's."""
+    """ "I started helping out with a book drive": an activity of the speaker's."""
     if not _person(c) or c.negated or not any(p.lower_ == "out" for p in c.verb.children):
         return []
     target = pobj(c.verb, "with", "at")
@@ -712,7 +722,7 @@ def _accident(c: Clause) -> list[Fact]:
 
 
 def ahead(c: Clause) -> list[Fact]:
-    """ "I have a meeting coming up", "getting ready for a fundraiser", "preparing for the
+    """ "I have a meeting coming up", "getting ready for a concert", "preparing for the
     race": an event of the speaker's own still ahead, a plan."""
     if not _person(c) or c.negated or c.who is None or c.verb.tag_ in ("VBD", "VBN"):
         return []

@@ -115,7 +115,7 @@ def _key(draft: Draft) -> tuple[str, str, str, bool]:
 
 def _shorter_name(draft: Draft, drafts: list[Draft]) -> bool:
     """Whether a structured draft is a shorter name of another's object in the same
-    observation ("my studio" beside "my dance studio"): one thing, written once."""
+    observation ("my studio" beside "my pottery studio"): one thing, written once."""
     subject, predicate, value, polarity = _key(draft)
     if predicate != "owns":  # "likes music" beside "likes classical music" may be two facts
         return False

@@ -305,71 +305,76 @@ RECALL_FACTS = [
     ("Been practising the cello a lot.", (A, "activity", "cello")),
     ("Had an interview yesterday for a design job.", (A, "attended", "interview")),
     # a trip to a named place, or to a kind of place
-    ("We went on another fishing trip in the mountains.", (A, "visited", "mountains")),
-    ("This was my Lisbon trip last year.", (A, "visited", "Lisbon")),
+    ("We went on a fishing trip in the mountains in May.", (A, "visited", "mountains")),
+    ("Here's a photo from my Lisbon trip last year.", (A, "visited", "Lisbon")),
     # likings in common shapes
     ("Chess is my passion.", (A, "likes", "chess")),
-    ("Swimming makes me so happy.", (A, "likes", "swimming")),
+    ("Swimming always makes me happy.", (A, "likes", "swimming")),
     ("Gardening brings me such joy.", (A, "likes", "gardening")),
-    ("Besides cooking, I also enjoy hiking.", (A, "likes", "cooking")),
+    ("Apart from cooking, I also enjoy hiking.", (A, "likes", "cooking")),
     ("I enjoy hiking, playing chess, and visiting museums.", (A, "likes", "playing chess")),
     ("I enjoy hiking, playing chess, and visiting museums.", (A, "likes", "visiting museums")),
     # an activity the speaker calls theirs
-    ("Tennis is mostly my thing.", (A, "activity", "Tennis")),
+    ("Tennis is really my thing.", (A, "activity", "Tennis")),
     ("Rowing has been really great for me.", (A, "activity", "rowing")),
     # activities, events and plans in common shapes
-    ("I've been involved in some charity work lately.", (A, "activity", "charity work")),
-    ("I started helping out with a food drive for the school.", (A, "activity", "food drive")),
+    ("I've been involved in some community theatre lately.", (A, "activity", "community theatre")),
+    ("I started helping out with a book drive at the library.", (A, "activity", "book drive")),
     ("I've done strength training for a month.", (A, "activity", "strength training")),
     ("I made a scarf for a friend at my knitting club.", (A, "activity", "knitting club")),
     ("I'll keep going with my Spanish lessons.", (A, "studies", "Spanish")),
-    ("I made a vase in pottery class yesterday.", (A, "attended", "pottery class")),
-    ("I just got back from the coolest jazz festival.", (A, "attended", "jazz festival")),
-    ("Next week I have a board meeting coming up.", (A, "plans", "board meeting (2026-W25)")),
-    ("I'm busy getting ready for a fundraiser next week.", (A, "plans", "fundraiser (2026-W25)")),
+    ("I made a bowl in ceramics class yesterday.", (A, "attended", "ceramics class")),
+    ("We just got back from a great jazz festival.", (A, "attended", "jazz festival")),
+    ("I have a big race coming up next month.", (A, "plans", "race (2026-07)")),
+    ("I'm busy getting ready for a concert next week.", (A, "plans", "concert (2026-W25)")),
     # possessions counted, a business named short, a life event, an emphatic liking
-    ("I've got a lot of books.", (A, "owns", "books")),
-    ("Still working on my biz.", (A, "owns", "biz")),
-    ("We got into an accident on the highway.", (A, "life_event", "accident")),
-    ("I do like jazz, so that might be fun.", (A, "likes", "jazz")),
+    ("I've got lots of guitars.", (A, "owns", "guitars")),
+    ("Still growing my biz these days.", (A, "owns", "biz")),
+    ("I had a car accident in March.", (A, "life_event", "car accident")),
+    ("I do like jazz, honestly.", (A, "likes", "jazz")),
     # a list read as an adjunct, an activity beside a clause, an event ended up in
-    ("I also enjoy reading, watching films, and exploring cities.", (A, "likes", "watching films")),
+    ("I also enjoy knitting, baking bread, and visiting markets.", (A, "likes", "baking bread")),
     (
-        "I also enjoy reading, watching films, and exploring cities.",
-        (A, "likes", "exploring cities"),
+        "I also enjoy knitting, baking bread, and visiting markets.",
+        (A, "likes", "visiting markets"),
     ),
-    ("I had a great summer with my cousins, surfing every day.", (A, "activity", "surfing")),
-    ("Anna and I ended up in an intense quiz contest.", (A, "attended", "quiz contest")),
+    ("I spent a week with my cousins, kayaking every day.", (A, "activity", "kayaking")),
+    ("Sam and I ended up in a chess tournament.", (A, "attended", "chess tournament")),
     (
-        "Been quite a week - had an interview yesterday for a design job.",
-        (A, "attended", "interview"),
+        "Been a long week - had an exam yesterday for my driving licence.",
+        (A, "attended", "exam"),
     ),
     # a love shared, a thing shown, an activity the model reads as a possessive
-    ("We share a love for jazz.", (A, "likes", "jazz")),
-    ("These are my lucky running shoes.", (A, "owns", "running shoes")),
-    ("Chess's mostly my thing.", (A, "activity", "Chess")),
+    ("My sister and I share a love for jazz.", (A, "likes", "jazz")),
+    ("These are my new hiking boots.", (A, "owns", "hiking boots")),
+    ("Chess's totally my thing.", (A, "activity", "Chess")),
     ("Cooking for friends is something I enjoy.", (A, "likes", "cooking for friends")),
     # more instruments and events; carrying on with an activity
     ("Yeah, I play the oboe!", (A, "activity", "oboe")),
-    ("Last weekend I had a picnic with some friends.", (A, "attended", "picnic")),
-    ("I'm definitely carrying on volunteering at the shelter.", (A, "activity", "volunteering")),
+    ("We had a picnic by the river on Sunday.", (A, "attended", "picnic")),
+    ("I'm carrying on volunteering at the food bank.", (A, "activity", "volunteering")),
     # a clause a verb of telling reports holds whatever the frame's modality
-    ("Hey! Wanted to let you know I joined a chess club!", (A, "activity", "chess club")),
+    ("Quick update: wanted to tell you I joined a rowing club!", (A, "activity", "rowing club")),
     # an activity gerund alone, after an elided "I"; a favourite or top pick is a liking
-    ("Been running longer since our last chat.", (A, "activity", "running")),
-    ("Iron Man is my top pick.", (A, "likes", "Iron Man")),
+    ("Been running more since the spring.", (A, "activity", "running")),
+    ("Salsa is my top pick.", (A, "likes", "salsa")),
     ("Jazz is my favourite.", (A, "likes", "jazz")),
     # an event won, a place one was at, a plan being wrapped up
-    ("I won my second chess tournament on Friday!", (A, "attended", "chess tournament")),
+    ("I won my second chess tournament in May.", (A, "attended", "chess tournament")),
     ("I was at the beach all day.", (A, "visited", "beach")),
-    ("I'm wrapping up the business plan.", (A, "works_on", "business plan")),
+    ("I'm wrapping up the grant proposal.", (A, "works_on", "grant proposal")),
     # a love or passion of one's own, whatever the clause around it
-    ("I'll definitely keep pursuing my passion for writing.", (A, "likes", "writing")),
-    ("This made me appreciate my love of reading even more.", (A, "likes", "reading")),
+    ("I'll keep pursuing my passion for photography.", (A, "likes", "photography")),
+    ("It made me appreciate my love of cooking even more.", (A, "likes", "cooking")),
+    # a decision's verb phrase ends on its word
+    (
+        "We decided to host board game nights, which is great considering we all need a break.",
+        (A, "decided", "host board game nights"),
+    ),
     # trying one's hand at something
-    ("I tried my hand at surfing for the first time!", (A, "tried", "surfing")),
+    ("I tried my hand at pottery for the first time!", (A, "tried", "pottery")),
     # "a little" is no childhood
-    ("Took a short trip last week to Madrid to clear my mind a little.", (A, "visited", "Madrid")),
+    ("Went on a trip to Madrid last month to unwind a little.", (A, "visited", "Madrid")),
 ]
 NOT_RECALLED = [
     # an imperative is not an elided "I"
@@ -377,11 +382,11 @@ NOT_RECALLED = [
     "Sounds like a great trip.",
     # a liked gerund is not an activity the speaker does, nor a place visited
     "I enjoy playing chess.",
-    "I enjoy hiking and exploring cities.",
+    "I enjoy cycling and exploring old towns.",
     # a participle alone is not "I have ..."
     "Stuck at the airport in Lisbon.",
     # a bare class: which one, the turn does not say
-    "I gave a talk in class yesterday.",
+    "I fell asleep in class yesterday.",
     # someone else's lessons, asked about
     "Do you like my Spanish lessons?",
 ]
@@ -390,31 +395,38 @@ NOT_RECALLED = [
 # short, one piece of work, a past passion
 NOT_THE_SPEAKERS = [
     "Loving your new haircut.",
-    "Hiking to the summit and seeing the view was awesome!",
-    "I encouraged the students to get involved in the chess club.",
-    "I've done an oil painting too.",
-    "Fencing was my first passion, but now I write.",
+    "Climbing to the summit was exhausting but worth it.",
+    "I told my students to get involved in the chess club.",
+    "Last night I did an oil painting.",
+    "Fencing was my passion in school.",
     # a gerund beside a clause that is no activity is not the speaker's by position
     "I spent the summer writing about novels, studying characters and themes.",
     # a liking said of the future is no plan; keeping a thing somewhere is no activity
-    "I will always love reading, personally.",
+    "I will always love jazz.",
     "I keep my guitar in the closet.",
     # a reported clause keeps its own time and wishes; running late is no running
-    "I'll let you know once I'm done reading it.",
+    "I'll text you once I'm done reading the manual.",
     "I wanted to tell you I'd love to join a chess club.",
     "I'm running late.",
     "I've been running for mayor.",
     # winning as a habit is no event; a band, love or home are no places
-    "It's just like when I win a chess tournament - it feels awesome!",
+    "Nothing beats the feeling when I win a chess tournament.",
     "I was in a band in college.",
     "I was at home.",
     # an opponent played, a skill got better at, a fair share, more: none is a fact
-    "We played a top team and it was tough.",
-    "I'm getting better at my overall game.",
-    "I've been doing my fair share of research.",
-    "It helps us grow and learn more about ourselves.",
+    "We played a strong team last night.",
+    "I'm getting better at my chess game.",
+    "I've done my fair share of cleaning.",
+    "Travel helps me learn more about myself.",
     # a love for one's own or for one thing is no liking of a kind
-    "My passion for the project keeps me going.",
+    "My passion for the campaign keeps me going.",
+    # attracted is no drawing; "no writer" is no occupation; a need is no plan; someone
+    # else's thing liked is a compliment; a deictic genre says nothing
+    "I'm drawn to old lighthouses.",
+    "I'm no chef, honestly.",
+    "I'll just need the gluten-free version!",
+    "I love his jokes and her voice.",
+    "Honestly, I'm really into this genre.",
     # childhood still holds
     "When I was little, I went on a trip to Madrid.",
 ]
@@ -428,10 +440,10 @@ def test_the_recall_rules_write_nothing_they_cannot_trust(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "fact"),
     [
-        ("I love being with friends and having such a great time.", None),
-        ("We love baking bread and talking about what we're thankful for.", None),
+        ("I love meeting new people and having a great time.", None),
+        ("We love baking bread and talking about what we read.", None),
         ("Baking bread gives me happiness.", (A, "likes", "baking bread")),
-        ("I had a tough time with my French lit class.", (A, "studies", "French lit")),
+        ("I'm struggling with my French lit class.", (A, "studies", "French lit")),
     ],
 )
 def test_listed_gerunds_are_whole_and_names_keep_their_words(
@@ -462,5 +474,5 @@ def test_the_recall_rules_leave_what_they_must_not_read(text: str) -> None:
 def test_a_trip_and_an_elided_speaker_keep_their_dates() -> None:
     trip = drafts("Took a quick trip to Lisbon last week.")
     assert [(d["object"], d["valid_from"][:10]) for d in trip] == [("Lisbon", "2026-06-01")]
-    mine = drafts("This was my Lisbon trip last year.")
+    mine = drafts("Here's a photo from my Lisbon trip last year.")
     assert [(d["object"], d["valid_from"][:10]) for d in mine] == [("Lisbon", "2025-01-01")]
