@@ -347,7 +347,8 @@ def _event_or_place(c: Clause, target: Token) -> list[Fact]:
     value = phrase(target)
     if not value:
         return []
-    if "event" in kinds:
+    meeting = target.lemma_ == "group" and bool(children(target, "compound"))
+    if "event" in kinds or (meeting and c.verb.lemma_ in ("go", "attend")):  # a support group
         return [c.fact("attended", value)]
     if "place" in kinds or (target.pos_ == "PROPN" and c.verb.lemma_ in ("go", "travel", "fly")):
         return [c.fact("visited", value)]

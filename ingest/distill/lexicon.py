@@ -173,5 +173,5 @@ COMMON_VERBS: Final = _words(
 )
 EXTRA_CUES: Final = _words(
     "fan into allergic allergy allergies name passionate joy from job love will 'll ’ll gonna "
-    "going plan planning favorite favourite owner owns version passion pick"
+    "going plan planning favorite favourite owner owns version passion pick group"
 )
