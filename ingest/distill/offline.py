@@ -56,6 +56,11 @@ _ELIDED = re.compile(
 )
 
 
+# a place named after a preposition or a visit ("I was in Chicago", "went to Madrid"): a cue
+# the word lists cannot hold
+_PLACE_NAME = re.compile(r"\b(?:in|to|from|visited|visiting)\s+(?:the\s+)?[A-Z][a-z]{2,}")
+
+
 def chinese_text(text: str) -> bool:
     return any(is_cjk(ch) for ch in text)
 
@@ -69,7 +74,7 @@ def may_state(text: str) -> bool:
         return False
     if _STATES.search(text) is None and _ELIDED.search(text) is None:
         return False
-    return cues().search(text) is not None
+    return cues().search(text) is not None or _PLACE_NAME.search(text) is not None
 
 
 def _english_part(sentence: Sentence) -> str:

@@ -366,6 +366,8 @@ RECALL_FACTS = [
     # a love or passion of one's own, whatever the clause around it
     ("I'll keep pursuing my passion for photography.", (A, "likes", "photography")),
     ("It made me appreciate my love of cooking even more.", (A, "likes", "cooking")),
+    # a place named after a preposition is worth parsing without another cue
+    ("I was in Porto, it was lovely!", (A, "visited", "Porto")),
     # a named group gone to meets
     ("I went to a grief support group on Monday.", (A, "attended", "grief support group")),
     # a decision's verb phrase ends on its word
