@@ -7,6 +7,11 @@ a question, ``if``/``unless``/``whether``, a modal (``would``, ``could``, ``shou
 ``must``; ``may``/``might`` + have only hedge), ``want``/``wish``/``need``/``would love`` to,
 ``let's``, ``used to``, an imperative. It is *future* under ``will``, ``going to`` or
 ``gonna``, and *hedged* under ``I think``, ``maybe``, ``probably`` or ``may have``.
+
+Chat leaves the speaker out ("Took a short trip to Lisbon last week", "Still working on my
+thesis", "Been practising the cello"): a sentence whose main verb is past or progressive,
+has no subject and nothing but adverbs before it is the speaker's (:func:`elided_speaker`).
+An imperative ("Enjoy your trip!") is a base form and stays blocked.
 """
 
 from __future__ import annotations
@@ -19,7 +24,14 @@ from spacy.tokens import Span, Token
 
 from ingest.distill.facts import HEDGE_PENALTY, Fact
 from ingest.distill.identifiers import relation, relative_id
-from ingest.distill.lexicon import EVALUATIVE, GENERIC, HEDGE_VERBS, HEDGES
+from ingest.distill.lexicon import (
+    ACTIVITIES,
+    ACTIVITY_VERBS,
+    EVALUATIVE,
+    GENERIC,
+    HEDGE_VERBS,
+    HEDGES,
+)
 
 SUBJECTS = ("nsubj", "nsubjpass", "csubj")
 BLOCKING_MARKS = frozenset({"if", "unless", "whether"})
@@ -74,12 +86,14 @@ TIME_NOUNS = frozenset(
         "today",
         "yesterday",
         "tomorrow",
+        "time",
+        "times",
     }
 )
 CHILDHOOD = frozenset({"kid", "child", "teen", "teenager", "boy", "girl", "student"})
 THING_PREPS = ("of", "to", "for")
 TEAMS = frozenset({"team", "company", "group", "department", "squad", "org"})
-VAGUE_OBJECTS = frozenset({"one", "ones", "thing", "things", "stuff"})
+VAGUE_OBJECTS = frozenset({"one", "ones", "thing", "things", "stuff", "more", "much", "less"})
 DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 DEICTIC = frozenset(
     {
@@ -105,6 +119,7 @@ DEICTIC = frozenset(
         "picture",
         "event",
         "trip",
+        "genre",
     }
 )  # "the migration to Postgres 16" names one migration
 KIND_ONLY = frozenset({"event", "activity"})  # an object only with a modifier saying which
@@ -177,6 +192,77 @@ def resolve_subject(token: Token, speaker: str) -> Who | None:
     return Who(text, "thing", token) if text else None
 
 
+ELIDED_LEAD = frozenset({"advmod", "aux", "punct", "intj", "cc", "neg", "npadvmod"})
+# irregular past forms the small model tags as a base form when they open a sentence
+PAST_FORMS = {
+    "took": "take",
+    "went": "go",
+    "got": "get",
+    "had": "have",
+    "made": "make",
+    "found": "find",
+    "bought": "buy",
+    "began": "begin",
+    "ran": "run",
+    "won": "win",
+    "wrote": "write",
+    "lost": "lose",
+    "saw": "see",
+    "met": "meet",
+    "drew": "draw",
+    "gave": "give",
+    "tried": "try",
+    "joined": "join",
+    "started": "start",
+    "finished": "finish",
+    "visited": "visit",
+}
+
+
+def repair_opening(sentence: Span) -> None:
+    """An opening irregular past the tagger read as a base form ("Took a trip ...": a bare
+    VB, lemma "took") is the past tense of its verb: an elided "I", not an imperative."""
+    for token in sentence:
+        if token.dep_ in ELIDED_LEAD and token.head.i != token.i:
+            continue
+        base = PAST_FORMS.get(token.lower_)
+        if base is not None and token.dep_ == "ROOT" and token.tag_ in ("VB", "VBP", "NN"):
+            token.tag_, token.pos_, token.lemma_ = "VBD", "VERB", base
+        return
+
+
+def elided_speaker(verb: Token) -> bool:
+    """Whether ``verb`` belongs to a chat sentence that leaves out its subject "I": its main
+    verb (``verb`` or the verb it is conjoined with or complements) is past, progressive or
+    a perfect participle, has no subject, and only adverbs come before it."""
+    root = verb
+    while root.dep_ in ("conj", "xcomp") and root.head.i != root.i:
+        root = root.head
+    if root.dep_ != "ROOT" or any(c.dep_ in (*SUBJECTS, "expl") for c in root.children):
+        return False
+    if root.tag_ not in ("VBD", "VBG", "VBN") or root.pos_ != "VERB":
+        return False
+    been = any(a.lower_ == "been" for a in root.children)
+    if root.tag_ == "VBN" and not been:
+        return False  # "Stuck at home": a participle, not "I have ..."
+    finite = ("VBD", "VBZ", "VBP", "MD")
+    if root.tag_ == "VBG" and not been and any(t.tag_ in finite for t in root.sent[1:]):
+        return False  # "Climbing to the summit was exhausting": a gerund subject the parse missed
+    before = [c for c in root.children if c.dep_ == "advcl" and c.i < root.i]
+    if any(children(a, *SUBJECTS) for a in before):
+        return False
+    aside = {t.i for a in before for t in a.subtree}  # "Been a long week - had an exam"
+    lead = [t for t in root.sent if t.i < root.i and t.i not in aside]
+    return all(t.dep_ in ELIDED_LEAD and t.head.i == root.i for t in lead)
+
+
+def _practice(verb: Token) -> bool:
+    """A gerund naming an activity ("surfing", "volunteering", "playing the violin")."""
+    return verb.tag_ == "VBG" and (
+        verb.lemma_ in ACTIVITY_VERBS or verb.lower_ in ACTIVITIES or verb.lemma_ == "play"
+    )
+
+
 def subject_token(verb: Token) -> Token | None:
     """The verb's own subject, or the one it shares: conjoined verbs ("I live in X and work
     at Y") and complements ("I started to learn X", "I'm going to X")."""
@@ -184,9 +270,14 @@ def subject_token(verb: Token) -> Token | None:
         if child.dep_ in SUBJECTS:
             return child
     if verb.dep_ in ("conj", "xcomp") and verb.head.i != verb.i:
+        if verb.tag_ == "VBG" and verb.head.dep_ == "acomp":
+            return subject_token(verb.head.head)  # "I'm busy getting ready for X"
+        told = [o for o in children(verb.head, "dobj") if o.i < verb.i]
+        if verb.dep_ == "xcomp" and told:
+            return told[0]  # "I told my students to get involved": theirs, not mine
         return subject_token(verb.head)
-    if verb.dep_ == "relcl":
-        return None
+    if verb.dep_ == "advcl" and _practice(verb) and not children(verb, "mark", "advmod"):
+        return subject_token(verb.head)  # "I had a summer with friends, surfing": mine
     return None
 
 
@@ -364,7 +455,7 @@ def gerund(verb: Token) -> str | None:
         ]
     for prep in preps:
         found = [o for o in children(prep, "pobj") if o.pos_ in ("NOUN", "PROPN")]
-        if found and found[0].lemma_.lower() not in TIME_NOUNS:
+        if found and found[0].lemma_.lower().strip("-–—") not in TIME_NOUNS:
             tokens.extend([prep, *phrase_tokens(found[0])])
             break
     if not usable(tokens):
@@ -384,6 +475,8 @@ def verb_phrase(verb: Token, cut: set[int]) -> str | None:
             break
         last = max(last, max(t.i for t in child.subtree))
     tokens = [t for t in verb.doc[verb.i : last + 1] if t.i not in cut]
+    while tokens and tokens[-1].is_punct:
+        tokens = tokens[:-1]  # "do doggy playdates," ends on its word
     if len(tokens) > 2 * MAX_OBJECT_TOKENS or any(t.pos_ == "PRON" for t in tokens[1:]):
         return None
     return text_of(tokens) if tokens else None
@@ -430,7 +523,23 @@ def _chain(verb: Token) -> Iterator[Token]:
             continue
         if node.dep_ not in ("xcomp", "ccomp", "conj", "advcl", "relcl") or node.head.i == node.i:
             return
+        if _reported(node):
+            return  # "Wanted to tell you I joined a rowing club": the club is joined
         node = node.head
+
+
+REPORTING = frozenset({"know", "tell", "say", "share", "mention", "announce", "update"})
+
+
+def _reported(node: Token) -> bool:
+    """A clause with its own subject that a verb of telling reports: what it says holds
+    whatever the frame's modality ("I wanted to tell you I got the job")."""
+    return (
+        node.dep_ == "ccomp"
+        and node.head.lemma_ in REPORTING
+        and any(c.dep_ in SUBJECTS for c in node.children)
+        and not any(c.dep_ == "mark" and c.lower_ != "that" for c in node.children)
+    )  # "text you once I'm done": a time still ahead, under the frame
 
 
 @dataclass
@@ -495,8 +604,13 @@ def _childhood(node: Token) -> bool:
         if token.lower_ == "as" and any(o.lemma_ in CHILDHOOD for o in token.children):
             return True
     for child in node.children:
-        if child.dep_ == "advcl" and any(
-            t.lower_ in CHILDHOOD | {"younger", "little"} for t in child.subtree
+        then = any(
+            m.lower_ in ("when", "while", "as", "since") for m in children(child, "mark", "advmod")
+        )  # "to unwind a little" is no childhood
+        if (
+            child.dep_ == "advcl"
+            and then
+            and any(t.lower_ in CHILDHOOD | {"younger", "little"} for t in child.subtree)
         ):
             return True
     return False
@@ -519,6 +633,8 @@ def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
     """Read one verb of the parse (see the module docstring)."""
     subject = subject_token(verb)
     who = resolve_subject(subject, speaker) if subject is not None else None
+    if subject is None and elided_speaker(verb):
+        who = Who(speaker, "speaker", verb)
     chain = list(_chain(verb))
     below = [verb, *chain[:-1]]
     blocked = question or any(

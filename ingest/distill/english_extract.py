@@ -21,16 +21,19 @@ from ingest.distill.english import (
     Clause,
     children,
     clause,
+    gerund,
     phrase,
     phrases,
     pobj,
+    repair_opening,
     says_nothing,
+    subject_token,
     usable,
     verb_phrase,
     verbs,
 )
-from ingest.distill.english_nouns import be, noun_facts
-from ingest.distill.english_rules import ANY_VERB, BY_WORD, VERB_RULES
+from ingest.distill.english_nouns import be, lowered, noun_facts
+from ingest.distill.english_rules import ANY_VERB, BY_WORD, VERB_RULES, ahead, liked_only
 from ingest.distill.facts import Fact
 from ingest.distill.matcher import Matcher
 from ingest.distill.objects import technical
@@ -71,8 +74,17 @@ NOT_PLANNED = frozenset(
         "send",
         "figure",
         "look",
+        "like",
+        "love",
+        "enjoy",
+        "adore",
+        "hate",
+        "prefer",
+        "need",
+        "want",
+        "wish",
     }
-)
+)  # "I will always love jazz" is a liking said of the future, not a plan
 
 
 def question(text: str) -> bool:
@@ -114,24 +126,35 @@ def _event_kinds(token: Token) -> set[str]:
     )
 
 
+def _liked_subject(subject: Token | None) -> list[str]:
+    if subject is None:
+        return []
+    if subject.tag_ == "VBG":
+        return [g for g in [lowered(subject, gerund(subject))] if g]
+    return phrases(subject)
+
+
+def _joy(verb: Token, me: bool) -> bool:
+    """ "X gives / brings me (so much) joy", "X makes me (so) happy"."""
+    if not me or verb.lemma_ not in ("give", "bring", "make"):
+        return False
+    if verb.lemma_ == "make":
+        return any(x.lower_ in lx.HAPPY for x in children(verb, "ccomp", "xcomp", "acomp"))
+    return any(o.lemma_ in ("joy", "happiness") for o in children(verb, "dobj"))
+
+
 def _special(c: Clause) -> list[Fact]:
-    """Verbs whose subject is the fact's object: "Art gives me so much joy", "Painting has
-    helped me", "Our backend runs on Go"."""
-    verb, subject = c.verb, c.who.token if c.who else None
+    """Verbs whose subject is the fact's object: "Art gives me so much joy", "Dancing makes
+    me so happy", "Painting has helped me", "Our backend runs on Go"."""
+    verb = c.verb
+    subject = c.who.token if c.who and c.who.token.i != verb.i else None
     me = any(t.lower_ == "me" for t in children(verb, "dobj", "dative")) or any(
         t.lower_ == "me" for x in children(verb, "ccomp", "xcomp") for t in children(x, "nsubj")
     )
     speaker = c.speaker
-    if (
-        verb.lemma_ == "give"
-        and me
-        and any(o.lemma_ in ("joy", "happiness") for o in children(verb, "dobj"))
-    ):
-        return (
-            [Fact(speaker, "likes", p, confidence=0.8) for p in phrases(subject)]
-            if subject is not None
-            else []
-        )
+    if _joy(verb, me) and not c.negated:
+        liked = _liked_subject(subject_token(verb))
+        return [Fact(speaker, "likes", p, confidence=0.8) for p in liked]
     if verb.lemma_ == "help" and me and subject is not None and subject.lower_ in lx.ACTIVITIES:
         return [
             Fact(speaker, "activity", t.lower_, confidence=0.8)
@@ -155,10 +178,23 @@ def _clause_facts(verb: Token, speaker: str, asked: bool, cut: set[int]) -> list
     c = clause(verb, speaker, question=asked)
     if c.blocked:
         return []
-    if c.future:
-        return _plan(c, cut) if c.planned else []
+    if c.future:  # a clause under "will": only a plan ("... coming up" is one either way)
+        return [*(_plan(c, cut) if c.planned else []), *ahead(c)]
+    if liked_only(verb):
+        return []  # "I enjoy hiking and exploring cities": whether one does it is not said
     rules = [*VERB_RULES.get(verb.lemma_, ()), *BY_WORD.get(verb.lower_, ()), *ANY_VERB]
-    if verb.tag_ == "VBG" and verb.lower_ in lx.ACTIVITIES and verb.lemma_ not in VERB_RULES:
+    alone = not children(verb, "dobj", "prt") and not any(
+        p.lower_ in ("for", "into", "to", "out") for p in children(verb, "prep")
+    )  # "riding", "running in the park"; not "riding the waves", "running for mayor"
+    if (
+        verb.tag_ == "VBG"
+        and verb.lower_ in lx.ACTIVITIES
+        and (
+            verb.lemma_ not in VERB_RULES
+            or not any(a.lower_ in lx.NOT_DOING for a in verb.children)
+        )
+        and alone
+    ):
         rules.extend(VERB_RULES["paint"])  # a gerund the lemmatizer got wrong ("blogge")
     if verb.lemma_ == "be":
         rules.append(be)
@@ -186,6 +222,17 @@ def _settled_for(speaker: str, asked: bool) -> Callable[[Token], bool]:
         )
 
     return settled
+
+
+def _governor(token: Token) -> Token | None:
+    """The verb a noun hangs from ("This was my Lisbon trip *last year*": the time of the
+    copula is the trip's)."""
+    node = token
+    while node.head.i != node.i:
+        node = node.head
+        if node.pos_ in ("VERB", "AUX"):
+            return node
+    return None
 
 
 def _tokens_at(sentence: Span, phrase: Phrase) -> list[Token]:
@@ -367,14 +414,14 @@ def extract(sentence: Span, speaker: str, today: date | None) -> list[Fact]:
     """The facts of one sentence (a parsed span), said by ``speaker`` on ``today`` (None:
     times are not resolved)."""
     asked = question(sentence.text)
+    repair_opening(sentence)
     times = find_times(sentence.text)
     cut = {t.i for p in times for t in _tokens_at(sentence, p)}
     found: list[tuple[Fact, Token | None]] = []
     for verb in verbs(sentence):
         found.extend((fact, verb) for fact in _clause_facts(verb, speaker, asked, cut))
-    found.extend(
-        (fact, None) for fact in noun_facts(sentence, speaker, _settled_for(speaker, asked))
-    )
+    for fact, noun in noun_facts(sentence, speaker, _settled_for(speaker, asked), asked=asked):
+        found.append((fact, _governor(noun) if fact.predicate == "visited" else None))
     facts = _attach(sentence, found, today)
     if not asked:
         facts.extend(_pattern_facts(sentence, speaker, facts))

@@ -19,6 +19,7 @@ from ingest.distill.english import (
     Clause,
     children,
     first_person,
+    gerund,
     phrase,
     phrases,
     pobj,
@@ -28,6 +29,7 @@ from ingest.distill.english import (
     verb_phrase,
 )
 from ingest.distill.facts import Fact
+from ingest.distill.identifiers import relation
 
 _VERSION_SHAPE = re.compile(r"^v?\d+(?:\.\d+)*\w*$|\.\w{1,4}$|^v\d", re.IGNORECASE)
 _MINE = frozenset({"my", "our"})
@@ -51,6 +53,9 @@ def be(c: Clause) -> list[Fact]:
         _mine(subject) and any(a.lower_ in lx.FAVOURITE for a in subject.children)
     ):
         return _my_noun(c, subject)
+    mine = _my_passion(c, subject)
+    if mine:
+        return mine
     if c.who is None:
         return []
     if c.who.kind in ("speaker", "relative"):
@@ -58,6 +63,60 @@ def be(c: Clause) -> list[Fact]:
     if c.who.kind == "person":
         return _owner_is(c)
     return _thing_is(c, subject)
+
+
+def _named(subject: Token) -> list[str]:
+    if subject.tag_ == "VBG":
+        return [g for g in [lowered(subject, gerund(subject))] if g]
+    return phrases(subject)
+
+
+def lowered(token: Token, text: str | None) -> str | None:
+    """A gerund opening the sentence, in lower case ("Creating stories" -> "creating ...")."""
+    if text and token.is_sent_start and token.pos_ == "VERB":
+        return text[:1].lower() + text[1:]
+    return text
+
+
+def _for_me(token: Token) -> bool:
+    return any(o.lower_ == "me" for p in children(token, "prep") for o in children(p, "pobj"))
+
+
+def _owned_thing(token: Token) -> bool:
+    """ "These are my running shoes": a possession of the lexicon, shown."""
+    return token.lemma_.lower() in lx.POSSESSIONS or token.lower_ in lx.POSSESSIONS
+
+
+def _i_like(token: Token) -> bool:
+    return any(
+        r.dep_ == "relcl"
+        and r.lemma_ in ("enjoy", "love", "like")
+        and not any(n.dep_ == "neg" for n in r.children)
+        and any(first_person(s) for s in children(r, "nsubj"))
+        for r in token.children
+    )
+
+
+def _my_passion(c: Clause, subject: Token) -> list[Fact]:
+    """ "Chess is my passion" (a liking), "Tennis is my thing" (an activity), "Yoga has been
+    great for me" (an activity: a practice the speaker speaks of having)."""
+    comp = _complement(c.verb)
+    if comp is None or c.negated or first_person(subject) or _mine(subject):
+        return []
+    top = comp.lemma_ == "pick" and any(a.lower_ == "top" for a in comp.children)
+    if _mine(comp) and (comp.lower_ in lx.FAVOURITE or top) and c.verb.tag_ in ("VBZ", "VBP"):
+        return [Fact(c.speaker, "likes", p, confidence=0.8) for p in _named(subject)]
+    if _mine(comp) and comp.lemma_ in ("passion", "thing") and c.verb.tag_ in ("VBZ", "VBP"):
+        predicate = "likes" if comp.lemma_ == "passion" else "activity"
+        return [Fact(c.speaker, predicate, p, confidence=0.8) for p in _named(subject)]
+    if _mine(comp) and subject.lower_ in ("this", "these") and _owned_thing(comp):
+        return [Fact(c.speaker, "owns", p, confidence=0.8) for p in phrases(comp)]
+    if comp.lemma_ in ("something", "one") and _i_like(comp):  # "X is something I enjoy"
+        return [Fact(c.speaker, "likes", p, confidence=0.8) for p in _named(subject)]
+    good = comp.pos_ == "ADJ" and comp.lower_ in lx.EVALUATIVE
+    if good and (_for_me(comp) or _for_me(c.verb)) and subject.lower_ in lx.ACTIVITIES:
+        return [Fact(c.speaker, "activity", subject.lower_, confidence=0.8)]
+    return []
 
 
 def _my_noun(c: Clause, subject: Token) -> list[Fact]:
@@ -91,11 +150,19 @@ def _person_is(c: Clause) -> list[Fact]:
             )
         more = [phrase(x) for x in comp.conjuncts if x.pos_ == "NOUN"]  # "..., as well as X"
         found.extend(c.fact("likes", p, confidence=0.8) for p in more if p)
-    elif comp is not None and comp.lemma_.lower() in lx.OCCUPATIONS and comp.tag_ != "NNS":
+    elif (
+        comp is not None
+        and comp.lemma_.lower() in lx.OCCUPATIONS
+        and comp.tag_ != "NNS"
+        and not any(d.lower_ == "no" for d in comp.children)  # "I'm no writer"
+    ):
         found.extend(_occupation(c, comp))
     elif comp is not None and comp.lower_ == "allergic":
         allergen = pobj(comp, "to")
         found.extend(c.fact("allergic_to", p) for p in phrases(allergen) if allergen is not None)
+    elif comp is not None and comp.lower_ == "involved" and not c.negated:
+        work = pobj(comp, "in", "with")  # "I've been involved in charity work"
+        found.extend(c.fact("activity", p, confidence=0.8) for p in phrases(work) if work)
     elif comp is not None and comp.lower_ in ("passionate", "crazy", "keen"):
         liked = pobj(comp, "about", "on")
         if liked is not None and liked.pos_ in ("NOUN", "PROPN"):
@@ -114,6 +181,9 @@ def _occupation(c: Clause, comp: Token) -> list[Fact]:
 
 
 def _person_prep(c: Clause) -> list[Fact]:
+    place = pobj(c.verb, "in", "at") if c.verb.tag_ == "VBD" else None
+    if place is not None and (place.pos_ == "PROPN" or place.lemma_.lower() in lx.PLACES):
+        return [c.fact("visited", p, confidence=0.8) for p in phrases(place)]  # "I was in Rome"
     liked = pobj(c.verb, "into")
     if liked is not None:
         return [c.fact("likes", p, confidence=0.8) for p in phrases(liked)]
@@ -200,35 +270,83 @@ def _favourite(token: Token) -> bool:
     return marked and token.tag_ in ("NNS", "NNPS") and token.dep_ not in ("nsubj", "attr")
 
 
-def noun_facts(sentence: Span, speaker: str, settled: Callable[[Token], bool]) -> list[Fact]:
-    """Relations, businesses, conditions and favourites a possessive states by itself.
-    ``settled`` says whether the clause around a noun states something (not a wish, a plan
-    or a condition): a relation is presupposed either way, a possession only when settled."""
-    found: list[Fact] = []
+def noun_facts(
+    sentence: Span, speaker: str, settled: Callable[[Token], bool], *, asked: bool = False
+) -> list[tuple[Fact, Token]]:
+    """Relations, businesses, conditions and favourites a possessive states by itself, each
+    with its noun. ``settled`` says whether the clause around a noun states something (not a
+    wish, a plan or a condition): a relation is presupposed either way, a possession only
+    when settled."""
+    found: list[tuple[Fact, Token]] = []
     for token in sentence:
         if token.pos_ not in ("NOUN", "PROPN") or not _mine(token):
             continue
+        if token.dep_ == "ROOT" and token.lemma_ in ("thing", "passion") and not asked:
+            found.extend((fact, token) for fact in _misread_copula(token, speaker))
+            continue
         rel = relative_of(token, speaker)
         if rel is not None and (_my(token) or _we_subject(sentence)):
-            found.append(Fact(speaker, rel[0], rel[1], confidence=0.8))
+            found.append((Fact(speaker, rel[0], rel[1], confidence=0.8), token))
+            continue
+        if rel is None and token.lemma_.lower() in lx.LESSONS | lx.CLUBS and not asked:
+            found.extend((Fact(speaker, p, v, confidence=0.8), token) for p, v in _lessons(token))
+            continue  # presupposed like a relative: "I'll keep up with my Spanish lessons"
+        loved = None
+        if token.lemma_ in ("love", "passion"):
+            loved = pobj(token, "of", "for") or (
+                pobj(token.head, "for", "of") if token.dep_ == "dobj" else None
+            )
+        if loved is not None and (
+            relation(loved.lower_) is not None
+            or any(d.lower_ in ("the", "this", "that") for d in children(loved, "det"))
+        ):
+            loved = None  # "my love for my kids", "my passion for the campaign": no liking
+        if loved is not None and not asked:  # "I'll keep pursuing my passion for photography"
+            liked = [lowered(loved, gerund(loved))] if loved.tag_ == "VBG" else phrases(loved)
+            found.extend((Fact(speaker, "likes", p, confidence=0.8), token) for p in liked if p)
             continue
         if rel is not None or not settled(token):
             continue
-        found.extend(Fact(speaker, p, v, confidence=0.8) for p, v in _owned(token))
+        found.extend((Fact(speaker, p, v, confidence=0.8), token) for p, v in _owned(token))
     return found
 
 
 def _owned(token: Token) -> list[tuple[str, str]]:
     word = token.lemma_.lower()
+    if word in lx.TRIPS:  # "my Lisbon trip": a place visited
+        names = [x for x in children(token, "compound") if x.pos_ == "PROPN"]
+        return [("visited", text_of(list(names[0].subtree)))] if names else []
     if word in lx.CONDITIONS or token.lower_ in lx.CONDITIONS:
         return [("health_condition", p) for p in [phrase(token)] if p]
     if word in lx.BUSINESSES and _real(token):
         return [("owns", p) for p in [phrase(token)] if p]
-    if word == "love" and pobj(token, "of", "for") is not None:
-        return [("likes", p) for p in phrases(pobj(token, "of", "for"))]
     if _favourite(token):
         return [("likes", p) for p in [phrase(token)] if p]
     return []
+
+
+def _misread_copula(token: Token, speaker: str) -> list[Fact]:
+    """ "Chess's totally my thing": the small model reads the contracted *is* as a
+    possessive; the possessor is what the copula's subject would be."""
+    owners = [
+        p
+        for p in children(token, "poss")
+        if not first_person(p) and any(x.dep_ == "case" for x in p.children)
+    ]
+    if len(owners) != 1:
+        return []
+    predicate = "likes" if token.lemma_ == "passion" else "activity"
+    return [Fact(speaker, predicate, p, confidence=0.75) for p in phrases(owners[0])]
+
+
+def _lessons(token: Token) -> list[tuple[str, str]]:
+    """ "my German lessons": a subject studied; "my chess club": an activity."""
+    mods = [x for x in token.lefts if x.dep_ in ("compound", "amod")]
+    named = bool(mods) and mods[0].text[:1].isupper() and not mods[0].is_sent_start
+    if token.lemma_.lower() in lx.LESSONS:  # "my English lit class": English lit
+        return [("studies", text_of(mods))] if named and len(mods) <= 3 else []
+    kinds = [x for x in children(token, "compound", "amod") if x.pos_ in ("NOUN", "VERB")]
+    return [("activity", p) for p in [phrase(token)] if p] if kinds else []
 
 
 def _my(token: Token) -> bool:

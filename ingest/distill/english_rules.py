@@ -27,6 +27,7 @@ from ingest.distill.english import (
     phrases,
     pobj,
     relative_of,
+    says_nothing,
     verb_phrase,
 )
 from ingest.distill.facts import Fact
@@ -96,13 +97,85 @@ def _likes(c: Clause) -> list[Fact]:
     for obj in dobjs(c.verb):
         if "event" in _kind_of(obj) and c.verb.tag_ == "VBD" and polarity:
             return [c.fact("attended", p) for p in phrases(obj)]  # "a concert that we enjoyed"
-        if _one_unnamed(c.verb, obj):
-            continue
+        if _one_unnamed(c.verb, obj) or (elided(c) and _yours(obj)) or _theirs(obj):
+            continue  # "Loving your new haircut", "I love his humour": about someone else
         found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else phrases(obj))
     for comp in children(c.verb, "xcomp"):
         if comp.tag_ == "VBG":
-            found.append(gerund(comp) or "")
+            found.extend(_gerunds(comp))
+    if found:  # "I enjoy reading, watching films, and ...": the list read as an adjunct
+        for listed in children(c.verb, "advcl"):
+            if listed.tag_ == "VBG" and not children(listed, "mark", "nsubj", "advmod"):
+                found.extend(_whole_gerund(g) or "" for g in (listed, *listed.conjuncts))
+    if found and polarity:
+        found.extend(_besides(c.verb))
     return [c.fact(predicate, f, polarity=polarity) for f in found if f]
+
+
+def _love_for(c: Clause) -> list[Fact]:
+    """ "We share a love for jazz", "I have a passion for cooking": a liking."""
+    if not _person(c) or c.negated:
+        return []
+    loves = [o for o in children(c.verb, "dobj") if o.lemma_ in ("love", "passion")]
+    liked = pobj(loves[0], "for", "of") if loves else None
+    if liked is None:
+        return []
+    found = [_whole_gerund(liked)] if liked.tag_ == "VBG" else phrases(liked)
+    return [c.fact("likes", f, confidence=0.85) for f in found if f]
+
+
+def _gerunds(token: Token) -> list[str]:
+    """A liked gerund and the gerunds listed with it: "I enjoy hiking, playing chess, and
+    visiting museums" (the last one the small model reads as a noun its gerund modifies)."""
+    listed = [token, *(other for other in token.conjuncts if other.tag_ == "VBG")]
+    found = [gerund(token), *(_whole_gerund(other) for other in listed[1:])]
+    found.extend(phrase(other) for other in token.conjuncts if _misread_gerund(other))
+    for obj in (o for other in listed for o in children(other, "dobj")):
+        found.extend(phrase(other) for other in obj.conjuncts if _misread_gerund(other))
+    return [f for f in found if f]
+
+
+def _misread_gerund(token: Token) -> bool:
+    """ "visiting markets" read as a noun its gerund modifies."""
+    return token.pos_ == "NOUN" and any(a.tag_ == "VBG" and a.dep_ == "amod" for a in token.lefts)
+
+
+def _whole_gerund(verb: Token) -> str | None:
+    """A listed gerund with all its complements, or None ("talking about what we're
+    thankful for" is not "talking"; "having a great time" is not "having time")."""
+    found = gerund(verb)
+    if found is None or any(says_nothing(o) for o in children(verb, "dobj")):
+        return None
+    complements = [x for x in verb.children if x.dep_ in ("dobj", "prep", "ccomp", "xcomp")]
+    return found if all(x.text in found for x in complements) else None
+
+
+def elided(c: Clause) -> bool:
+    return c.who is not None and c.who.token.i == c.verb.i
+
+
+def _theirs(obj: Token) -> bool:
+    """A thing of a third person's ("his tech", "her voice"): a compliment of them."""
+    return any(p.dep_ == "poss" and p.lower_ in ("his", "her", "their") for p in obj.children)
+
+
+def _yours(obj: Token) -> bool:
+    return any(p.dep_ == "poss" and p.lower_ == "your" for p in obj.children)
+
+
+def _besides(verb: Token) -> list[str]:
+    """ "Besides cooking, I also enjoy X": what the liking adds to is liked too."""
+    found: list[str] = []
+    aside = [a for a in children(verb, "advmod") if a.lower_ in ("apart", "aside")]
+    for prep in [*children(verb, "prep"), *(p for a in aside for p in children(a, "prep"))]:
+        apart = prep.lower_ == "from" and (
+            bool(aside) or any(t.lower_ in ("apart", "aside") for t in prep.lefts)
+        )
+        if prep.lower_ != "besides" and not apart:
+            continue
+        for obj in children(prep, "pobj", "pcomp"):
+            found.extend(_gerunds(obj) if obj.tag_ == "VBG" else phrases(obj))
+    return found
 
 
 def _one_unnamed(verb: Token, obj: Token) -> bool:
@@ -274,11 +347,28 @@ def _event_or_place(c: Clause, target: Token) -> list[Fact]:
     value = phrase(target)
     if not value:
         return []
-    if "event" in kinds:
+    meeting = target.lemma_ == "group" and bool(children(target, "compound"))
+    if "event" in kinds or (meeting and c.verb.lemma_ in ("go", "attend")):  # a support group
         return [c.fact("attended", value)]
     if "place" in kinds or (target.pos_ == "PROPN" and c.verb.lemma_ in ("go", "travel", "fly")):
         return [c.fact("visited", value)]
     return []
+
+
+def _trip(c: Clause) -> list[Fact]:
+    """took a trip to Lisbon; went on a fishing trip in the hills: a place visited."""
+    if not _person(c) or c.negated:
+        return []
+    trips = [o for o in children(c.verb, "dobj") if o.lemma_ in lx.TRIPS]
+    on = pobj(c.verb, "on")
+    if on is not None and on.lemma_ in lx.TRIPS:
+        trips.append(on)
+    found: list[Fact] = []
+    for trip in trips:
+        target = pobj(trip, "to", "in") or pobj(c.verb, "to", "in")
+        if target is not None and (target.pos_ == "PROPN" or "place" in _kind_of(target)):
+            found.extend(c.fact("visited", p) for p in [phrase(target)] if p)
+    return found
 
 
 def _visit(c: Clause) -> list[Fact]:
@@ -288,9 +378,13 @@ def _visit(c: Clause) -> list[Fact]:
 
 
 def _attend(c: Clause) -> list[Fact]:
-    """attended / took part in / ran / had / set up ... an event."""
+    """attended / took part in / ran / had / set up / ended up in ... an event."""
     if not _person(c) or c.negated:
         return []
+    if c.verb.lemma_ == "end" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
+        return []
+    if c.verb.lemma_ == "win" and c.verb.tag_ not in ("VBD", "VBN"):
+        return []  # "when I win a tournament": what happens, not an event attended
     targets = [*children(c.verb, "dobj"), *filter(None, [pobj(c.verb, "in", "at", "from")])]
     found = []
     for target in targets:
@@ -304,10 +398,10 @@ def _organize(c: Clause) -> list[Fact]:
     if not _person(c) or c.negated:
         return []
     events = [phrase(o) for o in children(c.verb, "dobj") if "event" in _kind_of(o)]
-    ahead = c.verb.tag_ == "VBG" or c.future
+    still_ahead = c.verb.tag_ == "VBG" or c.future
     return [
         Fact(c.who.id, "plans", e, confidence=0.8, plan=True)
-        if ahead and c.who
+        if still_ahead and c.who
         else c.fact("attended", e)
         for e in events
         if e
@@ -316,12 +410,11 @@ def _organize(c: Clause) -> list[Fact]:
 
 def _activity_verb(c: Clause) -> list[Fact]:
     """paint, draw, surf, blog, volunteer ...: the speaker does it (not when the verb has one
-    piece of work as its object)."""
-    if not _person(c) or c.negated:
+    piece of work as its object, nor in the passive: "I'm drawn to turtles")."""
+    if not _person(c) or c.negated or children(c.verb, "auxpass", "nsubjpass"):
         return []
-    if c.verb.dep_ in ("xcomp", "dobj") and c.verb.head.lemma_ in LIKING:
-        return []  # "I enjoy hiking" is a liking; whether one hikes is not said
-    if any(d.lower_ in ("a", "an") for o in children(c.verb, "dobj") for d in children(o, "det")):
+
+    if any(_one_piece(o) for o in children(c.verb, "dobj")):
         return []  # "I'm reading a book", "I painted a portrait": one piece, not a practice
     place = pobj(c.verb, "at", "in")
     if c.verb.lemma_ == "volunteer" and place is not None and "event" in _kind_of(place):
@@ -330,11 +423,27 @@ def _activity_verb(c: Clause) -> list[Fact]:
     return [c.fact("activity", value, confidence=0.85)]
 
 
+def _one_piece(obj: Token) -> bool:
+    """ "a book", "that book": one piece of work, not a practice."""
+    return any(d.lower_ in ("a", "an", "this", "that") for d in children(obj, "det"))
+
+
+def liked_only(verb: Token) -> bool:
+    """A gerund a liking verb governs, or one listed with it ("I enjoy hiking and playing
+    chess"): a liking; whether the speaker does it is not said."""
+    node = verb
+    while node.dep_ == "conj" and node.head.i != node.i:
+        node = node.head
+    return node.dep_ in ("xcomp", "dobj", "advcl") and node.head.lemma_ in LIKING
+
+
 def _play(c: Clause) -> list[Fact]:
     if not _person(c) or c.negated:
         return []
     found: list[Fact] = []
     for obj in children(c.verb, "dobj"):
+        if obj.lemma_ in ("team", "club", "band"):
+            continue  # "we played a strong side": an opponent, not an activity
         if obj.lower_ in lx.INSTRUMENTS_AND_SPORTS or "activity" in _kind_of(obj):
             found.extend(c.fact("activity", p, confidence=0.85) for p in phrases(obj))
     return found
@@ -347,8 +456,12 @@ def _take_up(c: Clause) -> list[Fact]:
     if c.verb.lemma_ == "take" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
         return []
     targets = [*children(c.verb, "dobj", "xcomp"), *filter(None, [pobj(c.verb, "for", "in")])]
+    if c.verb.lemma_ in ("carry", "keep", "continue"):  # "carrying on volunteering"
+        targets = [*children(c.verb, "xcomp"), *filter(None, [pobj(c.verb, "on", "with")])]
     found: list[Fact] = []
     for target in targets:
+        if c.verb.lemma_ == "do" and _one_piece(target):
+            continue  # "I did an oil painting": one piece, not a practice
         if target.tag_ == "VBG" and target.lower_ in lx.ACTIVITIES:
             found.append(c.fact("activity", gerund(target) or target.text, confidence=0.85))
         elif target.pos_ in ("NOUN", "PROPN") and "activity" in _kind_of(target):
@@ -366,7 +479,8 @@ def _own(c: Clause) -> list[Fact]:
         return []
     found: list[Fact] = []
     for obj in dobjs(c.verb):
-        found.extend(_owned(c, c.who.id, obj))
+        counted = pobj(obj, "of") if obj.lemma_.lower() in lx.QUANTITIES else None
+        found.extend(_owned(c, c.who.id, counted if counted is not None else obj))
     return found
 
 
@@ -399,7 +513,12 @@ def _try(c: Clause) -> list[Fact]:
         return []
     found: list[str] = []
     for obj in children(c.verb, "dobj", "xcomp"):
-        if obj.tag_ == "VBG":
+        tried = (pobj(obj, "at") or pobj(c.verb, "at")) if obj.lemma_ == "hand" else None
+        if tried is not None:  # "I tried my hand at pottery"
+            found.extend([gerund(tried) or ""] if tried.tag_ == "VBG" else phrases(tried))
+        elif obj.lemma_ == "hand":
+            continue
+        elif obj.tag_ == "VBG":
             found.append(gerund(obj) or "")
         elif obj.dep_ == "dobj":
             found.extend(phrases(obj))
@@ -550,12 +669,102 @@ def _at_event(c: Clause) -> list[Fact]:
     "last Friday at dance class ... I felt it"."""
     if not _person(c) or c.negated:
         return []
+    if any(a.lower_ in ("better", "worse", "good", "great", "bad") for a in c.verb.children):
+        return []  # "getting better at my game": a skill, not an event
     holders = [c.verb, *children(c.verb, "npadvmod")]
     for holder in holders:
         target = pobj(holder, "at")
         if target is not None and "event" in _kind_of(target):
             return [c.fact("attended", p) for p in phrases(target)]
+    target = None
+    if c.verb.tag_ == "VBD":
+        held = [c.verb, *children(c.verb, "dobj")]
+        target = next((t for t in (pobj(h, "in") for h in held) if t is not None), None)
+    named = target is not None and any(
+        x.dep_ in ("compound", "amod") and x.lower_ not in lx.EVALUATIVE for x in target.children
+    )  # "in pottery class", not "in class": which class, the turn does not say
+    if target is not None and named and target.lemma_.lower() in lx.CLASS_EVENTS:
+        return [c.fact("attended", p) for p in phrases(target)]  # "I made it in yoga class"
     return []
+
+
+def _back_from(c: Clause) -> list[Fact]:
+    """ "I just got back from a jazz festival": an event attended or a place visited."""
+    if not _person(c) or c.negated:
+        return []
+    for back in (t for t in c.verb.children if t.lower_ == "back"):
+        target = pobj(back, "from") or pobj(c.verb, "from")
+        if target is not None:
+            return _event_or_place(c, target)
+    return []
+
+
+def _help_out(c: Clause) -> list[Fact]:
+    """ "I started helping out with a book drive": an activity of the speaker's."""
+    if not _person(c) or c.negated or not any(p.lower_ == "out" for p in c.verb.children):
+        return []
+    target = pobj(c.verb, "with", "at")
+    if target is None or not {"event", "activity"} & _kind_of(target):
+        return []
+    return [c.fact("activity", p, confidence=0.8) for p in phrases(target)]
+
+
+def _accident(c: Clause) -> list[Fact]:
+    """ "We got into an accident", "I had a car accident": a life event."""
+    if not _person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
+        return []
+    targets = [*children(c.verb, "dobj"), *filter(None, [pobj(c.verb, "into", "in")])]
+    return [
+        c.fact("life_event", p, confidence=0.8)
+        for t in targets
+        if t.lemma_.lower() in lx.ACCIDENTS
+        for p in phrases(t)
+    ]
+
+
+def ahead(c: Clause) -> list[Fact]:
+    """ "I have a meeting coming up", "getting ready for a concert", "preparing for the
+    race": an event of the speaker's own still ahead, a plan."""
+    if not _person(c) or c.negated or c.who is None or c.verb.tag_ in ("VBD", "VBN"):
+        return []
+    lemma, events = c.verb.lemma_, []
+    if lemma == "have":
+        events = [o for o in children(c.verb, "dobj") if _coming(o)]
+    elif lemma in ("get", "prepare"):
+        ready = [a for a in children(c.verb, "acomp") if a.lower_ == "ready"]
+        target = pobj(ready[0], "for") if ready else pobj(c.verb, "for")
+        events = [target] if target is not None and (ready or lemma == "prepare") else []
+    events = [e for e in events if "event" in _kind_of(e)]
+    return [
+        Fact(c.who.id, "plans", p, confidence=0.75, plan=True) for e in events for p in phrases(e)
+    ]
+
+
+def _coming(event: Token) -> bool:
+    """ "an upcoming race", "a meeting coming up" (read as words: the small model often hangs
+    "coming up" elsewhere)."""
+    if any(a.lower_ == "upcoming" for a in event.children):
+        return True
+    after = event.doc[event.i + 1 : event.i + 3]
+    return [t.lower_ for t in after] == ["coming", "up"]
+
+
+def _involved(c: Clause) -> list[Fact]:
+    """ "I've been involved in charity work": an activity."""
+    if not _person(c) or c.negated or not children(c.verb, "auxpass"):
+        return []
+    work = pobj(c.verb, "in", "with")
+    return [c.fact("activity", p, confidence=0.8) for p in phrases(work)] if work else []
+
+
+def _emphatic(c: Clause) -> list[Fact]:
+    """ "I do like jazz": the small model reads *like* as a preposition of *do*."""
+    if not _person(c) or c.negated:
+        return []
+    liked = pobj(c.verb, "like", "love")
+    if liked is None or not any(p.lower_ in ("like", "love") for p in c.verb.children):
+        return []
+    return [c.fact("likes", p, confidence=0.85) for p in phrases(liked)]
 
 
 def _rules(*pairs: tuple[tuple[str, ...], Rule]) -> dict[str, tuple[Rule, ...]]:
@@ -582,15 +791,42 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("lose",), _lose),
     (("go", "travel", "fly", "head", "take", "drive"), _go),
     (("visit", "explore", "tour"), _visit),
+    (("take", "go", "have", "make"), _trip),
     (
-        ("attend", "participate", "compete", "perform", "run", "enter", "fail", "join", "do"),
+        (
+            "attend",
+            "participate",
+            "compete",
+            "perform",
+            "run",
+            "enter",
+            "fail",
+            "join",
+            "do",
+            "end",
+            "win",
+        ),
         _attend,
     ),
     (("organize", "organise", "host", "set"), _organize),
     (tuple(lx.ACTIVITY_VERBS), _activity_verb),
     (("play",), _play),
     (
-        ("start", "begin", "join", "do", "practice", "practise", "sign", "enroll", "pick", "take"),
+        (
+            "start",
+            "begin",
+            "join",
+            "do",
+            "practice",
+            "practise",
+            "sign",
+            "enroll",
+            "pick",
+            "take",
+            "carry",
+            "keep",
+            "continue",
+        ),
         _take_up,
     ),
     (("buy", "purchase", "own", "get", "have", "adopt", "build", "open", "launch", "create"), _own),
@@ -599,12 +835,33 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("try",), _try),
     (("give", "drop", "abandon", "quit", "ditch", "scrap"), _drop),
     (("decide",), _decide),
-    (("write", "spruce", "tweak", "polish", "revise", "refine", "have", "start"), _work_on),
+    (
+        (
+            "write",
+            "spruce",
+            "tweak",
+            "polish",
+            "revise",
+            "refine",
+            "have",
+            "start",
+            "wrap",
+            "finish",
+        ),
+        _work_on,
+    ),
     (("break", "hurt", "injure", "sprain"), _injure),
     (("maintain", "manage"), _owner),
     (tuple(lx.STATUS_VERBS), _status_verb),
     (("update", "upgrade", "bump"), _update),
     (("call",), _name_me),
+    (("get", "come"), _back_from),
+    (("help",), _help_out),
+    (("get", "have", "be"), _accident),
+    (("have", "get", "prepare"), ahead),
+    (("do",), _emphatic),
+    (("involve",), _involved),
+    (("share", "have"), _love_for),
 )
 BY_WORD: dict[str, tuple[Rule, ...]] = _rules((tuple(lx.STATUSES), _status_word))
 ANY_VERB: tuple[Rule, ...] = (_at_event,)

@@ -21,7 +21,8 @@ EVENTS: Final = _words(
     "contest competition tournament audition exam test interview event rally march protest "
     "retreat gala fundraiser lecture talk play musical opera recital reunion summit hackathon "
     "premiere screening tour game match trivia camp session gig celebration ball fest run "
-    "5k 10k triathlon drive walk clinic course bootcamp championship"
+    "5k 10k triathlon drive walk clinic course bootcamp championship picnic barbecue bbq "
+    "potluck cookout"
 )
 PLACES: Final = _words(
     "beach park museum mountains mountain lake zoo island islands center centre gallery city "
@@ -40,7 +41,7 @@ ACTIVITIES: Final = _words(
     "volunteering fishing gaming woodworking sculpting calligraphy archery rowing sailing "
     "kayaking journaling scrapbooking crossfit weightlifting bouldering horseback riding "
     "reading poetry acting improv theater theatre choir band orchestra club team brigade "
-    "league gym workouts workout rehab therapy exercises exercise kundalini"
+    "league gym workouts workout rehab therapy exercises exercise kundalini training"
 )
 ACTIVITY_VERBS: Final = {
     "paint": "painting",
@@ -65,6 +66,7 @@ ACTIVITY_VERBS: Final = {
 }
 INSTRUMENTS_AND_SPORTS: Final = _words(
     "guitar piano violin drums cello flute ukulele saxophone trumpet bass harp chess tennis "
+    "clarinet oboe bassoon trombone banjo mandolin accordion harmonica viola keyboard "
     "football soccer basketball baseball volleyball golf hockey badminton cricket rugby "
     "pool darts poker bridge"
 )
@@ -83,11 +85,11 @@ POSSESSIONS: Final = _words(
     "violin laptop computer phone camera tablet console shoes sneakers boots jacket watch "
     "ring necklace figurines figurine collection books bookshelf bookcase store shop studio "
     "business company bakery cafe restaurant website blog channel podcast farm cabin "
-    "tattoo painting paintings puzzle kit telescope drone"
+    "tattoo painting paintings puzzle kit telescope drone biz"
 )
 BUSINESSES: Final = _words(
     "store shop studio business company bakery cafe restaurant website blog channel podcast "
-    "brand startup app farm salon gym"
+    "brand startup app farm salon gym biz"
 )
 CONDITIONS: Final = _words(
     "cold flu covid fever cough cancer diabetes asthma anxiety depression migraine migraines "
@@ -124,14 +126,23 @@ GENERIC: Final = _words(
     "experience experiences journey ride chance opportunity news fun blast people folks "
     "everyone everybody someone somebody anyone other others side point reason feeling "
     "feelings vibe vibes world stuff piece pieces pic picture photo photos look rest ton "
-    "tons bunch plenty"
+    "tons bunch plenty more less much share"
 )
 EVALUATIVE: Final = _words(
     "great awesome amazing cool coolest nice good best better big huge little small new "
     "intense fun incredible wonderful fantastic lovely beautiful special own whole entire "
-    "real true crazy wild super lucky favorite favourite total fave"
+    "real true crazy wild super lucky favorite favourite total fave second third fourth fifth "
+    "sixth"
 )
 HEDGES: Final = _words("maybe probably perhaps possibly likely")
+HAPPY: Final = _words("happy glad joyful smile")
+NOT_DOING: Final = _words("late behind low short")  # "running late" is no running
+TRIPS: Final = _words("trip vacation holiday getaway journey cruise")
+QUANTITIES: Final = _words("lot lots load loads bunch ton tons pile piles stack stacks plenty")
+CLUBS: Final = _words("club league choir band orchestra brigade troupe")
+LESSONS: Final = _words("lesson lessons class classes course courses")
+CLASS_EVENTS: Final = _words("class lesson workshop session course seminar")
+ACCIDENTS: Final = _words("accident crash collision")
 HEDGE_VERBS: Final = _words("think guess believe suppose reckon")
 NOT_PLACES: Final = _words("peace fear hope denial harmony moment past present future")
 NOT_EMPLOYERS: Final = _words("home night nights weekends remote remotely moment")
@@ -151,7 +162,7 @@ OUTINGS: Final = _words(
 ASPIRATIONAL: Final = _words("ideal dream future next imaginary perfect")
 CUE_NOUNS: Final = (
     EVENTS | PLACES | ACTIVITIES | POSSESSIONS | BUSINESSES | CONDITIONS | OCCUPATIONS | STATUSES
-) | (VERSION_WORDS | FAVOURITE | PLAN_NOUNS | WRITINGS | BODY_PARTS | THING_WORDS)
+) | (VERSION_WORDS | FAVOURITE | PLAN_NOUNS | WRITINGS | BODY_PARTS | THING_WORDS | TRIPS)
 IRREGULAR: Final = _words(
     "bought lost broke broken grew grown drew wrote written tried decided passed died wait quit "
     "gave"
@@ -162,5 +173,5 @@ COMMON_VERBS: Final = _words(
 )
 EXTRA_CUES: Final = _words(
     "fan into allergic allergy allergies name passionate joy from job love will 'll ’ll gonna "
-    "going plan planning favorite favourite owner owns version"
+    "going plan planning favorite favourite owner owns version passion pick group"
 )

@@ -34,7 +34,9 @@ from ingest.metrics import DISTILL_PARSE_SECONDS, DISTILL_SENTENCES
 
 SAID = "said"
 SAID_CONFIDENCE = 1.0
-DISTILLER_VERSION = "3"  # 3: the precision rules of the sealed-set work (issue 16)
+# 3: the precision rules of the first sealed-set work; 4: the recall rules of the second
+# (issue 16): an elided "I", trips, likings and activities in common shapes
+DISTILLER_VERSION = "4"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
@@ -44,6 +46,19 @@ _STATES = re.compile(
     r"can['’]t\s+wait|call\s+me)\b",
     re.IGNORECASE,
 )
+# a sentence that may leave out its "I": it opens (after a few adverbs) with a past or
+# progressive verb form ("Took a trip to Lisbon", "Still working on my thesis")
+_ELIDED = re.compile(
+    r"^\W*(?:(?:just|still|also|finally|recently|then|and|so|been|yesterday|today)\W+)*"
+    r"(?:[a-z]+(?:ed|ing)|took|went|got|had|made|found|bought|began|ran|won|wrote|lost|saw|"
+    r"met|drew|gave|been)\b",
+    re.IGNORECASE,
+)
+
+
+# a place named after a preposition or a visit ("I was in Chicago", "went to Madrid"): a cue
+# the word lists cannot hold
+_PLACE_NAME = re.compile(r"\b(?:in|to|from|visited|visiting)\s+(?:the\s+)?[A-Z][a-z]{2,}")
 
 
 def chinese_text(text: str) -> bool:
@@ -52,11 +67,14 @@ def chinese_text(text: str) -> bool:
 
 def may_state(text: str) -> bool:
     """Whether an English sentence is worth parsing: not asked, a first-person word or a
-    word of the agent-work predicates in it, and a word some rule reads (``cues``).
+    word of the agent-work predicates in it (or an opening that may leave out its "I"), and
+    a word some rule reads (``cues``).
     Everything else is left to ``said``."""
-    if not text.strip() or question(text) or _STATES.search(text) is None:
+    if not text.strip() or question(text):
         return False
-    return cues().search(text) is not None
+    if _STATES.search(text) is None and _ELIDED.search(text) is None:
+        return False
+    return cues().search(text) is not None or _PLACE_NAME.search(text) is not None
 
 
 def _english_part(sentence: Sentence) -> str:
@@ -96,14 +114,34 @@ def _said(speaker: str, sentence: Sentence) -> Draft:
     }
 
 
+def _key(draft: Draft) -> tuple[str, str, str, bool]:
+    return (draft["subject"], draft["predicate"], str(draft["object"]), bool(draft["polarity"]))
+
+
+def _shorter_name(draft: Draft, drafts: list[Draft]) -> bool:
+    """Whether a structured draft is a shorter name of another's object in the same
+    observation ("my studio" beside "my pottery studio"): one thing, written once."""
+    subject, predicate, value, polarity = _key(draft)
+    if predicate != "owns":  # "likes music" beside "likes classical music" may be two facts
+        return False
+    return any(
+        other["predicate"] == predicate
+        and other["subject"] == subject
+        and bool(other["polarity"]) == polarity
+        and str(other["object"]).lower().endswith(" " + value.lower())
+        for other in drafts
+    )
+
+
 def _unique(drafts: list[Draft]) -> list[Draft]:
     """Drop a structured draft that repeats an earlier (subject, predicate, object, polarity)
-    of the same observation; ``said`` drafts are never dropped."""
+    of the same observation, or names its object shorter; ``said`` drafts are never
+    dropped."""
     seen: set[tuple[str, str, str, bool]] = set()
     kept: list[Draft] = []
     for draft in drafts:
-        key = (draft["subject"], draft["predicate"], str(draft["object"]), bool(draft["polarity"]))
-        if draft["predicate"] != SAID and key in seen:
+        key = _key(draft)
+        if draft["predicate"] != SAID and (key in seen or _shorter_name(draft, drafts)):
             continue
         seen.add(key)
         kept.append(draft)

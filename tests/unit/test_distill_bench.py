@@ -107,37 +107,46 @@ def test_the_llm_part_runs_against_a_configured_endpoint() -> None:
     assert "- attended (many, string)" in stub.requests[0].json["messages"][0]["content"]
 
 
-def test_the_development_halves_pool_apart_from_the_sealed_set() -> None:
+def test_the_development_data_pools_apart_from_the_second_sealed_set() -> None:
     items = [
         Item("locomo", "a", "dev", OBS, [LABEL]),
         Item("notes", "b", "test", OBS, [LABEL]),
-        Item("locomo", "c", "sealed", OBS, [LABEL]),
+        Item("locomo", "c", "sealed", OBS, [LABEL]),  # the first sealed set: development now
+        Item("locomo", "d", "sealed2", OBS, [LABEL]),
     ]
     result = evaluate(lambda _: [draft("half marathon", "2023-05-20T00:00:00+00:00")], items)
     pooled = result["pooled"]
-    assert pooled["development"]["facts_labelled"] == 2
-    assert pooled["sealed"]["facts_labelled"] == 1
+    assert pooled["development"]["facts_labelled"] == 3
+    assert pooled["sealed2"]["facts_labelled"] == 1
     assert pooled["dev"]["facts_labelled"] == pooled["test"]["facts_labelled"] == 1
 
 
-def test_the_sealed_sets_errors_are_never_listed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed"])
+def test_the_second_sealed_sets_errors_are_never_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed2"])
     with pytest.raises(SystemExit) as refused:
         main()
     assert refused.value.code == 2
 
 
-def test_the_sealed_set_is_its_own_and_shares_no_turn_with_the_development_halves() -> None:
-    sealed = _rows("locomo-sealed")
-    development = {(r["conversation"], r["dia_id"]) for r in _rows("locomo")}
-    assert len(sealed) == 155
-    assert {r["split"] for r in sealed} == {"sealed"}
-    assert not development & {(r["conversation"], r["dia_id"]) for r in sealed}
-    assert all("text" not in r for r in sealed)  # LoCoMo text stays out of the repository
-    assert not [i for i in load_items(None) if i.split == "sealed"]
+def _turns(rows: list[dict[str, Any]]) -> set[tuple[str, str]]:
+    return {(r["conversation"], r["dia_id"]) for r in rows}
 
 
-def test_the_sealed_set_is_every_turn_numbered_4_mod_18() -> None:
+def test_the_sealed_sets_are_their_own_and_share_no_turn_with_any_other_set() -> None:
+    development, first, second = _rows("locomo"), _rows("locomo-sealed"), _rows("locomo-sealed2")
+    assert (len(development), len(first), len(second)) == (308, 155, 153)
+    assert {r["split"] for r in first} == {"sealed"}
+    assert {r["split"] for r in second} == {"sealed2"}
+    assert not _turns(development) & _turns(first)
+    assert not _turns(second) & (_turns(development) | _turns(first))
+    for rows in (first, second):  # LoCoMo text stays out of the repository
+        assert all("text" not in r for r in rows)
+    assert not [i for i in load_items(None) if i.split in ("sealed", "sealed2")]
+
+
+def _numbered(residue: int) -> set[str]:
+    """The LoCoMo turns whose number (per conversation, from 0, in ingest order) is
+    ``residue`` modulo 18."""
     try:
         locomo = locomo_file()
     except LocomoMissing:
@@ -148,6 +157,24 @@ def test_the_sealed_set_is_every_turn_numbered_4_mod_18() -> None:
         conversation = turn["conversation_id"]
         number = numbers.get(conversation, 0)
         numbers[conversation] = number + 1
-        if number % 18 == 4:
+        if number % 18 == residue:
             chosen.add(turn["idempotency_key"])
-    assert chosen == {f"{r['conversation']}:{r['dia_id']}" for r in _rows("locomo-sealed")}
+    return chosen
+
+
+def test_the_sealed_sets_are_every_turn_numbered_4_and_13_mod_18() -> None:
+    assert _numbered(4) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed"))}
+    assert _numbered(13) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed2"))}
+    # multiples of 9 are 0 or 9 modulo 18: the three rules pick disjoint turns
+    assert not {0, 9} & {4, 13}
+
+
+def test_the_first_sealed_set_is_development_data_and_the_second_only_asked_for() -> None:
+    try:
+        locomo = locomo_file()
+    except LocomoMissing:
+        pytest.skip("the LoCoMo dev file is not here (TRACTATUS_LOCOMO)")
+    plain = {i.split for i in load_items(locomo) if i.set == "locomo"}
+    asked = {i.split for i in load_items(locomo, sealed=True) if i.set == "locomo"}
+    assert plain == {"dev", "test", "sealed"}
+    assert asked == plain | {"sealed2"}
