@@ -27,6 +27,7 @@ looks at a question's text beyond what recall itself does.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pickle
 import sys
@@ -41,7 +42,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 
-from scoring import ANSWERABLE, dedupe, gold_ids, hit_at, reciprocal_rank
+from scoring import (
+    ANSWERABLE,
+    Outcome,
+    dedupe,
+    gold_ids,
+    hit_at,
+    reciprocal_rank,
+    threshold_held_out,
+)
 
 from bench import harness
 from graph_schema.recall import rerank
@@ -343,15 +352,35 @@ def ablate(questions: list[Question]) -> None:
         show(label, evaluate(questions, FusionConfig.disabling(off)))
 
 
+def threshold(results: Path, cap: float) -> None:
+    """The answer threshold checked like the weights: for each conversation, the highest
+    threshold that keeps at most ``cap`` of the other four's answerable questions wrongly
+    not_found, scored on the held-out one (from a run.py result: its relevance values)."""
+    data = json.loads(results.read_text("utf-8"))
+    fields = Outcome.__dataclass_fields__
+    outcomes = [Outcome(**{k: v for k, v in o.items() if k in fields}) for o in data["outcomes"]]
+    grid = [round(0.2 + 0.01 * i, 2) for i in range(41)]
+    for row in threshold_held_out(outcomes, grid, cap):
+        fitted = f"threshold {row['threshold']:.2f}  " if "threshold" in row else ""
+        print(
+            f"held out {row['held_out']:<8} {fitted}cat 5 not_found {row['cat5']:.3f}"
+            f"  answerable wrongly not_found {row['wrongly']:.3f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=("dump", "fit", "rerank", "ablate"))
+    parser.add_argument("command", choices=("dump", "fit", "rerank", "ablate", "threshold"))
+    parser.add_argument("--results", type=Path, help="threshold: a run.py result (JSON)")
+    parser.add_argument("--cap", type=float, default=0.05, help="threshold: wrongly not_found")
     parser.add_argument("--file", type=Path, default=None, help=harness.LOCOMO_HELP)
     parser.add_argument("--dump", type=Path, default=DUMP)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     if args.command == "dump":
         dump(harness.locomo_argument(parser, args.file), args.dump)
+    elif args.command == "threshold":
+        threshold(args.results or parser.error("threshold needs --results"), args.cap)
     elif args.command == "ablate":
         ablate(pickle.loads(args.dump.read_bytes()))
     elif args.command == "rerank":

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from statistics import mean
+from typing import Any
 
 _DIA = re.compile(r"D:?(\d+):(\d+)")
 ANSWERABLE = (1, 2, 3, 4)
@@ -130,3 +131,41 @@ def threshold_curve(
             }
         )
     return curve
+
+
+def _absence(outcomes: Sequence[Outcome], t: float) -> tuple[float, float]:
+    row = threshold_curve(outcomes, [t])[0]
+    return row["cat5_not_found"], row["cat1_4_wrongly_not_found"]
+
+
+def fit_threshold(outcomes: Sequence[Outcome], grid: Sequence[float], cap: float) -> float:
+    """The highest threshold of ``grid`` at which at most ``cap`` of the answerable questions
+    are wrongly not_found (the most category 5 not_found the cap allows)."""
+    allowed = [t for t in grid if _absence(outcomes, t)[1] <= cap]
+    return max(allowed, default=min(grid))
+
+
+def threshold_held_out(
+    outcomes: Sequence[Outcome], grid: Sequence[float], cap: float
+) -> list[dict[str, Any]]:
+    """Leave one conversation out: the threshold fitted on the others (:func:`fit_threshold`),
+    scored on the held-out one; the last row pools the held-out answers."""
+    rows: list[dict[str, Any]] = []
+    for sample in sorted({o.sample_id for o in outcomes}):
+        train = [o for o in outcomes if o.sample_id != sample]
+        t = fit_threshold(train, grid, cap)
+        held = [o for o in outcomes if o.sample_id == sample]
+        cat5, wrongly = _absence(held, t)
+        rows.append({"held_out": sample, "threshold": t, "cat5": cat5, "wrongly": wrongly})
+    # pooled: every question judged by the threshold fitted without its conversation
+    by_sample = {r["held_out"]: r["threshold"] for r in rows}
+    adversarial = [o for o in outcomes if o.category == ADVERSARIAL]
+    answerable = [o for o in outcomes if o.category in ANSWERABLE]
+    rows.append(
+        {
+            "held_out": "pooled",
+            "cat5": mean(o.relevance < by_sample[o.sample_id] for o in adversarial),
+            "wrongly": mean(o.relevance < by_sample[o.sample_id] for o in answerable),
+        }
+    )
+    return rows

@@ -260,3 +260,28 @@ def test_relevance_mixes_similarity_and_coverage() -> None:
     assert fusion.relevance(-0.5, 0.0) == 0.0
     assert fusion.relevance(1.0, 1.0) == pytest.approx(1.0)
     assert fusion.relevance(0.6, 0.5) > fusion.relevance(0.6, 0.0)
+
+
+def _record(predicate: str, text: str, cosine: float) -> dict[str, object]:
+    # Neo4j's similarity is (1 + cos) / 2, as the recall queries return it
+    return {"assertion": {"predicate": predicate}, "text": text, "similarity": (1 + cosine) / 2}
+
+
+def test_a_persons_relevance_reads_only_their_own_sentences() -> None:
+    from graph_schema.recall.pipeline import _person_relevance
+
+    terms = ["camp"]
+    turn = fusion.Scored("g1", speaker="Mia", texts=["Mia: Looks like a fun camp! I read a lot."])
+    said = _record("said", "I read a lot.", 0.2)
+    asked = _record("said", "Looks like a fun camp!", 0.9)
+    # the appraisal's words and cosine do not count
+    relevance = _person_relevance(turn, [said, asked], terms, cjk=False)
+    assert relevance == pytest.approx(0.5 * 0.2)
+    # a turn answering a question is read with it
+    answer = fusion.Scored(
+        "g2", speaker="Mia", texts=["Mia: Yes, twice."], question="Did you camp?"
+    )
+    yes = _record("said", "Yes, twice.", 0.2)
+    assert _person_relevance(answer, [yes], terms, cjk=False) == pytest.approx(0.1 + 0.5)
+    # a CJK query reads coverage alone
+    assert _person_relevance(turn, [said, asked], terms, cjk=True) == 0.0
