@@ -8,8 +8,8 @@ Pure functions, unit-tested in ``tests/unit/test_fusion.py``.
 * :func:`content_terms` are the query's meaningful words (lower-cased, lightly stemmed), used to
   measure how much of the query a result covers.
 * :func:`own_sentences`: the sentences of a turn in which the speaker states something of
-  their own (not a question, not addressed to the listener alone); the person rule reads
-  only those.
+  their own (not a question, not addressed to the listener alone, not an appraisal of what
+  the listener shared); the person rule reads only those.
 * :func:`is_question`, :func:`asks_when` / :func:`mentions_time`: a text asks something, the
   query asks for a time, a text places something in time (English words; a CJK query never
   asks when, so the rerank value stays 0).
@@ -153,7 +153,8 @@ def is_question(text: str) -> bool:
     return text.rstrip().endswith(("?", "\uff1f"))
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s*")
+# a sentence ends at . ! ? before a space (not inside "3.5"), or at a CJK full stop / mark
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])\s*")
 _FIRST_PERSON = frozenset(
     ["i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"]
 )

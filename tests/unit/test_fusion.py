@@ -136,6 +136,7 @@ def test_own_sentences_drop_questions_and_what_is_said_to_the_listener() -> None
     assert states_own("The concert started at eight.")
     assert own_sentences("我喜欢跑步。你的狗很可爱。你去过北京吗？") == ["我喜欢跑步。"]
     assert own_sentences("Where did you go?") == []
+    assert own_sentences("I run version 3.5 now. Did you?") == ["I run version 3.5 now."]
 
 
 def test_time_windows_month_day_year_and_iso() -> None:
