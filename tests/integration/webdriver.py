@@ -34,6 +34,18 @@ CHROMIUM_ARGS = (
 )
 
 
+# the errors of an element that is there but not ready for input yet
+NOT_READY = frozenset({"element not interactable", "stale element reference"})
+
+
+class WebDriverError(RuntimeError):
+    """A WebDriver command answered with an error (``code``: the W3C error code)."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 def binaries() -> tuple[str, str] | None:
     chromium = shutil.which("chromium")
     driver = shutil.which("chromedriver")
@@ -49,7 +61,8 @@ class Session:
         response = self.http.request(method, self.url + path, json=body)
         payload = response.json()
         if response.status_code >= 400:
-            raise RuntimeError(f"webdriver {path}: {payload.get('value')}")
+            value = payload.get("value") or {}
+            raise WebDriverError(f"webdriver {path}: {value}", value.get("error", ""))
         return payload.get("value")
 
     def open(self, url: str) -> None:
@@ -62,10 +75,21 @@ class Session:
         found = self._call("POST", "/element", {"using": "css selector", "value": css})
         return str(found[ELEMENT])
 
-    def type(self, css: str, text: str) -> None:
-        element = self.find(css)
-        self._call("POST", f"/element/{element}/clear", {})
-        self._call("POST", f"/element/{element}/value", {"text": text})
+    def type(self, css: str, text: str, timeout: float = 30) -> None:
+        """Type into the element ``css`` selects, once it takes input: a page may draw a field
+        before it is interactable, or draw it again (a CI run failed with 'element not
+        interactable' on a field that was shown and enabled). Only those two errors wait."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                element = self.find(css)
+                self._call("POST", f"/element/{element}/clear", {})
+                self._call("POST", f"/element/{element}/value", {"text": text})
+                return
+            except WebDriverError as error:
+                if error.code not in NOT_READY or time.monotonic() > deadline:
+                    raise
+            time.sleep(0.25)
 
     def click(self, css: str) -> None:
         self._call("POST", f"/element/{self.find(css)}/click", {})
