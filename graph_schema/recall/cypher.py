@@ -105,17 +105,30 @@ def similarity(var: str) -> str:
 
 _SIMILARITY = similarity("a")
 
-_ASSERTION_ROW = """
+
+def _group_columns(var: str) -> str:
+    """``gid`` and ``speaker`` of assertion ``var``: its observation and that observation's
+    speaker when it was distilled from one, else the assertion itself and its subject."""
+    evidence = f"({var})-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation)"
+    return (
+        f"coalesce(head([{evidence} | o.id]), {var}.id) AS gid,\n"
+        f"  coalesce(head([{evidence} | o.speaker]), {var}.subject) AS speaker"
+    )
+
+
+_ASSERTION_ROW = (
+    """
 RETURN
-  coalesce(head([(a)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation) | o.id]), a.id) AS gid,
+  """
+    + _group_columns("a")
+    + """,
   score AS similarity,
   a.text AS text,
-  coalesce(head([(a)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation) | o.speaker]),
-           a.subject) AS speaker,
   coalesce(head([(a)-[:EVIDENCED_BY]->(e:Evidence) WHERE e.occurred_at IS NOT NULL
                  | e.occurred_at]), a.valid_from) AS occurred_at
 ORDER BY score DESC, a.id
 """
+)
 
 # a passage row describes the turn itself: its own text and its own cosine to the query (the
 # context only decides the rank of the context lists)
@@ -395,13 +408,9 @@ ORDER BY coalesce(similarity, -1.0) DESC, x.id
 WITH source, collect({x: x, similarity: similarity})[..$entity_limit] AS rows
 UNWIND rows AS row
 WITH source, row.x AS x, row.similarity AS similarity
-RETURN source,
-  coalesce(head([(x)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation) | o.id]), x.id) AS gid,
-  similarity, x.text AS text,
-  coalesce(head([(x)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation) | o.speaker]),
-           x.subject) AS speaker,
-  x.valid_from AS occurred_at
-"""
+RETURN source, similarity, x.text AS text, x.valid_from AS occurred_at,
+  """
+    + _group_columns("x")
 )
 
 # --- results: the qualifying assertions of the chosen groups ------------------------------------
