@@ -45,16 +45,19 @@ sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 from scoring import (
     ANSWERABLE,
     Outcome,
+    Rule,
     dedupe,
+    fit_rule,
     gold_ids,
     hit_at,
     reciprocal_rank,
-    threshold_held_out,
+    rule_held_out,
 )
 
 from bench import harness
 from graph_schema.recall import rerank
 from graph_schema.recall.fusion import (
+    ANSWER_THRESHOLD,
     Candidate,
     FusionConfig,
     Scored,
@@ -353,19 +356,34 @@ def ablate(questions: list[Question]) -> None:
 
 
 def threshold(results: Path, cap: float) -> None:
-    """The answer threshold checked like the weights: for each conversation, the highest
-    threshold that keeps at most ``cap`` of the other four's answerable questions wrongly
-    not_found, scored on the held-out one (from a run.py result: its relevance values)."""
+    """The status rule checked like the weights: for each conversation, the settings that
+    keep at most ``cap`` of the other four's answerable questions wrongly not_found with the
+    most category 5 not_found, scored on the held-out one (from a run.py result: its relevance
+    values). First the one threshold of the rule without the contrast; then, the threshold of
+    queries naming no one kept at the shipped value, the person threshold and margin of the
+    contrast (``fusion.answered``)."""
     data = json.loads(results.read_text("utf-8"))
     fields = Outcome.__dataclass_fields__
     outcomes = [Outcome(**{k: v for k, v in o.items() if k in fields}) for o in data["outcomes"]]
-    grid = [round(0.2 + 0.01 * i, 2) for i in range(41)]
-    for row in threshold_held_out(outcomes, grid, cap):
-        fitted = f"threshold {row['threshold']:.2f}  " if "threshold" in row else ""
-        print(
-            f"held out {row['held_out']:<8} {fitted}cat 5 not_found {row['cat5']:.3f}"
-            f"  answerable wrongly not_found {row['wrongly']:.3f}"
-        )
+    plain = [Rule(round(0.2 + 0.01 * i, 2)) for i in range(41)]
+    steps = [round(0.02 * i, 2) for i in range(21)]
+    contrast = [Rule(ANSWER_THRESHOLD, t, m) for t in steps for m in steps[:16]]
+    for label, grid in (("without the contrast", plain), ("the contrast", contrast)):
+        print(f"# {label}")
+        for row in rule_held_out(outcomes, grid, cap):
+            rule = row.get("rule")
+            fitted = "" if rule is None else f"{_describe(rule)}  "
+            print(
+                f"held out {row['held_out']:<8} {fitted}cat 5 not_found {row['cat5']:.3f}"
+                f"  answerable wrongly not_found {row['wrongly']:.3f}"
+            )
+        print(f"fitted on all: {_describe(fit_rule(outcomes, grid, cap))}")
+
+
+def _describe(rule: Rule) -> str:
+    if rule.margin is None:
+        return f"threshold {rule.threshold:.2f}"
+    return f"person threshold {rule.person_threshold:.2f} margin {rule.margin:.2f}"
 
 
 def main() -> None:

@@ -43,12 +43,15 @@ from scoring import (
     Outcome,
     dedupe,
     gold_ids,
+    margin_curve,
+    others_relevance,
     percentile,
     score,
     threshold_curve,
 )
 
 from bench import harness
+from graph_schema.recall import fusion
 from graph_schema.schema import migrations, ontology
 from ingest import bulk
 from server.settings import Settings, open_driver
@@ -56,6 +59,7 @@ from server.settings import Settings, open_driver
 KEY = "tr_bench_locomo_000000000000000000000"
 PRINCIPALS = f'[[principal]]\nid = "bench"\nkey = "{KEY}"\ngroups = []\nrole = "admin"\n'
 THRESHOLDS = [round(0.05 * i, 2) for i in range(0, 21)]
+MARGINS = [round(0.02 * i, 2) for i in range(0, 16)]
 
 
 # --- the store and the server -----------------------------------------------------------------
@@ -142,6 +146,7 @@ def ask(
                 ranked=ranked_dialogs(answer["results"], keys, sample_id),
                 status=answer["status"],
                 relevance=float(answer.get("relevance", 0.0)),
+                others=others_relevance(answer),
                 latency_ms=latency,
             )
         )
@@ -175,6 +180,9 @@ def report(outcomes: list[Outcome]) -> dict[str, Any]:
             "questions": len(latencies),
         },
         "threshold_curve": threshold_curve(outcomes, THRESHOLDS),
+        "margin_curve": margin_curve(
+            outcomes, MARGINS, fusion.ANSWER_THRESHOLD, fusion.PERSON_THRESHOLD
+        ),
     }
 
 

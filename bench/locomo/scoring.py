@@ -77,6 +77,8 @@ class Outcome:
     status: str
     relevance: float = 0.0
     latency_ms: float = 0.0
+    # the others' best relevance when the query names one person (the answer's ``person``)
+    others: float | None = None
 
 
 @dataclass
@@ -114,58 +116,95 @@ def percentile(values: Sequence[float], p: float) -> float:
     return ordered[index]
 
 
+def others_relevance(answer: dict[str, Any]) -> float | None:
+    """The others' relevance in a recall answer that names one person (None: it names no one)."""
+    person = answer.get("person")
+    return None if person is None else float(person["others_relevance"])
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The status rule of ``graph_schema.recall.fusion.answered`` with its settings.
+
+    A query naming no one is not_found under ``threshold``. One naming a person (``others``
+    known) is not_found when the best of anyone's own statements is under ``person_threshold``
+    or the others' best is more than ``margin`` above the person's; ``margin`` None reads the
+    person's relevance against ``threshold`` (the rule without the contrast)."""
+
+    threshold: float
+    person_threshold: float = 0.0
+    margin: float | None = None
+
+    def not_found(self, o: Outcome) -> bool:
+        if o.others is None or self.margin is None:
+            return o.relevance < self.threshold
+        low = max(o.relevance, o.others) < self.person_threshold
+        return low or o.others - o.relevance > self.margin
+
+
+def absence(outcomes: Sequence[Outcome], rule: Rule) -> tuple[float, float]:
+    """Share of category 5 not_found, share of categories 1-4 wrongly not_found."""
+
+    def share(rows: list[Outcome]) -> float:
+        return mean(rule.not_found(o) for o in rows) if rows else 0.0
+
+    adversarial = [o for o in outcomes if o.category == ADVERSARIAL]
+    answerable = [o for o in outcomes if o.category in ANSWERABLE]
+    return share(adversarial), share(answerable)
+
+
 def threshold_curve(
     outcomes: Sequence[Outcome], thresholds: Sequence[float]
 ) -> list[dict[str, float]]:
-    """For each relevance threshold: share of category 5 that would be not_found, and share
-    of categories 1-4 that would be wrongly not_found."""
-    adversarial = [o.relevance for o in outcomes if o.category == ADVERSARIAL]
-    answerable = [o.relevance for o in outcomes if o.category in ANSWERABLE]
-    curve = []
-    for t in thresholds:
-        curve.append(
-            {
-                "threshold": t,
-                "cat5_not_found": mean(r < t for r in adversarial) if adversarial else 0.0,
-                "cat1_4_wrongly_not_found": mean(r < t for r in answerable) if answerable else 0.0,
-            }
-        )
-    return curve
+    """For each relevance threshold (the contrast off): share of category 5 that would be
+    not_found, and share of categories 1-4 that would be wrongly not_found."""
+    return [_row({"threshold": t}, absence(outcomes, Rule(t))) for t in thresholds]
 
 
-def _absence(outcomes: Sequence[Outcome], t: float) -> tuple[float, float]:
-    row = threshold_curve(outcomes, [t])[0]
-    return row["cat5_not_found"], row["cat1_4_wrongly_not_found"]
+def margin_curve(
+    outcomes: Sequence[Outcome], margins: Sequence[float], threshold: float, person: float
+) -> list[dict[str, float]]:
+    """The same along the margin of the contrast, its thresholds fixed."""
+    return [_row({"margin": m}, absence(outcomes, Rule(threshold, person, m))) for m in margins]
 
 
-def fit_threshold(outcomes: Sequence[Outcome], grid: Sequence[float], cap: float) -> float:
-    """The highest threshold of ``grid`` at which at most ``cap`` of the answerable questions
-    are wrongly not_found (the most category 5 not_found the cap allows)."""
-    allowed = [t for t in grid if _absence(outcomes, t)[1] <= cap]
-    return max(allowed, default=min(grid))
+def _row(setting: dict[str, float], shares: tuple[float, float]) -> dict[str, float]:
+    return {**setting, "cat5_not_found": shares[0], "cat1_4_wrongly_not_found": shares[1]}
 
 
-def threshold_held_out(
-    outcomes: Sequence[Outcome], grid: Sequence[float], cap: float
+def fit_rule(outcomes: Sequence[Outcome], grid: Sequence[Rule], cap: float) -> Rule:
+    """The rule of ``grid`` with the most category 5 not_found among those keeping at most
+    ``cap`` of the answerable questions wrongly not_found (with none that keeps the cap, the
+    one with fewest wrongly). Ties go to fewer wrongly, then to the strictest: the highest
+    person threshold, then the smallest margin (a guard the questions cannot tell apart from
+    none is kept)."""
+
+    def key(rule: Rule) -> tuple[bool, float, float, float, float]:
+        cat5, wrongly = absence(outcomes, rule)
+        strict = (rule.person_threshold, -(rule.margin or 0.0))
+        return wrongly <= cap, cat5 if wrongly <= cap else 0.0, -wrongly, *strict
+
+    return max(grid, key=key)
+
+
+def rule_held_out(
+    outcomes: Sequence[Outcome], grid: Sequence[Rule], cap: float
 ) -> list[dict[str, Any]]:
-    """Leave one conversation out: the threshold fitted on the others (:func:`fit_threshold`),
-    scored on the held-out one; the last row pools the held-out answers."""
+    """Leave one conversation out: the rule fitted on the others (:func:`fit_rule`), scored
+    on the held-out one; the last row pools the held-out answers."""
     rows: list[dict[str, Any]] = []
+    fitted: dict[str, Rule] = {}
     for sample in sorted({o.sample_id for o in outcomes}):
-        train = [o for o in outcomes if o.sample_id != sample]
-        t = fit_threshold(train, grid, cap)
-        held = [o for o in outcomes if o.sample_id == sample]
-        cat5, wrongly = _absence(held, t)
-        rows.append({"held_out": sample, "threshold": t, "cat5": cat5, "wrongly": wrongly})
-    # pooled: every question judged by the threshold fitted without its conversation
-    by_sample = {r["held_out"]: r["threshold"] for r in rows}
-    adversarial = [o for o in outcomes if o.category == ADVERSARIAL]
-    answerable = [o for o in outcomes if o.category in ANSWERABLE]
-    rows.append(
-        {
-            "held_out": "pooled",
-            "cat5": mean(o.relevance < by_sample[o.sample_id] for o in adversarial),
-            "wrongly": mean(o.relevance < by_sample[o.sample_id] for o in answerable),
-        }
-    )
+        fitted[sample] = fit_rule([o for o in outcomes if o.sample_id != sample], grid, cap)
+        cat5, wrongly = absence([o for o in outcomes if o.sample_id == sample], fitted[sample])
+        rows.append({"held_out": sample, "rule": fitted[sample], "cat5": cat5, "wrongly": wrongly})
+    # pooled: every question judged by the rule fitted without its conversation
+    judged = [
+        (o, fitted[o.sample_id].not_found(o))
+        for o in outcomes
+        if o.category in (*ANSWERABLE, ADVERSARIAL)
+    ]
+    cat5 = [nf for o, nf in judged if o.category == ADVERSARIAL]
+    wrongly = [nf for o, nf in judged if o.category != ADVERSARIAL]
+    rows.append({"held_out": "pooled", "cat5": mean(cat5), "wrongly": mean(wrongly)})
     return rows

@@ -43,7 +43,15 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(ROOT), str(HERE), str(HERE.parent / "locomo")]
 
 import corpus as team
-from scoring import ADVERSARIAL, Outcome, dedupe, percentile, score, threshold_curve
+from scoring import (
+    ADVERSARIAL,
+    Outcome,
+    dedupe,
+    others_relevance,
+    percentile,
+    score,
+    threshold_curve,
+)
 
 from bench import harness
 from server.settings import Settings, open_driver
@@ -137,6 +145,7 @@ def ask(
             ranked=ranked_turns(answer["results"], written, q["stream"]),
             status=answer["status"],
             relevance=float(answer.get("relevance", 0.0)),
+            others=others_relevance(answer),
             latency_ms=latency,
         )
         asked.append(Asked(q["id"], phase, q["category"], q["lang"], outcome))

@@ -305,10 +305,19 @@ class RecallResult(Model):
     why: RecallWhy
 
 
+class NamedPerson(Model):
+    """The one speaker or subject a recall query names; ``others_relevance`` is the best of
+    what the others state of their own (the answer's ``relevance`` is then the person's)."""
+
+    name: str
+    others_relevance: float
+
+
 class RecallAnswer(Model):
     status: Status
     results: list[RecallResult]
     relevance: float
+    person: NamedPerson | None = None
     as_of: datetime
     known_at: datetime
 

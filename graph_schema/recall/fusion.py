@@ -27,7 +27,7 @@ from datetime import datetime
 
 from graph_schema.recall.query import Window, is_question, names_in_query, time_windows
 
-FEATURES = ("speaker", "time", "graph", "rerank", "person")
+FEATURES = ("speaker", "time", "graph", "rerank", "person", "contrast")
 EXPAND = 30  # groups whose graph neighbours are looked up
 # Fitted on LoCoMo with bench/locomo/crossval.py (round grid values); held-out estimate in
 # docs/recall.md. The assertion lists deviate from the fit (1.0 / 0.25): for facts without
@@ -45,6 +45,11 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {
 RECALL_STEPS = frozenset((*FEATURES, *DEFAULT_WEIGHTS))
 # the status threshold on relevance, calibrated on LoCoMo (docs/recall.md)
 ANSWER_THRESHOLD = 0.35
+# A query naming one person (docs/recall.md "Threshold"): answered when the best of anyone's
+# own statements reaches PERSON_THRESHOLD and the others' best is at most PERSON_MARGIN above
+# the person's. Fitted on LoCoMo, leave one conversation out (bench/locomo/crossval.py threshold)
+PERSON_THRESHOLD = 0.18
+PERSON_MARGIN = 0.04
 SIMILARITY_WEIGHT = 0.5
 # up to this many nodes of a kind that a caller's groups can read, its vector candidates are
 # an exact scan of them, not an index query (docs/security.md "Timing")
@@ -255,6 +260,19 @@ def answers_for(s: Scored, person: str | None) -> bool:
     return person is None or s.speaker == person
 
 
+def answered(relevance: float, others: float | None, config: FusionConfig) -> bool:
+    """The status rule on an answer's relevance. ``others``: for a query naming one person,
+    the best relevance of what the other speakers state of their own, read the same way as the
+    person's (None: the query names no one). Such a query is answered when someone's statements
+    match it (the best of both reaches :data:`PERSON_THRESHOLD`) and the person's own are not
+    outmatched by another's (by more than :data:`PERSON_MARGIN`): "What did Zed realise after his
+    charity race?" is ``not_found`` when Mia's turns tell of her race and Zed's of nothing
+    close."""
+    if others is None or not config.enabled("contrast"):
+        return relevance >= ANSWER_THRESHOLD
+    return max(relevance, others) >= PERSON_THRESHOLD and others - relevance <= PERSON_MARGIN
+
+
 def relevance(similarity: float | None, coverage: float) -> float:
     """How well one result answers the query, from its own values only (cosine, coverage).
 
@@ -262,5 +280,5 @@ def relevance(similarity: float | None, coverage: float) -> float:
     lexical coverage alone decides."""
     if similarity is None:
         return coverage
-    sim = max(similarity, 0.0)
+    sim = min(max(similarity, 0.0), 1.0)
     return SIMILARITY_WEIGHT * sim + (1.0 - SIMILARITY_WEIGHT) * coverage

@@ -30,7 +30,13 @@ from graph_schema.recall.query import (
     states_own,
     without_name,
 )
-from graph_schema.recall.types import RecallAnswer, RecallFilters, RecallResult, Why
+from graph_schema.recall.types import (
+    NamedPerson,
+    RecallAnswer,
+    RecallFilters,
+    RecallResult,
+    Why,
+)
 
 POOL = 60  # rows per candidate list
 OVERFETCH = 20  # the vector index answers before any WHERE: ask for this many times more
@@ -242,16 +248,41 @@ def _best(records: list[Any], terms: list[str]) -> tuple[Any, float | None, floa
     return best, _cosine(best["similarity"]), coverage(terms, best["text"] or "")
 
 
+@dataclass
+class _Status:
+    """What the status reads: the best relevance of the results that can answer, and for a
+    query naming one person, that person and the best of the others' (fusion.answered)."""
+
+    relevance: float = 0.0
+    person: str | None = None
+    others: float = 0.0
+
+    def add(self, s: Scored, records: list[Any], query: RecallQuery, plain: float) -> None:
+        if self.person is None:
+            self.relevance = max(self.relevance, plain)
+        elif s.speaker is not None:
+            terms = without_name(query.text, self.person)
+            rel = _person_relevance(s, records, terms, query.cjk)
+            if fusion.answers_for(s, self.person):
+                self.relevance = max(self.relevance, rel)
+            else:
+                self.others = max(self.others, rel)
+
+    def named(self) -> NamedPerson | None:
+        if self.person is None:
+            return None
+        return NamedPerson(name=self.person, others_relevance=round(self.others, 6))
+
+
 def _results(
     work: _Work, query: RecallQuery, config: FusionConfig
-) -> tuple[list[RecallResult], float]:
+) -> tuple[list[RecallResult], _Status]:
     # A CJK query's status reads coverage alone: the shipped embedding model is English and
     # does not separate Chinese texts (docs/recall.md, "Threshold").
     terms = content_terms(query.text)
     top = config.max_score()
-    person = fusion.named_person(work.ranked, query.text, config)
+    status = _Status(person=fusion.named_person(work.ranked, query.text, config))
     results: list[RecallResult] = []
-    best_relevance = 0.0
     for s in work.ranked:
         records = work.records.get(s.gid)
         if not records:
@@ -259,12 +290,8 @@ def _results(
         record, similarity, cover = _best(records, terms)
         group_cover = max([cover, *(coverage(terms, t) for t in s.texts)])
         group_sim = max((x for x in (similarity, s.similarity) if x is not None), default=None)
-        if person is None:
-            rel = fusion.relevance(None if query.cjk else group_sim, group_cover)
-            best_relevance = max(best_relevance, rel)
-        elif fusion.answers_for(s, person):
-            rel = _person_relevance(s, records, without_name(query.text, person), query.cjk)
-            best_relevance = max(best_relevance, rel)
+        plain = fusion.relevance(None if query.cjk else group_sim, group_cover)
+        status.add(s, records, query, plain)
         out = assertion_out(record, known_at=query.known_at)
         results.append(
             RecallResult(
@@ -276,7 +303,8 @@ def _results(
         )
         if len(results) == query.k:
             break
-    return results, round(best_relevance, 6)
+    status.relevance = round(status.relevance, 6)
+    return results, status
 
 
 def _person_relevance(s: Scored, records: list[Any], terms: list[str], cjk: bool) -> float:
@@ -337,13 +365,16 @@ def recall(
     p = parameters(principal, query, config.exact_limit)
     with driver.session(database=database, default_access_mode="READ") as session:
         work = session.execute_read(_search, p, query, config)
-    results, relevance = _results(work, query, config)
+    results, status = _results(work, query, config)
     access.record(recorder, access.returned(r.assertion for r in results))
-    answered = bool(results) and relevance >= fusion.ANSWER_THRESHOLD
+    person = status.named()
+    others = None if person is None else person.others_relevance
+    answered = bool(results) and fusion.answered(status.relevance, others, config)
     return RecallAnswer(
         status=Status.answered if answered else Status.not_found,
         results=results,
-        relevance=relevance,
+        relevance=status.relevance,
+        person=person,
         as_of=query.as_of,
         known_at=query.known_at,
     )

@@ -81,10 +81,20 @@ class RecallResult(BaseModel):
     why: Why
 
 
+class NamedPerson(BaseModel):
+    """The one speaker or subject the query names, when it names exactly one among the
+    results (docs/recall.md, "Threshold"). ``relevance`` of the answer is then that person's
+    own; this is the best of what the others state of their own, read the same way."""
+
+    name: str
+    others_relevance: Annotated[float, Field(ge=0.0, le=1.0)]
+
+
 class RecallAnswer(BaseModel):
     status: Status
     results: list[RecallResult]
-    relevance: float
+    relevance: Annotated[float, Field(ge=0.0, le=1.0)]
+    person: NamedPerson | None = None
     as_of: datetime
     known_at: datetime
 

@@ -144,3 +144,33 @@ def test_what_a_person_says_about_the_listeners_life_does_not_answer_for_them(
     assert top_speaker(right) == "Mia"
     own = ask(api["bob"], "What did Zed repair this week?", reactions)
     assert own["status"] == "answered", own["relevance"]
+
+
+# the person asked about said something close of their own; the other said what is asked
+CHAT_CLOSE = [
+    ("Ana", "Surfing makes me feel free; while surfing I forget everything else."),
+    ("Tom", "I tried surfing once last summer and mostly fell off the board."),
+    ("Ana", "My brother repairs old radios in his garage."),
+    ("Tom", "I bake sourdough bread every Saturday."),
+]
+
+
+@pytest.fixture(scope="module")
+def close(api: dict[str, Api]) -> str:
+    return write_chat(api["alice"], CHAT_CLOSE)
+
+
+def test_a_person_outmatched_by_what_another_states_is_not_found(
+    api: dict[str, Api], close: str
+) -> None:
+    wrong = ask(api["bob"], "How does Tom feel while surfing?", close)
+    assert wrong["status"] == "not_found", (wrong["relevance"], wrong["person"])
+    assert wrong["person"]["name"] == "Tom"
+    assert wrong["person"]["others_relevance"] > wrong["relevance"]
+    right = ask(api["bob"], "How does Ana feel while surfing?", close)
+    assert right["status"] == "answered", (right["relevance"], right["person"])
+    assert right["person"]["name"] == "Ana" and top_speaker(right) == "Ana"
+    own = ask(api["bob"], "What does Tom bake on Saturdays?", close)
+    assert own["status"] == "answered", (own["relevance"], own["person"])
+    nobody = ask(api["bob"], "What does the bakery sell?", close)
+    assert nobody["person"] is None

@@ -286,3 +286,38 @@ def test_a_persons_relevance_reads_only_their_own_sentences() -> None:
     assert _person_relevance(answer, [yes], terms, cjk=False) == pytest.approx(0.1 + 0.5)
     # a CJK query reads coverage alone
     assert _person_relevance(turn, [said, asked], terms, cjk=True) == 0.0
+
+
+def test_a_question_about_one_person_is_not_found_when_another_states_it_better() -> None:
+    on, off = FusionConfig(), FusionConfig.disabling(["contrast"])
+    t, margin, person = fusion.ANSWER_THRESHOLD, fusion.PERSON_MARGIN, fusion.PERSON_THRESHOLD
+    # a query naming no one: the one threshold
+    assert fusion.answered(t, None, on) and not fusion.answered(t - 0.01, None, on)
+    # the person's own statements are outmatched by another's: not_found, whatever their value
+    assert not fusion.answered(0.6, 0.6 + margin + 0.01, on)
+    assert fusion.answered(0.6, 0.6 + margin - 0.01, on)
+    # nobody states anything close: not_found; the person alone does: answered
+    assert not fusion.answered(person - 0.01, person - 0.01, on)
+    assert fusion.answered(person, 0.0, on)
+    # the contrast off: the person's relevance against the one threshold
+    assert fusion.answered(0.6, 0.9, off) and not fusion.answered(t - 0.01, 0.0, off)
+
+
+def test_the_status_reads_the_others_statements_the_same_way_as_the_persons() -> None:
+    from graph_schema.recall.pipeline import RecallQuery, _Status
+
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    query = RecallQuery(text="How does Tom feel while surfing?", k=10, as_of=now, known_at=now)
+    status = _Status(person="Tom")
+    tom = fusion.Scored("g1", speaker="Tom", texts=["Tom: I never surf. Reading calms me."])
+    ana = fusion.Scored("g2", speaker="Ana", texts=["Ana: Surfing, I feel free. Do you surf?"])
+    status.add(tom, [_record("said", "I never surf. Reading calms me.", 0.3)], query, 0.9)
+    status.add(ana, [_record("said", "Surfing, I feel free.", 0.7)], query, 0.9)
+    # the name is not counted (terms: feel, while, surf), nor Ana's question ("Do you surf?"):
+    # Tom covers one term of three, Ana two
+    assert status.relevance == pytest.approx(0.5 * 0.3 + 0.5 / 3)
+    assert status.others == pytest.approx(0.5 * 0.7 + 0.5 * 2 / 3)
+    named = status.named()
+    assert named is not None and named.name == "Tom"
+    assert named.others_relevance == pytest.approx(round(0.35 + 1 / 3, 6))
+    assert _Status().named() is None

@@ -45,3 +45,33 @@ def test_scoring_on_a_hand_made_case() -> None:
     ]
     assert scoring.percentile([5.0, 1.0, 3.0, 2.0, 4.0], 50) == 3.0
     assert scoring.percentile([float(i) for i in range(1, 101)], 99) == 99.0
+
+
+def test_the_status_rule_with_the_contrast_and_its_leave_one_out_fit() -> None:
+    Outcome, Rule = scoring.Outcome, scoring.Rule
+    assert scoring.others_relevance({"person": None}) is None
+    assert scoring.others_relevance({"person": {"name": "Zed", "others_relevance": 0.7}}) == 0.7
+    # per conversation: a question about the wrong person (another states it far better) and
+    # an answerable one (the person's own is the best), both named; one naming no one
+    outcomes = [
+        row
+        for s in ("a", "b", "c")
+        for row in (
+            Outcome(s, 5, [], [], "x", relevance=0.5, others=0.8),
+            Outcome(s, 1, ["D1:1"], [], "x", relevance=0.5, others=0.45),
+            Outcome(s, 4, ["D1:2"], [], "x", relevance=0.3),
+        )
+    ]
+    plain, contrast = Rule(0.25), Rule(0.25, 0.2, 0.1)
+    assert scoring.absence(outcomes, plain) == (0.0, 0.0)
+    assert scoring.absence(outcomes, contrast) == (1.0, 0.0)
+    assert scoring.absence(outcomes, Rule(0.25, 0.6, 0.1)) == (1.0, 0.5)
+    assert [r["cat5_not_found"] for r in scoring.margin_curve(outcomes, [0.0, 0.4], 0.25, 0.2)] == [
+        1.0,
+        0.0,
+    ]
+    grid = [plain, contrast, Rule(0.25, 0.6, 0.1)]
+    assert scoring.fit_rule(outcomes, grid, cap=0.05) == contrast
+    rows = scoring.rule_held_out(outcomes, grid, cap=0.05)
+    assert [r["rule"] for r in rows[:3]] == [contrast] * 3
+    assert rows[-1] == {"held_out": "pooled", "cat5": 1.0, "wrongly": 0.0}
