@@ -107,22 +107,23 @@ def test_the_llm_part_runs_against_a_configured_endpoint() -> None:
     assert "- attended (many, string)" in stub.requests[0].json["messages"][0]["content"]
 
 
-def test_the_development_data_pools_apart_from_the_second_sealed_set() -> None:
+def test_the_development_data_pools_apart_from_the_third_sealed_set() -> None:
     items = [
         Item("locomo", "a", "dev", OBS, [LABEL]),
         Item("notes", "b", "test", OBS, [LABEL]),
         Item("locomo", "c", "sealed", OBS, [LABEL]),  # the first sealed set: development now
-        Item("locomo", "d", "sealed2", OBS, [LABEL]),
+        Item("locomo", "d", "sealed2", OBS, [LABEL]),  # the second: development now
+        Item("locomo", "e", "sealed3", OBS, [LABEL]),
     ]
     result = evaluate(lambda _: [draft("half marathon", "2023-05-20T00:00:00+00:00")], items)
     pooled = result["pooled"]
-    assert pooled["development"]["facts_labelled"] == 3
-    assert pooled["sealed2"]["facts_labelled"] == 1
+    assert pooled["development"]["facts_labelled"] == 4
+    assert pooled["sealed3"]["facts_labelled"] == 1
     assert pooled["dev"]["facts_labelled"] == pooled["test"]["facts_labelled"] == 1
 
 
-def test_the_second_sealed_sets_errors_are_never_listed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed2"])
+def test_the_third_sealed_sets_errors_are_never_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed3"])
     with pytest.raises(SystemExit) as refused:
         main()
     assert refused.value.code == 2
@@ -173,12 +174,12 @@ def test_the_sealed_sets_are_every_turn_numbered_4_13_and_7_mod_18() -> None:
     assert len({0, 9, 4, 13, 7}) == 5
 
 
-def test_the_first_sealed_set_is_development_data_and_the_second_only_asked_for() -> None:
+def test_the_first_two_sealed_sets_are_development_data_and_the_third_only_asked_for() -> None:
     try:
         locomo = locomo_file()
     except LocomoMissing:
         pytest.skip("the LoCoMo dev file is not here (TRACTATUS_LOCOMO)")
     plain = {i.split for i in load_items(locomo) if i.set == "locomo"}
     asked = {i.split for i in load_items(locomo, sealed=True) if i.set == "locomo"}
-    assert plain == {"dev", "test", "sealed"}
-    assert asked == plain | {"sealed2"}
+    assert plain == {"dev", "test", "sealed", "sealed2"}
+    assert asked == plain | {"sealed3"}
