@@ -299,8 +299,9 @@ def _of_phrase(token: Token, preps: tuple[str, ...] = ("of",)) -> list[Token]:
     for child in token.rights:
         if child.dep_ == "prep" and child.lower_ in preps:
             objects = [c for c in child.children if c.dep_ == "pobj"]
-            if objects:
-                return [child, *phrase_tokens(objects[0], keep_of=False)]
+            if objects:  # its article stays: "Lord of the Rings", not "Lord of Rings"
+                the = [d for d in children(objects[0], "det") if d.lower_ in ("the", "a", "an")]
+                return [child, *the, *phrase_tokens(objects[0], keep_of=False)]
     return []
 
 

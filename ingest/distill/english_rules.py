@@ -17,6 +17,7 @@ from spacy.tokens import Token
 
 from ingest.distill import lexicon as lx
 from ingest.distill.english import (
+    DEMONSTRATIVES,
     Clause,
     children,
     dobjs,
@@ -97,7 +98,7 @@ def _likes(c: Clause) -> list[Fact]:
     for obj in dobjs(c.verb):
         if "event" in _kind_of(obj) and c.verb.tag_ == "VBD" and polarity:
             return [c.fact("attended", p) for p in phrases(obj)]  # "a concert that we enjoyed"
-        if _one_unnamed(c.verb, obj) or (elided(c) and _yours(obj)) or _theirs(obj):
+        if _one_unnamed(c.verb, obj) or (elided(c) and _yours(obj)) or unnamed_liking(obj):
             continue  # "Loving your new haircut", "I love his humour": about someone else
         found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else phrases(obj))
     for comp in children(c.verb, "xcomp"):
@@ -178,11 +179,28 @@ def _besides(verb: Token) -> list[str]:
     return found
 
 
+def unnamed_liking(obj: Token) -> bool:
+    """A liked noun that names no kind of thing: one a third person has ("his humour"), one
+    the definite article points at ("I love the colour", "loving the support": what is at
+    hand, a reaction, not a taste), or a bare one a demonstrative points at ("this puzzle
+    I love": which one, the turn does not say). A name ("the Beatles") is not refused."""
+    if _theirs(obj):
+        return True
+    if obj.pos_ != "NOUN" or (obj.text[:1].isupper() and not obj.is_sent_start):
+        return False  # a name the tagger read as a noun ("the Beatles") is named
+    dets = {d.lower_ for d in children(obj, "det")}
+    described = any(
+        m.dep_ in ("compound", "amod", "nmod") and m.lower_ not in lx.EVALUATIVE
+        for m in obj.children
+    )
+    return "the" in dets or bool(dets & DEMONSTRATIVES and not described)
+
+
 def _one_unnamed(verb: Token, obj: Token) -> bool:
     """ "a book that I really enjoy", "another recipe I like": the noun a relative clause
     describes, with an indefinite article, is one thing the turn does not name; liking it
     says nothing of liking books or recipes."""
-    if verb.dep_ != "relcl" or obj.i != verb.head.i or obj.pos_ != "NOUN":
+    if obj.pos_ != "NOUN" or verb.dep_ != "relcl" or obj.i != verb.head.i:
         return False
     return any(d.lower_ in ("a", "an", "another", "one") for d in children(obj, "det", "nummod"))
 

@@ -480,3 +480,36 @@ def test_a_trip_and_an_elided_speaker_keep_their_dates() -> None:
     assert [(d["object"], d["valid_from"][:10]) for d in trip] == [("Lisbon", "2026-06-01")]
     mine = drafts("Here's a photo from my Lisbon trip last year.")
     assert [(d["object"], d["valid_from"][:10]) for d in mine] == [("Lisbon", "2025-01-01")]
+
+
+# --- extractor version 5: precision, on shapes rather than phrases (sentences of our own) ---
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I love the colour and the smell.",  # what is at hand: a reaction, not a taste
+        "Loving the warmth and support.",
+        "I really enjoy this puzzle I found.",  # which puzzle, the turn does not say
+        "I adore his drawings.",
+    ],
+)
+def test_a_liked_thing_pointed_at_names_no_liking(text: str) -> None:
+    assert [f for f in facts(text) if f[1] == "likes"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "liked"),
+    [
+        ("I love old maps.", "old maps"),
+        ("I adore these hand-painted tiles.", "hand-painted tiles"),  # described: a kind
+        ("I love the Beatles.", "Beatles"),  # a name
+        ("I'm a big fan of Pirates of the Caribbean.", "Pirates of the Caribbean"),
+    ],
+)
+def test_a_liking_of_a_kind_or_a_name_is_kept_and_written_once(text: str, liked: str) -> None:
+    assert [f for f in facts(text) if f[1] == "likes"] == [(A, "likes", liked, True)]
+
+
+def test_one_fact_read_two_ways_is_written_once_as_worded() -> None:
+    assert facts("I love cleaning the beach.") == [(A, "likes", "cleaning the beach", True)]
