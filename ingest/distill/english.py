@@ -61,6 +61,12 @@ WISH_VERBS = frozenset(
     }
 )
 PLAN_VERBS = frozenset({"plan", "intend", "aim", "hope", "decide", "prepare"})
+# verbs whose to-infinitive happened when they did ("I started to paint", "I got to meet
+# her", "I managed to finish"); under any other verb ("I chose to go", "I agreed to run",
+# "I promised to call") the infinitive is not stated as done
+IMPLICATIVE = frozenset(
+    {"start", "begin", "continue", "keep", "get", "manage", "go", "come", "happen", "learn"}
+)
 DROPPED_LEFT = frozenset({"det", "predet", "punct", "case", "cc", "preconj", "advmod"})
 INTENSIFIERS = frozenset(
     {"really", "very", "so", "super", "pretty", "too", "quite", "extremely", "most", "more"}
@@ -594,6 +600,8 @@ def _blocked_by(verb: Token, node: Token, below: Token) -> bool:
         return True
     if node.i != verb.i and node.lemma_ in WISH_VERBS and _complement_of(below, node):
         return not (node.lemma_ == "try" and below.tag_ == "VBG")
+    if node.i != verb.i and node.pos_ == "VERB" and _infinitive_of(below, node):
+        return node.lemma_ not in IMPLICATIVE | PLAN_VERBS  # "I chose to go to X": not gone
     if node.lemma_ == "use" and node.tag_ == "VBD" and verb.dep_ == "xcomp":
         return True  # "I used to live in Rome"
     return _childhood(node) or (node.lemma_ == "let" and node.i != verb.i)
@@ -615,6 +623,15 @@ def _childhood(node: Token) -> bool:
         ):
             return True
     return False
+
+
+def _infinitive_of(verb: Token, node: Token) -> bool:
+    """Whether ``verb`` is a to-infinitive complementing ``node`` ("chose *to go*")."""
+    return (
+        verb.dep_ == "xcomp"
+        and verb.head.i == node.i
+        and any(a.dep_ == "aux" and a.lower_ == "to" for a in verb.children)
+    )
 
 
 def _complement_of(verb: Token, node: Token) -> bool:

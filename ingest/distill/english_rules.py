@@ -349,6 +349,9 @@ def _go(c: Clause) -> list[Fact]:
         return []
     back = any(p.lower_ == "back" for p in c.verb.children)
     target = pobj(c.verb, "to", "from") if back else pobj(c.verb, "to")
+    if target is not None and arranged(c.verb):
+        coming = _event_or_place(c, target)  # "I'm going to a conference": not yet gone
+        return [Fact(f.subject, "plans", str(f.object), confidence=0.75, plan=True) for f in coming]
     if target is not None:
         return _event_or_place(c, target)
     found: list[Fact] = []
@@ -358,6 +361,14 @@ def _go(c: Clause) -> list[Fact]:
             if place is not None:
                 found.extend(f for f in _event_or_place(c, place) if f.predicate == "visited")
     return found
+
+
+def arranged(verb: Token) -> bool:
+    """A present progressive of a verb of going ("I'm going to a gig", "we're flying to
+    Oslo"): an arrangement ahead, or a trip under way, never one made."""
+    return verb.tag_ == "VBG" and any(
+        a.lemma_ == "be" and a.tag_ in ("VBP", "VBZ") for a in children(verb, "aux")
+    )
 
 
 def _event_or_place(c: Clause, target: Token) -> list[Fact]:

@@ -511,5 +511,42 @@ def test_a_liking_of_a_kind_or_a_name_is_kept_and_written_once(text: str, liked:
     assert [f for f in facts(text) if f[1] == "likes"] == [(A, "likes", liked, True)]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My dream is to sail around Iceland.", []),  # a wish
+        ("My aim was to finish the quilt by spring.", []),  # past: no plan now
+        ("My plan is to repaint the kitchen.", [(A, "plans", "repaint the kitchen", True)]),
+        ("My goal is to run a marathon.", [(A, "plans", "run a marathon", True)]),
+    ],
+)
+def test_only_a_plan_or_a_goal_said_now_is_a_plan(
+    text: str, expected: list[tuple[str, str, Any, bool]]
+) -> None:
+    assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Last week I chose to go to a jazz festival.", []),  # chosen, not said to be done
+        ("Last week I agreed to host a charity quiz.", []),
+        ("I started to volunteer at the library.", [(A, "activity", "volunteering", True)]),
+        ("Yesterday I decided to go to a book fair.", [(A, "decided", "go to a book fair", True)]),
+    ],
+)
+def test_an_infinitive_is_done_only_under_a_verb_that_says_so(
+    text: str, expected: list[tuple[str, str, Any, bool]]
+) -> None:
+    assert facts(text) == expected
+
+
+def test_going_somewhere_now_is_an_arrangement_not_a_visit() -> None:
+    assert facts("I'm going to a jazz festival this month.") == [
+        (A, "plans", "jazz festival (2026-06)", True)
+    ]
+    assert facts("I went to a jazz festival last week.") == [(A, "attended", "jazz festival", True)]
+
+
 def test_one_fact_read_two_ways_is_written_once_as_worded() -> None:
     assert facts("I love cleaning the beach.") == [(A, "likes", "cleaning the beach", True)]
