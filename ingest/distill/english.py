@@ -361,6 +361,13 @@ def says_nothing(token: Token) -> bool:
     ("this app", "that book", "that event": what it is, the turn does not say)."""
     if token.pos_ in ("PRON", "VERB", "AUX") or token.lemma_.lower() in GENERIC:
         return True
+    if token.pos_ in ("ADV", "ADP", "SCONJ", "CCONJ", "PART", "INTJ", "DET", "PUNCT"):
+        return True
+    if token.pos_ == "ADJ" and children(token, "advmod"):
+        return True  # "working on ... - super excited": a predicate the parse hung there
+    span = token.dep_ == "pobj" and token.head.lower_ in ("for", "since", "during", "over")
+    if token.lemma_.lower() == "while" or (span and token.lemma_.lower() in TIME_NOUNS):
+        return True  # "working on it for a while", "for a year": a time, never an object
     lemma = token.lemma_.lower()
     if lemma in KIND_ONLY and not any(
         c.dep_ in ("compound", "amod", "nmod") and c.lower_ not in EVALUATIVE

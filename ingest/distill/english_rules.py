@@ -160,6 +160,11 @@ def _theirs(obj: Token) -> bool:
     return any(p.dep_ == "poss" and p.lower_ in ("his", "her", "their") for p in obj.children)
 
 
+def _possessed(obj: Token) -> bool:
+    """A noun with a possessive of the speaker's ("my skills", "our platform")."""
+    return any(p.dep_ == "poss" and p.lower_ in ("my", "our") for p in obj.children)
+
+
 def _yours(obj: Token) -> bool:
     return any(p.dep_ == "poss" and p.lower_ == "your" for p in obj.children)
 
@@ -209,7 +214,10 @@ def _uses(c: Clause) -> list[Fact]:
     if not _speaker(c) and not (c.who and c.who.kind == "relative"):
         return []
     instead = pobj(c.verb, "of") if any(p.lower_ == "instead" for p in c.verb.subtree) else None
-    found = [p for obj in children(c.verb, "dobj") for p in phrases(obj)]
+    # "I used my contacts / my platform to ...": what is one's own (skills, standing) is a
+    # means, not a tool; a tool is named as such ("I use Neovim", "we use a whiteboard")
+    mine = [o for o in children(c.verb, "dobj") if _possessed(o)]
+    found = [p for obj in children(c.verb, "dobj") if obj not in mine for p in phrases(obj)]
     if instead is not None and found and technical(found[0], c.verb.sent.text):
         return [c.fact("tech_stack", found[0], confidence=0.85)]
     return [c.fact("uses", f) for f in found]

@@ -207,7 +207,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("4", "4-said-only")
+    assert (default.version, off.version) == ("5", "5-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -511,6 +511,12 @@ def test_a_liking_of_a_kind_or_a_name_is_kept_and_written_once(text: str, liked:
     assert [f for f in facts(text) if f[1] == "likes"] == [(A, "likes", liked, True)]
 
 
+def test_a_means_of_ones_own_is_no_tool_used() -> None:
+    assert facts("I used my network and my writing skills to find clients.") == []
+    assert facts("I use my voice to help others.") == []
+    assert facts("We use a kanban board to plan sprints.") == [(A, "uses", "kanban board", True)]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -539,6 +545,17 @@ def test_an_infinitive_is_done_only_under_a_verb_that_says_so(
     text: str, expected: list[tuple[str, str, Any, bool]]
 ) -> None:
     assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've been working on it for a while, so glad it's done.",  # a time, not an employer
+        "Been discussing ideas for a podcast I am working on - super excited!",  # a predicate
+    ],
+)
+def test_an_object_that_is_no_noun_is_not_written(text: str) -> None:
+    assert facts(text) == []
 
 
 def test_going_somewhere_now_is_an_arrangement_not_a_visit() -> None:
