@@ -6,13 +6,13 @@ How to run (no Neo4j, no server; the LoCoMo dev file is found as by `tractatus i
     .venv/bin/python bench/distill.py                 # offline distiller; LLM when configured
     # --llm-url URL --llm-model NAME   an OpenAI-compatible endpoint (default: TRACTATUS_LLM_URL,
     #                                  TRACTATUS_LLM_MODEL); without one the LLM part is skipped
-    # --errors dev|test|sealed         list a development set's misses and false facts
-    # --sealed                         also score the second sealed LoCoMo test set (its
-    #                                  errors are never listed: `--errors sealed2` is refused)
+    # --errors dev|test|sealed|sealed2 list a development set's misses and false facts
+    # --sealed                         also score the third sealed LoCoMo test set (its
+    #                                  errors are never listed: `--errors sealed3` is refused)
     # --out bench/results/distill.json
 
 What it does, for each distiller, on each set (LoCoMo turns, Chinese sentences, English notes)
-and each split (dev, test; LoCoMo also sealed, and sealed2 when asked):
+and each split (dev, test; LoCoMo also sealed and sealed2, and sealed3 when asked):
 
 1. Builds each labelled turn's observation exactly as `tractatus ingest` would (LoCoMo: read
    from the dev file by conversation and dia_id; ours: the text in the label file) and distils
@@ -28,11 +28,12 @@ and each split (dev, test; LoCoMo also sealed, and sealed2 when asked):
    where the label has none is wrong, and so is a labelled time not given.
 4. Coverage: the share of turns with at least one structured fact (and the labels' share).
 
-The sets' `dev` and `test` halves and the first sealed LoCoMo set (`locomo-sealed-labels.jsonl`,
-split `sealed`) are all development data now: each was read after it was scored once.
-`ALL/development` pools them, and is what the extractor is tuned on. The headline is the second
-sealed LoCoMo set (`locomo-sealed2-labels.jsonl`, split `sealed2`, labelled blind), scored only
-with `--sealed`, once the extractor is frozen. Results go to --out with the machine.
+The sets' `dev` and `test` halves and the first and second sealed LoCoMo sets
+(`locomo-sealed-labels.jsonl`, split `sealed`; `locomo-sealed2-labels.jsonl`, split `sealed2`)
+are all development data now: each was read after it was scored once. `ALL/development` pools
+them, and is what the extractor is tuned on. The headline is the third sealed LoCoMo set
+(`locomo-sealed3-labels.jsonl`, split `sealed3`, labelled blind), scored only with `--sealed`,
+once the extractor is frozen. Results go to --out with the machine.
 """
 
 from __future__ import annotations
@@ -60,10 +61,11 @@ from ingest.distill.dates import local
 
 LABELS = ROOT / "bench" / "distill-labels"
 SETS = ("locomo", "zh", "notes")
-SPLITS = ("dev", "test", "sealed")  # development data: every split scored once and read since
+# development data: every split scored once and read since
+SPLITS = ("dev", "test", "sealed", "sealed2")
 DEVELOPMENT = "development"
-SEALED = "sealed2"  # the test set: scored with --sealed only, its errors never listed
-LOCOMO_FILES = ("locomo", "locomo-sealed")  # the development LoCoMo labels
+SEALED = "sealed3"  # the test set: scored with --sealed only, its errors never listed
+LOCOMO_FILES = ("locomo", "locomo-sealed", "locomo-sealed2")  # the development LoCoMo labels
 SAID = "said"
 _PLAN_DATE = re.compile(r"\s*\((\d{4}(?:-W\d{2}|-\d{2}(?:-\d{2})?)?)\)\s*$")
 _LEADING = re.compile(r"^(?:a|an|the|my|our|his|her|their|your|some)\s+")
@@ -252,11 +254,11 @@ def _rows(name: str) -> list[dict[str, Any]]:
 
 def load_items(locomo: Path | None, *, sealed: bool = False) -> list[Item]:
     """Every labelled turn with its observation; LoCoMo only when its file is available, and
-    the (second) sealed LoCoMo set only when asked for."""
+    the (third) sealed LoCoMo set only when asked for."""
     items: list[Item] = []
     if locomo is not None:
         turns = {t["idempotency_key"]: t for t in bulk.read_locomo(locomo)}
-        names = (*LOCOMO_FILES, "locomo-sealed2") if sealed else LOCOMO_FILES
+        names = (*LOCOMO_FILES, "locomo-sealed3") if sealed else LOCOMO_FILES
         rows = [row for name in names for row in _rows(name)]
         for row in rows:
             key = f"{row['conversation']}:{row['dia_id']}"
@@ -341,7 +343,7 @@ def main() -> None:
     parser.add_argument("--llm-model", default=settings.llm_model)
     parser.add_argument("--llm-timeout", type=float, default=settings.llm_timeout)
     parser.add_argument("--errors", choices=(*SPLITS, SEALED), default=None)
-    parser.add_argument("--sealed", action="store_true", help="also score the sealed2 set")
+    parser.add_argument("--sealed", action="store_true", help="also score the sealed3 set")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "distill.json"))
     args = parser.parse_args()
     if args.errors == SEALED:

@@ -61,6 +61,12 @@ WISH_VERBS = frozenset(
     }
 )
 PLAN_VERBS = frozenset({"plan", "intend", "aim", "hope", "decide", "prepare"})
+# verbs whose to-infinitive happened when they did ("I started to paint", "I got to meet
+# her", "I managed to finish"); under any other verb ("I chose to go", "I agreed to run",
+# "I promised to call") the infinitive is not stated as done
+IMPLICATIVE = frozenset(
+    {"start", "begin", "continue", "keep", "get", "manage", "go", "come", "happen", "learn"}
+)
 DROPPED_LEFT = frozenset({"det", "predet", "punct", "case", "cc", "preconj", "advmod"})
 INTENSIFIERS = frozenset(
     {"really", "very", "so", "super", "pretty", "too", "quite", "extremely", "most", "more"}
@@ -299,8 +305,9 @@ def _of_phrase(token: Token, preps: tuple[str, ...] = ("of",)) -> list[Token]:
     for child in token.rights:
         if child.dep_ == "prep" and child.lower_ in preps:
             objects = [c for c in child.children if c.dep_ == "pobj"]
-            if objects:
-                return [child, *phrase_tokens(objects[0], keep_of=False)]
+            if objects:  # its article stays: "Lord of the Rings", not "Lord of Rings"
+                the = [d for d in children(objects[0], "det") if d.lower_ in ("the", "a", "an")]
+                return [child, *the, *phrase_tokens(objects[0], keep_of=False)]
     return []
 
 
@@ -354,6 +361,13 @@ def says_nothing(token: Token) -> bool:
     ("this app", "that book", "that event": what it is, the turn does not say)."""
     if token.pos_ in ("PRON", "VERB", "AUX") or token.lemma_.lower() in GENERIC:
         return True
+    if token.pos_ in ("ADV", "ADP", "SCONJ", "CCONJ", "PART", "INTJ", "DET", "PUNCT"):
+        return True
+    if token.pos_ == "ADJ" and children(token, "advmod"):
+        return True  # "working on ... - super excited": a predicate the parse hung there
+    span = token.dep_ == "pobj" and token.head.lower_ in ("for", "since", "during", "over")
+    if token.lemma_.lower() == "while" or (span and token.lemma_.lower() in TIME_NOUNS):
+        return True  # "working on it for a while", "for a year": a time, never an object
     lemma = token.lemma_.lower()
     if lemma in KIND_ONLY and not any(
         c.dep_ in ("compound", "amod", "nmod") and c.lower_ not in EVALUATIVE
@@ -593,6 +607,8 @@ def _blocked_by(verb: Token, node: Token, below: Token) -> bool:
         return True
     if node.i != verb.i and node.lemma_ in WISH_VERBS and _complement_of(below, node):
         return not (node.lemma_ == "try" and below.tag_ == "VBG")
+    if node.i != verb.i and node.pos_ == "VERB" and _infinitive_of(below, node):
+        return node.lemma_ not in IMPLICATIVE | PLAN_VERBS  # "I chose to go to X": not gone
     if node.lemma_ == "use" and node.tag_ == "VBD" and verb.dep_ == "xcomp":
         return True  # "I used to live in Rome"
     return _childhood(node) or (node.lemma_ == "let" and node.i != verb.i)
@@ -614,6 +630,15 @@ def _childhood(node: Token) -> bool:
         ):
             return True
     return False
+
+
+def _infinitive_of(verb: Token, node: Token) -> bool:
+    """Whether ``verb`` is a to-infinitive complementing ``node`` ("chose *to go*")."""
+    return (
+        verb.dep_ == "xcomp"
+        and verb.head.i == node.i
+        and any(a.dep_ == "aux" and a.lower_ == "to" for a in verb.children)
+    )
 
 
 def _complement_of(verb: Token, node: Token) -> bool:

@@ -33,7 +33,14 @@ from ingest.distill.english import (
     verbs,
 )
 from ingest.distill.english_nouns import be, lowered, noun_facts
-from ingest.distill.english_rules import ANY_VERB, BY_WORD, VERB_RULES, ahead, liked_only
+from ingest.distill.english_rules import (
+    ANY_VERB,
+    BY_WORD,
+    VERB_RULES,
+    ahead,
+    liked_only,
+    unnamed_liking,
+)
 from ingest.distill.facts import Fact
 from ingest.distill.matcher import Matcher
 from ingest.distill.objects import technical
@@ -366,6 +373,16 @@ def _confirmed(sentence: Span, value: str, after: int) -> str | None:
     return cleaned if cleaned is not None and cleaned in value else value
 
 
+def _head_at(sentence: Span, value: str, after: int) -> Token | None:
+    """The one token of the parse that heads a pattern's object, if there is one."""
+    at = sentence.text.find(value, after)
+    base = sentence.start_char
+    tokens = [t for t in sentence if at <= t.idx - base < at + len(value)] if at >= 0 else []
+    inside = {t.i for t in tokens}
+    heads = [t for t in tokens if t.head.i not in inside or t.head.i == t.i]
+    return heads[0] if len(heads) == 1 else None
+
+
 def _trusted(tokens: list[Token], end: int) -> bool:
     """Whether the parse agrees that a pattern's object (ending at character ``end`` of the
     document) is a clean phrase of the sentence: whole tokens, no pronoun, no verb unless a
@@ -399,6 +416,9 @@ def _pattern_facts(sentence: Span, speaker: str, found: list[Fact]) -> list[Fact
         value = _confirmed(sentence, str(fact.object), at)
         if value is None:
             continue
+        head = _head_at(sentence, str(fact.object), at)
+        if fact.predicate == "likes" and head is not None and unnamed_liking(head):
+            continue  # what the parse refuses as a liking, no pattern writes either
         fact = replace(fact, object=value)
         key = (fact.subject, fact.predicate, value.lower())
         if key in have:
@@ -427,6 +447,20 @@ def extract(sentence: Span, speaker: str, today: date | None) -> list[Fact]:
         facts.extend(_pattern_facts(sentence, speaker, facts))
     unique: dict[tuple[str, str, str, bool], Fact] = {}
     for fact in facts:
-        if fact.subject and fact.object != "" and fact.key() not in unique:
-            unique[fact.key()] = fact
+        if not fact.subject or fact.object == "":
+            continue
+        key = (fact.subject, fact.predicate, _bare(str(fact.object)), fact.polarity)
+        kept = unique.get(key)
+        worded = str(fact.object) in sentence.text
+        if kept is None or (worded and str(kept.object) not in sentence.text):
+            unique[key] = fact  # one fact written once, as the sentence words it
     return list(unique.values())
+
+
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _bare(value: str) -> str:
+    """An object without its articles, in lower case: "helping the community" and
+    "helping community" are one fact."""
+    return " ".join(w for w in value.lower().split() if w not in _ARTICLES)

@@ -125,6 +125,8 @@ def _my_noun(c: Clause, subject: Token) -> list[Fact]:
     if subject.lemma_ == "name" and comp is not None and comp.pos_ == "PROPN":
         return [Fact(speaker, "name", text_of([*comp.lefts, comp]), confidence=0.9)]
     if subject.lemma_ in lx.PLAN_NOUNS:
+        if subject.lemma_ not in lx.PLANNED or c.verb.tag_ not in ("VBZ", "VBP"):
+            return []  # "my dream is to ...", "my aim was to ...": a wish, or a plan no more
         steps = [x for x in children(c.verb, "xcomp") if x.pos_ == "VERB"]
         vp = verb_phrase(steps[0], set()) if steps else None
         return [Fact(speaker, "plans", vp, confidence=0.8, plan=True)] if vp else []

@@ -17,6 +17,7 @@ from spacy.tokens import Token
 
 from ingest.distill import lexicon as lx
 from ingest.distill.english import (
+    DEMONSTRATIVES,
     Clause,
     children,
     dobjs,
@@ -97,7 +98,7 @@ def _likes(c: Clause) -> list[Fact]:
     for obj in dobjs(c.verb):
         if "event" in _kind_of(obj) and c.verb.tag_ == "VBD" and polarity:
             return [c.fact("attended", p) for p in phrases(obj)]  # "a concert that we enjoyed"
-        if _one_unnamed(c.verb, obj) or (elided(c) and _yours(obj)) or _theirs(obj):
+        if _one_unnamed(c.verb, obj) or (elided(c) and _yours(obj)) or unnamed_liking(obj):
             continue  # "Loving your new haircut", "I love his humour": about someone else
         found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else phrases(obj))
     for comp in children(c.verb, "xcomp"):
@@ -159,6 +160,11 @@ def _theirs(obj: Token) -> bool:
     return any(p.dep_ == "poss" and p.lower_ in ("his", "her", "their") for p in obj.children)
 
 
+def _possessed(obj: Token) -> bool:
+    """A noun with a possessive of the speaker's ("my skills", "our platform")."""
+    return any(p.dep_ == "poss" and p.lower_ in ("my", "our") for p in obj.children)
+
+
 def _yours(obj: Token) -> bool:
     return any(p.dep_ == "poss" and p.lower_ == "your" for p in obj.children)
 
@@ -178,11 +184,28 @@ def _besides(verb: Token) -> list[str]:
     return found
 
 
+def unnamed_liking(obj: Token) -> bool:
+    """A liked noun that names no kind of thing: one a third person has ("his humour"), one
+    the definite article points at ("I love the colour", "loving the support": what is at
+    hand, a reaction, not a taste), or a bare one a demonstrative points at ("this puzzle
+    I love": which one, the turn does not say). A name ("the Beatles") is not refused."""
+    if _theirs(obj):
+        return True
+    if obj.pos_ != "NOUN" or (obj.text[:1].isupper() and not obj.is_sent_start):
+        return False  # a name the tagger read as a noun ("the Beatles") is named
+    dets = {d.lower_ for d in children(obj, "det")}
+    described = any(
+        m.dep_ in ("compound", "amod", "nmod") and m.lower_ not in lx.EVALUATIVE
+        for m in obj.children
+    )
+    return "the" in dets or bool(dets & DEMONSTRATIVES and not described)
+
+
 def _one_unnamed(verb: Token, obj: Token) -> bool:
     """ "a book that I really enjoy", "another recipe I like": the noun a relative clause
     describes, with an indefinite article, is one thing the turn does not name; liking it
     says nothing of liking books or recipes."""
-    if verb.dep_ != "relcl" or obj.i != verb.head.i or obj.pos_ != "NOUN":
+    if obj.pos_ != "NOUN" or verb.dep_ != "relcl" or obj.i != verb.head.i:
         return False
     return any(d.lower_ in ("a", "an", "another", "one") for d in children(obj, "det", "nummod"))
 
@@ -191,7 +214,10 @@ def _uses(c: Clause) -> list[Fact]:
     if not _speaker(c) and not (c.who and c.who.kind == "relative"):
         return []
     instead = pobj(c.verb, "of") if any(p.lower_ == "instead" for p in c.verb.subtree) else None
-    found = [p for obj in children(c.verb, "dobj") for p in phrases(obj)]
+    # "I used my contacts / my platform to ...": what is one's own (skills, standing) is a
+    # means, not a tool; a tool is named as such ("I use Neovim", "we use a whiteboard")
+    mine = [o for o in children(c.verb, "dobj") if _possessed(o)]
+    found = [p for obj in children(c.verb, "dobj") if obj not in mine for p in phrases(obj)]
     if instead is not None and found and technical(found[0], c.verb.sent.text):
         return [c.fact("tech_stack", found[0], confidence=0.85)]
     return [c.fact("uses", f) for f in found]
@@ -331,6 +357,9 @@ def _go(c: Clause) -> list[Fact]:
         return []
     back = any(p.lower_ == "back" for p in c.verb.children)
     target = pobj(c.verb, "to", "from") if back else pobj(c.verb, "to")
+    if target is not None and arranged(c.verb):
+        coming = _event_or_place(c, target)  # "I'm going to a conference": not yet gone
+        return [Fact(f.subject, "plans", str(f.object), confidence=0.75, plan=True) for f in coming]
     if target is not None:
         return _event_or_place(c, target)
     found: list[Fact] = []
@@ -340,6 +369,14 @@ def _go(c: Clause) -> list[Fact]:
             if place is not None:
                 found.extend(f for f in _event_or_place(c, place) if f.predicate == "visited")
     return found
+
+
+def arranged(verb: Token) -> bool:
+    """A present progressive of a verb of going ("I'm going to a gig", "we're flying to
+    Oslo"): an arrangement ahead, or a trip under way, never one made."""
+    return verb.tag_ == "VBG" and any(
+        a.lemma_ == "be" and a.tag_ in ("VBP", "VBZ") for a in children(verb, "aux")
+    )
 
 
 def _event_or_place(c: Clause, target: Token) -> list[Fact]:

@@ -156,6 +156,8 @@ BODY_PARTS: Final = _words(
 )
 FAVOURITE: Final = _words("favorite favourite fave")
 PLAN_NOUNS: Final = _words("goal plan dream aim intention")
+# of those, the nouns of a plan; a dream or an aim is something wished for
+PLANNED: Final = _words("plan intention goal")
 OUTINGS: Final = _words(
     "camping hiking fishing skiing swimming surfing sightseeing shopping kayaking"
 )

@@ -107,22 +107,23 @@ def test_the_llm_part_runs_against_a_configured_endpoint() -> None:
     assert "- attended (many, string)" in stub.requests[0].json["messages"][0]["content"]
 
 
-def test_the_development_data_pools_apart_from_the_second_sealed_set() -> None:
+def test_the_development_data_pools_apart_from_the_third_sealed_set() -> None:
     items = [
         Item("locomo", "a", "dev", OBS, [LABEL]),
         Item("notes", "b", "test", OBS, [LABEL]),
         Item("locomo", "c", "sealed", OBS, [LABEL]),  # the first sealed set: development now
-        Item("locomo", "d", "sealed2", OBS, [LABEL]),
+        Item("locomo", "d", "sealed2", OBS, [LABEL]),  # the second: development now
+        Item("locomo", "e", "sealed3", OBS, [LABEL]),
     ]
     result = evaluate(lambda _: [draft("half marathon", "2023-05-20T00:00:00+00:00")], items)
     pooled = result["pooled"]
-    assert pooled["development"]["facts_labelled"] == 3
-    assert pooled["sealed2"]["facts_labelled"] == 1
+    assert pooled["development"]["facts_labelled"] == 4
+    assert pooled["sealed3"]["facts_labelled"] == 1
     assert pooled["dev"]["facts_labelled"] == pooled["test"]["facts_labelled"] == 1
 
 
-def test_the_second_sealed_sets_errors_are_never_listed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed2"])
+def test_the_third_sealed_sets_errors_are_never_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed3"])
     with pytest.raises(SystemExit) as refused:
         main()
     assert refused.value.code == 2
@@ -134,14 +135,17 @@ def _turns(rows: list[dict[str, Any]]) -> set[tuple[str, str]]:
 
 def test_the_sealed_sets_are_their_own_and_share_no_turn_with_any_other_set() -> None:
     development, first, second = _rows("locomo"), _rows("locomo-sealed"), _rows("locomo-sealed2")
-    assert (len(development), len(first), len(second)) == (308, 155, 153)
+    third = _rows("locomo-sealed3")
+    assert (len(development), len(first), len(second), len(third)) == (308, 155, 153, 154)
     assert {r["split"] for r in first} == {"sealed"}
     assert {r["split"] for r in second} == {"sealed2"}
+    assert {r["split"] for r in third} == {"sealed3"}
     assert not _turns(development) & _turns(first)
     assert not _turns(second) & (_turns(development) | _turns(first))
-    for rows in (first, second):  # LoCoMo text stays out of the repository
+    assert not _turns(third) & (_turns(development) | _turns(first) | _turns(second))
+    for rows in (first, second, third):  # LoCoMo text stays out of the repository
         assert all("text" not in r for r in rows)
-    assert not [i for i in load_items(None) if i.split in ("sealed", "sealed2")]
+    assert not [i for i in load_items(None) if i.split in ("sealed", "sealed2", "sealed3")]
 
 
 def _numbered(residue: int) -> set[str]:
@@ -162,19 +166,20 @@ def _numbered(residue: int) -> set[str]:
     return chosen
 
 
-def test_the_sealed_sets_are_every_turn_numbered_4_and_13_mod_18() -> None:
+def test_the_sealed_sets_are_every_turn_numbered_4_13_and_7_mod_18() -> None:
     assert _numbered(4) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed"))}
     assert _numbered(13) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed2"))}
-    # multiples of 9 are 0 or 9 modulo 18: the three rules pick disjoint turns
-    assert not {0, 9} & {4, 13}
+    assert _numbered(7) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed3"))}
+    # multiples of 9 are 0 or 9 modulo 18: the four rules pick disjoint turns
+    assert len({0, 9, 4, 13, 7}) == 5
 
 
-def test_the_first_sealed_set_is_development_data_and_the_second_only_asked_for() -> None:
+def test_the_first_two_sealed_sets_are_development_data_and_the_third_only_asked_for() -> None:
     try:
         locomo = locomo_file()
     except LocomoMissing:
         pytest.skip("the LoCoMo dev file is not here (TRACTATUS_LOCOMO)")
     plain = {i.split for i in load_items(locomo) if i.set == "locomo"}
     asked = {i.split for i in load_items(locomo, sealed=True) if i.set == "locomo"}
-    assert plain == {"dev", "test", "sealed"}
-    assert asked == plain | {"sealed2"}
+    assert plain == {"dev", "test", "sealed", "sealed2"}
+    assert asked == plain | {"sealed3"}

@@ -207,7 +207,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("4", "4-said-only")
+    assert (default.version, off.version) == ("5", "5-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -480,3 +480,90 @@ def test_a_trip_and_an_elided_speaker_keep_their_dates() -> None:
     assert [(d["object"], d["valid_from"][:10]) for d in trip] == [("Lisbon", "2026-06-01")]
     mine = drafts("Here's a photo from my Lisbon trip last year.")
     assert [(d["object"], d["valid_from"][:10]) for d in mine] == [("Lisbon", "2025-01-01")]
+
+
+# --- extractor version 5: precision, on shapes rather than phrases (sentences of our own) ---
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I love the colour and the smell.",  # what is at hand: a reaction, not a taste
+        "Loving the warmth and support.",
+        "I really enjoy this puzzle I found.",  # which puzzle, the turn does not say
+        "I adore his drawings.",
+    ],
+)
+def test_a_liked_thing_pointed_at_names_no_liking(text: str) -> None:
+    assert [f for f in facts(text) if f[1] == "likes"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "liked"),
+    [
+        ("I love old maps.", "old maps"),
+        ("I adore these hand-painted tiles.", "hand-painted tiles"),  # described: a kind
+        ("I love the Beatles.", "Beatles"),  # a name
+        ("I'm a big fan of Pirates of the Caribbean.", "Pirates of the Caribbean"),
+    ],
+)
+def test_a_liking_of_a_kind_or_a_name_is_kept_and_written_once(text: str, liked: str) -> None:
+    assert [f for f in facts(text) if f[1] == "likes"] == [(A, "likes", liked, True)]
+
+
+def test_a_means_of_ones_own_is_no_tool_used() -> None:
+    assert facts("I used my network and my writing skills to find clients.") == []
+    assert facts("I use my voice to help others.") == []
+    assert facts("We use a kanban board to plan sprints.") == [(A, "uses", "kanban board", True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My dream is to sail around Iceland.", []),  # a wish
+        ("My aim was to finish the quilt by spring.", []),  # past: no plan now
+        ("My plan is to repaint the kitchen.", [(A, "plans", "repaint the kitchen", True)]),
+        ("My goal is to run a marathon.", [(A, "plans", "run a marathon", True)]),
+    ],
+)
+def test_only_a_plan_or_a_goal_said_now_is_a_plan(
+    text: str, expected: list[tuple[str, str, Any, bool]]
+) -> None:
+    assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Last week I chose to go to a jazz festival.", []),  # chosen, not said to be done
+        ("Last week I agreed to host a charity quiz.", []),
+        ("I started to volunteer at the library.", [(A, "activity", "volunteering", True)]),
+        ("Yesterday I decided to go to a book fair.", [(A, "decided", "go to a book fair", True)]),
+    ],
+)
+def test_an_infinitive_is_done_only_under_a_verb_that_says_so(
+    text: str, expected: list[tuple[str, str, Any, bool]]
+) -> None:
+    assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've been working on it for a while, so glad it's done.",  # a time, not an employer
+        "Been discussing ideas for a podcast I am working on - super excited!",  # a predicate
+    ],
+)
+def test_an_object_that_is_no_noun_is_not_written(text: str) -> None:
+    assert facts(text) == []
+
+
+def test_going_somewhere_now_is_an_arrangement_not_a_visit() -> None:
+    assert facts("I'm going to a jazz festival this month.") == [
+        (A, "plans", "jazz festival (2026-06)", True)
+    ]
+    assert facts("I went to a jazz festival last week.") == [(A, "attended", "jazz festival", True)]
+
+
+def test_one_fact_read_two_ways_is_written_once_as_worded() -> None:
+    assert facts("I love cleaning the beach.") == [(A, "likes", "cleaning the beach", True)]
