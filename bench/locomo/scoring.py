@@ -117,9 +117,11 @@ def percentile(values: Sequence[float], p: float) -> float:
 
 
 def others_relevance(answer: dict[str, Any]) -> float | None:
-    """The others' relevance in a recall answer that names one person (None: it names no one)."""
-    person = answer.get("person")
-    return None if person is None else float(person["others_relevance"])
+    """The others' relevance in a recall answer that names one person (None: it names no one,
+    or no one who states things: the contrast does not apply)."""
+    person = answer.get("person") or {}
+    value = person.get("others_relevance")
+    return None if value is None else float(value)
 
 
 @dataclass(frozen=True)

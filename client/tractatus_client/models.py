@@ -307,10 +307,11 @@ class RecallResult(Model):
 
 class NamedPerson(Model):
     """The one speaker or subject a recall query names; ``others_relevance`` is the best of
-    what the others state of their own (the answer's ``relevance`` is then the person's)."""
+    what the other people state of their own (the answer's ``relevance`` is then the
+    person's), None when the one named states nothing of their own (a tool, an agent)."""
 
     name: str
-    others_relevance: float
+    others_relevance: float | None
 
 
 class RecallAnswer(Model):

@@ -15,7 +15,7 @@ from typing import Any
 from neo4j import Driver, ManagedTransaction
 
 from graph_schema.core.records import as_datetime
-from graph_schema.core.types import Principal, Status, Tier
+from graph_schema.core.types import Principal, SourceKind, Status, Tier
 from graph_schema.ledger.reads import DEFAULT_TIERS
 from graph_schema.ledger.records import assertion_out
 from graph_schema.lifecycle import access
@@ -251,27 +251,36 @@ def _best(records: list[Any], terms: list[str]) -> tuple[Any, float | None, floa
 @dataclass
 class _Status:
     """What the status reads: the best relevance of the results that can answer, and for a
-    query naming one person, that person and the best of the others' (fusion.answered)."""
+    query naming one person, that person and the best of the other people's (fusion.answered).
+    The contrast is between people: statements (``user_stated``) count, not a tool's output
+    or an agent's inferences, and a named one with no statement of their own among the
+    results gets none (``others`` None)."""
 
     relevance: float = 0.0
     person: str | None = None
     others: float = 0.0
+    stated: bool = False
 
     def add(self, s: Scored, records: list[Any], query: RecallQuery, plain: float) -> None:
         if self.person is None:
             self.relevance = max(self.relevance, plain)
-        elif s.speaker is not None:
-            terms = without_name(query.text, self.person)
-            rel = _person_relevance(s, records, terms, query.cjk)
-            if fusion.answers_for(s, self.person):
-                self.relevance = max(self.relevance, rel)
-            else:
-                self.others = max(self.others, rel)
+            return
+        own = fusion.answers_for(s, self.person)
+        stated = any(r["assertion"]["source_kind"] == SourceKind.user_stated for r in records)
+        if s.speaker is None or not (own or stated):
+            return
+        rel = _person_relevance(s, records, without_name(query.text, self.person), query.cjk)
+        if own:
+            self.relevance = max(self.relevance, rel)
+            self.stated = self.stated or stated
+        else:
+            self.others = max(self.others, rel)
 
     def named(self) -> NamedPerson | None:
         if self.person is None:
             return None
-        return NamedPerson(name=self.person, others_relevance=round(self.others, 6))
+        others = round(self.others, 6) if self.stated else None
+        return NamedPerson(name=self.person, others_relevance=others)
 
 
 def _results(

@@ -84,10 +84,12 @@ class RecallResult(BaseModel):
 class NamedPerson(BaseModel):
     """The one speaker or subject the query names, when it names exactly one among the
     results (docs/recall.md, "Threshold"). ``relevance`` of the answer is then that person's
-    own; this is the best of what the others state of their own, read the same way."""
+    own; ``others_relevance`` the best of what the other people among the results state of
+    their own, read the same way; null when the one named has no statement of their own
+    among the results (a tool's output, an agent's notes): the contrast is between people."""
 
     name: str
-    others_relevance: Annotated[float, Field(ge=0.0, le=1.0)]
+    others_relevance: Annotated[float, Field(ge=0.0, le=1.0)] | None
 
 
 class RecallAnswer(BaseModel):

@@ -174,3 +174,30 @@ def test_a_person_outmatched_by_what_another_states_is_not_found(
     assert own["status"] == "answered", (own["relevance"], own["person"])
     nobody = ask(api["bob"], "What does the bakery sell?", close)
     assert nobody["person"] is None
+
+
+def test_what_a_reader_may_not_see_does_not_move_the_status_of_a_question_about_a_person(
+    api: dict[str, Api],
+) -> None:
+    question = "How does Tom feel while surfing?"
+    conversation = f"conv-{uuid.uuid4().hex[:8]}"
+
+    def write(n: int, access: list[str] | None = None) -> None:
+        speaker, text = CHAT_CLOSE[n]
+        response = api["alice"].post(
+            "/v1/observations", turn(conversation, n, speaker, text, access)
+        )
+        assert response.status_code == 201, response.text
+
+    for n in range(1, len(CHAT_CLOSE)):
+        write(n)
+    before = ask(api["bob"], question, conversation)
+    # Ana's statement arrives late, for finance only (it is turn 0: Tom's turn follows it)
+    write(0, ["finance"])
+    seen = ask(api["alice"], question, conversation)
+    assert seen["status"] == "not_found", (seen["relevance"], seen["person"])
+    # sales reads the conversation as if the statement had never been made
+    after = ask(api["bob"], question, conversation)
+    assert before["status"] == after["status"] == "answered"
+    assert (after["relevance"], after["person"]) == (before["relevance"], before["person"])
+    assert [r["score"] for r in after["results"]] == [r["score"] for r in before["results"]]

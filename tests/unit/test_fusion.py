@@ -265,7 +265,11 @@ def test_relevance_mixes_similarity_and_coverage() -> None:
 
 def _record(predicate: str, text: str, cosine: float) -> dict[str, object]:
     # Neo4j's similarity is (1 + cos) / 2, as the recall queries return it
-    return {"assertion": {"predicate": predicate}, "text": text, "similarity": (1 + cosine) / 2}
+    return {
+        "assertion": {"predicate": predicate, "source_kind": "user_stated"},
+        "text": text,
+        "similarity": (1 + cosine) / 2,
+    }
 
 
 def test_a_persons_relevance_reads_only_their_own_sentences() -> None:
@@ -321,3 +325,15 @@ def test_the_status_reads_the_others_statements_the_same_way_as_the_persons() ->
     assert named is not None and named.name == "Tom"
     assert named.others_relevance == pytest.approx(round(0.35 + 1 / 3, 6))
     assert _Status().named() is None
+    # an agent's note or a tool's output is no rival statement; a named tool gets no contrast
+    note = fusion.Scored("g3", speaker="agent", texts=["agent: Tom feels free surfing."])
+    inferred = {
+        **_record("said", "Tom feels free surfing.", 0.9),
+        "assertion": {"source_kind": "agent_inferred"},
+    }
+    status.add(note, [inferred], query, 0.9)
+    assert status.others == pytest.approx(0.5 * 0.7 + 0.5 * 2 / 3)
+    tool = _Status(person="tool:ci")
+    tool.add(fusion.Scored("g4", speaker="tool:ci"), [inferred], query, 0.9)
+    named = tool.named()
+    assert named is not None and named.others_relevance is None
