@@ -31,6 +31,7 @@ from ingest.distill.english import (
     usable,
     verb_phrase,
     verbs,
+    whole_clause,
 )
 from ingest.distill.english_nouns import be, lowered, noun_facts
 from ingest.distill.english_rules import (
@@ -137,7 +138,8 @@ def _liked_subject(subject: Token | None) -> list[str]:
     if subject is None:
         return []
     if subject.tag_ == "VBG":
-        return [g for g in [lowered(subject, gerund(subject))] if g]
+        found = gerund(subject) or (whole_clause(subject) if subject.dep_ == "csubj" else None)
+        return [g for g in [lowered(subject, found)] if g]
     return phrases(subject)
 
 

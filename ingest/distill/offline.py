@@ -38,7 +38,7 @@ SAID_CONFIDENCE = 1.0
 # (issue 16): an elided "I", trips, likings and activities in common shapes; 5: precision on
 # shapes (a liked thing pointed at, an infinitive not said to be done, a means of one's own,
 # an object that is no noun, a wish as a plan, a present "going to" as a visit)
-DISTILLER_VERSION = "5"
+DISTILLER_VERSION = "6"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
