@@ -633,3 +633,33 @@ def test_every_gerund_of_a_liked_list_is_written_whole(text: str, liked: list[st
 
 def test_a_listed_thing_with_an_article_is_no_misread_gerund() -> None:
     assert "swimming pool" not in [f[2] for f in facts("I enjoy hiking and the swimming pool.")]
+
+
+@pytest.mark.parametrize(
+    ("text", "activity"),
+    [
+        ("Knitting is a huge part of my life.", "knitting"),
+        ("Painting is like second nature to me.", "painting"),
+        ("It's been hard, but swimming has kept me going.", "swimming"),
+        ("Yoga has helped me a lot.", "yoga"),
+    ],
+)
+def test_an_activity_that_is_part_of_the_speaker_is_done(text: str, activity: str) -> None:
+    assert facts(text) == [(A, "activity", activity, True)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Swimming scares me.",  # what it does to the speaker says nothing of doing it
+        "Running is hard for me.",
+        "Cooking was my life.",  # a past
+        "The painting helped me.",  # one painting, not the practice
+    ],
+)
+def test_an_activity_said_of_the_speaker_otherwise_is_not_done(text: str) -> None:
+    assert [f for f in facts(text) if f[1] == "activity"] == []
+
+
+def test_an_activity_that_brings_joy_is_a_liking_only() -> None:
+    assert facts("Dancing makes me so happy.") == [(A, "likes", "dancing", True)]
