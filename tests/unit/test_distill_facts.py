@@ -663,3 +663,32 @@ def test_an_activity_said_of_the_speaker_otherwise_is_not_done(text: str) -> Non
 
 def test_an_activity_that_brings_joy_is_a_liking_only() -> None:
     assert facts("Dancing makes me so happy.") == [(A, "likes", "dancing", True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate", "day"),
+    [
+        (
+            "Something exciting happened last Friday. I went to a jazz festival.",
+            "attended",
+            "2026-06-05",
+        ),
+        (
+            "Hey, last week was really eye-opening. I visited a children's hospital.",
+            "visited",
+            "2026-06-01",
+        ),
+    ],
+)
+def test_a_past_time_announced_just_before_dates_a_one_off_fact(
+    text: str, predicate: str, day: str
+) -> None:
+    found = drafts(text)
+    assert [d["predicate"] for d in found] == [predicate]
+    assert found[0]["valid_from"].startswith(day)
+
+
+def test_a_time_announced_before_dates_no_state_and_no_fact_with_its_own_time() -> None:
+    assert "valid_from" not in drafts("Last week was hard. I love painting though.")[0]
+    found = drafts("I went to a jazz festival last Friday. I visited a museum too.")
+    assert [d.get("valid_from", "")[:10] for d in found] == ["2026-06-05", ""]
