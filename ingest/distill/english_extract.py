@@ -152,13 +152,13 @@ def _joy(verb: Token, me: bool) -> bool:
     return any(o.lemma_ in ("joy", "happiness") for o in children(verb, "dobj"))
 
 
-def _part_of_me(c: Clause, subject: Token | None, me: bool) -> bool:
+def _part_of_me(c: Clause, subject: Token, me: bool) -> bool:
     """An activity named bare as the subject of a clause that says what it is or does to
     the speaker: "Painting has helped me", "swimming has kept me going", "Knitting is a huge
     part of my life", "Dancing is like second nature to me" (the speaker does it). Not what
     it was (a past), not a liking said as joy ("Dancing makes me happy" is a liking only)."""
     verb = c.verb
-    if subject is None or c.negated or verb.tag_ == "VBD" or subject.lower_ not in lx.ACTIVITIES:
+    if c.negated or verb.tag_ == "VBD" or subject.lower_ not in lx.ACTIVITIES:
         return False
     if subject.dep_ != "nsubj" or children(subject, "det", "poss", "amod", "compound"):
         return False
@@ -188,7 +188,7 @@ def _special(c: Clause) -> list[Fact]:
     if _joy(verb, me) and not c.negated:
         liked = _liked_subject(subject_token(verb))
         return [Fact(speaker, "likes", p, confidence=0.8) for p in liked]
-    if _part_of_me(c, subject, me):
+    if subject is not None and _part_of_me(c, subject, me):
         return [
             Fact(speaker, "activity", t.lower_, confidence=0.8)
             for t in (subject, *subject.conjuncts)
