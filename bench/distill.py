@@ -6,13 +6,14 @@ How to run (no Neo4j, no server; the LoCoMo dev file is found as by `tractatus i
     .venv/bin/python bench/distill.py                 # offline distiller; LLM when configured
     # --llm-url URL --llm-model NAME   an OpenAI-compatible endpoint (default: TRACTATUS_LLM_URL,
     #                                  TRACTATUS_LLM_MODEL); without one the LLM part is skipped
-    # --errors dev|test|sealed|sealed2 list a development set's misses and false facts
-    # --sealed                         also score the third sealed LoCoMo test set (its
-    #                                  errors are never listed: `--errors sealed3` is refused)
+    # --errors dev|test|sealed|sealed2|sealed3
+    #                                  list a development set's misses and false facts
+    # --sealed                         also score the fourth sealed LoCoMo test set (its
+    #                                  errors are never listed: `--errors sealed4` is refused)
     # --out bench/results/distill.json
 
 What it does, for each distiller, on each set (LoCoMo turns, Chinese sentences, English notes)
-and each split (dev, test; LoCoMo also sealed and sealed2, and sealed3 when asked):
+and each split (dev, test; LoCoMo also sealed, sealed2 and sealed3, and sealed4 when asked):
 
 1. Builds each labelled turn's observation exactly as `tractatus ingest` would (LoCoMo: read
    from the dev file by conversation and dia_id; ours: the text in the label file) and distils
@@ -28,12 +29,13 @@ and each split (dev, test; LoCoMo also sealed and sealed2, and sealed3 when aske
    where the label has none is wrong, and so is a labelled time not given.
 4. Coverage: the share of turns with at least one structured fact (and the labels' share).
 
-The sets' `dev` and `test` halves and the first and second sealed LoCoMo sets
-(`locomo-sealed-labels.jsonl`, split `sealed`; `locomo-sealed2-labels.jsonl`, split `sealed2`)
-are all development data now: each was read after it was scored once. `ALL/development` pools
-them, and is what the extractor is tuned on. The headline is the third sealed LoCoMo set
-(`locomo-sealed3-labels.jsonl`, split `sealed3`, labelled blind), scored only with `--sealed`,
-once the extractor is frozen. Results go to --out with the machine.
+The sets' `dev` and `test` halves and the first three sealed LoCoMo sets
+(`locomo-sealed-labels.jsonl`, split `sealed`; `locomo-sealed2-labels.jsonl`, split `sealed2`;
+`locomo-sealed3-labels.jsonl`, split `sealed3`) are all development data now: each was read
+after it was scored once. `ALL/development` pools them, and is what the extractor is tuned on.
+The headline is the fourth sealed LoCoMo set (`locomo-sealed4-labels.jsonl`, split `sealed4`,
+labelled blind), scored only with `--sealed`, once the extractor is frozen. Results go to
+--out with the machine.
 """
 
 from __future__ import annotations
@@ -62,10 +64,11 @@ from ingest.distill.dates import local
 LABELS = ROOT / "bench" / "distill-labels"
 SETS = ("locomo", "zh", "notes")
 # development data: every split scored once and read since
-SPLITS = ("dev", "test", "sealed", "sealed2")
+SPLITS = ("dev", "test", "sealed", "sealed2", "sealed3")
 DEVELOPMENT = "development"
-SEALED = "sealed3"  # the test set: scored with --sealed only, its errors never listed
-LOCOMO_FILES = ("locomo", "locomo-sealed", "locomo-sealed2")  # the development LoCoMo labels
+SEALED = "sealed4"  # the test set: scored with --sealed only, its errors never listed
+# the development LoCoMo labels
+LOCOMO_FILES = ("locomo", "locomo-sealed", "locomo-sealed2", "locomo-sealed3")
 SAID = "said"
 _PLAN_DATE = re.compile(r"\s*\((\d{4}(?:-W\d{2}|-\d{2}(?:-\d{2})?)?)\)\s*$")
 _LEADING = re.compile(r"^(?:a|an|the|my|our|his|her|their|your|some)\s+")
@@ -254,11 +257,11 @@ def _rows(name: str) -> list[dict[str, Any]]:
 
 def load_items(locomo: Path | None, *, sealed: bool = False) -> list[Item]:
     """Every labelled turn with its observation; LoCoMo only when its file is available, and
-    the (third) sealed LoCoMo set only when asked for."""
+    the (fourth) sealed LoCoMo set only when asked for."""
     items: list[Item] = []
     if locomo is not None:
         turns = {t["idempotency_key"]: t for t in bulk.read_locomo(locomo)}
-        names = (*LOCOMO_FILES, "locomo-sealed3") if sealed else LOCOMO_FILES
+        names = (*LOCOMO_FILES, "locomo-sealed4") if sealed else LOCOMO_FILES
         rows = [row for name in names for row in _rows(name)]
         for row in rows:
             key = f"{row['conversation']}:{row['dia_id']}"
@@ -343,7 +346,7 @@ def main() -> None:
     parser.add_argument("--llm-model", default=settings.llm_model)
     parser.add_argument("--llm-timeout", type=float, default=settings.llm_timeout)
     parser.add_argument("--errors", choices=(*SPLITS, SEALED), default=None)
-    parser.add_argument("--sealed", action="store_true", help="also score the sealed3 set")
+    parser.add_argument("--sealed", action="store_true", help="also score the sealed4 set")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "distill.json"))
     args = parser.parse_args()
     if args.errors == SEALED:

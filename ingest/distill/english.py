@@ -445,13 +445,67 @@ def dobjs(verb: Token) -> list[Token]:
 
 
 def pobj(token: Token, *preps: str) -> Token | None:
-    """The object of the first preposition in ``preps`` attached to ``token``."""
+    """The object of the first preposition in ``preps`` attached to ``token``; in a relative
+    clause whose preposition is left without one ("a concert I went to", "the group I am a
+    part of"), the noun the clause describes."""
     for prep in children(token, "prep", "agent"):
         if prep.lower_ in preps:
             objects = children(prep, "pobj", "pcomp")
-            if objects:
+            if objects and not _stranded(token, prep, objects[0]):
                 return objects[0]
+            if _describes(token) and (not objects or _stranded(token, prep, objects[0])):
+                return token.head
     return None
+
+
+def _describes(verb: Token) -> bool:
+    """A relative clause of the speaker's ("... I went to") on a noun, with no relative word
+    of its own that would be the preposition's object."""
+    return (
+        verb.dep_ == "relcl"
+        and verb.head.pos_ in ("NOUN", "PROPN")
+        and any(c.dep_ == "nsubj" and first_person(c) for c in verb.children)
+        and not any(c.tag_ in ("WDT", "WP", "WRB") for c in verb.subtree)
+    )
+
+
+def _stranded(verb: Token, prep: Token, obj: Token) -> bool:
+    """A stranded preposition the small model gave the time after it as its object ("the
+    concert I went to last month": "to ... month")."""
+    return (
+        _describes(verb)
+        and obj.lemma_.lower() in TIME_NOUNS
+        and any(
+            c.dep_ in ("amod", "det") and c.lower_ in ("last", "this", "next") for c in obj.children
+        )
+        and prep.i + 1 < obj.i
+    )
+
+
+def whole_clause(verb: Token) -> str | None:
+    """A gerund with its whole clause, when the clause is short, contiguous and holds no
+    list or punctuation: "being able to make a difference", "talking about what we're
+    thankful for" (where :func:`gerund` stops at a complement it cannot cut)."""
+    tokens = sorted(verb.subtree, key=lambda t: t.i)
+    while tokens and tokens[-1].pos_ == "PUNCT":
+        tokens = tokens[:-1]
+    if not tokens or tokens[0].i != verb.i or len(tokens) > MAX_OBJECT_TOKENS:
+        return None
+    inside = tokens[1:]
+    if any(t.pos_ == "PUNCT" or t.dep_ in ("cc", "conj", "dep", "meta") for t in inside):
+        return None
+    if any(t.pos_ == "PRON" and t.lower_ in ("i", "me", "you") for t in inside):
+        return None
+    own = [
+        *children(verb, "dobj"),
+        *(o for p in children(verb, "prep") for o in children(p, "pobj")),
+    ]
+    if any(o.pos_ == "PRON" for o in own):
+        return None  # "being with them": whom, the sentence does not say
+    text = text_of(tokens)
+    if verb.is_sent_start:
+        text = text[:1].lower() + text[1:]
+    return text if len(text) <= MAX_OBJECT_CHARS else None
 
 
 def gerund(verb: Token) -> str | None:

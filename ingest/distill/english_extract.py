@@ -31,6 +31,7 @@ from ingest.distill.english import (
     usable,
     verb_phrase,
     verbs,
+    whole_clause,
 )
 from ingest.distill.english_nouns import be, lowered, noun_facts
 from ingest.distill.english_rules import (
@@ -137,7 +138,8 @@ def _liked_subject(subject: Token | None) -> list[str]:
     if subject is None:
         return []
     if subject.tag_ == "VBG":
-        return [g for g in [lowered(subject, gerund(subject))] if g]
+        found = gerund(subject) or (whole_clause(subject) if subject.dep_ == "csubj" else None)
+        return [g for g in [lowered(subject, found)] if g]
     return phrases(subject)
 
 
@@ -148,6 +150,30 @@ def _joy(verb: Token, me: bool) -> bool:
     if verb.lemma_ == "make":
         return any(x.lower_ in lx.HAPPY for x in children(verb, "ccomp", "xcomp", "acomp"))
     return any(o.lemma_ in ("joy", "happiness") for o in children(verb, "dobj"))
+
+
+def _part_of_me(c: Clause, subject: Token, me: bool) -> bool:
+    """An activity named bare as the subject of a clause that says what it is or does to
+    the speaker: "Painting has helped me", "swimming has kept me going", "Knitting is a huge
+    part of my life", "Dancing is like second nature to me" (the speaker does it). Not what
+    it was (a past), not a liking said as joy ("Dancing makes me happy" is a liking only)."""
+    verb = c.verb
+    if c.negated or verb.tag_ == "VBD" or subject.lower_ not in lx.ACTIVITIES:
+        return False
+    if subject.dep_ != "nsubj" or children(subject, "det", "poss", "amod", "compound"):
+        return False
+    if verb.lemma_ in ("make", "give", "bring"):
+        return False
+    before = {t.i for t in subject.subtree}
+    rest = [t for t in verb.subtree if t.i not in before and t.i > subject.i]
+    if verb.lemma_ == "be":  # "a part of my life", "second nature to me"
+        return any(
+            t.lower_ in ("me", "my") and t.head.lower_ in ("to", "life", "for") for t in rest
+        ) and not any(t.lemma_ in ("hard", "tough", "difficult", "not") for t in rest)
+    if not me:
+        return False
+    # helped me, or left me in a state: "kept me going", "keeps me sane" (not "scares me")
+    return verb.lemma_ == "help" or bool(children(verb, "xcomp", "oprd", "acomp", "ccomp"))
 
 
 def _special(c: Clause) -> list[Fact]:
@@ -162,10 +188,11 @@ def _special(c: Clause) -> list[Fact]:
     if _joy(verb, me) and not c.negated:
         liked = _liked_subject(subject_token(verb))
         return [Fact(speaker, "likes", p, confidence=0.8) for p in liked]
-    if verb.lemma_ == "help" and me and subject is not None and subject.lower_ in lx.ACTIVITIES:
+    if subject is not None and _part_of_me(c, subject, me):
         return [
             Fact(speaker, "activity", t.lower_, confidence=0.8)
             for t in (subject, *subject.conjuncts)
+            if t.lower_ in lx.ACTIVITIES
         ]
     if (
         verb.lemma_ in ("run", "build", "write")

@@ -30,6 +30,7 @@ from ingest.distill.english import (
     relative_of,
     says_nothing,
     verb_phrase,
+    whole_clause,
 )
 from ingest.distill.facts import Fact
 from ingest.distill.identifiers import FRIENDS, PETS, RELATIVES, relation, relative_id
@@ -101,6 +102,8 @@ def _likes(c: Clause) -> list[Fact]:
         if _one_unnamed(c.verb, obj) or (elided(c) and _yours(obj)) or unnamed_liking(obj):
             continue  # "Loving your new haircut", "I love his humour": about someone else
         found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else phrases(obj))
+        if obj.tag_ != "VBG":  # "We love cooking, swimming, and playing cards"
+            found.extend(_listed_gerund(g) or "" for g in obj.conjuncts if g.tag_ == "VBG")
     for comp in children(c.verb, "xcomp"):
         if comp.tag_ == "VBG":
             found.extend(_gerunds(comp))
@@ -129,7 +132,7 @@ def _gerunds(token: Token) -> list[str]:
     """A liked gerund and the gerunds listed with it: "I enjoy hiking, playing chess, and
     visiting museums" (the last one the small model reads as a noun its gerund modifies)."""
     listed = [token, *(other for other in token.conjuncts if other.tag_ == "VBG")]
-    found = [gerund(token), *(_whole_gerund(other) for other in listed[1:])]
+    found = [gerund(token), *(_listed_gerund(other) for other in listed[1:])]
     found.extend(phrase(other) for other in token.conjuncts if _misread_gerund(other))
     for obj in (o for other in listed for o in children(other, "dobj")):
         found.extend(phrase(other) for other in obj.conjuncts if _misread_gerund(other))
@@ -137,8 +140,17 @@ def _gerunds(token: Token) -> list[str]:
 
 
 def _misread_gerund(token: Token) -> bool:
-    """ "visiting markets" read as a noun its gerund modifies."""
-    return token.pos_ == "NOUN" and any(a.tag_ == "VBG" and a.dep_ == "amod" for a in token.lefts)
+    """ "visiting markets" read as a noun its gerund modifies (an adjective, or a noun
+    compound: "climbing, sliding, and playing games")."""
+    return (
+        token.pos_ == "NOUN"
+        and not children(token, "det", "poss")
+        and any(
+            (a.tag_ == "VBG" and a.dep_ == "amod")
+            or (a.dep_ == "compound" and a.tag_ in ("NN", "VBG") and a.lower_.endswith("ing"))
+            for a in token.lefts
+        )
+    )
 
 
 def _whole_gerund(verb: Token) -> str | None:
@@ -149,6 +161,18 @@ def _whole_gerund(verb: Token) -> str | None:
         return None
     complements = [x for x in verb.children if x.dep_ in ("dobj", "prep", "ccomp", "xcomp")]
     return found if all(x.text in found for x in complements) else None
+
+
+def _listed_gerund(verb: Token) -> str | None:
+    """A gerund listed after a liked thing, whole: with its complements, or with its whole
+    short clause when a complement is one ("talking about what we're thankful for"); never
+    cut ("having a great time" is not "having time")."""
+    found = _whole_gerund(verb)
+    if found is not None or any(says_nothing(o) for o in children(verb, "dobj")):
+        return found
+    if not any(children(p, "pcomp") for p in children(verb, "prep")):
+        return None
+    return whole_clause(verb)
 
 
 def elided(c: Clause) -> bool:

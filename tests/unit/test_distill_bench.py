@@ -107,23 +107,24 @@ def test_the_llm_part_runs_against_a_configured_endpoint() -> None:
     assert "- attended (many, string)" in stub.requests[0].json["messages"][0]["content"]
 
 
-def test_the_development_data_pools_apart_from_the_third_sealed_set() -> None:
+def test_the_development_data_pools_apart_from_the_fourth_sealed_set() -> None:
     items = [
         Item("locomo", "a", "dev", OBS, [LABEL]),
         Item("notes", "b", "test", OBS, [LABEL]),
         Item("locomo", "c", "sealed", OBS, [LABEL]),  # the first sealed set: development now
         Item("locomo", "d", "sealed2", OBS, [LABEL]),  # the second: development now
-        Item("locomo", "e", "sealed3", OBS, [LABEL]),
+        Item("locomo", "e", "sealed3", OBS, [LABEL]),  # the third: development now
+        Item("locomo", "f", "sealed4", OBS, [LABEL]),
     ]
     result = evaluate(lambda _: [draft("half marathon", "2023-05-20T00:00:00+00:00")], items)
     pooled = result["pooled"]
-    assert pooled["development"]["facts_labelled"] == 4
-    assert pooled["sealed3"]["facts_labelled"] == 1
+    assert pooled["development"]["facts_labelled"] == 5
+    assert pooled["sealed4"]["facts_labelled"] == 1
     assert pooled["dev"]["facts_labelled"] == pooled["test"]["facts_labelled"] == 1
 
 
-def test_the_third_sealed_sets_errors_are_never_listed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed3"])
+def test_the_fourth_sealed_sets_errors_are_never_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed4"])
     with pytest.raises(SystemExit) as refused:
         main()
     assert refused.value.code == 2
@@ -135,17 +136,27 @@ def _turns(rows: list[dict[str, Any]]) -> set[tuple[str, str]]:
 
 def test_the_sealed_sets_are_their_own_and_share_no_turn_with_any_other_set() -> None:
     development, first, second = _rows("locomo"), _rows("locomo-sealed"), _rows("locomo-sealed2")
-    third = _rows("locomo-sealed3")
-    assert (len(development), len(first), len(second), len(third)) == (308, 155, 153, 154)
+    third, fourth = _rows("locomo-sealed3"), _rows("locomo-sealed4")
+    assert (len(development), len(first), len(second), len(third), len(fourth)) == (
+        308,
+        155,
+        153,
+        154,
+        151,
+    )
     assert {r["split"] for r in first} == {"sealed"}
     assert {r["split"] for r in second} == {"sealed2"}
     assert {r["split"] for r in third} == {"sealed3"}
+    assert {r["split"] for r in fourth} == {"sealed4"}
     assert not _turns(development) & _turns(first)
     assert not _turns(second) & (_turns(development) | _turns(first))
     assert not _turns(third) & (_turns(development) | _turns(first) | _turns(second))
-    for rows in (first, second, third):  # LoCoMo text stays out of the repository
+    earlier = _turns(development) | _turns(first) | _turns(second) | _turns(third)
+    assert not _turns(fourth) & earlier
+    for rows in (first, second, third, fourth):  # LoCoMo text stays out of the repository
         assert all("text" not in r for r in rows)
-    assert not [i for i in load_items(None) if i.split in ("sealed", "sealed2", "sealed3")]
+    sealed = ("sealed", "sealed2", "sealed3", "sealed4")
+    assert not [i for i in load_items(None) if i.split in sealed]
 
 
 def _numbered(residue: int) -> set[str]:
@@ -166,20 +177,21 @@ def _numbered(residue: int) -> set[str]:
     return chosen
 
 
-def test_the_sealed_sets_are_every_turn_numbered_4_13_and_7_mod_18() -> None:
+def test_the_sealed_sets_are_every_turn_numbered_4_13_7_and_16_mod_18() -> None:
     assert _numbered(4) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed"))}
     assert _numbered(13) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed2"))}
     assert _numbered(7) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed3"))}
-    # multiples of 9 are 0 or 9 modulo 18: the four rules pick disjoint turns
-    assert len({0, 9, 4, 13, 7}) == 5
+    assert _numbered(16) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed4"))}
+    # multiples of 9 are 0 or 9 modulo 18: the five rules pick disjoint turns
+    assert len({0, 9, 4, 13, 7, 16}) == 6
 
 
-def test_the_first_two_sealed_sets_are_development_data_and_the_third_only_asked_for() -> None:
+def test_the_first_three_sealed_sets_are_development_data_and_the_fourth_only_asked_for() -> None:
     try:
         locomo = locomo_file()
     except LocomoMissing:
         pytest.skip("the LoCoMo dev file is not here (TRACTATUS_LOCOMO)")
     plain = {i.split for i in load_items(locomo) if i.set == "locomo"}
     asked = {i.split for i in load_items(locomo, sealed=True) if i.set == "locomo"}
-    assert plain == {"dev", "test", "sealed", "sealed2"}
-    assert asked == plain | {"sealed3"}
+    assert plain == {"dev", "test", "sealed", "sealed2", "sealed3"}
+    assert asked == plain | {"sealed4"}

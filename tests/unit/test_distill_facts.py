@@ -207,7 +207,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("5", "5-said-only")
+    assert (default.version, off.version) == ("6", "6-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -567,3 +567,128 @@ def test_going_somewhere_now_is_an_arrangement_not_a_visit() -> None:
 
 def test_one_fact_read_two_ways_is_written_once_as_worded() -> None:
     assert facts("I love cleaning the beach.") == [(A, "likes", "cleaning the beach", True)]
+
+
+# --- extractor version 6: recall, on dependency shapes that recur across the development sets
+# (sentences of our own) ---
+
+
+@pytest.mark.parametrize(
+    ("text", "liked"),
+    [
+        ("Teaching kids to swim brings me so much joy.", "teaching kids to swim"),
+        ("Being able to help my neighbours gives me joy.", "being able to help my neighbours"),
+        ("Seeing my pupils get better at chess brings me such joy.", None),  # and a relative
+    ],
+)
+def test_a_clause_that_brings_the_speaker_joy_is_a_liking(text: str, liked: str | None) -> None:
+    found = [f[2] for f in facts(text) if f[1] == "likes"]
+    assert found == [liked or "seeing my pupils get better at chess"]
+
+
+def test_a_joy_clause_naming_its_object_by_a_pronoun_is_no_liking() -> None:
+    assert facts("Being with them brings me joy.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("That photo is from a jazz concert I went to.", [(A, "attended", "jazz concert", True)]),
+        ("This photo is from a dance recital I went to.", [(A, "attended", "dance recital", True)]),
+    ],
+)
+def test_a_relative_clause_left_without_its_prepositions_object_reads_the_noun(
+    text: str, expected: list[tuple[str, str, Any, bool]]
+) -> None:
+    assert facts(text) == expected
+
+
+def test_a_stranded_preposition_keeps_the_time_after_it() -> None:
+    found = drafts("The best part was a jazz concert I went to last month.")
+    assert [(d["predicate"], d["object"]) for d in found] == [("attended", "jazz concert")]
+    assert found[0]["valid_from"].startswith("2026-05")
+
+
+def test_a_relative_clause_of_someone_else_or_with_its_own_object_reads_nothing_new() -> None:
+    assert facts("That photo is from a concert she went to.") == []
+    assert [f for f in facts("The concert, which I went to, was loud.") if f[1] == "attended"] in (
+        [],
+        [(A, "attended", "concert", True)],
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "liked"),
+    [
+        ("We love cooking, swimming, and playing cards.", ["cooking", "swimming", "playing cards"]),
+        (
+            "We love prepping the garden and talking about what we planted.",
+            ["prepping the garden", "talking about what we planted"],
+        ),
+    ],
+)
+def test_every_gerund_of_a_liked_list_is_written_whole(text: str, liked: list[str]) -> None:
+    assert sorted(f[2] for f in facts(text) if f[1] == "likes") == sorted(liked)
+
+
+def test_a_listed_thing_with_an_article_is_no_misread_gerund() -> None:
+    assert "swimming pool" not in [f[2] for f in facts("I enjoy hiking and the swimming pool.")]
+
+
+@pytest.mark.parametrize(
+    ("text", "activity"),
+    [
+        ("Knitting is a huge part of my life.", "knitting"),
+        ("Painting is like second nature to me.", "painting"),
+        ("It's been hard, but swimming has kept me going.", "swimming"),
+        ("Yoga has helped me a lot.", "yoga"),
+    ],
+)
+def test_an_activity_that_is_part_of_the_speaker_is_done(text: str, activity: str) -> None:
+    assert facts(text) == [(A, "activity", activity, True)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Swimming scares me.",  # what it does to the speaker says nothing of doing it
+        "Running is hard for me.",
+        "Cooking was my life.",  # a past
+        "The painting helped me.",  # one painting, not the practice
+    ],
+)
+def test_an_activity_said_of_the_speaker_otherwise_is_not_done(text: str) -> None:
+    assert [f for f in facts(text) if f[1] == "activity"] == []
+
+
+def test_an_activity_that_brings_joy_is_a_liking_only() -> None:
+    assert facts("Dancing makes me so happy.") == [(A, "likes", "dancing", True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate", "day"),
+    [
+        (
+            "Something exciting happened last Friday. I went to a jazz festival.",
+            "attended",
+            "2026-06-05",
+        ),
+        (
+            "Hey, last week was really eye-opening. I visited a children's hospital.",
+            "visited",
+            "2026-06-01",
+        ),
+    ],
+)
+def test_a_past_time_announced_just_before_dates_a_one_off_fact(
+    text: str, predicate: str, day: str
+) -> None:
+    found = drafts(text)
+    assert [d["predicate"] for d in found] == [predicate]
+    assert found[0]["valid_from"].startswith(day)
+
+
+def test_a_time_announced_before_dates_no_state_and_no_fact_with_its_own_time() -> None:
+    assert "valid_from" not in drafts("Last week was hard. I love painting though.")[0]
+    found = drafts("I went to a jazz festival last Friday. I visited a museum too.")
+    assert [d.get("valid_from", "")[:10] for d in found] == ["2026-06-05", ""]
