@@ -135,3 +135,45 @@ def test_hidden_observation_by_id(secret: Secret, api: dict[str, Api]) -> None:
     probe = api[secret.prober].get(f"/v1/observations/{hidden_id}", context=3)
     control = api[secret.prober].get(f"/v1/observations/{uuid.uuid4().hex.upper()[:26]}", context=3)
     check("observation:get-hidden", secret, probe, control, supplied=(hidden_id,))
+
+
+@pytest.mark.parametrize("owner,prober", PAIRS, ids=pair_ids())
+def test_a_hidden_rival_statement_does_not_move_a_question_about_a_person(
+    api: dict[str, Api], owner: str, prober: str
+) -> None:
+    """The contrast (docs/recall.md "Threshold") reads the other people's statements: one the
+    prober may not see must change nothing of the answer, status and ``person`` included."""
+    chat = f"probe-chat-{uuid.uuid4().hex[:8]}"
+    person, rival = f"Tom{uuid.uuid4().hex[:6]}", f"Ana{uuid.uuid4().hex[:6]}"
+    token = f"SECRET{uuid.uuid4().hex[:10]}"
+
+    def say(n: int, speaker: str, text: str, access: list[str]) -> None:
+        body = {**_observation(f"{chat}:{n}", text, access, speaker), "conversation_id": chat}
+        body["occurred_at"] = f"2026-06-01T09:0{n}:00Z"
+        assert api[owner].post("/v1/observations", body).status_code == 201
+
+    say(1, person, "I tried surfing once last summer and mostly fell off the board.", [])
+    say(2, rival, "My brother repairs old radios in his garage.", [])
+    question = f"How does {person} feel while surfing?"
+    body = {"query": question, "filters": {"conversation_id": chat}}
+    before = api[prober].post("/v1/recall", body)
+    say(
+        0,
+        rival,
+        f"Surfing makes me feel free, {token}; while surfing I forget everything.",
+        [GROUP[owner]],
+    )
+    after = api[prober].post("/v1/recall", body)
+    label = f"recall:contrast[{owner}->{prober}]"
+    RESULTS["attacks"].append(label)
+    problems = []
+    if token in after.text:
+        problems.append("secret value in recall results")
+    if _stable(after) != _stable(before):
+        problems.append(f"the answer moved: {before.json()['person']} -> {after.json()['person']}")
+    if problems:
+        RESULTS["leaks"].append(f"{label}: {problems}")
+    assert not problems, problems
+    # the owner sees the rival statement and is told the question is not about Tom's own words
+    seen = api[owner].post("/v1/recall", body).json()
+    assert seen["status"] == "not_found" and seen["person"]["name"] == person, seen["person"]
