@@ -262,8 +262,8 @@ def answers_for(s: Scored, person: str | None) -> bool:
 
 def answered(relevance: float, others: float | None, config: FusionConfig) -> bool:
     """The status rule on an answer's relevance. ``others``: for a query naming one person,
-    the best relevance of what the other speakers state of their own, read the same way as the
-    person's (None: the query names no one). Such a query is answered when someone's statements
+    the best relevance of what the other people state of their own, read the same way as the
+    person's (None: the query names no one, or no one who states things, such as a tool). Such a query is answered when someone's statements
     match it (the best of both reaches :data:`PERSON_THRESHOLD`) and the person's own are not
     outmatched by another's (by more than :data:`PERSON_MARGIN`): "What did Zed realise after his
     charity race?" is ``not_found`` when Mia's turns tell of her race and Zed's of nothing
