@@ -263,11 +263,11 @@ def answers_for(s: Scored, person: str | None) -> bool:
 def answered(relevance: float, others: float | None, config: FusionConfig) -> bool:
     """The status rule on an answer's relevance. ``others``: for a query naming one person,
     the best relevance of what the other people state of their own, read the same way as the
-    person's (None: the query names no one, or no one who states things, such as a tool). Such a query is answered when someone's statements
-    match it (the best of both reaches :data:`PERSON_THRESHOLD`) and the person's own are not
-    outmatched by another's (by more than :data:`PERSON_MARGIN`): "What did Zed realise after his
-    charity race?" is ``not_found`` when Mia's turns tell of her race and Zed's of nothing
-    close."""
+    person's (None: the query names no one, or no one who states things, such as a tool).
+    Such a query is answered when someone's statements match it (the best of both reaches
+    :data:`PERSON_THRESHOLD`) and the person's own are not outmatched by another's (by more
+    than :data:`PERSON_MARGIN`): "What did Zed realise after his charity race?" is
+    ``not_found`` when Mia's turns tell of her race and Zed's of nothing close."""
     if others is None or not config.enabled("contrast"):
         return relevance >= ANSWER_THRESHOLD
     return max(relevance, others) >= PERSON_THRESHOLD and others - relevance <= PERSON_MARGIN
