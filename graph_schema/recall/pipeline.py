@@ -256,10 +256,15 @@ class _Status:
     or an agent's inferences, and a named one with no statement of their own among the
     results gets none (``others`` None)."""
 
-    relevance: float = 0.0
     person: str | None = None
+    terms: list[str] = field(default_factory=list)  # the query's, without the person's name
+    relevance: float = 0.0
     others: float = 0.0
     stated: bool = False
+
+    @classmethod
+    def of(cls, person: str | None, query: RecallQuery) -> _Status:
+        return cls(person, without_name(query.text, person) if person else [])
 
     def add(self, s: Scored, records: list[Any], query: RecallQuery, plain: float) -> None:
         if self.person is None:
@@ -269,7 +274,7 @@ class _Status:
         stated = any(r["assertion"]["source_kind"] == SourceKind.user_stated for r in records)
         if s.speaker is None or not (own or stated):
             return
-        rel = _person_relevance(s, records, without_name(query.text, self.person), query.cjk)
+        rel = _person_relevance(s, records, self.terms, query.cjk)
         if own:
             self.relevance = max(self.relevance, rel)
             self.stated = self.stated or stated
@@ -290,7 +295,7 @@ def _results(
     # does not separate Chinese texts (docs/recall.md, "Threshold").
     terms = content_terms(query.text)
     top = config.max_score()
-    status = _Status(person=fusion.named_person(work.ranked, query.text, config))
+    status = _Status.of(fusion.named_person(work.ranked, query.text, config), query)
     results: list[RecallResult] = []
     for s in work.ranked:
         records = work.records.get(s.gid)

@@ -312,7 +312,7 @@ def test_the_status_reads_the_others_statements_the_same_way_as_the_persons() ->
 
     now = datetime(2026, 1, 1, tzinfo=UTC)
     query = RecallQuery(text="How does Tom feel while surfing?", k=10, as_of=now, known_at=now)
-    status = _Status(person="Tom")
+    status = _Status.of("Tom", query)
     tom = fusion.Scored("g1", speaker="Tom", texts=["Tom: I never surf. Reading calms me."])
     ana = fusion.Scored("g2", speaker="Ana", texts=["Ana: Surfing, I feel free. Do you surf?"])
     status.add(tom, [_record("said", "I never surf. Reading calms me.", 0.3)], query, 0.9)
@@ -333,7 +333,7 @@ def test_the_status_reads_the_others_statements_the_same_way_as_the_persons() ->
     }
     status.add(note, [inferred], query, 0.9)
     assert status.others == pytest.approx(0.5 * 0.7 + 0.5 * 2 / 3)
-    tool = _Status(person="tool:ci")
+    tool = _Status.of("tool:ci", query)
     tool.add(fusion.Scored("g4", speaker="tool:ci"), [inferred], query, 0.9)
     named = tool.named()
     assert named is not None and named.others_relevance is None
