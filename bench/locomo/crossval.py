@@ -143,7 +143,7 @@ def dump(file: Path, out: Path) -> None:
                 as_of=now,
                 known_at=now,
                 filters=RecallFilters(conversation_id=sample["sample_id"]),
-                vector=embedder.embed([qa["question"]])[0],
+                vector=embedder.embed_query([qa["question"]])[0],
             )
             p = parameters(principal, query)
             with driver.session(

@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from graph_schema.core.vectors import Vector
-from ingest.embeddings.model import Embedder, encode_with, load_model, use_threads
+from ingest.embeddings.model import Embedder, encode_with, load_model, prefixes, use_threads
 
 if TYPE_CHECKING:
     from ingest.embeddings.processes import ProcessReplicas
@@ -44,7 +44,8 @@ def _concat(arrays: list[Any]) -> Any:
 
 
 class SentenceTransformerEmbedder:
-    """A sentence-transformers model from a local path, loaded on first use."""
+    """A local model (ONNX or sentence-transformers, :mod:`ingest.embeddings.model`), loaded
+    on first use; searched texts and queries get the model's own prefixes."""
 
     def __init__(
         self,
@@ -57,6 +58,7 @@ class SentenceTransformerEmbedder:
         processes: bool = False,
     ) -> None:
         self.name = model
+        self.query_prefix, self.passage_prefix = prefixes(model)
         self.batch_size = batch_size
         self.device = device
         self.cache_size = cache_size
@@ -150,11 +152,17 @@ class SentenceTransformerEmbedder:
                 self._cache.popitem(last=False)
         return [hits[t] if t in hits else fresh[t] for t in texts]
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def _vectors(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
         rows = self._cached(texts) if self.cache_size else list(self._encode(texts))
         return [Vector(row.tolist()) for row in rows]
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        return self._vectors([self.passage_prefix + text for text in texts])
+
+    def embed_query(self, texts: list[str]) -> list[list[float]]:
+        return self._vectors([self.query_prefix + text for text in texts])
 
 
 @lru_cache(maxsize=4)

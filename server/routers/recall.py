@@ -38,7 +38,7 @@ def post_recall(
 ) -> RecallAnswer:
     """Ranked assertions with evidence, scores and ``why``; ``status`` answered/not_found."""
     as_of, known_at = coordinates(request.as_of, request.known_at)
-    vector = embedder.embed([request.query])[0] if embedder is not None else None
+    vector = embedder.embed_query([request.query])[0] if embedder is not None else None
     query = RecallQuery(
         text=request.query,
         k=request.k,

@@ -131,7 +131,7 @@ def test_the_vector_index_finds_a_stored_assertion(apis: dict[str, Api], driver:
     assertion_id = body["assertions"][0]["assertion"]["id"]
     embedder = make_embedder(Settings().embedding_model, batch_size=8)
     assert embedder is not None
-    [vector] = embedder.embed(["who keeps beehives on a roof in Lisbon?"])
+    [vector] = embedder.embed_query(["who keeps beehives on a roof in Lisbon?"])
     records, _, _ = driver.execute_query(
         "CALL db.index.vector.queryNodes('assertion_embedding', 5, $vec) YIELD node, score "
         "RETURN node.id AS id, score",

@@ -101,7 +101,7 @@ def test_the_exact_scan_finds_what_the_vector_index_finds(
             k=10,
             as_of=now,
             known_at=now,
-            vector=embedder.embed([topic])[0],
+            vector=embedder.embed_query([topic])[0],
         )
         answers = [
             recall(
