@@ -1,8 +1,9 @@
 # Tractatus API image. Neo4j runs in its own container (see docker-compose.yml).
 FROM python:3.11-slim
 
-# HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE: the embedding model ships inside a Python package;
-# never fetch from a model hub. HF_HOME is writable for whatever uid compose runs us as.
+# HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE: never fetch from a model hub. The embedding model
+# (ingest/embeddings/e5-small-v2-q/, not in git) is copied from the build context: run
+# `make venv` or `python scripts/embedding_model.py` (Maven, hash-checked) before building. HF_HOME is writable for whatever uid compose runs us as.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
@@ -19,6 +20,8 @@ COPY client ./client
 COPY server ./server
 COPY graph_schema ./graph_schema
 COPY ingest ./ingest
+RUN test -f ingest/embeddings/e5-small-v2-q/model.onnx \
+    || (echo "run scripts/embedding_model.py before building the image" >&2; exit 1)
 COPY scripts/spacy-model.txt ./scripts/spacy-model.txt
 # the spaCy model in its own step: --require-hashes checks it against its recorded SHA-256
 RUN pip install ./client '.[embeddings]' \

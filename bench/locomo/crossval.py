@@ -81,7 +81,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "speaker": (0.0, 0.5, 1.0, 2.0, 3.0, 4.0),
     "time": (0.0, 0.5, 1.0, 2.0, 3.0, 4.0),
     "neighbour": (0.0, 0.1, 0.2, 0.3, 0.4, 0.5),
-    **{name: (0.0, 0.25, 0.5, 1.0, 1.5, 2.0) for name in LISTS},
+    **{name: (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0) for name in LISTS},
 }
 
 
@@ -365,9 +365,12 @@ def threshold(results: Path, cap: float) -> None:
     data = json.loads(results.read_text("utf-8"))
     fields = Outcome.__dataclass_fields__
     outcomes = [Outcome(**{k: v for k, v in o.items() if k in fields}) for o in data["outcomes"]]
-    plain = [Rule(round(0.2 + 0.01 * i, 2)) for i in range(41)]
-    steps = [round(0.02 * i, 2) for i in range(21)]
-    contrast = [Rule(ANSWER_THRESHOLD, t, m) for t in steps for m in steps[:16]]
+    # relevance is half a cosine: e5's cosines lie high (unrelated texts ~0.7), so the grids
+    # reach 0.95; the margin is finer (the contrast compares two such cosines)
+    plain = [Rule(round(0.2 + 0.01 * i, 2)) for i in range(76)]
+    floors = [round(0.02 * i, 2) for i in range(46)]
+    margins = [round(0.01 * i, 2) for i in range(21)]
+    contrast = [Rule(ANSWER_THRESHOLD, t, m) for t in floors for m in margins]
     for label, grid in (("without the contrast", plain), ("the contrast", contrast)):
         print(f"# {label}")
         for row in rule_held_out(outcomes, grid, cap):
