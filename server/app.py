@@ -114,7 +114,8 @@ def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
         )
         try:
             app.state.space = _space(settings, app)
-        except EmbeddingSpaceMismatch:
+        except EmbeddingSpaceMismatch as refused:
+            log.error("refused to start: %s", refused.message)
             probe_driver.close()
             driver.close()
             raise
