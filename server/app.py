@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
+from neo4j.exceptions import DriverError, Neo4jError
 from starlette.types import Lifespan
 
 from graph_schema.core.clock import Clock, SystemClock
 from graph_schema.lifecycle.types import SleepReport
+from graph_schema.schema.space import EmbeddingSpaceMismatch, Guard
 from ingest.distill.factory import make_distiller
 from ingest.embeddings.embedder import make_embedder
+from ingest.embeddings.model import model_identity
 from ingest.lifecycle.access_log import AccessLog
 from ingest.lifecycle.consolidate import Lifecycle
 from ingest.lifecycle.sleep import SCHEDULER, Scheduler, run_sleep
@@ -35,6 +39,8 @@ from server.routers import (
     tasks,
 )
 from server.settings import Settings, get_settings, open_driver
+
+log = logging.getLogger("tractatus.app")
 
 
 def _access_log(settings: Settings, app: FastAPI, clock: Clock) -> AccessLog | None:
@@ -67,6 +73,25 @@ def _scheduler(settings: Settings, app: FastAPI) -> Scheduler | None:
     return Scheduler(settings.sleep_interval, sleep_once).start()
 
 
+def _space(settings: Settings, app: FastAPI) -> Guard | None:
+    """The check that the store's vectors come from the configured model, done now: a
+    refusal (:class:`EmbeddingSpaceMismatch`) stops the start. A store that cannot be reached
+    now (as the probes class it: server/probe.py) is checked at the first request that
+    embeds (``server.deps.get_embedder``)."""
+    if app.state.embedder is None:
+        return None
+    guard = Guard(
+        app.state.driver,
+        database=settings.neo4j_database,
+        model=model_identity(settings.embedding_model),
+    )
+    try:
+        guard.ensure()
+    except (DriverError, Neo4jError) as error:  # unreachable, refused credentials, offline
+        log.warning("embedding space not checked at start (the store cannot answer: %s)", error)
+    return guard
+
+
 def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
     """What the application opens at start and closes at shutdown: the driver, the embedding
     model and distiller, the access log's thread and the sleep scheduler."""
@@ -87,6 +112,13 @@ def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
             replicas=settings.embed_replicas,
             processes=settings.embed_processes,
         )
+        try:
+            app.state.space = _space(settings, app)
+        except EmbeddingSpaceMismatch as refused:
+            log.error("refused to start: %s", refused.message)
+            probe_driver.close()
+            driver.close()
+            raise
         app.state.distiller = make_distiller(
             llm_url=settings.llm_url,
             llm_model=settings.llm_model,
@@ -126,6 +158,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.state.settings = settings
     app.state.lifecycle = life
     app.state.access_log = None
+    app.state.space = None  # the embedding space's check, made at start (_space)
     app.state.fusion = settings.fusion()  # recall's configuration, built once
     app.state.keyring = KeyRing(settings.principals)
     errors.install(app)

@@ -17,13 +17,27 @@ DEV_PRINCIPALS_FILE = "principals.local.toml"
 
 
 def _migrate(_: argparse.Namespace) -> int:
-    from graph_schema.schema import migrations, ontology
+    """Exit 0: done; 1: a predicate kept as stored; 3: the store's vectors come from another
+    embedding model than the configured one (run `tractatus reembed`)."""
+    from graph_schema.schema import migrations, ontology, space
+    from ingest.embeddings.embedder import DISABLED
+    from ingest.embeddings.model import model_identity
     from server.settings import get_settings, open_driver
 
     settings = get_settings()
+    database = settings.neo4j_database
     with open_driver(settings) as driver:
-        applied = migrations.migrate(driver, database=settings.neo4j_database)
-        changes = ontology.seed(driver, database=settings.neo4j_database)
+        applied = migrations.migrate(driver, database=database)
+        changes = ontology.seed(driver, database=database)
+        embedding = settings.embedding_model
+        try:
+            if embedding.strip().lower() not in DISABLED:
+                model = model_identity(embedding)
+                space.ensure(driver, database=database, model=model)
+                print(f"embedding space: {model}")
+        except space.EmbeddingSpaceMismatch as refused:
+            print(f"tractatus migrate: refused: {refused.message}", file=sys.stderr)
+            return 3
     print(f"schema at version {migrations.LATEST_VERSION}; applied {applied or 'nothing'}")
     print(f"predicates registered: {changes.created or 'none new'}")
     print(f"predicates upgraded: {changes.upgraded or 'none'}")
@@ -310,6 +324,54 @@ def _redistill(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reembed(args: argparse.Namespace) -> int:
+    """Re-embed every stored vector with the configured model (docs/ingestion.md)."""
+    import json
+
+    from ingest.embeddings.embedder import make_embedder
+    from ingest.embeddings.model import model_identity
+    from ingest.reembed import Reembed, Summary, reembed
+    from server.settings import get_settings, open_driver
+
+    settings = get_settings()
+    embedder = make_embedder(
+        settings.embedding_model,
+        batch_size=settings.embed_batch_size,
+        cache_size=settings.embed_cache_size,
+        replicas=settings.embed_replicas,
+        processes=settings.embed_processes,
+    )
+    if embedder is None:
+        print(
+            "tractatus reembed: embeddings are off (TRACTATUS_EMBEDDING_MODEL); configure the"
+            " model to re-embed with",
+            file=sys.stderr,
+        )
+        return 2
+
+    def progress(summary: Summary) -> None:
+        if not args.quiet:
+            print(
+                f"reembed: {summary.assertions} assertions, {summary.passages} passages done",
+                file=sys.stderr,
+            )
+            sys.stderr.flush()
+
+    with open_driver(settings) as driver:
+        run = Reembed(driver, settings.neo4j_database, embedder, model_identity(embedder.name))
+        summary = reembed(run, batch=args.batch, progress=progress)
+    print(json.dumps(summary.as_dict(), indent=2))
+    return 0
+
+
+def _add_reembed(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    what = "re-embed every stored vector with the configured model (resumable)"
+    redo = sub.add_parser("reembed", help=what, description=what)
+    redo.add_argument("--batch", type=int, default=256, help="nodes per write transaction")
+    redo.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    redo.set_defaults(func=_reembed)
+
+
 def _add_redistill(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     redo = sub.add_parser(
         "redistill", help="re-run the distiller over stored observations (resumable)"
@@ -413,6 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     sleep.set_defaults(func=_sleep)
     _add_ingest(sub)
     _add_redistill(sub)
+    _add_reembed(sub)
     _add_local_runtime(sub)
     return parser
 

@@ -15,6 +15,7 @@ from neo4j import Driver
 from graph_schema.core.errors import AuthenticationFailed, PermissionDenied
 from graph_schema.core.types import Principal
 from graph_schema.recall.fusion import FusionConfig
+from graph_schema.schema.space import Guard
 from ingest.distill.base import Distiller
 from ingest.embeddings.model import Embedder
 from ingest.lifecycle.access_log import AccessLog
@@ -105,7 +106,12 @@ def get_distiller(request: Request) -> Distiller:
 
 
 def get_embedder(request: Request) -> Embedder | None:
+    """The embedder, once the store's vectors are known to come from its model (checked at
+    start, or here when the store could not be reached then: graph_schema/schema/space.py)."""
     embedder: Embedder | None = request.app.state.embedder
+    guard: Guard | None = getattr(request.app.state, "space", None)
+    if guard is not None:
+        guard.ensure()
     return embedder
 
 

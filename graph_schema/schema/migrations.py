@@ -234,6 +234,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         (_unique("Entity", "id"), _unique("Entity", "key")),
         batches=(entities_migration.link_batch,),
     ),
+    Migration(
+        14,
+        "the embedding space: one node records the model of the store's vectors",
+        # recorded by the first start or `tractatus migrate` with an embedder
+        # (graph_schema/schema/space.py), not here: a migration does not know the model
+        (_unique("EmbeddingSpace", "id"),),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

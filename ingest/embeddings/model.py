@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from graph_schema.core.errors import TractatusError
 from graph_schema.schema.migrations import EMBEDDING_DIMENSIONS
+from graph_schema.schema.space import LEGACY_MODEL
 from ingest.embeddings.onnx import OnnxEncoder, read_spec
 
 # What the model's libraries read from the environment when they are first imported.
@@ -84,7 +85,7 @@ def model_identity(model: str) -> str:
     if spec is not None:
         return spec.name
     if model == minilm_model_path():
-        return "all-MiniLM-L6-v2"
+        return LEGACY_MODEL
     return Path(model).name or model
 
 

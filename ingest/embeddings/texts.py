@@ -10,11 +10,16 @@ from ingest.embeddings.model import Embedder
 
 def assertion_text(item: AssertionWrite) -> str:
     """What is embedded for an assertion: the sentence for ``said``, else the triple + quote."""
-    obj = item.object_text() or ""
-    if item.predicate == "said" and obj:
+    return text_of(item.subject, item.predicate, item.object_text(), item.spans[0].quote)
+
+
+def text_of(subject: str, predicate: str, obj: str | None, quote: str | None) -> str:
+    """:func:`assertion_text` from its parts, as a stored version holds them (its subject,
+    predicate, object text and first evidence quote): what ``tractatus reembed`` embeds."""
+    obj = obj or ""
+    if predicate == "said" and obj:
         return obj
-    triple = " ".join(x for x in (item.subject, item.predicate.replace("_", " "), obj) if x)
-    quote = item.spans[0].quote
+    triple = " ".join(x for x in (subject, predicate.replace("_", " "), obj) if x)
     return triple if not quote or quote == obj else f"{triple}. {quote}"
 
 

@@ -12,7 +12,9 @@ import pytest
 from neo4j import Driver
 
 from bench.harness import serve_app
-from graph_schema.schema import migrations, ontology
+from graph_schema.schema import migrations, ontology, space
+from ingest.embeddings.embedder import DISABLED
+from ingest.embeddings.model import model_identity
 from server.app import create_app
 from server.settings import Settings, open_driver
 from tests.helpers import KEYS, PRINCIPALS, Api
@@ -54,6 +56,16 @@ def reset_store(drv: Driver, settings: Settings) -> None:
         session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS").consume()
     migrations.migrate(drv, database=db)
     ontology.seed(drv, database=db)
+    record_space(drv, settings)
+
+
+def record_space(drv: Driver, settings: Settings) -> None:
+    """Record the configured embedding model on the (empty) store, as the first start with it
+    would: a test that writes vectors before any server starts leaves no unrecorded vectors,
+    which a later start would take for an older version's (graph_schema/schema/space.py)."""
+    if settings.embedding_model.strip().lower() not in DISABLED:
+        model = model_identity(settings.embedding_model)
+        space.ensure(drv, database=settings.neo4j_database, model=model)
 
 
 @pytest.fixture

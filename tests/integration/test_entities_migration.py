@@ -77,7 +77,8 @@ def test_an_older_store_gets_its_entities_and_the_migration_resumes(
     assert migration.link_batch(driver, database="neo4j", batch=2) == 2
     assert sum(1 for about, _ in _links(driver).values() if about) == 2
 
-    assert migrations.migrate(driver, database="neo4j") == [ENTITIES.version]
+    later = [m.version for m in migrations.MIGRATIONS if m.version >= ENTITIES.version]
+    assert migrations.migrate(driver, database="neo4j") == later
     assert _links(driver) == links  # the same entities and links as the writer made
     assert _pages(api, ids) == pages
     assert migrations.migrate(driver, database="neo4j") == []
