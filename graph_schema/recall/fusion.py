@@ -29,27 +29,27 @@ from graph_schema.recall.query import Window, is_question, names_in_query, time_
 
 FEATURES = ("speaker", "time", "graph", "rerank", "person", "contrast")
 EXPAND = 30  # groups whose graph neighbours are looked up
-# Fitted on LoCoMo with bench/locomo/crossval.py (round grid values); held-out estimate in
-# docs/recall.md. The assertion lists deviate from the fit (1.0 / 0.25): for facts without
-# passages they are the only lists, and an exact match of rare words (names, ids) must beat a
-# loose semantic neighbour; LoCoMo cannot show this (within 0.6 points there).
+# Fitted on LoCoMo with bench/locomo/crossval.py (round grid values, with e5-small-v2);
+# held-out estimate in docs/recall.md. The assertion full-text list deviates from the fit
+# (0.5): for facts without passages the assertion lists are the only lists, and an exact match
+# of rare words (names, ids) must beat a loose semantic neighbour; LoCoMo cannot show this.
 DEFAULT_WEIGHTS: Mapping[str, float] = {
-    "passage_vector": 0.5,
-    "context_vector": 1.0,
-    "passage_fulltext": 0.25,
-    "context_fulltext": 2.0,
+    "passage_vector": 1.0,
+    "context_vector": 2.0,
+    "passage_fulltext": 1.0,
+    "context_fulltext": 1.0,
     "assertion_vector": 0.5,
     "assertion_fulltext": 0.75,
 }
 # what can be switched off (FusionConfig.disabling, TRACTATUS_RECALL_DISABLE)
 RECALL_STEPS = frozenset((*FEATURES, *DEFAULT_WEIGHTS))
 # the status threshold on relevance, calibrated on LoCoMo (docs/recall.md)
-ANSWER_THRESHOLD = 0.35
+ANSWER_THRESHOLD = 0.52
 # A query naming one person (docs/recall.md "Threshold"): answered when the best of anyone's
 # own statements reaches PERSON_THRESHOLD and the others' best is at most PERSON_MARGIN above
 # the person's. Fitted on LoCoMo, leave one conversation out (bench/locomo/crossval.py threshold)
-PERSON_THRESHOLD = 0.18
-PERSON_MARGIN = 0.04
+PERSON_THRESHOLD = 0.40
+PERSON_MARGIN = 0.01
 SIMILARITY_WEIGHT = 0.5
 # up to this many nodes of a kind that a caller's groups can read, its vector candidates are
 # an exact scan of them, not an index query (docs/security.md "Timing")

@@ -51,25 +51,25 @@ FEATURES = (
     "when_time",
     *(f"list:{name}" for name in LISTS),
 )
-# Fitted with `bench/locomo/crossval.py rerank` (all five conversations), rounded.
+# Fitted with `bench/locomo/crossval.py rerank` (all five conversations, e5-small-v2), rounded.
 WEIGHTS: Mapping[str, float] = {
-    "fused": 6.65,
-    "rank": 0.43,
-    "similarity": 1.45,
-    "coverage": 1.35,
-    "speaker": 1.23,
-    "time": 2.21,
-    "near": 2.03,
-    "length": 6.19,
-    "question": -0.411,
-    "after_question": 0.575,
-    "when_time": 1.94,
-    "list:passage_vector": 0.776,
-    "list:context_vector": 3.4,
-    "list:passage_fulltext": -3.85,
-    "list:context_fulltext": 4.73,
-    "list:assertion_vector": 3.3,
-    "list:assertion_fulltext": 1.98,
+    "fused": 6.07,
+    "rank": 0.439,
+    "similarity": 10.5,
+    "coverage": 0.655,
+    "speaker": 1.41,
+    "time": 2.54,
+    "near": 7.6,
+    "length": 3.8,
+    "question": -0.614,
+    "after_question": 0.344,
+    "when_time": 1.87,
+    "list:passage_vector": -0.0518,
+    "list:context_vector": 2.4,
+    "list:passage_fulltext": -4.17,
+    "list:context_fulltext": 11.7,
+    "list:assertion_vector": 2.36,
+    "list:assertion_fulltext": 0.363,
 }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
+from graph_schema.recall.fusion import ANSWER_THRESHOLD
 from tests.helpers import Api, assertion, count_nodes
 
 pytestmark = pytest.mark.integration
@@ -184,7 +185,7 @@ def test_unrelated_query_is_not_found(api: dict[str, Api], subject: str) -> None
         api["alice"], "quantum chromodynamics of marmalade zeppelins", filters={"subject": subject}
     )
     assert answer["status"] == "not_found"
-    assert answer["relevance"] < 0.35
+    assert answer["relevance"] < ANSWER_THRESHOLD
     found = recall(api["alice"], "where does the user live? Lisbon", filters={"subject": subject})
     assert found["status"] == "answered"
 
