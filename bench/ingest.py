@@ -69,7 +69,7 @@ from graph_schema.schema import (
 from ingest import bulk, gate, passages
 from ingest.distill.offline import OfflineDistiller
 from ingest.embeddings.embedder import SentenceTransformerEmbedder
-from ingest.embeddings.model import DEFAULT_PACKAGE, default_model_path
+from ingest.embeddings.model import model_identity
 from ingest.embeddings.texts import assertion_text
 from ingest.observations import fill_draft
 from server.settings import Settings, open_driver
@@ -248,16 +248,20 @@ def run_cli(url: str, args: argparse.Namespace, env: dict[str, str]) -> dict[str
 
 
 def shown_model(model: str) -> str:
-    """The model as the results record it: the installed package's, or a path's last part."""
-    if model == default_model_path():
-        return f"{DEFAULT_PACKAGE} (installed package)"
-    return harness.shown_path(Path(model)) if Path(model).exists() else model
+    """The model as the results record it: its identity (e5-small-v2-q, all-MiniLM-L6-v2,
+    a directory's name), never a path of this machine."""
+    return model_identity(model)
 
 
 def machine() -> dict[str, Any]:
+    import onnxruntime
     import torch
 
-    return harness.machine(torch=torch.__version__, torch_threads=torch.get_num_threads())
+    return harness.machine(
+        onnxruntime=onnxruntime.__version__,
+        torch=torch.__version__,
+        torch_threads=torch.get_num_threads(),
+    )
 
 
 def _one_run(
