@@ -50,6 +50,23 @@ ANSWER_THRESHOLD = 0.52
 # the person's. Fitted on LoCoMo, leave one conversation out (bench/locomo/crossval.py threshold)
 PERSON_THRESHOLD = 0.40
 PERSON_MARGIN = 0.01
+
+
+@dataclass(frozen=True)
+class StatusRule:
+    """The three values of the status rule (:func:`answered`)."""
+
+    threshold: float
+    person_threshold: float
+    person_margin: float
+
+
+# relevance from a cosine and coverage (the values above, fitted for e5-small-v2)
+SEMANTIC = StatusRule(ANSWER_THRESHOLD, PERSON_THRESHOLD, PERSON_MARGIN)
+# relevance from coverage alone (a CJK query, or no embedding model): no cosine is in it, so
+# the model's values do not apply; these are the values this reading had before e5 (the
+# thresholds of MiniLM's rule), unchanged; docs/recall.md "Threshold"
+LEXICAL = StatusRule(0.35, 0.18, 0.04)
 SIMILARITY_WEIGHT = 0.5
 # up to this many nodes of a kind that a caller's groups can read, its vector candidates are
 # an exact scan of them, not an index query (docs/security.md "Timing")
@@ -260,17 +277,22 @@ def answers_for(s: Scored, person: str | None) -> bool:
     return person is None or s.speaker == person
 
 
-def answered(relevance: float, others: float | None, config: FusionConfig) -> bool:
+def answered(
+    relevance: float, others: float | None, config: FusionConfig, rule: StatusRule = SEMANTIC
+) -> bool:
     """The status rule on an answer's relevance. ``others``: for a query naming one person,
     the best relevance of what the other people state of their own, read the same way as the
     person's (None: the query names no one, or no one who states things, such as a tool).
     Such a query is answered when someone's statements match it (the best of both reaches
     :data:`PERSON_THRESHOLD`) and the person's own are not outmatched by another's (by more
     than :data:`PERSON_MARGIN`): "What did Zed realise after his charity race?" is
-    ``not_found`` when Mia's turns tell of her race and Zed's of nothing close."""
+    ``not_found`` when Mia's turns tell of her race and Zed's of nothing close. ``rule``:
+    :data:`LEXICAL` when the relevance is read from coverage alone."""
     if others is None or not config.enabled("contrast"):
-        return relevance >= ANSWER_THRESHOLD
-    return max(relevance, others) >= PERSON_THRESHOLD and others - relevance <= PERSON_MARGIN
+        return relevance >= rule.threshold
+    return (
+        max(relevance, others) >= rule.person_threshold and others - relevance <= rule.person_margin
+    )
 
 
 def relevance(similarity: float | None, coverage: float) -> float:

@@ -8,7 +8,7 @@ validity and the caller's filters before it ranks. The query vector is computed 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -232,7 +232,8 @@ def _search(
     tx: ManagedTransaction, p: dict[str, Any], query: RecallQuery, config: FusionConfig
 ) -> _Work:
     lists = candidate_lists(tx, p, query, config)
-    fused = rerank.rank(lists, query.text, config, lambda gids: neighbours(tx, p, gids))
+    weights = rerank.WEIGHTS if query.vector is not None else rerank.LEXICAL_WEIGHTS
+    fused = rerank.rank(lists, query.text, config, lambda gids: neighbours(tx, p, gids), weights)
     ranked = fused[: query.k + 10]
     return _Work(ranked, _fetch_results(tx, p, [s.gid for s in ranked]))
 
@@ -375,7 +376,13 @@ def recall(
 ) -> RecallAnswer:
     """Ranked assertions for ``query`` as ``principal`` sees them, fused as ``config`` says
     (the server's one configuration, built at start-up); a read transaction. The assertions
-    returned are counted in the access log."""
+    returned are counted in the access log.
+
+    A CJK query is searched without its vector: the embedding model is English, and its
+    cosines between Chinese texts rank noise (docs/recall.md, "CJK queries"); its full-text
+    lists, read in bigrams, and its coverage decide, for the ranking as for the status."""
+    if query.cjk:
+        query = replace(query, vector=None)
     p = parameters(principal, query, config.exact_limit)
     with driver.session(database=database, default_access_mode="READ") as session:
         work = session.execute_read(_search, p, query, config)
@@ -383,7 +390,9 @@ def recall(
     access.record(recorder, access.returned(r.assertion for r in results))
     person = status.named()
     others = None if person is None else person.others_relevance
-    answered = bool(results) and fusion.answered(status.relevance, others, config)
+    # coverage alone when nothing was embedded (a CJK query, or no model): its own rule
+    rule = fusion.LEXICAL if query.vector is None else fusion.SEMANTIC
+    answered = bool(results) and fusion.answered(status.relevance, others, config, rule)
     return RecallAnswer(
         status=Status.answered if answered else Status.not_found,
         results=results,

@@ -73,6 +73,29 @@ WEIGHTS: Mapping[str, float] = {
 }
 
 
+# For a query recall has no vector for (a CJK query, no embedding model): no vector lists,
+# no cosines. Fitted the same way on LoCoMo read so (`crossval.py rerank --lexical`).
+LEXICAL_WEIGHTS: Mapping[str, float] = {
+    "fused": 6.99,
+    "rank": 0.394,
+    "similarity": 0.0,
+    "coverage": 2.04,
+    "speaker": 1.12,
+    "time": 2.14,
+    "near": 0.0,
+    "length": 5.1,
+    "question": -0.469,
+    "after_question": 0.614,
+    "when_time": 1.89,
+    "list:passage_vector": 0.0,
+    "list:context_vector": 0.0,
+    "list:passage_fulltext": -15.6,
+    "list:context_fulltext": 25.2,
+    "list:assertion_vector": 0.0,
+    "list:assertion_fulltext": 9.37,
+}
+
+
 def features(
     s: Scored, position: int, terms: list[str], config: FusionConfig, *, when: bool = False
 ) -> list[float]:

@@ -307,6 +307,20 @@ def test_a_question_about_one_person_is_not_found_when_another_states_it_better(
     assert fusion.answered(0.6, 0.9, off) and not fusion.answered(t - 0.01, 0.0, off)
 
 
+def test_a_relevance_read_from_coverage_alone_has_its_own_rule() -> None:
+    # a CJK query (or no embedding model) reads coverage alone: the embedding model's values
+    # do not apply to it (they moved from MiniLM's to e5's; coverage did not move)
+    on, lexical = FusionConfig(), fusion.LEXICAL
+    assert lexical.threshold < fusion.SEMANTIC.threshold
+    middle = (lexical.threshold + fusion.SEMANTIC.threshold) / 2
+    assert fusion.answered(middle, None, on, lexical) and not fusion.answered(middle, None, on)
+    assert fusion.answered(lexical.person_threshold, 0.0, on, lexical)
+    assert not fusion.answered(lexical.person_threshold - 0.01, 0.0, on, lexical)
+    gap = lexical.person_margin
+    assert fusion.answered(0.5, 0.5 + gap - 0.005, on, lexical)
+    assert not fusion.answered(0.5, 0.5 + gap + 0.01, on, lexical)
+
+
 def test_the_status_reads_the_others_statements_the_same_way_as_the_persons() -> None:
     from graph_schema.recall.pipeline import RecallQuery, _Status
 
