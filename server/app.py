@@ -14,7 +14,6 @@ from graph_schema.core.clock import Clock, SystemClock
 from graph_schema.lifecycle.types import SleepReport
 from graph_schema.schema.space import EmbeddingSpaceMismatch, Guard
 from ingest.distill.factory import make_distiller
-from ingest.embeddings.embedder import make_embedder
 from ingest.embeddings.model import model_identity
 from ingest.lifecycle.access_log import AccessLog
 from ingest.lifecycle.consolidate import Lifecycle
@@ -38,7 +37,7 @@ from server.routers import (
     sleep,
     tasks,
 )
-from server.settings import Settings, get_settings, open_driver
+from server.settings import Settings, get_settings, open_driver, settings_embedder
 
 log = logging.getLogger("tractatus.app")
 
@@ -105,13 +104,7 @@ def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
             probe_driver, database=settings.neo4j_database, timeout=settings.probe_timeout
         )
         # the model itself loads lazily, once per process, on the first observation
-        app.state.embedder = make_embedder(
-            settings.embedding_model,
-            batch_size=settings.embed_batch_size,
-            cache_size=settings.embed_cache_size,
-            replicas=settings.embed_replicas,
-            processes=settings.embed_processes,
-        )
+        app.state.embedder = settings_embedder(settings)
         try:
             app.state.space = _space(settings, app)
         except EmbeddingSpaceMismatch as refused:

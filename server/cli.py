@@ -284,9 +284,8 @@ def _redistill(args: argparse.Namespace) -> int:
     import json
 
     from ingest.distill.factory import make_distiller
-    from ingest.embeddings.embedder import make_embedder
     from ingest.redistill import Run, Summary, redistill
-    from server.settings import get_settings, open_driver
+    from server.settings import get_settings, open_driver, settings_embedder
 
     settings = get_settings()
     api_key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
@@ -298,13 +297,7 @@ def _redistill(args: argparse.Namespace) -> int:
         llm_api_key=api_key,
         english_model=settings.english_model,
     )
-    embedder = make_embedder(
-        settings.embedding_model,
-        batch_size=settings.embed_batch_size,
-        cache_size=settings.embed_cache_size,
-        replicas=settings.embed_replicas,
-        processes=settings.embed_processes,
-    )
+    embedder = settings_embedder(settings)
 
     def progress(summary: Summary) -> None:
         if not args.quiet:
@@ -328,19 +321,12 @@ def _reembed(args: argparse.Namespace) -> int:
     """Re-embed every stored vector with the configured model (docs/ingestion.md)."""
     import json
 
-    from ingest.embeddings.embedder import make_embedder
     from ingest.embeddings.model import model_identity
     from ingest.reembed import Reembed, Summary, reembed
-    from server.settings import get_settings, open_driver
+    from server.settings import get_settings, open_driver, settings_embedder
 
     settings = get_settings()
-    embedder = make_embedder(
-        settings.embedding_model,
-        batch_size=settings.embed_batch_size,
-        cache_size=settings.embed_cache_size,
-        replicas=settings.embed_replicas,
-        processes=settings.embed_processes,
-    )
+    embedder = settings_embedder(settings)
     if embedder is None:
         print(
             "tractatus reembed: embeddings are off (TRACTATUS_EMBEDDING_MODEL); configure the"

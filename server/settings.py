@@ -20,8 +20,8 @@ from graph_schema.lifecycle.rules import DEFAULT_BOUND, TRUSTED_SOURCES, Policy
 from graph_schema.quarantine.types import Retention
 from graph_schema.recall.fusion import DEFAULT_EXACT_LIMIT, FusionConfig
 from ingest.distill.nlp import default_model_path as default_english_model
-from ingest.embeddings.embedder import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE
-from ingest.embeddings.model import default_model_path
+from ingest.embeddings.embedder import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE, make_embedder
+from ingest.embeddings.model import Embedder, default_model_path
 from ingest.lifecycle.sleep import SleepConfig
 
 WEAK_PASSWORDS = frozenset({"", "neo4j", "password", "changeme", "secret", "test"})
@@ -197,6 +197,17 @@ class Settings(BaseSettings):
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     return Settings()
+
+
+def settings_embedder(settings: Settings) -> Embedder | None:
+    """The embedder the settings name (None: embeddings off); the model loads on first use."""
+    return make_embedder(
+        settings.embedding_model,
+        batch_size=settings.embed_batch_size,
+        cache_size=settings.embed_cache_size,
+        replicas=settings.embed_replicas,
+        processes=settings.embed_processes,
+    )
 
 
 def open_driver(settings: Settings, *, probe: bool = False) -> Driver:
