@@ -78,6 +78,7 @@ class SentenceTransformerEmbedder:
             self._processes = ProcessReplicas(model, replicas=self.replicas, threads=self.threads)
 
     def _load(self) -> Any:
+        use_threads(self.threads)  # an ONNX session takes its thread count when it is made
         return load_model(self.name, self.device)
 
     def _borrow(self) -> Any:

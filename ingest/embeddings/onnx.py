@@ -57,14 +57,23 @@ class OnnxEncoder:
 
     def __init__(self, directory: str, spec: ModelSpec, threads: int) -> None:
         import onnxruntime
+        from onnxruntime.capi import onnxruntime_pybind11_state as state
         from tokenizers import Tokenizer
 
+        for name in (MODEL_FILE, TOKENIZER_FILE):
+            if not (Path(directory) / name).is_file():
+                raise FileNotFoundError(f"{name} is missing from {directory}")
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
-        self.session = onnxruntime.InferenceSession(
-            str(Path(directory) / MODEL_FILE), options, providers=["CPUExecutionProvider"]
-        )
+        try:
+            self.session = onnxruntime.InferenceSession(
+                str(Path(directory) / MODEL_FILE), options, providers=["CPUExecutionProvider"]
+            )
+        except (state.Fail, state.InvalidProtobuf, state.InvalidGraph) as error:
+            # onnxruntime's own errors derive from Exception only: said as a ValueError, which
+            # the loader reports as the model being unavailable
+            raise ValueError(f"{MODEL_FILE} cannot be loaded: {error}") from error
         self.tokenizer = Tokenizer.from_file(str(Path(directory) / TOKENIZER_FILE))
         self.tokenizer.enable_truncation(spec.max_tokens)
         self.inputs = {i.name for i in self.session.get_inputs()}

@@ -130,6 +130,19 @@ def test_a_missing_model_is_a_clear_error() -> None:
         broken.embed(["x"])
 
 
+def test_a_damaged_onnx_model_directory_is_a_clear_error(tmp_path: Path) -> None:
+    source = Path(embeddings_model.default_model_path())
+    for name in ("tractatus-model.json", "tokenizer.json"):
+        (tmp_path / name).write_bytes((source / name).read_bytes())
+    missing = embeddings_embedder.SentenceTransformerEmbedder(str(tmp_path), cache_size=0)
+    with pytest.raises(embeddings_model.EmbeddingUnavailable, match="model.onnx is missing"):
+        missing.embed(["x"])
+    (tmp_path / "model.onnx").write_bytes(b"not an onnx model")
+    damaged = embeddings_embedder.SentenceTransformerEmbedder(str(tmp_path), cache_size=0)
+    with pytest.raises(embeddings_model.EmbeddingUnavailable, match="cannot be loaded"):
+        damaged.embed(["x"])
+
+
 def test_repeated_texts_come_from_the_cache_and_match_the_model() -> None:
     cached = embeddings_embedder.SentenceTransformerEmbedder(
         embeddings_model.default_model_path(), batch_size=8, cache_size=3
