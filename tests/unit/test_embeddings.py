@@ -135,7 +135,7 @@ def test_a_damaged_onnx_model_directory_is_a_clear_error(tmp_path: Path) -> None
     for name in ("tractatus-model.json", "tokenizer.json"):
         (tmp_path / name).write_bytes((source / name).read_bytes())
     missing = embeddings_embedder.SentenceTransformerEmbedder(str(tmp_path), cache_size=0)
-    with pytest.raises(embeddings_model.EmbeddingUnavailable, match="model.onnx is missing"):
+    with pytest.raises(embeddings_model.EmbeddingUnavailable, match=r"model\.onnx is missing"):
         missing.embed(["x"])
     (tmp_path / "model.onnx").write_bytes(b"not an onnx model")
     damaged = embeddings_embedder.SentenceTransformerEmbedder(str(tmp_path), cache_size=0)
