@@ -33,6 +33,7 @@ STATUS: dict[type[errors.TractatusError], int] = {
     errors.AuthenticationFailed: 401,
     errors.PermissionDenied: 403,
     errors.StoreUnavailable: 503,
+    errors.ModelUnavailable: 503,
 }
 
 HTTP_CODES = {
@@ -88,6 +89,18 @@ CODES: dict[str, tuple[int, str]] = {
         "the graph store cannot be reached or cannot answer now (within the server's bounds);"
         " `Retry-After` says in how many seconds to try again",
     ),
+    "embedding_unavailable": (
+        503,
+        "the server's embedding model cannot be loaded or used (not installed, damaged, or its"
+        " worker died; an operator must repair it, a dead worker is restarted by the next"
+        " request); nothing was read or written",
+    ),
+    "embedding_space_mismatch": (
+        503,
+        "the server's embedding model is not the one the store's vectors come from"
+        " (`details` names both); an operator must configure the store's model or run"
+        " `tractatus reembed`; nothing was read or written",
+    ),
 }
 # the answers that say when to try again, and how the document declares their header
 RETRY_STATUSES = frozenset({429, 503})
@@ -99,6 +112,8 @@ RETRY_AFTER_HEADER: dict[str, Any] = {
 V1 = ("unauthenticated", "rate_limited", "store_unavailable")
 PARAMS = ("invalid_request",)
 BODY = ("invalid_json", "body_too_large", "invalid_request")
+# what a route that embeds text (writes that are searched, recall's query) adds
+EMBEDS = ("embedding_unavailable", "embedding_space_mismatch")
 
 
 def declared(*codes: str) -> dict[int | str, dict[str, Any]]:
@@ -155,7 +170,11 @@ def _domain(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, errors.TractatusError)
     status = status_of(exc)
     headers = _retry_after(request) if status in RETRY_STATUSES else None
-    return error_response(status, exc.code, exc.message, exc.details, headers=headers)
+    message = exc.message
+    if isinstance(exc, errors.ModelUnavailable):
+        log.error("cannot embed: %s", exc.message)
+        message = exc.public or exc.message
+    return error_response(status, exc.code, message, exc.details, headers=headers)
 
 
 def _validation(_: Request, exc: Exception) -> JSONResponse:

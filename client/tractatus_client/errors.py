@@ -127,7 +127,8 @@ class ServerError(TractatusError):
 
 
 class Unavailable(ServerError):
-    """503 (``store_unavailable``: Neo4j cannot be reached; retried for idempotent calls)."""
+    """503: ``store_unavailable`` (Neo4j cannot be reached), ``embedding_unavailable`` or
+    ``embedding_space_mismatch`` (the server cannot embed); retried for idempotent calls."""
 
 
 BY_CODE: dict[str, type[TractatusError]] = {

@@ -11,7 +11,12 @@ TractatusError
 ├── OntologyConflict        a predicate is re-registered with a different definition
 ├── AuthenticationFailed    missing, malformed or unknown bearer key
 ├── PermissionDenied        the principal's role may not use this operation
-└── StoreUnavailable        Neo4j cannot be reached
+├── StoreUnavailable        Neo4j cannot be reached
+└── ModelUnavailable        the embedding model cannot be used now
+    ├── EmbeddingUnavailable    not installed, damaged, or its worker died
+    │                           (``ingest.embeddings.model``)
+    └── EmbeddingSpaceMismatch  not the model the store's vectors come from
+                                (``graph_schema.schema.space``)
 """
 
 from __future__ import annotations
@@ -81,3 +86,12 @@ class PermissionDenied(TractatusError):
 
 class StoreUnavailable(TractatusError):
     code = "store_unavailable"
+
+
+class ModelUnavailable(TractatusError):
+    """The server cannot embed now: nothing is read or written until an operator acts.
+    ``public``, when set, is what an API caller is told instead of ``message`` (which may name
+    the server's files; it goes to the server's log)."""
+
+    code = "model_unavailable"
+    public: str | None = None

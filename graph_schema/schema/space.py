@@ -23,7 +23,7 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction
 
-from graph_schema.core.errors import TractatusError
+from graph_schema.core.errors import ModelUnavailable
 from graph_schema.schema import cypher
 
 SPACE_ID = "default"
@@ -32,7 +32,7 @@ LEGACY_MODEL = "all-MiniLM-L6-v2"
 REEMBED_COMMAND = "tractatus reembed"
 
 
-class EmbeddingSpaceMismatch(TractatusError):
+class EmbeddingSpaceMismatch(ModelUnavailable):
     """The configured embedding model is not the one the store's vectors come from."""
 
     code = "embedding_space_mismatch"

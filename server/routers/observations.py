@@ -24,7 +24,7 @@ from ingest.observations import Outcome, write_observations
 from server import request_ids
 from server.batches import batch_items
 from server.deps import DistillerDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
-from server.errors import BODY, PARAMS, V1, declared, status_of
+from server.errors import BODY, EMBEDS, PARAMS, V1, declared, status_of
 from server.params import replayed, replayed_header
 from server.routing import JSONRoute, answer
 
@@ -60,7 +60,15 @@ def _batch_item(outcome: Outcome) -> ObservationAccepted | ObservationRefused:
     responses={
         200: _BATCH,
         201: _WRITTEN,
-        **declared(*V1, *BODY, "precondition_failed", "batch_too_large", "rejected", "task_ended"),
+        **declared(
+            *V1,
+            *BODY,
+            *EMBEDS,
+            "precondition_failed",
+            "batch_too_large",
+            "rejected",
+            "task_ended",
+        ),
     },
 )
 def post_observations(

@@ -19,14 +19,14 @@ from server.deps import (
     PrincipalDep,
     SettingsDep,
 )
-from server.errors import BODY, V1, declared
+from server.errors import BODY, EMBEDS, V1, declared
 from server.params import coordinates
 from server.routing import JSONRoute
 
 router = APIRouter(prefix="/v1/recall", tags=["recall"], route_class=JSONRoute)
 
 
-@router.post("", response_model=RecallAnswer, responses=declared(*V1, *BODY))
+@router.post("", response_model=RecallAnswer, responses=declared(*V1, *BODY, *EMBEDS))
 def post_recall(
     request: RecallRequest,
     driver: DriverDep,
@@ -57,7 +57,9 @@ def post_recall(
     )
 
 
-@router.post("/index", response_model=IndexAnswer, responses=declared(*V1, *BODY, "forbidden"))
+@router.post(
+    "/index", response_model=IndexAnswer, responses=declared(*V1, *BODY, *EMBEDS, "forbidden")
+)
 def post_index(
     driver: DriverDep,
     settings: SettingsDep,

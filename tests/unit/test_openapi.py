@@ -196,3 +196,21 @@ def test_every_503_declares_retry_after(document: dict[str, Any]) -> None:
     for method, path, op in _operations(document):
         if "503" in op["responses"]:
             assert "Retry-After" in op["responses"]["503"]["headers"], (method, path)
+
+
+# the operations that embed text (their writes are searched, or their query is)
+EMBEDDING = {
+    ("post", "/v1/observations"),
+    ("post", "/v1/assertions"),
+    ("post", "/v1/events"),
+    ("post", "/v1/recall"),
+    ("post", "/v1/recall/index"),
+}
+
+
+def test_the_operations_that_embed_declare_the_models_503s(document: dict[str, Any]) -> None:
+    """`embedding_unavailable` / `embedding_space_mismatch` answered 500, undeclared, before."""
+    for method, path, op in _operations(document):
+        described = op["responses"].get("503", {}).get("description", "")
+        for code in ("`embedding_unavailable`", "`embedding_space_mismatch`"):
+            assert (code in described) == ((method, path) in EMBEDDING), (method, path, code)
