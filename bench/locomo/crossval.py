@@ -5,6 +5,8 @@
     # 2. offline, no database: the fusion settings (grid), the rerank weights, ablations
     .venv/bin/python bench/locomo/crossval.py fit
     .venv/bin/python bench/locomo/crossval.py rerank
+    .venv/bin/python bench/locomo/crossval.py rerank --facts    # groups that are no turn
+    .venv/bin/python bench/locomo/crossval.py rerank --lexical  # queries without a vector
     .venv/bin/python bench/locomo/crossval.py ablate
 
 ``dump`` runs recall's own candidate queries (``graph_schema.recall.pipeline.candidate_lists`` and
@@ -326,6 +328,19 @@ def lexical(q: Question) -> Question:
     return replace(q, lists=lists, neighbours=near)
 
 
+def facts(q: Question) -> Question:
+    """The question over a store of facts that are no conversation turn (structured writes,
+    events' assertions): only the sentence-level assertion lists, no passage, no turn text, no
+    neighbours (:data:`graph_schema.recall.rerank.FACT_WEIGHTS`)."""
+
+    def sentences(rows: list[Candidate]) -> list[Candidate]:
+        return [replace(c, turn=False) for c in rows]
+
+    lists = {n: sentences(rows) for n, rows in q.lists.items() if n.startswith("assertion_")}
+    near = {g: sentences(rows) for g, rows in q.neighbours.items()}
+    return replace(q, lists=lists, neighbours=near)
+
+
 def fit_rerank(questions: list[Question], shipped: Mapping[str, float] = rerank.WEIGHTS) -> None:
     show("shipped fusion, no rerank (all)", evaluate(questions, FUSED))
     shipped_ranked = [(ranking(q, FusionConfig(), shipped), q.gold) for q in questions]
@@ -413,6 +428,11 @@ def main() -> None:
     parser.add_argument(
         "--lexical", action="store_true", help="rerank: fit the weights of queries without a vector"
     )
+    parser.add_argument(
+        "--facts",
+        action="store_true",
+        help="rerank: fit the weights of facts that are no turn (assertion lists alone)",
+    )
     args = parser.parse_args()
     if args.command == "dump":
         dump(harness.locomo_argument(parser, args.file), args.dump)
@@ -420,6 +440,9 @@ def main() -> None:
         threshold(args.results or parser.error("threshold needs --results"), args.cap)
     elif args.command == "ablate":
         ablate(pickle.loads(args.dump.read_bytes()))
+    elif args.command == "rerank" and args.facts:
+        questions = [facts(q) for q in pickle.loads(args.dump.read_bytes())]
+        fit_rerank(questions, rerank.FACT_WEIGHTS)
     elif args.command == "rerank" and args.lexical:
         questions = [lexical(q) for q in pickle.loads(args.dump.read_bytes())]
         fit_rerank(questions, rerank.LEXICAL_WEIGHTS)

@@ -232,8 +232,15 @@ def _search(
     tx: ManagedTransaction, p: dict[str, Any], query: RecallQuery, config: FusionConfig
 ) -> _Work:
     lists = candidate_lists(tx, p, query, config)
-    weights = rerank.WEIGHTS if query.vector is not None else rerank.LEXICAL_WEIGHTS
-    fused = rerank.rank(lists, query.text, config, lambda gids: neighbours(tx, p, gids), weights)
+    # a query without a vector is read lexically, turns and facts alike (docs/recall.md)
+    weights, facts = (
+        (rerank.WEIGHTS, rerank.FACT_WEIGHTS)
+        if query.vector is not None
+        else (rerank.LEXICAL_WEIGHTS, None)
+    )
+    fused = rerank.rank(
+        lists, query.text, config, lambda gids: neighbours(tx, p, gids), weights, facts
+    )
     ranked = fused[: query.k + 10]
     return _Work(ranked, _fetch_results(tx, p, [s.gid for s in ranked]))
 

@@ -23,7 +23,9 @@ with a weighted sum:
 The result's score is the logistic of the sum: in (0, 1), monotone in the order, from the
 group's own values and ranks only (ranks among visible candidates), never normalised over the
 set. The weights were fitted by pairwise logistic regression on LoCoMo, each conversation
-held out in turn (``bench/locomo/crossval.py rerank``).
+held out in turn (``bench/locomo/crossval.py rerank``). One set per query: ``WEIGHTS``,
+``FACT_WEIGHTS`` when no group is a conversation turn (``--facts``), ``LEXICAL_WEIGHTS`` for
+a query without a vector (``--lexical``).
 """
 
 from __future__ import annotations
@@ -95,6 +97,28 @@ LEXICAL_WEIGHTS: Mapping[str, float] = {
     "list:assertion_fulltext": 9.37,
 }
 
+# For groups that are no conversation turn (structured facts, events' assertions). Fitted the
+# same way on LoCoMo read as such a store (`crossval.py rerank --facts`).
+FACT_WEIGHTS: Mapping[str, float] = {
+    "fused": 10.2,
+    "rank": 0.682,
+    "similarity": 12.7,
+    "coverage": 3.34,
+    "speaker": 0.245,
+    "time": -0.00379,
+    "near": 14.4,
+    "length": 0.0,
+    "question": -1.01,
+    "after_question": 0.0,
+    "when_time": 1.89,
+    "list:passage_vector": 0.0,
+    "list:context_vector": 0.0,
+    "list:passage_fulltext": 0.0,
+    "list:context_fulltext": 0.0,
+    "list:assertion_vector": -9.47,
+    "list:assertion_fulltext": 1.38,
+}
+
 
 def features(
     s: Scored, position: int, terms: list[str], config: FusionConfig, *, when: bool = False
@@ -131,10 +155,15 @@ def rerank(
     text: str,
     config: FusionConfig,
     weights: Mapping[str, float] = WEIGHTS,
+    fact_weights: Mapping[str, float] | None = None,
 ) -> list[Scored]:
-    """The fused groups ordered by the rerank score, which each gets as ``rerank``."""
+    """The fused groups ordered by the rerank score, which each gets as ``rerank``. One weight
+    set per query: ``fact_weights``, when given, if no group is a conversation turn (a store
+    or scope of facts), else ``weights`` (two sets fitted apart have no common scale)."""
     terms, when = content_terms(text), asks_when(text)
-    w = [weights.get(name, 0.0) for name in FEATURES]
+    facts = fact_weights is not None and all(s.turn is None for s in fused)
+    chosen = fact_weights if facts and fact_weights is not None else weights
+    w = [chosen.get(name, 0.0) for name in FEATURES]
     for position, s in enumerate(fused, start=1):
         values = features(s, position, terms, config, when=when)
         s.rerank = logistic(sum(a * b for a, b in zip(w, values, strict=True)))
@@ -147,9 +176,10 @@ def rank(
     config: FusionConfig,
     neighbours_of: Callable[[list[str]], Mapping[str, Sequence[Candidate]]],
     weights: Mapping[str, float] = WEIGHTS,
+    fact_weights: Mapping[str, float] | None = None,
 ) -> list[Scored]:
     """The whole ranking of recall (steps 1-5), best first; used by recall and the bench."""
     fused = fuse(lists, text, config, neighbours_of)
     if not config.enabled("rerank"):
         return fused
-    return rerank(fused, text, config, weights)
+    return rerank(fused, text, config, weights, fact_weights)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -113,3 +114,37 @@ def test_the_turn_after_a_question_is_marked_as_a_possible_answer() -> None:
     fusion.expand(scored, {"r": [ask, later]}, CONFIG)
     assert scored["r"].after_question and values(scored["r"])["after_question"] == 1.0
     assert not scored["q"].after_question and not scored["s"].after_question
+
+
+def _score(s: Scored, weights: Mapping[str, float], query: str) -> float:
+    found = rerank.features(s, 1, content_terms(query), CONFIG)
+    pairs = zip(rerank.FEATURES, found, strict=True)
+    return rerank.logistic(sum(weights.get(n, 0.0) * v for n, v in pairs))
+
+
+def test_the_fact_weights_score_a_query_whose_groups_are_all_facts() -> None:
+    query = "zq0 zq1 zq2 quarterly pipeline review"
+    fact = Scored("f", texts=["zq0 zq1 pipeline figures"], similarity=0.8)
+    talk = Scored("t", texts=["zq0 zq1 pipeline figures"], similarity=0.8, turn="Mel: zq0 zq1")
+    rerank.rerank([fact], query, CONFIG, rerank.WEIGHTS, rerank.FACT_WEIGHTS)
+    assert fact.rerank == pytest.approx(_score(fact, rerank.FACT_WEIGHTS, query))
+    # one turn among the groups: one common scale, the turns' weights for all
+    rerank.rerank([fact, talk], query, CONFIG, rerank.WEIGHTS, rerank.FACT_WEIGHTS)
+    assert fact.rerank == pytest.approx(_score(fact, rerank.WEIGHTS, query))
+    assert talk.rerank == pytest.approx(_score(talk, rerank.WEIGHTS, query))
+    rerank.rerank([fact], query, CONFIG, rerank.LEXICAL_WEIGHTS)  # no fact weights: one set
+    assert fact.rerank == pytest.approx(_score(fact, rerank.LEXICAL_WEIGHTS, query))
+
+
+def test_among_facts_rare_exact_words_beat_a_closer_cosine() -> None:
+    """Facts written without a turn: the one holding more of the query's rare words first,
+    though its cosine is a little lower (e5's cosines lie close together). With the weights of
+    turns, which a fact was scored with before, the cosine decided."""
+    query = "zq0 zq1 zq2 quarterly pipeline review"
+    notes = Candidate("notes", 0.80, "user:x said zq0 zq1 zq2 review notes")
+    figures = Candidate("figures", 0.83, "user:x said zq0 zq1 pipeline figures")
+    lists = {"assertion_vector": [figures, notes], "assertion_fulltext": [notes, figures]}
+    ranked = rerank.rank(lists, query, CONFIG, lambda gids: {}, rerank.WEIGHTS, rerank.FACT_WEIGHTS)
+    assert [s.gid for s in ranked] == ["notes", "figures"]
+    before = rerank.rank(lists, query, CONFIG, lambda gids: {}, rerank.WEIGHTS)
+    assert [s.gid for s in before] == ["figures", "notes"]
