@@ -35,7 +35,7 @@ from neo4j import Driver, ManagedTransaction
 from graph_schema.core.records import as_datetime
 from graph_schema.core.timeutil import new_id, to_rfc3339, utcnow
 from graph_schema.core.types import Principal
-from graph_schema.ledger.types import AssertionWrite
+from graph_schema.ledger.types import UTTERANCE, AssertionWrite
 from graph_schema.observations import cypher
 from graph_schema.observations.types import ObservationIn
 from graph_schema.quarantine import cypher as quarantine_cypher
@@ -69,6 +69,7 @@ class Old:
     quote: str
     start: int | None
     end: int | None
+    valid_to: datetime | None = None
 
     def content(self) -> tuple[str, str, str | None, bool, tuple[str, ...]]:
         return (self.subject, self.predicate, self.object, self.polarity, self.access)
@@ -136,6 +137,14 @@ def _retraction(
     )
 
 
+def _same(old: Old, new: writer.Prepared) -> bool:
+    """The new distiller reads the old version again: same content and valid time, and not an
+    utterance that another turn's ended (the slot rule before migration 15), which is written
+    again so that it is current as every utterance is."""
+    ended = old.predicate == UTTERANCE and old.valid_to is not None
+    return old.content() == _content(new.item) and old.valid_from == new.valid_from and not ended
+
+
 def plan(
     olds: list[Old],
     news: list[writer.Prepared],
@@ -149,7 +158,7 @@ def plan(
     unchanged = 0
     written_slots: set[tuple[str, datetime]] = set()
     for new in news:
-        if any(o.content() == _content(new.item) and o.valid_from == new.valid_from for o in olds):
+        if any(_same(o, new) for o in olds):
             unchanged += 1
             continue
         for old in (o for o in olds if o.slot_key == new.key and o.valid_from > new.valid_from):
@@ -216,6 +225,7 @@ def _olds(tx: ManagedTransaction, item: _Item) -> list[Old]:
             quote=r["quote"],
             start=r["start"],
             end=r["end"],
+            valid_to=as_datetime(r["valid_to"]),
         )
         for r in rows
     ]

@@ -28,6 +28,7 @@ from graph_schema.ledger.disclosure import disclosures_for
 from graph_schema.ledger.records import assertion_out
 from graph_schema.ledger.timeline import Plan, Version, governing, plan_write
 from graph_schema.ledger.types import (
+    UTTERANCE,
     AssertionOut,
     AssertionsWritten,
     AssertionWrite,
@@ -62,12 +63,20 @@ def slot_key(item: AssertionWrite, predicate: Predicate, access_all: Sequence[st
     requirements (``access_all``) of a derived fact, so that a fact readable only by readers
     of its sources never shares a slot (its versions, its 409s) with a wider one. A slot with
     no requirement keeps the key it always had; a derived slot's key is that key, ``+`` and
-    its requirements, which migration 9 can compute in Cypher from a stored version."""
+    its requirements, which migration 9 can compute in Cypher from a stored version.
+
+    An utterance (:data:`UTTERANCE`) read from an observation is a slot of its own: the same
+    sentence said again, in another conversation or later in this one, is another utterance
+    and never ends this one. Its key is the plain key, ``@`` and the observation's id, which
+    migration 15 can compute in Cypher too."""
     obj = item.object_text() if predicate.cardinality == "many" else None
     canonical = json.dumps(
         [item.subject, item.predicate, obj, sorted(item.access)], ensure_ascii=False
     )
     key = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    observation = item.spans[0].observation_id if item.spans else None
+    if item.predicate == UTTERANCE and observation is not None:
+        key = f"{key}@{observation}"
     return derived_key(key, access_all)
 
 

@@ -17,6 +17,7 @@ from graph_schema.core.cypher import (
     stable,
     visible,
 )
+from graph_schema.ledger.types import UTTERANCE
 from graph_schema.lifecycle.cypher import transitions
 
 # Rows are processed in the order given ($slots sorted by key), so the locks are taken in
@@ -403,6 +404,63 @@ RETURN count(s) AS done
 """
 
 MIGRATION_STEPS: tuple[str, ...] = (REKEY_DERIVED_VERSIONS, DERIVED_SLOTS)
+# what an observation's distiller marker ends with when redistill must write its ended
+# utterances again (its marker then differs from every distiller's: graph_schema/observations)
+REOPEN_MARK = "|reopen"
+
+# Migration 15: an utterance (``said``) read from an observation is a slot of its own
+# (ingest/writer.py ``slot_key``): its key gains ``@`` and the observation's id, before a
+# derived fact's ``+`` suffix. Under the rule before, the same sentence by the same speaker
+# in another turn shared the slot, and a later one closed (or, at the same instant,
+# superseded) the earlier: the observations whose utterances were so ended are marked for
+# `tractatus redistill`, which writes them again (docs/semantics.md). Each run re-keys up to
+# $batch versions; the key is only the slot's index, no stamp or content changes.
+REKEY_UTTERANCES = f"""
+MATCH (a:Assertion {{predicate: '{UTTERANCE}'}})
+WHERE NOT a.slot_key CONTAINS '@'
+WITH a, head([(a)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation) | o.id]) AS observation
+WHERE observation IS NOT NULL
+WITH a, observation, split(a.slot_key, '+') AS parts LIMIT $batch
+SET a.slot_key = parts[0] + '@' + observation
+    + CASE WHEN size(parts) > 1 THEN '+' + parts[1] ELSE '' END
+RETURN count(a) AS done
+"""
+
+# ... gives each new key its Slot (as DERIVED_SLOTS does) ...
+UTTERANCE_SLOTS = """
+MATCH (a:Assertion)
+WHERE a.slot_key CONTAINS '@' AND NOT EXISTS { MATCH (:Slot {key: a.slot_key}) }
+WITH a.slot_key AS key, collect(a) AS versions
+LIMIT $batch
+UNWIND versions AS v
+UNWIND [v.recorded_at, v.closed_at, v.superseded_at] AS stamp
+WITH key, head(collect(v)) AS a, max(stamp) AS last
+CREATE (s:Slot {key: key})
+SET s.subject = a.subject, s.predicate = a.predicate, s.object = a.object,
+    s.access = a.access, s.access_all = a.access_all, s.version = 0,
+    s.created_at = datetime(), s.last_recorded_at = last
+RETURN count(s) AS done
+"""
+
+# ... and marks for `tractatus redistill` each observation an utterance of which has an end
+# and no open version in its slot: under the rule before, another turn's utterance closed it,
+# superseded it (at the same instant), or it was written back-filled up to one. (A correction
+# or a redistill's retraction leaves an open version in the slot: not marked.)
+MARK_ENDED_UTTERANCES = f"""
+MATCH (a:Assertion {{predicate: '{UTTERANCE}'}})
+WHERE a.slot_key CONTAINS '@' AND (a.valid_to IS NOT NULL OR a.superseded_at IS NOT NULL)
+  AND NOT EXISTS {{
+    MATCH (open:Assertion {{slot_key: a.slot_key}})
+    WHERE open.superseded_at IS NULL AND open.valid_to IS NULL
+  }}
+MATCH (a)-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation)
+WHERE NOT coalesce(o.distilled_with, '') ENDS WITH '{REOPEN_MARK}'
+WITH DISTINCT o LIMIT $batch
+SET o.distilled_with = coalesce(o.distilled_with, '') + '{REOPEN_MARK}'
+RETURN count(o) AS done
+"""
+
+UTTERANCE_STEPS: tuple[str, ...] = (REKEY_UTTERANCES, UTTERANCE_SLOTS, MARK_ENDED_UTTERANCES)
 
 
 # --- the ledger audit (`tractatus check`, graph_schema/ledger/check.py) -----------------------

@@ -41,6 +41,9 @@ from graph_schema.lifecycle.types import Transition, WorkingMemory
 MAX_QUOTE_CHARS = 10_000
 MAX_OBJECT_CHARS = 10_000
 MAX_DISCLOSURES = 8
+# the predicate of an utterance: one sentence as said, one slot per observation it was read
+# from (ingest/writer.py ``slot_key``; docs/semantics.md)
+UTTERANCE = "said"
 # evidence spans of one assertion (several sources corroborating it)
 MAX_EVIDENCE = 8
 # the default of TRACTATUS_MAX_BATCH; the served OpenAPI document states the configured one

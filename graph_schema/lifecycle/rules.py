@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from graph_schema.core.types import SourceKind, Tier
+from graph_schema.ledger.types import UTTERANCE
 from graph_schema.lifecycle.types import Rule
 
-SAID = "said"
+SAID = UTTERANCE
 DEFAULT_BOUND = 1_000  # working assertions per task (TRACTATUS_WORKING_MEMORY_BOUND)
 TRUSTED_SOURCES = frozenset({SourceKind.user_stated, SourceKind.tool_returned, SourceKind.document})
 

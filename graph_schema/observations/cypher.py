@@ -128,8 +128,9 @@ _ALIVE_ROW = """
 WHERE a.superseded_at IS NULL
 MATCH (a)-[:EVIDENCED_BY]->(e:Evidence)
 RETURN a.id AS id, a.subject AS subject, a.predicate AS predicate, a.object AS object,
-       a.polarity AS polarity, a.valid_from AS valid_from, a.access AS access,
-       a.slot_key AS slot_key, e.quote AS quote, e.start AS start, e.end AS end
+       a.polarity AS polarity, a.valid_from AS valid_from, a.valid_to AS valid_to,
+       a.access AS access, a.slot_key AS slot_key, e.quote AS quote, e.start AS start,
+       e.end AS end
 """
 REDISTILL_ALIVE = (
     "UNWIND $ids AS id MATCH (a:Assertion {id: id})"

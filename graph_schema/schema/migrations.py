@@ -241,6 +241,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         # (graph_schema/schema/space.py), not here: a migration does not know the model
         (_unique("EmbeddingSpace", "id"),),
     ),
+    Migration(
+        15,
+        "an utterance (said) is a slot of its own per observation; ended ones marked for redistill",
+        (),
+        steps=ledger_cypher.UTTERANCE_STEPS,
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -111,3 +112,35 @@ def test_a_retraction_of_a_single_valued_slot_names_no_value() -> None:
 def test_an_old_retraction_is_not_retracted_again() -> None:
     writes, _, retracted = plan([old("likes", "x", polarity=False)], [], ONTOLOGY, OBS, "o1")
     assert (writes, retracted) == ([], 0)
+
+
+def _heard(predicate: str, obj: str, observation: str | None) -> AssertionWrite:
+    body = write(predicate, obj).model_dump(mode="json", exclude_none=True)
+    body["evidence"] = {"quote": obj, **({"observation_id": observation} if observation else {})}
+    return AssertionWrite.model_validate(body)
+
+
+def test_an_utterance_read_from_an_observation_is_a_slot_of_its_own() -> None:
+    said = ONTOLOGY["said"]
+    first, second = (writer.slot_key(_heard("said", TEXT, o), said) for o in ("o1", "o2"))
+    plain = writer.slot_key(_heard("said", TEXT, None), said)
+    assert first != second and (first, second) == (f"{plain}@o1", f"{plain}@o2")
+    likes = ONTOLOGY["likes"]
+    assert writer.slot_key(_heard("likes", "tea", "o1"), likes) == writer.slot_key(
+        _heard("likes", "tea", "o2"), likes
+    ), "a fact other than an utterance keeps one slot whatever it was read from"
+    derived = writer.slot_key(_heard("said", TEXT, "o1"), said, ["finance"])
+    assert derived == f"{plain}@o1+finance"  # what migration 15 computes in Cypher
+
+
+def test_an_utterance_the_old_slot_rule_ended_is_written_again() -> None:
+    ended = replace(old("said", TEXT), valid_to=parse_rfc3339("2026-06-10T10:00:00+00:00"))
+    writes, unchanged, retracted = plan([ended], [new("said", TEXT)], ONTOLOGY, OBS, "o1")
+    assert (described(writes), unchanged, retracted) == (
+        [("said", TEXT, True, parse_rfc3339(AT))],
+        0,
+        0,
+    )
+    closed = replace(old("lives_in", "Berlin"), valid_to=parse_rfc3339("2026-07-01T00:00:00Z"))
+    writes, unchanged, _ = plan([closed], [new("lives_in", "Berlin")], ONTOLOGY, OBS, "o1")
+    assert (writes, unchanged) == ([], 1), "another fact's end is a later state: left alone"
