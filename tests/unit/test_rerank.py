@@ -113,3 +113,49 @@ def test_the_turn_after_a_question_is_marked_as_a_possible_answer() -> None:
     fusion.expand(scored, {"r": [ask, later]}, CONFIG)
     assert scored["r"].after_question and values(scored["r"])["after_question"] == 1.0
     assert not scored["q"].after_question and not scored["s"].after_question
+
+
+def test_the_exchange_reads_the_question_before_the_turn_with_it() -> None:
+    ask = turn("q", "Jo: did you go to the festival?", occurred_at=when(2023, 5, 8, 13, 0))
+    reply = turn("r", "Mel: yes, with my sister", occurred_at=when(2023, 5, 8, 13, 1))
+    scored = fusion.rrf({"context_vector": [reply]}, CONFIG)
+    fusion.expand(scored, {"r": [ask]}, CONFIG)
+    v = values(scored["r"], query="Who was at the festival with Mel's sister?")
+    assert v["coverage"] == pytest.approx(2 / 3), "mel, sister; not festival"
+    assert v["exchange"] == 1.0, "the question names the festival"
+    alone = values(Scored("a", turn="Mel: my sister", texts=["Mel: my sister"]), query="mel sister")
+    assert alone["exchange"] == alone["coverage"] == 1.0, "no question before it: its coverage"
+
+
+def test_a_rare_query_word_weighs_more_than_one_most_candidates_hold() -> None:
+    groups = [Scored(f"l{i}", texts=["Mel: the lake"]) for i in range(3)]
+    groups.append(Scored("k", texts=["Mel: kayaks"]))
+    terms = content_terms("kayak on the lake")
+    kayak, lake = terms
+    idf = rerank.term_weights(terms, groups)
+    assert idf[kayak] == pytest.approx(math.log(5 / 1.5)), "1 of 4 groups holds it"
+    assert idf[lake] == pytest.approx(math.log(5 / 3.5)) and idf[lake] > 0, "3 of 4"
+    rare = rerank.idf_coverage(terms, frozenset({kayak}), idf)
+    common = rerank.idf_coverage(terms, frozenset({lake}), idf)
+    assert rare > 0.5 > common and rare + common == pytest.approx(1.0)
+    assert rerank.idf_coverage(terms, frozenset({kayak}), None) == 0.5, "unweighted"
+    assert rerank.idf_coverage([], frozenset(), idf) == 0.0
+
+
+def test_the_idf_coverage_reads_all_the_groups_texts_together() -> None:
+    s = Scored("a", texts=["Mel: a kayak", "Mel went to the lake"])
+    v = values(s, query="kayak on the lake")
+    assert v["coverage"] == 0.5, "each text holds one of the two words"
+    assert v["idf_coverage"] == 1.0, "together they hold both"
+
+
+def test_the_word_weights_come_from_the_groups_being_ranked() -> None:
+    weights = dict.fromkeys(rerank.FEATURES, 0.0) | {"idf_coverage": 4.0}
+    fused = [Scored(g, texts=[f"Mel: {t}"]) for g, t in (("a", "lake"), ("b", "lake"), ("c", "x"))]
+    fused.append(Scored("k", texts=["Mel: kayak"]))
+    at = rerank.FEATURES.index("idf_coverage")
+    lake, _, x, kayak = (row[at] for row in rerank.table(fused, "kayak on the lake", CONFIG))
+    assert kayak > 0.5 > lake > x == 0.0, "kayak: 1 of 4 groups; lake: 2 of 4"
+    ranked = rerank.rerank(fused, "kayak on the lake", CONFIG, weights)
+    assert [s.gid for s in ranked] == ["k", "a", "b", "c"]
+    assert all(0.0 < (s.rerank or 0.0) < 1.0 for s in ranked)
