@@ -128,14 +128,24 @@ def _term_set(text: str) -> frozenset[str]:
     return frozenset(content_terms(text))
 
 
-def coverage(query_terms: list[str], text: str) -> float:
-    """Share of ``query_terms`` found in ``text`` (CJK terms by substring)."""
-    if not query_terms:
-        return 0.0
+def found_terms(query_terms: list[str], text: str) -> frozenset[str]:
+    """The ``query_terms`` found in ``text`` (CJK terms by substring)."""
+    return _found(tuple(query_terms), text)
+
+
+@lru_cache(maxsize=8_192)
+def _found(query_terms: tuple[str, ...], text: str) -> frozenset[str]:
+    # the rerank reads the same query terms in the same candidate texts several times
     present = _term_set(text)
     lowered = text.lower()
-    hits = sum(1 for t in query_terms if t in present or (_CJK.search(t) and t in lowered))
-    return hits / len(query_terms)
+    return frozenset(t for t in query_terms if t in present or (_CJK.search(t) and t in lowered))
+
+
+def coverage(query_terms: list[str], text: str) -> float:
+    """Share of ``query_terms`` found in ``text`` (:func:`found_terms`)."""
+    if not query_terms:
+        return 0.0
+    return len(found_terms(query_terms, text)) / len(query_terms)
 
 
 _ASKS_WHEN = re.compile(r"^\W*(when|how long|what (year|month|date|day|time))\b", re.IGNORECASE)

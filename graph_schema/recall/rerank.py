@@ -18,14 +18,21 @@ with a weighted sum:
 * ``after_question``: the turn before it asks a question (it may be the answer);
 * ``when_time``: the query asks for a time ("When did …") and its text places something in
   time ("last week", a weekday, a year; ``recall_query.mentions_time``);
+* ``exchange``: for a turn that follows a question (``after_question``), the share of the
+  query's content words that the question and the turn hold together ("Did you go to the
+  festival?" - "Yes, with my sister"); otherwise its ``coverage``;
+* ``idf_coverage``: the share of the query's content words its texts hold together, each word
+  weighted by its inverse document frequency among the fused groups (each group's texts one
+  document: ``log((N + 1) / (df + 0.5))``), so that a rare word of the query counts more than
+  one most candidates hold;
 * ``list:<name>``: ``1 / (K + rank)`` in each candidate list, 0 when absent.
 
 The result's score is the logistic of the sum: in (0, 1), monotone in the order, from the
-group's own values and ranks only (ranks among visible candidates), never normalised over the
-set. The weights were fitted by pairwise logistic regression on LoCoMo, each conversation
-held out in turn (``bench/locomo/crossval.py rerank``). One set per query: ``WEIGHTS``,
-``FACT_WEIGHTS`` when no group is a conversation turn (``--facts``), ``LEXICAL_WEIGHTS`` for
-a query without a vector (``--lexical``).
+group's own values, its ranks and the query's word weights (both read among the visible
+candidates only), never normalised over the set. The weights were fitted by pairwise logistic
+regression on LoCoMo, each conversation held out in turn (``bench/locomo/crossval.py rerank``).
+One set per query: ``WEIGHTS``, ``FACT_WEIGHTS`` when no group is a conversation turn
+(``--facts``), ``LEXICAL_WEIGHTS`` for a query without a vector (``--lexical``).
 """
 
 from __future__ import annotations
@@ -34,7 +41,14 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 
 from graph_schema.recall.fusion import DEFAULT_WEIGHTS, Candidate, FusionConfig, Scored, fuse
-from graph_schema.recall.query import asks_when, content_terms, coverage, is_question, mentions_time
+from graph_schema.recall.query import (
+    asks_when,
+    content_terms,
+    coverage,
+    found_terms,
+    is_question,
+    mentions_time,
+)
 
 LONG_TEXT = 1_000  # characters; the length value saturates here
 TYPICAL_TURN = 120  # characters: the median turn of LoCoMo ("Speaker: text")
@@ -51,86 +65,115 @@ FEATURES = (
     "question",
     "after_question",
     "when_time",
+    "exchange",
+    "idf_coverage",
     *(f"list:{name}" for name in LISTS),
 )
+# The score's calibration, in each weight set: the pairwise fit orders but has no level, so
+# the result's score is logistic(SCALE * sum + OFFSET), fitted as the probability that the
+# group is a gold turn among the fused top 30 (`crossval.py rerank`): monotone, the same order.
+SCALE, OFFSET = "calibration:scale", "calibration:offset"
 # Fitted with `bench/locomo/crossval.py rerank` (all five conversations, e5-small-v2), rounded.
 WEIGHTS: Mapping[str, float] = {
-    "fused": 6.07,
-    "rank": 0.439,
-    "similarity": 10.5,
-    "coverage": 0.655,
-    "speaker": 1.41,
-    "time": 2.54,
-    "near": 7.6,
-    "length": 3.8,
-    "question": -0.614,
-    "after_question": 0.344,
-    "when_time": 1.87,
-    "list:passage_vector": -0.0518,
-    "list:context_vector": 2.4,
-    "list:passage_fulltext": -4.17,
-    "list:context_fulltext": 11.7,
-    "list:assertion_vector": 2.36,
-    "list:assertion_fulltext": 0.363,
+    "fused": 5.76,
+    "rank": 0.408,
+    "similarity": 11.5,
+    "coverage": -1.66,
+    "speaker": 1.48,
+    "time": 2.51,
+    "near": 7.44,
+    "length": 3.05,
+    "question": -0.602,
+    "after_question": 0.225,
+    "when_time": 1.83,
+    "exchange": 1.48,
+    "idf_coverage": 1.64,
+    "list:passage_vector": 0.408,
+    "list:context_vector": 2.47,
+    "list:passage_fulltext": -6.03,
+    "list:context_fulltext": 8.91,
+    "list:assertion_vector": 2.22,
+    "list:assertion_fulltext": -0.977,
+    SCALE: 0.835,
+    OFFSET: -21.4,
 }
 
 
 # For a query recall has no vector for (a CJK query, no embedding model): no vector lists,
-# no cosines. Fitted the same way on LoCoMo read so (`crossval.py rerank --lexical`).
+# no cosines. Fitted the same way on LoCoMo read so (`crossval.py rerank --lexical`), without
+# ``idf_coverage``: it cost Hit@10 there (the full-text ranks already weigh rare words).
 LEXICAL_WEIGHTS: Mapping[str, float] = {
-    "fused": 6.99,
-    "rank": 0.394,
+    "fused": 6.72,
+    "rank": 0.338,
     "similarity": 0.0,
-    "coverage": 2.04,
-    "speaker": 1.12,
-    "time": 2.14,
+    "coverage": 0.299,
+    "speaker": 1.15,
+    "time": 2.12,
     "near": 0.0,
-    "length": 5.1,
-    "question": -0.469,
-    "after_question": 0.614,
-    "when_time": 1.89,
+    "length": 4.43,
+    "question": -0.439,
+    "after_question": 0.347,
+    "when_time": 1.9,
+    "exchange": 2.66,
+    "idf_coverage": 0.0,
     "list:passage_vector": 0.0,
     "list:context_vector": 0.0,
-    "list:passage_fulltext": -15.6,
-    "list:context_fulltext": 25.2,
+    "list:passage_fulltext": -13.7,
+    "list:context_fulltext": 21.2,
     "list:assertion_vector": 0.0,
-    "list:assertion_fulltext": 9.37,
+    "list:assertion_fulltext": 9.18,
+    SCALE: 0.874,
+    OFFSET: -10.6,
 }
 
 # For groups that are no conversation turn (structured facts, events' assertions). Fitted the
 # same way on LoCoMo read as such a store (`crossval.py rerank --facts`).
 FACT_WEIGHTS: Mapping[str, float] = {
-    "fused": 10.2,
-    "rank": 0.682,
-    "similarity": 12.7,
-    "coverage": 3.34,
-    "speaker": 0.245,
-    "time": -0.00379,
-    "near": 14.4,
+    "fused": 10.0,
+    "rank": 0.57,
+    "similarity": 12.8,
+    "coverage": 0.209,
+    "speaker": 0.66,
+    "time": 0.0823,
+    "near": 13.9,
     "length": 0.0,
-    "question": -1.01,
+    "question": -1.0,
     "after_question": 0.0,
-    "when_time": 1.89,
+    "when_time": 1.96,
+    "exchange": 0.209,
+    "idf_coverage": 3.36,
     "list:passage_vector": 0.0,
     "list:context_vector": 0.0,
     "list:passage_fulltext": 0.0,
     "list:context_fulltext": 0.0,
-    "list:assertion_vector": -9.47,
-    "list:assertion_fulltext": 1.38,
+    "list:assertion_vector": -8.91,
+    "list:assertion_fulltext": -5.3,
+    SCALE: 0.871,
+    OFFSET: -24.1,
 }
 
 
 def features(
-    s: Scored, position: int, terms: list[str], config: FusionConfig, *, when: bool = False
+    s: Scored,
+    position: int,
+    terms: list[str],
+    config: FusionConfig,
+    *,
+    when: bool = False,
+    idf: Mapping[str, float] | None = None,
 ) -> list[float]:
-    """The values of one group, in ``FEATURES`` order; ``when``: the query asks for a time."""
+    """The values of one group, in ``FEATURES`` order; ``when``: the query asks for a time;
+    ``idf``: the weight of each query term (:func:`term_weights`; None: all alike)."""
     text = s.turn if s.turn is not None else max(s.texts, key=len, default="")
     own = max(s.similarity or 0.0, 0.0)
+    found = [found_terms(terms, t) for t in s.texts]
+    covered = max((len(f) for f in found), default=0) / len(terms) if terms else 0.0
+    exchange = coverage(terms, f"{s.question}\n{text}") if s.question else covered
     return [
         s.score / config.max_score(),
         1.0 / position,
         own,
-        max((coverage(terms, t) for t in s.texts), default=0.0),
+        covered,
         float("speaker" in s.boosts),
         float("time" in s.boosts),
         own if s.near is None else max(s.near, 0.0),
@@ -138,7 +181,43 @@ def features(
         float(is_question(text)),
         float(s.after_question),
         float(when and mentions_time(text)),
+        exchange,
+        idf_coverage(terms, frozenset().union(*found), idf),
         *(1.0 / (config.k + s.sources[n]) if n in s.sources else 0.0 for n in LISTS),
+    ]
+
+
+def held(terms: list[str], s: Scored) -> frozenset[str]:
+    """The query terms that any of the group's texts holds."""
+    return frozenset().union(*(found_terms(terms, t) for t in s.texts))
+
+
+def term_weights(terms: list[str], fused: Sequence[Scored]) -> dict[str, float]:
+    """Each query term's inverse document frequency among the fused groups, each group's
+    texts one document: ``log((N + 1) / (df + 0.5))``, always above 0. The groups are the
+    visible candidates (permissions are applied before ranking), as for the ranks."""
+    df = dict.fromkeys(terms, 0)
+    for s in fused:
+        for t in held(terms, s):
+            df[t] += 1
+    n = len(fused)
+    return {t: math.log((n + 1) / (d + 0.5)) for t, d in df.items()}
+
+
+def idf_coverage(terms: list[str], found: frozenset[str], idf: Mapping[str, float] | None) -> float:
+    """The weighted share of ``terms`` in ``found``; unweighted without ``idf``."""
+    weight = {t: 1.0 if idf is None else idf.get(t, 0.0) for t in terms}
+    total = sum(weight.values())
+    return sum(weight[t] for t in found if t in weight) / total if total > 0 else 0.0
+
+
+def table(fused: Sequence[Scored], text: str, config: FusionConfig) -> list[list[float]]:
+    """The values of every fused group (:func:`features`), in the fused order."""
+    terms, when = content_terms(text), asks_when(text)
+    idf = term_weights(terms, fused)
+    return [
+        features(s, position, terms, config, when=when, idf=idf)
+        for position, s in enumerate(fused, start=1)
     ]
 
 
@@ -160,13 +239,13 @@ def rerank(
     """The fused groups ordered by the rerank score, which each gets as ``rerank``. One weight
     set per query: ``fact_weights``, when given, if no group is a conversation turn (a store
     or scope of facts), else ``weights`` (two sets fitted apart have no common scale)."""
-    terms, when = content_terms(text), asks_when(text)
     facts = fact_weights is not None and all(s.turn is None for s in fused)
     chosen = fact_weights if facts and fact_weights is not None else weights
     w = [chosen.get(name, 0.0) for name in FEATURES]
-    for position, s in enumerate(fused, start=1):
-        values = features(s, position, terms, config, when=when)
-        s.rerank = logistic(sum(a * b for a, b in zip(w, values, strict=True)))
+    scale, offset = chosen.get(SCALE, 1.0), chosen.get(OFFSET, 0.0)
+    for s, values in zip(fused, table(fused, text, config), strict=True):
+        z = sum(a * b for a, b in zip(w, values, strict=True))
+        s.rerank = logistic(scale * z + offset)
     return sorted(fused, key=lambda s: (-(s.rerank or 0.0), s.gid))
 
 

@@ -13,6 +13,7 @@ from graph_schema.recall.query import (
     content_terms,
     coverage,
     escape_lucene,
+    found_terms,
     lucene_terms,
     names_in_query,
     own_sentences,
@@ -86,6 +87,14 @@ def test_coverage_counts_query_terms_found() -> None:
     assert coverage(terms, "Melanie: I finished a painting of a sunrise") == 1.0
     assert coverage(terms, "Caroline: hello there") == 0.0
     assert coverage([], "anything") == 0.0
+
+
+def test_found_terms_are_the_query_terms_a_text_holds() -> None:
+    terms = content_terms("Which painting did Melanie finish?")
+    assert found_terms(terms, "Melanie: a painting") == {"paint", "melani"}, "stemmed"
+    assert found_terms(terms, "Caroline: hello there") == frozenset()
+    chinese = content_terms("小王的猫叫什么名字？")
+    assert found_terms(chinese, "小王: 我家的猫叫团团") == {"小王", "猫叫"}, "by substring"
 
 
 def test_names_in_query_match_speakers_and_subjects() -> None:

@@ -116,10 +116,21 @@ def test_the_turn_after_a_question_is_marked_as_a_possible_answer() -> None:
     assert not scored["q"].after_question and not scored["s"].after_question
 
 
-def _score(s: Scored, weights: Mapping[str, float], query: str) -> float:
-    found = rerank.features(s, 1, content_terms(query), CONFIG)
-    pairs = zip(rerank.FEATURES, found, strict=True)
-    return rerank.logistic(sum(weights.get(n, 0.0) * v for n, v in pairs))
+def _score(groups: list[Scored], n: int, weights: Mapping[str, float], query: str) -> float:
+    pairs = zip(rerank.FEATURES, rerank.table(groups, query, CONFIG)[n], strict=True)
+    z = sum(weights.get(name, 0.0) * v for name, v in pairs)
+    return rerank.logistic(weights[rerank.SCALE] * z + weights[rerank.OFFSET])
+
+
+def test_the_score_is_the_calibrated_logistic_of_the_sum() -> None:
+    """The pairwise fit gives the sum no level: uncalibrated, every first result of LoCoMo
+    scored 1.0 (sums of 20-28). Calibrated, a score is the chance that a result is evidence."""
+    weights = dict.fromkeys(rerank.FEATURES, 0.0) | {"similarity": 4.0}
+    fused = [Scored("a", similarity=0.5)]
+    rerank.rerank(fused, "q", CONFIG, weights | {rerank.SCALE: 2.0, rerank.OFFSET: -3.0})
+    assert fused[0].rerank == pytest.approx(1 / (1 + math.exp(-(2.0 * 2.0 - 3.0))))
+    for shipped in (rerank.WEIGHTS, rerank.FACT_WEIGHTS, rerank.LEXICAL_WEIGHTS):
+        assert shipped[rerank.SCALE] > 0 and shipped[rerank.OFFSET] < -5
 
 
 def test_the_fact_weights_score_a_query_whose_groups_are_all_facts() -> None:
@@ -127,13 +138,13 @@ def test_the_fact_weights_score_a_query_whose_groups_are_all_facts() -> None:
     fact = Scored("f", texts=["zq0 zq1 pipeline figures"], similarity=0.8)
     talk = Scored("t", texts=["zq0 zq1 pipeline figures"], similarity=0.8, turn="Mel: zq0 zq1")
     rerank.rerank([fact], query, CONFIG, rerank.WEIGHTS, rerank.FACT_WEIGHTS)
-    assert fact.rerank == pytest.approx(_score(fact, rerank.FACT_WEIGHTS, query))
+    assert fact.rerank == pytest.approx(_score([fact], 0, rerank.FACT_WEIGHTS, query))
     # one turn among the groups: one common scale, the turns' weights for all
     rerank.rerank([fact, talk], query, CONFIG, rerank.WEIGHTS, rerank.FACT_WEIGHTS)
-    assert fact.rerank == pytest.approx(_score(fact, rerank.WEIGHTS, query))
-    assert talk.rerank == pytest.approx(_score(talk, rerank.WEIGHTS, query))
+    assert fact.rerank == pytest.approx(_score([fact, talk], 0, rerank.WEIGHTS, query))
+    assert talk.rerank == pytest.approx(_score([fact, talk], 1, rerank.WEIGHTS, query))
     rerank.rerank([fact], query, CONFIG, rerank.LEXICAL_WEIGHTS)  # no fact weights: one set
-    assert fact.rerank == pytest.approx(_score(fact, rerank.LEXICAL_WEIGHTS, query))
+    assert fact.rerank == pytest.approx(_score([fact], 0, rerank.LEXICAL_WEIGHTS, query))
 
 
 def test_among_facts_rare_exact_words_beat_a_closer_cosine() -> None:
@@ -148,3 +159,49 @@ def test_among_facts_rare_exact_words_beat_a_closer_cosine() -> None:
     assert [s.gid for s in ranked] == ["notes", "figures"]
     before = rerank.rank(lists, query, CONFIG, lambda gids: {}, rerank.WEIGHTS)
     assert [s.gid for s in before] == ["figures", "notes"]
+
+
+def test_the_exchange_reads_the_question_before_the_turn_with_it() -> None:
+    ask = turn("q", "Jo: did you go to the festival?", occurred_at=when(2023, 5, 8, 13, 0))
+    reply = turn("r", "Mel: yes, with my sister", occurred_at=when(2023, 5, 8, 13, 1))
+    scored = fusion.rrf({"context_vector": [reply]}, CONFIG)
+    fusion.expand(scored, {"r": [ask]}, CONFIG)
+    v = values(scored["r"], query="Who was at the festival with Mel's sister?")
+    assert v["coverage"] == pytest.approx(2 / 3), "mel, sister; not festival"
+    assert v["exchange"] == 1.0, "the question names the festival"
+    alone = values(Scored("a", turn="Mel: my sister", texts=["Mel: my sister"]), query="mel sister")
+    assert alone["exchange"] == alone["coverage"] == 1.0, "no question before it: its coverage"
+
+
+def test_a_rare_query_word_weighs_more_than_one_most_candidates_hold() -> None:
+    groups = [Scored(f"l{i}", texts=["Mel: the lake"]) for i in range(3)]
+    groups.append(Scored("k", texts=["Mel: kayaks"]))
+    terms = content_terms("kayak on the lake")
+    kayak, lake = terms
+    idf = rerank.term_weights(terms, groups)
+    assert idf[kayak] == pytest.approx(math.log(5 / 1.5)), "1 of 4 groups holds it"
+    assert idf[lake] == pytest.approx(math.log(5 / 3.5)) and idf[lake] > 0, "3 of 4"
+    rare = rerank.idf_coverage(terms, frozenset({kayak}), idf)
+    common = rerank.idf_coverage(terms, frozenset({lake}), idf)
+    assert rare > 0.5 > common and rare + common == pytest.approx(1.0)
+    assert rerank.idf_coverage(terms, frozenset({kayak}), None) == 0.5, "unweighted"
+    assert rerank.idf_coverage([], frozenset(), idf) == 0.0
+
+
+def test_the_idf_coverage_reads_all_the_groups_texts_together() -> None:
+    s = Scored("a", texts=["Mel: a kayak", "Mel went to the lake"])
+    v = values(s, query="kayak on the lake")
+    assert v["coverage"] == 0.5, "each text holds one of the two words"
+    assert v["idf_coverage"] == 1.0, "together they hold both"
+
+
+def test_the_word_weights_come_from_the_groups_being_ranked() -> None:
+    weights = dict.fromkeys(rerank.FEATURES, 0.0) | {"idf_coverage": 4.0}
+    fused = [Scored(g, texts=[f"Mel: {t}"]) for g, t in (("a", "lake"), ("b", "lake"), ("c", "x"))]
+    fused.append(Scored("k", texts=["Mel: kayak"]))
+    at = rerank.FEATURES.index("idf_coverage")
+    lake, _, x, kayak = (row[at] for row in rerank.table(fused, "kayak on the lake", CONFIG))
+    assert kayak > 0.5 > lake > x == 0.0, "kayak: 1 of 4 groups; lake: 2 of 4"
+    ranked = rerank.rerank(fused, "kayak on the lake", CONFIG, weights)
+    assert [s.gid for s in ranked] == ["k", "a", "b", "c"]
+    assert all(0.0 < (s.rerank or 0.0) < 1.0 for s in ranked)
