@@ -385,23 +385,32 @@ SET a.slot_key = a.slot_key + '+'
 RETURN count(a) AS done
 """
 
-# ... and gives each new key its Slot, with the wider slot's object and a last record time
-# later than every stamp of its versions (record time stays monotonic per slot).
-DERIVED_SLOTS = """
+
+def _new_slots(mark: str, wider: str, obj: str) -> str:
+    """Create the Slot of every key holding ``mark`` that has none: the first version's
+    subject, predicate and access, ``obj`` as its object (``wider``: a clause that finds the
+    slot it came from), and a last record time later than every stamp of its versions (record
+    time stays monotonic per slot)."""
+    return f"""
 MATCH (a:Assertion)
-WHERE a.slot_key CONTAINS '+' AND NOT EXISTS { MATCH (:Slot {key: a.slot_key}) }
+WHERE a.slot_key CONTAINS '{mark}' AND NOT EXISTS {{ MATCH (:Slot {{key: a.slot_key}}) }}
 WITH a.slot_key AS key, collect(a) AS versions
 LIMIT $batch
 UNWIND versions AS v
 UNWIND [v.recorded_at, v.closed_at, v.superseded_at] AS stamp
 WITH key, head(collect(v)) AS a, max(stamp) AS last
-OPTIONAL MATCH (wider:Slot {key: split(key, '+')[0]})
-CREATE (s:Slot {key: key})
-SET s.subject = a.subject, s.predicate = a.predicate, s.object = wider.object,
+{wider}CREATE (s:Slot {{key: key}})
+SET s.subject = a.subject, s.predicate = a.predicate, s.object = {obj},
     s.access = a.access, s.access_all = a.access_all, s.version = 0,
     s.created_at = datetime(), s.last_recorded_at = last
 RETURN count(s) AS done
 """
+
+
+# ... and gives each new key its Slot, with the wider slot's object.
+DERIVED_SLOTS = _new_slots(
+    "+", "OPTIONAL MATCH (wider:Slot {key: split(key, '+')[0]})\n", "wider.object"
+)
 
 MIGRATION_STEPS: tuple[str, ...] = (REKEY_DERIVED_VERSIONS, DERIVED_SLOTS)
 # what an observation's distiller marker ends with when redistill must write its ended
@@ -427,20 +436,7 @@ RETURN count(a) AS done
 """
 
 # ... gives each new key its Slot (as DERIVED_SLOTS does) ...
-UTTERANCE_SLOTS = """
-MATCH (a:Assertion)
-WHERE a.slot_key CONTAINS '@' AND NOT EXISTS { MATCH (:Slot {key: a.slot_key}) }
-WITH a.slot_key AS key, collect(a) AS versions
-LIMIT $batch
-UNWIND versions AS v
-UNWIND [v.recorded_at, v.closed_at, v.superseded_at] AS stamp
-WITH key, head(collect(v)) AS a, max(stamp) AS last
-CREATE (s:Slot {key: key})
-SET s.subject = a.subject, s.predicate = a.predicate, s.object = a.object,
-    s.access = a.access, s.access_all = a.access_all, s.version = 0,
-    s.created_at = datetime(), s.last_recorded_at = last
-RETURN count(s) AS done
-"""
+UTTERANCE_SLOTS = _new_slots("@", "", "a.object")
 
 # ... and marks for `tractatus redistill` each observation an utterance of which has an end
 # and no open version in its slot: under the rule before, another turn's utterance closed it,
