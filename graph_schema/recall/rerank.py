@@ -27,7 +27,8 @@ with a weighted sum:
   one most candidates hold;
 * ``list:<name>``: ``1 / (K + rank)`` in each candidate list, 0 when absent.
 
-The result's score is the logistic of the sum: in (0, 1), monotone in the order, from the
+The result's score is the logistic of the sum, calibrated (``SCALE``, ``OFFSET``: the chance
+that the group is evidence, fitted on LoCoMo): in (0, 1), monotone in the order, from the
 group's own values, its ranks and the query's word weights (both read among the visible
 candidates only), never normalised over the set. The weights were fitted by pairwise logistic
 regression on LoCoMo, each conversation held out in turn (``bench/locomo/crossval.py rerank``).
