@@ -170,11 +170,9 @@ def _domain(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, errors.TractatusError)
     status = status_of(exc)
     headers = _retry_after(request) if status in RETRY_STATUSES else None
-    message = exc.message
-    if isinstance(exc, errors.ModelUnavailable):
-        log.error("cannot embed: %s", exc.message)
-        message = exc.public or exc.message
-    return error_response(status, exc.code, message, exc.details, headers=headers)
+    if status >= 500:  # the server cannot serve it: its operator reads why in the log
+        log.error("%s: %s", exc.code, exc.message)
+    return error_response(status, exc.code, exc.public or exc.message, exc.details, headers=headers)
 
 
 def _validation(_: Request, exc: Exception) -> JSONResponse:

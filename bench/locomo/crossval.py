@@ -390,9 +390,10 @@ def fit_rerank(
         weights = _pairwise(train, without)
         weights |= _calibration(train, weights)
         fold = [q for q in questions if q.sample == name]
-        test = [(ranking(q, FusionConfig(), weights), q.gold) for q in fold]
-        for q in fold:
+        test: list[tuple[list[str], set[str]]] = []
+        for q in fold:  # one ranking per question: its order and its scores
             ranked = _ranked(q, FusionConfig(), weights)[:10]
+            test.append((dedupe(s.gid for s in ranked), q.gold))
             scored = [(s.rerank or 0.0, s.gid in q.gold) for s in ranked]
             top1 += scored[:1]
             top10 += scored

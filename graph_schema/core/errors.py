@@ -28,6 +28,9 @@ class TractatusError(Exception):
     """Root of every error Tractatus raises on purpose."""
 
     code = "internal_error"
+    # what an API caller is told instead of ``message`` when that may name the server's own
+    # files or settings (``message`` then goes to the server's log only)
+    public: str | None = None
 
     def __init__(self, message: str, *, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
@@ -89,9 +92,6 @@ class StoreUnavailable(TractatusError):
 
 
 class ModelUnavailable(TractatusError):
-    """The server cannot embed now: nothing is read or written until an operator acts.
-    ``public``, when set, is what an API caller is told instead of ``message`` (which may name
-    the server's files; it goes to the server's log)."""
+    """The server cannot embed now: nothing is read or written until an operator acts."""
 
     code = "model_unavailable"
-    public: str | None = None

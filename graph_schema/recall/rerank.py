@@ -241,7 +241,7 @@ def rerank(
     set per query: ``fact_weights``, when given, if no group is a conversation turn (a store
     or scope of facts), else ``weights`` (two sets fitted apart have no common scale)."""
     facts = fact_weights is not None and all(s.turn is None for s in fused)
-    chosen = fact_weights if facts and fact_weights is not None else weights
+    chosen = fact_weights if fact_weights is not None and facts else weights
     w = [chosen.get(name, 0.0) for name in FEATURES]
     scale, offset = chosen.get(SCALE, 1.0), chosen.get(OFFSET, 0.0)
     for s, values in zip(fused, table(fused, text, config), strict=True):
