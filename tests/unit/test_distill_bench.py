@@ -107,24 +107,25 @@ def test_the_llm_part_runs_against_a_configured_endpoint() -> None:
     assert "- attended (many, string)" in stub.requests[0].json["messages"][0]["content"]
 
 
-def test_the_development_data_pools_apart_from_the_fourth_sealed_set() -> None:
+def test_the_development_data_pools_apart_from_the_fifth_sealed_set() -> None:
     items = [
         Item("locomo", "a", "dev", OBS, [LABEL]),
         Item("notes", "b", "test", OBS, [LABEL]),
         Item("locomo", "c", "sealed", OBS, [LABEL]),  # the first sealed set: development now
         Item("locomo", "d", "sealed2", OBS, [LABEL]),  # the second: development now
         Item("locomo", "e", "sealed3", OBS, [LABEL]),  # the third: development now
-        Item("locomo", "f", "sealed4", OBS, [LABEL]),
+        Item("locomo", "f", "sealed4", OBS, [LABEL]),  # the fourth: development now
+        Item("locomo", "g", "sealed5", OBS, [LABEL]),
     ]
     result = evaluate(lambda _: [draft("half marathon", "2023-05-20T00:00:00+00:00")], items)
     pooled = result["pooled"]
-    assert pooled["development"]["facts_labelled"] == 5
-    assert pooled["sealed4"]["facts_labelled"] == 1
+    assert pooled["development"]["facts_labelled"] == 6
+    assert pooled["sealed5"]["facts_labelled"] == 1
     assert pooled["dev"]["facts_labelled"] == pooled["test"]["facts_labelled"] == 1
 
 
-def test_the_fourth_sealed_sets_errors_are_never_listed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed4"])
+def test_the_fifth_sealed_sets_errors_are_never_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed5"])
     with pytest.raises(SystemExit) as refused:
         main()
     assert refused.value.code == 2
@@ -186,12 +187,12 @@ def test_the_sealed_sets_are_every_turn_numbered_4_13_7_and_16_mod_18() -> None:
     assert len({0, 9, 4, 13, 7, 16}) == 6
 
 
-def test_the_first_three_sealed_sets_are_development_data_and_the_fourth_only_asked_for() -> None:
+def test_the_first_four_sealed_sets_are_development_data_and_the_fifth_only_asked_for() -> None:
     try:
         locomo = locomo_file()
     except LocomoMissing:
         pytest.skip("the LoCoMo dev file is not here (TRACTATUS_LOCOMO)")
     plain = {i.split for i in load_items(locomo) if i.set == "locomo"}
     asked = {i.split for i in load_items(locomo, sealed=True) if i.set == "locomo"}
-    assert plain == {"dev", "test", "sealed", "sealed2", "sealed3"}
-    assert asked == plain | {"sealed4"}
+    assert plain == {"dev", "test", "sealed", "sealed2", "sealed3", "sealed4"}
+    assert asked == plain | {"sealed5"}
