@@ -682,7 +682,8 @@ def _childhood(node: Token) -> bool:
     for token in node.subtree:
         if token.lower_ == "as" and any(o.lemma_ in CHILDHOOD for o in token.children):
             return True
-    for child in node.children:
+    clauses = [c for x in (node, *children(node, "xcomp")) for c in x.children]
+    for child in clauses:  # "I loved taking lessons when I was younger": on the gerund too
         then = any(
             m.lower_ in ("when", "while", "as", "since") for m in children(child, "mark", "advmod")
         )  # "to unwind a little" is no childhood

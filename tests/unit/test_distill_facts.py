@@ -207,7 +207,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("6", "6-said-only")
+    assert (default.version, off.version) == ("7", "7-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -794,3 +794,8 @@ def test_an_emphatic_do_before_love_or_like_is_a_liking(text: str, liked: str) -
 
 def test_an_emphatic_liking_under_a_condition_is_not_written() -> None:
     assert facts("If I do like cats, I will adopt one.") == []
+
+
+def test_a_childhood_clause_on_the_liked_gerund_is_then_not_now() -> None:
+    assert facts("I loved reading comics when I was a kid.") == []
+    assert facts("I love reading comics while I travel.") == [(A, "likes", "reading comics", True)]
