@@ -702,7 +702,7 @@ def test_a_time_announced_before_dates_no_state_and_no_fact_with_its_own_time() 
     [
         "I painted it for my mum.",  # a pronoun object: one piece the turn shows
         "I drew it last night.",
-        "I started knitting another one while I waited.",  # one piece begun
+        "I've begun knitting another one for my niece.",  # one piece begun
     ],
 )
 def test_one_piece_of_work_is_no_practice(text: str) -> None:
