@@ -28,7 +28,7 @@ from ingest.distill.english import (
     text_of,
     verb_phrase,
 )
-from ingest.distill.english_rules import liked_phrases
+from ingest.distill.english_rules import liked_phrases, unnamed_liking
 from ingest.distill.facts import Fact
 from ingest.distill.identifiers import relation
 
@@ -131,7 +131,7 @@ def _my_noun(c: Clause, subject: Token) -> list[Fact]:
         steps = [x for x in children(c.verb, "xcomp") if x.pos_ == "VERB"]
         vp = verb_phrase(steps[0], set()) if steps else None
         return [Fact(speaker, "plans", vp, confidence=0.8, plan=True)] if vp else []
-    if comp is not None and not c.negated and not one_unnamed(comp):
+    if comp is not None and not c.negated and not one_unnamed(comp) and not unnamed_liking(comp):
         return [Fact(speaker, "likes", p, confidence=0.85) for p in phrases(comp)]
     return []
 

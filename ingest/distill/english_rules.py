@@ -101,6 +101,8 @@ def _likes(c: Clause) -> list[Fact]:
             return [c.fact("attended", p) for p in phrases(obj)]  # "a concert that we enjoyed"
         if _one_unnamed(c.verb, obj) or (elided(c) and _yours(obj)) or unnamed_liking(obj):
             continue  # "Loving your new haircut", "I love his humour": about someone else
+        if _possessed(obj) and relation(obj.lower_) is not None:
+            continue  # "I love my kids": a relative (written as such), not a taste
         found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else liked_phrases(obj))
         if obj.tag_ != "VBG":  # "We love cooking, swimming, and playing cards"
             found.extend(_listed_gerund(g) or "" for g in obj.conjuncts if g.tag_ == "VBG")
@@ -488,6 +490,9 @@ def _activity_verb(c: Clause) -> list[Fact]:
 
     if any(_one_piece(o) for o in children(c.verb, "dobj")):
         return []  # "I'm reading a book", "I painted a portrait": one piece, not a practice
+    made = dobjs(c.verb) if c.verb.dep_ == "relcl" and not children(c.verb, "prep") else []
+    if any(d.lower_ == "the" for o in made for d in children(o, "det")):
+        return []  # "the scarf I knitted": the one piece the clause names
     place = pobj(c.verb, "at", "in")
     if c.verb.lemma_ == "volunteer" and place is not None and "event" in _kind_of(place):
         return _event_or_place(c, place)

@@ -45,7 +45,8 @@ SAID_CONFIDENCE = 1.0
 # practice, a liked conjunct of someone else's, the kind in "one of my favourite Ys", a habit
 # not dated by a past time, a gerund under "tried" only tried, with its article and "new", an
 # unnamed or addressee's thing, an infinitive with its own subject not done, one activity
-# written once, a childhood clause on a liked gerund) and an emphatic "I do love X"
+# written once, a childhood clause on a liked gerund, a loved relative, a favourite pointed at,
+# the piece a relative clause names) and an emphatic "I do love X"
 DISTILLER_VERSION = "7"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(

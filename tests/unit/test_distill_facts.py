@@ -799,3 +799,20 @@ def test_an_emphatic_liking_under_a_condition_is_not_written() -> None:
 def test_a_childhood_clause_on_the_liked_gerund_is_then_not_now() -> None:
     assert facts("I loved reading comics when I was a kid.") == []
     assert facts("I love reading comics while I travel.") == [(A, "likes", "reading comics", True)]
+
+
+def test_a_loved_relative_is_a_relative_not_a_taste() -> None:
+    assert facts("I love my kids so much.") == [(A, "has_relative", f"{A}/children", True)]
+
+
+def test_a_favourite_the_turn_points_at_is_no_taste_but_a_named_one_is() -> None:
+    assert facts("My favourite part was the fireworks.") == []
+    assert facts("My favourite band is Queen.") == [(A, "likes", "Queen", True)]
+
+
+def test_the_piece_a_relative_clause_names_is_no_practice_but_a_place_is_not_a_piece() -> None:
+    assert facts("This is the scarf I knitted last winter.") == []
+    assert facts("These are scarves I knit every winter.") == [(A, "activity", "knitting", True)]
+    assert facts("I gave a talk at the shelter I volunteer at.") == [
+        (A, "activity", "volunteering", True)
+    ]
