@@ -514,8 +514,8 @@ def gerund(verb: Token) -> str | None:
     if children(verb, "ccomp", "xcomp", "oprd", "dative", "attr", "acomp"):
         return None  # "making it a habit": more than a gerund and its object
     objects = [o for o in children(verb, "dobj") if o.lemma_.lower() not in VAGUE_OBJECTS]
-    if objects:
-        tokens.extend(phrase_tokens(objects[0]))
+    if objects:  # its article stays: "writing a story", "publishing a book"
+        tokens.extend([*_article(objects[0]), *phrase_tokens(objects[0])])
     preps = [p for p in children(verb, "prep") if p.lower_ not in ("as", "since", "during")]
     if objects:
         preps += [
@@ -524,11 +524,20 @@ def gerund(verb: Token) -> str | None:
     for prep in preps:
         found = [o for o in children(prep, "pobj") if o.pos_ in ("NOUN", "PROPN")]
         if found and found[0].lemma_.lower().strip("-–—") not in TIME_NOUNS:
+            objects.append(found[0])
             tokens.extend([prep, *phrase_tokens(found[0])])
             break
+    if any(d.lower_ in DEMONSTRATIVES for o in objects for d in children(o, "det")):
+        return None  # "escaping to that world": which one, the turn does not say
     if not usable(tokens):
         return None
     return text_of(tokens)
+
+
+def _article(token: Token) -> list[Token]:
+    """The article opening ``token``'s phrase, when nothing stands before it."""
+    first = min((t.i for t in _left(token)), default=token.i)
+    return [d for d in children(token, "det") if d.lower_ in ("a", "an", "the") and d.i < first]
 
 
 def verb_phrase(verb: Token, cut: set[int]) -> str | None:
@@ -673,7 +682,8 @@ def _childhood(node: Token) -> bool:
     for token in node.subtree:
         if token.lower_ == "as" and any(o.lemma_ in CHILDHOOD for o in token.children):
             return True
-    for child in node.children:
+    clauses = [c for x in (node, *children(node, "xcomp")) for c in x.children]
+    for child in clauses:  # "I loved taking lessons when I was younger": on the gerund too
         then = any(
             m.lower_ in ("when", "while", "as", "since") for m in children(child, "mark", "advmod")
         )  # "to unwind a little" is no childhood
@@ -687,9 +697,10 @@ def _childhood(node: Token) -> bool:
 
 
 def _infinitive_of(verb: Token, node: Token) -> bool:
-    """Whether ``verb`` is a to-infinitive complementing ``node`` ("chose *to go*")."""
+    """Whether ``verb`` is a to-infinitive complementing ``node`` ("chose *to go*"), with a
+    subject of its own too ("we need a floor for my students *to dance*")."""
     return (
-        verb.dep_ == "xcomp"
+        verb.dep_ in ("xcomp", "ccomp")
         and verb.head.i == node.i
         and any(a.dep_ == "aux" and a.lower_ == "to" for a in verb.children)
     )

@@ -33,13 +33,14 @@ from ingest.distill.english import (
     verbs,
     whole_clause,
 )
-from ingest.distill.english_nouns import be, lowered, noun_facts
+from ingest.distill.english_nouns import be, lowered, noun_facts, one_unnamed
 from ingest.distill.english_rules import (
     ANY_VERB,
     BY_WORD,
     VERB_RULES,
     ahead,
     liked_only,
+    liked_phrases,
     unnamed_liking,
 )
 from ingest.distill.facts import Fact
@@ -216,6 +217,8 @@ def _clause_facts(verb: Token, speaker: str, asked: bool, cut: set[int]) -> list
         return [*(_plan(c, cut) if c.planned else []), *ahead(c)]
     if liked_only(verb):
         return []  # "I enjoy hiking and exploring cities": whether one does it is not said
+    if verb.tag_ == "VBG" and verb.dep_ == "xcomp" and verb.head.lemma_ == "try":
+        return []  # "I tried writing a story": an attempt (tried), no work on it going on
     rules = [*VERB_RULES.get(verb.lemma_, ()), *BY_WORD.get(verb.lower_, ()), *ANY_VERB]
     alone = not children(verb, "dobj", "prt") and not any(
         p.lower_ in ("for", "into", "to", "out") for p in children(verb, "prep")
@@ -300,6 +303,17 @@ def _ongoing(verb: Token | None) -> bool:
     )
 
 
+def _habitual(verb: Token | None) -> bool:
+    """A verb in the simple present ("I volunteer at X"): what it says is a habit, which a
+    past time ("yesterday") cannot date; a parse that hangs one there misplaced it."""
+    return (
+        verb is not None
+        and verb.pos_ == "VERB"
+        and verb.tag_ in ("VBP", "VBZ")
+        and not any(a.dep_ == "aux" for a in verb.children)
+    )  # not a copula: "Here's a photo from my trip last year" is dated
+
+
 def _dated(
     fact: Fact, when: When | None, today: date, verb: Token | None, cut: set[int], since: bool
 ) -> Fact | None:
@@ -313,6 +327,8 @@ def _dated(
         return replace(fact, when=when if keep else None)
     if when.past(today):
         current = when.start <= today < when.end()
+        if _habitual(verb) and not current and not since:
+            return fact  # "a shelter I volunteer at": a habit, the past time is another clause's
         return fact if current and _ongoing(verb) and not since else replace(fact, when=when)
     vp = verb_phrase(verb, cut) if verb is not None else None
     if vp and fact.subject and fact.predicate not in ("status", "current_version", "owner"):
@@ -424,6 +440,36 @@ def _trusted(tokens: list[Token], end: int) -> bool:
     return usable(tokens) and tokens[0].pos_ not in ("ADP", "CCONJ", "SCONJ", "PART")
 
 
+def _emphatic_liking(sentence: Span, speaker: str) -> list[Fact]:
+    """ "I do love watching X", "I do like X": the small model reads the emphatic *do* as the
+    verb and *love* / *like* as its noun or an interjection; the liking is the speaker's."""
+    found: list[Fact] = []
+    for token in sentence[2:]:
+        do, me = token.doc[token.i - 1], token.doc[token.i - 2]
+        if token.lower_ not in ("like", "love") or token.pos_ in ("VERB", "ADP"):
+            continue
+        if do.lower_ not in ("do", "does", "did") or me.lower_ not in ("i", "we"):
+            continue
+        if any(t.lower_ in ("if", "unless", "whether") for t in sentence if t.i < token.i):
+            continue  # "If I do like it, ...": a condition
+        gerunds = [g for g in children(token, "xcomp", "dobj", "acl") if g.tag_ == "VBG"]
+        liked = [gerund(g) for g in gerunds[:1]]
+        nouns = [o for o in children(token, "dobj") if o.tag_ != "VBG"]
+        liked.extend(p for o in nouns for p in liked_phrases(o))
+        found.extend(Fact(speaker, "likes", p, confidence=0.8) for p in liked if p)
+    return found
+
+
+def _refused(head: Token) -> bool:
+    """A liked noun the parse refuses, or a gerund whose object it refuses ("escaping to
+    that world" is not "escaping")."""
+    if head.tag_ == "VBG" and children(head, "dobj", "prep"):
+        return gerund(head) is None
+    if head.dep_ == "attr" and head.head.lemma_ == "be" and one_unnamed(head):
+        return True  # "My favourite one is a song from a film": which song, it does not say
+    return unnamed_liking(head)
+
+
 def _pattern_facts(sentence: Span, speaker: str, found: list[Fact]) -> list[Fact]:
     """The English patterns' facts the parse did not give but does confirm."""
     matcher = Matcher(
@@ -444,7 +490,7 @@ def _pattern_facts(sentence: Span, speaker: str, found: list[Fact]) -> list[Fact
         if value is None:
             continue
         head = _head_at(sentence, str(fact.object), at)
-        if fact.predicate == "likes" and head is not None and unnamed_liking(head):
+        if fact.predicate == "likes" and head is not None and _refused(head):
             continue  # what the parse refuses as a liking, no pattern writes either
         fact = replace(fact, object=value)
         key = (fact.subject, fact.predicate, value.lower())
@@ -469,6 +515,8 @@ def extract(sentence: Span, speaker: str, today: date | None) -> list[Fact]:
         found.extend((fact, verb) for fact in _clause_facts(verb, speaker, asked, cut))
     for fact, noun in noun_facts(sentence, speaker, _settled_for(speaker, asked), asked=asked):
         found.append((fact, _governor(noun) if fact.predicate == "visited" else None))
+    if not asked:
+        found.extend((fact, None) for fact in _emphatic_liking(sentence, speaker))
     facts = _attach(sentence, found, today)
     if not asked:
         facts.extend(_pattern_facts(sentence, speaker, facts))

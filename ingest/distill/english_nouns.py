@@ -28,6 +28,7 @@ from ingest.distill.english import (
     text_of,
     verb_phrase,
 )
+from ingest.distill.english_rules import liked_phrases, unnamed_liking
 from ingest.distill.facts import Fact
 from ingest.distill.identifiers import relation
 
@@ -130,9 +131,15 @@ def _my_noun(c: Clause, subject: Token) -> list[Fact]:
         steps = [x for x in children(c.verb, "xcomp") if x.pos_ == "VERB"]
         vp = verb_phrase(steps[0], set()) if steps else None
         return [Fact(speaker, "plans", vp, confidence=0.8, plan=True)] if vp else []
-    if comp is not None and not c.negated:
+    if comp is not None and not c.negated and not one_unnamed(comp) and not unnamed_liking(comp):
         return [Fact(speaker, "likes", p, confidence=0.85) for p in phrases(comp)]
     return []
+
+
+def one_unnamed(comp: Token) -> bool:
+    """ "my favourite one is a theme from a film": one thing with an indefinite article,
+    not named; liking it says nothing of liking themes."""
+    return comp.pos_ == "NOUN" and any(d.lower_ in ("a", "an") for d in children(comp, "det"))
 
 
 def _my_subject(c: Clause) -> str:
@@ -168,7 +175,7 @@ def _person_is(c: Clause) -> list[Fact]:
     elif comp is not None and comp.lower_ in ("passionate", "crazy", "keen"):
         liked = pobj(comp, "about", "on")
         if liked is not None and liked.pos_ in ("NOUN", "PROPN"):
-            found.extend(c.fact("likes", p, confidence=0.8) for p in phrases(liked))
+            found.extend(c.fact("likes", p, confidence=0.8) for p in liked_phrases(liked))
     else:
         found.extend(_person_prep(c))
     return found
@@ -267,9 +274,25 @@ def _real(token: Token) -> bool:
 
 
 def _favourite(token: Token) -> bool:
-    """ "my favourite fantasy novels": plural, so a kind of thing liked, not one photo of it."""
+    """ "my favourite fantasy novels": plural, so a kind of thing liked, not one photo of it;
+    not in "X is one of my favourite novels", where the liked thing is X, not the kind."""
     marked = any(a.lower_ in lx.FAVOURITE for a in token.children)
-    return marked and token.tag_ in ("NNS", "NNPS") and token.dep_ not in ("nsubj", "attr")
+    return (
+        marked
+        and token.tag_ in ("NNS", "NNPS")
+        and token.dep_ not in ("nsubj", "attr")
+        and not _one_of(token)
+    )
+
+
+def _one_of(token: Token) -> bool:
+    """ "one of my favourite Ys" said of something by a copula (its subject or its
+    complement): the noun names the kind the thing belongs to."""
+    of = token.head
+    if token.dep_ != "pobj" or of.lower_ != "of" or of.head.lemma_.lower() != "one":
+        return False
+    one = of.head
+    return one.dep_ in ("attr", "nsubj") and one.head.lemma_ == "be"
 
 
 def noun_facts(

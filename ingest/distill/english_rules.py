@@ -101,11 +101,13 @@ def _likes(c: Clause) -> list[Fact]:
             return [c.fact("attended", p) for p in phrases(obj)]  # "a concert that we enjoyed"
         if _one_unnamed(c.verb, obj) or (elided(c) and _yours(obj)) or unnamed_liking(obj):
             continue  # "Loving your new haircut", "I love his humour": about someone else
-        found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else phrases(obj))
+        if _possessed(obj) and relation(obj.lower_) is not None:
+            continue  # "I love my kids": a relative (written as such), not a taste
+        found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else liked_phrases(obj))
         if obj.tag_ != "VBG":  # "We love cooking, swimming, and playing cards"
             found.extend(_listed_gerund(g) or "" for g in obj.conjuncts if g.tag_ == "VBG")
     for comp in children(c.verb, "xcomp"):
-        if comp.tag_ == "VBG":
+        if comp.tag_ == "VBG" and not children(comp, "neg"):  # "I hate not being ...": no
             found.extend(_gerunds(comp))
     if found:  # "I enjoy reading, watching films, and ...": the list read as an adjunct
         for listed in children(c.verb, "advcl"):
@@ -223,6 +225,17 @@ def unnamed_liking(obj: Token) -> bool:
         for m in obj.children
     )
     return "the" in dets or bool(dets & DEMONSTRATIVES and not described)
+
+
+def liked_phrases(obj: Token) -> list[str]:
+    """The phrases of a liked noun and its conjuncts, each conjunct checked on its own: in
+    "veterans and their rights" the rights are theirs, a cause, not a taste."""
+    found = [
+        phrase(t)
+        for t in (obj, *obj.conjuncts)
+        if t.dep_ != "compound" and (t.i == obj.i or not unnamed_liking(t))
+    ]
+    return list(dict.fromkeys(p for p in found if p))
 
 
 def _one_unnamed(verb: Token, obj: Token) -> bool:
@@ -477,6 +490,9 @@ def _activity_verb(c: Clause) -> list[Fact]:
 
     if any(_one_piece(o) for o in children(c.verb, "dobj")):
         return []  # "I'm reading a book", "I painted a portrait": one piece, not a practice
+    made = dobjs(c.verb) if c.verb.dep_ == "relcl" and not children(c.verb, "prep") else []
+    if any(d.lower_ == "the" for o in made for d in children(o, "det")):
+        return []  # "the scarf I knitted": the one piece the clause names
     place = pobj(c.verb, "at", "in")
     if c.verb.lemma_ == "volunteer" and place is not None and "event" in _kind_of(place):
         return _event_or_place(c, place)
@@ -485,8 +501,13 @@ def _activity_verb(c: Clause) -> list[Fact]:
 
 
 def _one_piece(obj: Token) -> bool:
-    """ "a book", "that book": one piece of work, not a practice."""
-    return any(d.lower_ in ("a", "an", "this", "that") for d in children(obj, "det"))
+    """ "a book", "that book", "another one", "I drew it": one piece of work, not a
+    practice (a pronoun object points at one thing the turn shows or spoke of)."""
+    if obj.pos_ == "PRON" and obj.lower_ in ("it", "this", "that"):
+        return True
+    if obj.lemma_.lower() == "one" and not children(obj, "amod", "compound"):
+        return True
+    return any(d.lower_ in ("a", "an", "this", "that", "another") for d in children(obj, "det"))
 
 
 def liked_only(verb: Token) -> bool:
@@ -516,6 +537,8 @@ def _take_up(c: Clause) -> list[Fact]:
         return []
     if c.verb.lemma_ == "take" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
         return []
+    if c.verb.lemma_ in ("sign", "enroll") and children(c.verb, "dobj"):
+        return []  # "I signed my kids up for X", "signed up a sponsor": theirs, not mine
     targets = [*children(c.verb, "dobj", "xcomp"), *filter(None, [pobj(c.verb, "for", "in")])]
     if c.verb.lemma_ in ("carry", "keep", "continue"):  # "carrying on volunteering"
         targets = [*children(c.verb, "xcomp"), *filter(None, [pobj(c.verb, "on", "with")])]
@@ -523,6 +546,8 @@ def _take_up(c: Clause) -> list[Fact]:
     for target in targets:
         if c.verb.lemma_ == "do" and _one_piece(target):
             continue  # "I did an oil painting": one piece, not a practice
+        if target.tag_ == "VBG" and any(_one_piece(o) for o in children(target, "dobj")):
+            continue  # "I started writing another one": one piece begun, not a practice
         if target.tag_ == "VBG" and target.lower_ in lx.ACTIVITIES:
             found.append(c.fact("activity", gerund(target) or target.text, confidence=0.85))
         elif target.pos_ in ("NOUN", "PROPN") and "activity" in _kind_of(target):
@@ -540,9 +565,17 @@ def _own(c: Clause) -> list[Fact]:
         return []
     found: list[Fact] = []
     for obj in dobjs(c.verb):
+        if _for_you(c.verb) or _for_you(obj):
+            continue  # "I got this pup for you": the addressee's, not the speaker's
         counted = pobj(obj, "of") if obj.lemma_.lower() in lx.QUANTITIES else None
         found.extend(_owned(c, c.who.id, counted if counted is not None else obj))
     return found
+
+
+def _for_you(token: Token) -> bool:
+    """ "bought this for you": the addressee's, not the speaker's."""
+    preps = children(token, "prep", "dative")
+    return any(p.lower_ == "for" and o.lower_ == "you" for p in preps for o in children(p, "pobj"))
 
 
 def _owned(c: Clause, owner: str, obj: Token) -> list[Fact]:

@@ -129,7 +129,7 @@ GENERIC: Final = _words(
     "tons bunch plenty more less much share"
 )
 EVALUATIVE: Final = _words(
-    "great awesome amazing cool coolest nice good best better big huge little small new "
+    "great awesome amazing cool coolest nice good best better big huge little small "
     "intense fun incredible wonderful fantastic lovely beautiful special own whole entire "
     "real true crazy wild super lucky favorite favourite total fave second third fourth fifth "
     "sixth"

@@ -41,8 +41,13 @@ SAID_CONFIDENCE = 1.0
 # an object that is no noun, a wish as a plan, a present "going to" as a visit); 6: recall on
 # shapes that recur across development sets (a clause that brings joy, a relative clause's
 # stranded preposition, a liked list's gerunds whole, an activity part of the speaker) and a
-# past time said the sentence before
-DISTILLER_VERSION = "6"
+# past time said the sentence before; 7: precision on new text (one piece of work is no
+# practice, a liked conjunct of someone else's, the kind in "one of my favourite Ys", a habit
+# not dated by a past time, a gerund under "tried" only tried, with its article and "new", an
+# unnamed or addressee's thing, an infinitive with its own subject not done, one activity
+# written once, a childhood clause on a liked gerund, a loved relative, a favourite pointed at,
+# the piece a relative clause names) and an emphatic "I do love X"
+DISTILLER_VERSION = "7"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
@@ -128,13 +133,17 @@ def _shorter_name(draft: Draft, drafts: list[Draft]) -> bool:
     """Whether a structured draft is a shorter name of another's object in the same
     observation ("my studio" beside "my pottery studio"): one thing, written once."""
     subject, predicate, value, polarity = _key(draft)
-    if predicate != "owns":  # "likes music" beside "likes classical music" may be two facts
+    if predicate not in ("owns", "activity"):  # "likes music", "likes classical music": two
         return False
+    longer = (" " + value.lower(), value.lower() + " ")
     return any(
         other["predicate"] == predicate
         and other["subject"] == subject
         and bool(other["polarity"]) == polarity
-        and str(other["object"]).lower().endswith(" " + value.lower())
+        and (
+            str(other["object"]).lower().endswith(longer[0])
+            or (predicate == "activity" and str(other["object"]).lower().startswith(longer[1]))
+        )
         for other in drafts
     )
 

@@ -40,7 +40,7 @@ A = SPEAKER
         ("I graduated from Leeds University.", None),
         ("I just adopted a kitten named Miso.", [(A, "has_pet", f"{A}/cat:Miso", True)]),
         ("My sister Emma lives in Porto.", None),
-        ("I bought a new bike.", [(A, "owns", "bike", True)]),
+        ("I bought a new bike.", [(A, "owns", "new bike", True)]),
         ("I broke my wrist.", [(A, "health_condition", "broken wrist", True)]),
         ("I signed up for a ceramics class.", [(A, "activity", "ceramics class", True)]),
         ("I play the cello.", [(A, "activity", "cello", True)]),
@@ -207,7 +207,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("6", "6-said-only")
+    assert (default.version, off.version) == ("7", "7-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -346,7 +346,7 @@ RECALL_FACTS = [
     ),
     # a love shared, a thing shown, an activity the model reads as a possessive
     ("My sister and I share a love for jazz.", (A, "likes", "jazz")),
-    ("These are my new hiking boots.", (A, "owns", "hiking boots")),
+    ("These are my new hiking boots.", (A, "owns", "new hiking boots")),
     ("Chess's totally my thing.", (A, "activity", "Chess")),
     ("Cooking for friends is something I enjoy.", (A, "likes", "cooking for friends")),
     # more instruments and events; carrying on with an activity
@@ -692,3 +692,127 @@ def test_a_time_announced_before_dates_no_state_and_no_fact_with_its_own_time() 
     assert "valid_from" not in drafts("Last week was hard. I love painting though.")[0]
     found = drafts("I went to a jazz festival last Friday. I visited a museum too.")
     assert [d.get("valid_from", "")[:10] for d in found] == ["2026-06-05", ""]
+
+
+# --- extractor version 7: precision on new text, on shapes of the parse (sentences of our own) ---
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I painted it for my mum.",  # a pronoun object: one piece the turn shows
+        "I drew it last night.",
+        "I've begun knitting another one for my niece.",  # one piece begun
+    ],
+)
+def test_one_piece_of_work_is_no_practice(text: str) -> None:
+    assert [f for f in facts(text) if f[1] == "activity"] == []
+
+
+def test_a_practice_without_one_piece_is_still_an_activity() -> None:
+    assert facts("I paint every weekend.") == [(A, "activity", "painting", True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "liked"),
+    [
+        ("I'm passionate about gardening and her roses.", ["gardening"]),
+        ("I love jazz and his humour.", ["jazz"]),
+    ],
+)
+def test_a_liked_conjunct_of_someone_elses_is_refused_on_its_own(
+    text: str, liked: list[str]
+) -> None:
+    assert [f[2] for f in facts(text) if f[1] == "likes"] == liked
+
+
+def test_one_of_my_favourite_kinds_said_of_a_thing_is_not_the_kind_liked() -> None:
+    assert facts('"Dune" is one of my favourite novels.') == []
+    assert facts("My favourite novels are thrillers.") == [(A, "likes", "thrillers", True)]
+
+
+def test_a_habit_in_the_present_is_not_dated_by_a_past_time() -> None:
+    found = drafts("I gave my old bike to a charity I volunteer at yesterday.")
+    assert [(d["predicate"], d["object"]) for d in found] == [("activity", "volunteering")]
+    assert "valid_from" not in found[0]
+    trip = drafts("Here's a photo from my Lisbon trip last year.")  # a copula: still dated
+    assert [d["valid_from"][:10] for d in trip] == ["2025-01-01"]
+
+
+def test_a_gerund_under_tried_is_an_attempt_only_with_its_article() -> None:
+    assert facts("I tried writing a poem, but it didn't work out.") == [
+        (A, "tried", "writing a poem", True)
+    ]
+    assert facts("I tried baking a cake.") == [(A, "tried", "baking a cake", True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I love exploring new cities.", (A, "likes", "exploring new cities", True)),
+        ("I'm working on a new project.", (A, "works_on", "new project", True)),
+    ],
+)
+def test_new_is_kept_as_written(text: str, expected: tuple[str, str, Any, bool]) -> None:
+    assert facts(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I love escaping to that place.",  # which place, the turn does not say
+        "My favourite one is a song from an old film.",  # one song, not named
+        "I bought this scarf for you!",  # the addressee's
+        "We need a bigger room for the kids to dance in.",  # still needed: not done
+        "I hate not having my morning coffee.",  # a negated gerund: no reliable polarity
+    ],
+)
+def test_unnamed_or_someone_elses_or_undone_things_are_not_written(text: str) -> None:
+    assert facts(text) == []
+
+
+def test_signing_someone_else_up_is_their_activity_not_mine() -> None:
+    assert facts("I signed my son up for judo.") == [(A, "has_relative", f"{A}/son", True)]
+
+
+def test_one_activity_is_written_once_in_its_longer_wording() -> None:
+    assert facts("I just started volunteering at a local food bank.") == [
+        (A, "activity", "volunteering at local food bank", True)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "liked"),
+    [
+        ("I do love baking bread.", "baking bread"),
+        ("I do like jazz, so that could be fun.", "jazz"),
+    ],
+)
+def test_an_emphatic_do_before_love_or_like_is_a_liking(text: str, liked: str) -> None:
+    assert facts(text) == [(A, "likes", liked, True)]
+
+
+def test_an_emphatic_liking_under_a_condition_is_not_written() -> None:
+    assert facts("If I do like cats, I will adopt one.") == []
+
+
+def test_a_childhood_clause_on_the_liked_gerund_is_then_not_now() -> None:
+    assert facts("I loved reading comics when I was a kid.") == []
+    assert facts("I love reading comics while I travel.") == [(A, "likes", "reading comics", True)]
+
+
+def test_a_loved_relative_is_a_relative_not_a_taste() -> None:
+    assert facts("I love my kids so much.") == [(A, "has_relative", f"{A}/children", True)]
+
+
+def test_a_favourite_the_turn_points_at_is_no_taste_but_a_named_one_is() -> None:
+    assert facts("My favourite part was the fireworks.") == []
+    assert facts("My favourite band is Queen.") == [(A, "likes", "Queen", True)]
+
+
+def test_the_piece_a_relative_clause_names_is_no_practice_but_a_place_is_not_a_piece() -> None:
+    assert facts("This is the scarf I knitted last winter.") == []
+    assert facts("These are scarves I knit every winter.") == [(A, "activity", "knitting", True)]
+    assert facts("I gave a talk at the shelter I volunteer at.") == [
+        (A, "activity", "volunteering", True)
+    ]
