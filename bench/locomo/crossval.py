@@ -359,7 +359,7 @@ def facts(q: Question) -> Question:
     neighbours (:data:`graph_schema.recall.rerank.FACT_WEIGHTS`)."""
 
     def sentences(rows: list[Candidate]) -> list[Candidate]:
-        return [replace(c, turn=False, adjacent=False) for c in rows]
+        return [replace(c, turn=False) for c in rows]
 
     lists = {n: sentences(rows) for n, rows in q.lists.items() if n.startswith("assertion_")}
     near = {g: sentences(rows) for g, rows in q.neighbours.items()}

@@ -120,7 +120,6 @@ class Candidate:
     speaker: str | None = None
     occurred_at: datetime | None = None
     turn: bool = False  # ``text`` is a conversation turn (a passage), not one sentence
-    adjacent: bool = False  # a graph neighbour that is the turn just before or after its group
 
 
 @dataclass
@@ -137,8 +136,6 @@ class Scored:
     near: float | None = None  # the best cosine to the query among its graph neighbours
     after_question: bool = False  # the turn before it (a graph neighbour) asks something
     question: str | None = None  # that question's text
-    before: str | None = None  # the group of the turn just before it (a graph neighbour)
-    after: str | None = None  # the group of the turn just after it
     rerank: float | None = None  # step 5's score (graph_schema.recall.rerank), when it ran
 
     def absorb(self, c: Candidate) -> None:
@@ -228,8 +225,6 @@ def expand(
             links.setdefault(gid, set()).add(c.gid)
             links.setdefault(c.gid, set()).add(gid)
             _mark_answer(scored[gid], scored[c.gid])
-            if c.adjacent:
-                _mark_order(scored[gid], scored[c.gid])
     for gid, linked in links.items():
         best = max((base.get(n, 0.0) for n in linked), default=0.0)
         if best > 0:
@@ -237,15 +232,6 @@ def expand(
             scored[gid].boosts.append("graph")
         similar = [x for x in (scored[n].similarity for n in linked) if x is not None]
         scored[gid].near = max(similar, default=None)
-
-
-def _mark_order(a: Scored, b: Scored) -> None:
-    """Two adjacent turns know each other as the turn before and the turn after, in the
-    conversation's order (``occurred_at``, ties by id, as the neighbour query reads it)."""
-    if a.occurred_at is None or b.occurred_at is None:
-        return
-    before, after = (a, b) if (a.occurred_at, a.gid) < (b.occurred_at, b.gid) else (b, a)
-    before.after, after.before = after.gid, before.gid
 
 
 def _mark_answer(a: Scored, b: Scored) -> None:

@@ -206,10 +206,8 @@ def neighbours(
     found: dict[str, list[Candidate]] = {}
     params = {**p, "ids": gids, "entity_limit": q.ENTITY_NEIGHBOUR_LIMIT}
     for statement in (q.NEIGHBOUR_TURNS, q.EVENT_NEIGHBOURS, q.ENTITY_NEIGHBOURS):
-        adjacent = statement is q.NEIGHBOUR_TURNS
         for record in tx.run(statement, params):
-            row = replace(_candidate(record), adjacent=adjacent)
-            found.setdefault(record["source"], []).append(row)
+            found.setdefault(record["source"], []).append(_candidate(record))
     return found
 
 

@@ -25,18 +25,13 @@ with a weighted sum:
   weighted by its inverse document frequency among the fused groups (each group's texts one
   document: ``log((N + 1) / (df + 0.5))``), so that a rare word of the query counts more than
   one most candidates hold;
-* ``before``, ``after``: the fused score (as ``fused``) of the turn just before it and of the
-  turn just after it in its conversation (the adjacent turns the neighbour query found, which
-  the caller may read), 0 when unknown: the answer often continues, or is followed by, a turn
-  that matches the question;
 * ``list:<name>``: ``1 / (K + rank)`` in each candidate list, 0 when absent.
 
 The result's score is the logistic of the sum, calibrated (``SCALE``, ``OFFSET``: the chance
 that the group is evidence, fitted on LoCoMo): in (0, 1), monotone in the order, from the
-group's own values, its ranks, its adjacent turns' fused scores and the query's word weights
-(all read among the visible candidates only), never normalised over the set. The weights were
-fitted by pairwise logistic regression on LoCoMo, each conversation held out in turn
-(``bench/locomo/crossval.py rerank``).
+group's own values, its ranks and the query's word weights (both read among the visible
+candidates only), never normalised over the set. The weights were fitted by pairwise logistic
+regression on LoCoMo, each conversation held out in turn (``bench/locomo/crossval.py rerank``).
 One set per query: ``WEIGHTS``, ``FACT_WEIGHTS`` when no group is a conversation turn
 (``--facts``), ``LEXICAL_WEIGHTS`` for a query without a vector (``--lexical``).
 """
@@ -73,8 +68,6 @@ FEATURES = (
     "when_time",
     "exchange",
     "idf_coverage",
-    "before",
-    "after",
     *(f"list:{name}" for name in LISTS),
 )
 # The score's calibration, in each weight set: the pairwise fit orders but has no level, so
@@ -83,29 +76,27 @@ FEATURES = (
 SCALE, OFFSET = "calibration:scale", "calibration:offset"
 # Fitted with `bench/locomo/crossval.py rerank` (all five conversations, e5-small-v2), rounded.
 WEIGHTS: Mapping[str, float] = {
-    "fused": 2.73,
-    "rank": 0.339,
-    "similarity": 10.5,
-    "coverage": -1.53,
-    "speaker": 2.39,
-    "time": 2.29,
-    "near": 3.32,
-    "length": 3.41,
-    "question": -0.662,
-    "after_question": 0.0966,
-    "when_time": 1.82,
-    "exchange": 1.66,
-    "idf_coverage": 1.4,
-    "before": 2.93,
-    "after": 4.85,
-    "list:passage_vector": 0.043,
-    "list:context_vector": 1.56,
-    "list:passage_fulltext": -6.26,
-    "list:context_fulltext": 7.15,
-    "list:assertion_vector": 2.44,
-    "list:assertion_fulltext": -0.441,
-    SCALE: 0.75,
-    OFFSET: -17.5,
+    "fused": 5.76,
+    "rank": 0.408,
+    "similarity": 11.5,
+    "coverage": -1.66,
+    "speaker": 1.48,
+    "time": 2.51,
+    "near": 7.44,
+    "length": 3.05,
+    "question": -0.602,
+    "after_question": 0.225,
+    "when_time": 1.83,
+    "exchange": 1.48,
+    "idf_coverage": 1.64,
+    "list:passage_vector": 0.408,
+    "list:context_vector": 2.47,
+    "list:passage_fulltext": -6.03,
+    "list:context_fulltext": 8.91,
+    "list:assertion_vector": 2.22,
+    "list:assertion_fulltext": -0.977,
+    SCALE: 0.835,
+    OFFSET: -21.4,
 }
 
 
@@ -113,29 +104,27 @@ WEIGHTS: Mapping[str, float] = {
 # no cosines. Fitted the same way on LoCoMo read so (`crossval.py rerank --lexical`), without
 # ``idf_coverage``: it cost Hit@10 there (the full-text ranks already weigh rare words).
 LEXICAL_WEIGHTS: Mapping[str, float] = {
-    "fused": 2.37,
-    "rank": 0.206,
+    "fused": 6.72,
+    "rank": 0.338,
     "similarity": 0.0,
-    "coverage": 0.575,
-    "speaker": 2.3,
-    "time": 1.73,
+    "coverage": 0.299,
+    "speaker": 1.15,
+    "time": 2.12,
     "near": 0.0,
-    "length": 4.17,
-    "question": -0.505,
-    "after_question": 0.313,
-    "when_time": 1.97,
-    "exchange": 2.52,
+    "length": 4.43,
+    "question": -0.439,
+    "after_question": 0.347,
+    "when_time": 1.9,
+    "exchange": 2.66,
     "idf_coverage": 0.0,
-    "before": 6.21,
-    "after": 6.35,
     "list:passage_vector": 0.0,
     "list:context_vector": 0.0,
-    "list:passage_fulltext": -10.4,
-    "list:context_fulltext": 15.0,
+    "list:passage_fulltext": -13.7,
+    "list:context_fulltext": 21.2,
     "list:assertion_vector": 0.0,
-    "list:assertion_fulltext": 10.5,
-    SCALE: 0.767,
-    OFFSET: -10.5,
+    "list:assertion_fulltext": 9.18,
+    SCALE: 0.874,
+    OFFSET: -10.6,
 }
 
 # For groups that are no conversation turn (structured facts, events' assertions). Fitted the
@@ -154,8 +143,6 @@ FACT_WEIGHTS: Mapping[str, float] = {
     "when_time": 1.96,
     "exchange": 0.209,
     "idf_coverage": 3.36,
-    "before": 0.0,
-    "after": 0.0,
     "list:passage_vector": 0.0,
     "list:context_vector": 0.0,
     "list:passage_fulltext": 0.0,
@@ -175,11 +162,9 @@ def features(
     *,
     when: bool = False,
     idf: Mapping[str, float] | None = None,
-    scores: Mapping[str, float] | None = None,
 ) -> list[float]:
     """The values of one group, in ``FEATURES`` order; ``when``: the query asks for a time;
-    ``idf``: the weight of each query term (:func:`term_weights`; None: all alike);
-    ``scores``: the fused score of each group, read for the turns just before and after."""
+    ``idf``: the weight of each query term (:func:`term_weights`; None: all alike)."""
     text = s.turn if s.turn is not None else max(s.texts, key=len, default="")
     own = max(s.similarity or 0.0, 0.0)
     found = [found_terms(terms, t) for t in s.texts]
@@ -199,14 +184,8 @@ def features(
         float(when and mentions_time(text)),
         exchange,
         idf_coverage(terms, frozenset().union(*found), idf),
-        _score_of(s.before, scores) / config.max_score(),
-        _score_of(s.after, scores) / config.max_score(),
         *(1.0 / (config.k + s.sources[n]) if n in s.sources else 0.0 for n in LISTS),
     ]
-
-
-def _score_of(gid: str | None, scores: Mapping[str, float] | None) -> float:
-    return 0.0 if gid is None or scores is None else scores.get(gid, 0.0)
 
 
 def held(terms: list[str], s: Scored) -> frozenset[str]:
@@ -237,9 +216,8 @@ def table(fused: Sequence[Scored], text: str, config: FusionConfig) -> list[list
     """The values of every fused group (:func:`features`), in the fused order."""
     terms, when = content_terms(text), asks_when(text)
     idf = term_weights(terms, fused)
-    scores = {s.gid: s.score for s in fused}
     return [
-        features(s, position, terms, config, when=when, idf=idf, scores=scores)
+        features(s, position, terms, config, when=when, idf=idf)
         for position, s in enumerate(fused, start=1)
     ]
 

@@ -4,16 +4,10 @@ turn, neighbouring turns, and hidden turns that change nothing for those who can
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from neo4j import Driver
 
-from graph_schema.core.types import Principal
-from graph_schema.recall.pipeline import RecallQuery, neighbours, parameters
-from graph_schema.recall.types import RecallFilters
-from server.settings import Settings
 from tests.helpers import Api, turn
 
 pytestmark = pytest.mark.integration
@@ -123,24 +117,3 @@ def test_neighbouring_turns_are_offered_by_graph_expansion(
 def test_index_is_idempotent(api: dict[str, Api], conversation: dict[str, str]) -> None:
     response = api["admin"].post("/v1/recall/index", {"conversation_id": conversation["id"]})
     assert response.json() == {"indexed": 0, "pending": 0}
-
-
-def test_the_adjacent_turns_are_marked_as_such_and_hidden_ones_are_skipped(
-    api: dict[str, Api], conversation: dict[str, str], driver: Driver, settings: Settings
-) -> None:
-    """The neighbour query's turns before and after a group are marked ``adjacent`` (the
-    rerank reads their scores as ``before`` / ``after``); for a caller who may not read the
-    turn between, the visible turn beyond it is the adjacent one."""
-    c = conversation
-    hidden = observe(api["alice"], c["id"], 4, "Mia", "A finance-only aside.", access=["finance"])
-    now = datetime.now(UTC)
-    query = RecallQuery("festival", 10, now, now, RecallFilters(conversation_id=c["id"]))
-
-    def around(principal: Principal) -> dict[str, bool]:
-        p = parameters(principal, query)
-        with driver.session(database=settings.neo4j_database) as session:
-            found = session.execute_read(neighbours, p, [c["t2"]])
-        return {n.gid: n.adjacent for n in found.get(c["t2"], []) if n.turn}
-
-    assert around(Principal(id="bob", groups=("sales",))) == {c["t1"]: True, c["t3"]: True}
-    assert around(Principal(id="alice", groups=("finance",))) == {c["t1"]: True, hidden: True}

@@ -205,36 +205,3 @@ def test_the_word_weights_come_from_the_groups_being_ranked() -> None:
     ranked = rerank.rerank(fused, "kayak on the lake", CONFIG, weights)
     assert [s.gid for s in ranked] == ["k", "a", "b", "c"]
     assert all(0.0 < (s.rerank or 0.0) < 1.0 for s in ranked)
-
-
-def test_the_turns_just_before_and_after_lend_their_fused_scores() -> None:
-    """``before`` / ``after``: the fused score of the adjacent turns (the neighbour query's
-    rows, marked ``adjacent``), in the conversation's order; an event's or an entity's
-    neighbour is no turn before or after, and a turn without a known neighbour reads 0."""
-    ask = turn("q", "Jo: where did you go?", occurred_at=when(2023, 5, 8, 13, 0), adjacent=True)
-    reply = turn("r", "Mel: to the lake", occurred_at=when(2023, 5, 8, 13, 1))
-    later = turn("s", "Jo: nice!", occurred_at=when(2023, 5, 8, 13, 2), adjacent=True)
-    linked = turn("e", "Mel: lakes are calm", occurred_at=when(2023, 5, 8, 12, 0))
-    scored = fusion.rrf({"context_vector": [reply, later], "context_fulltext": [ask]}, CONFIG)
-    fusion.expand(scored, {"r": [ask, later, linked]}, CONFIG)
-    r = scored["r"]
-    assert (r.before, r.after) == ("q", "s")
-    assert (scored["q"].after, scored["s"].before) == ("r", "r")
-    assert scored["e"].after is None, "linked through an event or an entity: no order"
-    ordered = fusion.ordered(scored)
-    rows = rerank.table(ordered, "where did Mel go?", CONFIG)
-    v = dict(zip(rerank.FEATURES, rows[ordered.index(r)], strict=True))
-    assert v["before"] == pytest.approx(scored["q"].score / CONFIG.max_score())
-    assert v["after"] == pytest.approx(scored["s"].score / CONFIG.max_score())
-    e = dict(zip(rerank.FEATURES, rows[ordered.index(scored["e"])], strict=True))
-    assert e["before"] == e["after"] == 0.0
-    assert values(r)["before"] == 0.0, "no scores handed in: nothing read"
-
-
-def test_a_tie_in_time_is_ordered_by_id_as_the_neighbour_query_orders_it() -> None:
-    at = when(2023, 5, 8, 13, 0)
-    a = turn("a", "Mel: one", occurred_at=at)
-    b = turn("b", "Jo: two", occurred_at=at, adjacent=True)
-    scored = fusion.rrf({"context_vector": [a]}, CONFIG)
-    fusion.expand(scored, {"a": [b]}, CONFIG)
-    assert (scored["a"].after, scored["b"].before) == ("b", "a")
