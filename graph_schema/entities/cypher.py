@@ -62,6 +62,9 @@ WITH n, COLLECT {
 } AS spellings
 WHERE size(spellings) > 0
 RETURN n.id AS id, spellings,
+  EXISTS { MATCH (n)<-[:ABOUT]-(a:Assertion) WHERE a.predicate IN $person_predicates AND """
+    + _CURRENT
+    + """ } AS personal,
   COLLECT { MATCH (n)<-[:ABOUT]-(a:Assertion {predicate: '"""
     + NAME
     + "'}) WHERE "

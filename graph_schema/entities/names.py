@@ -62,11 +62,36 @@ def _role(segment: str) -> str:
     return segment.split(":", 1)[0].strip()
 
 
-def kind_of(name: str) -> str:
+# Predicates only a person holds as subject: an entity named plainly ("Ana", a speaker) that
+# holds one of them, in an assertion the caller may read, is a person, not a thing.
+PERSON_PREDICATES = frozenset(
+    {
+        "has_relative",
+        "has_friend",
+        "has_pet",
+        "works_at",
+        "works_as",
+        "studies",
+        "studied_at",
+        "lives_in",
+        "comes_from",
+        "allergic_to",
+        "health_condition",
+    }
+)
+
+
+def kind_of(name: str, *, personal: bool = False) -> str:
     """The kind an identifier says: ``person`` (``user:``/``person:``, a relative or friend
     of someone), ``people`` (a group: ``user:alice/parents``), ``pet`` (``user:alice/dog:Max``),
     the prefix of any other ``prefix:rest`` identifier (``order:42`` -> ``order``), else
-    ``thing``."""
+    ``thing``; ``personal``: the entity holds one of :data:`PERSON_PREDICATES`, which makes a
+    plain name (a ``thing`` by its identifier) a ``person``."""
+    kind = _kind_of_identifier(name)
+    return "person" if kind == "thing" and personal else kind
+
+
+def _kind_of_identifier(name: str) -> str:
     norm = normalise(name)
     if "/" in norm:
         role = _role(norm.rsplit("/", 1)[-1])

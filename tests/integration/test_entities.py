@@ -254,3 +254,20 @@ def test_events_and_observations_link_what_they_write(api: dict[str, Api], drive
     links = {r["predicate"]: (r["about"], r["object"]) for r in records}
     assert links["said"] == ([_id(speaker)], [])  # said's object is a value
     assert links["works_at"] == ([_id(speaker)], [_id("Initech")])
+
+
+def test_a_plain_name_that_holds_a_persons_predicate_is_a_person(api: dict[str, Api]) -> None:
+    """A speaker is named plainly ("Ana"): by its identifier a thing; holding a predicate only
+    a person holds makes it a person, on the page and in the search. A thing stays a thing."""
+    tag = _tag()
+    ana, desk = f"Ana{tag}", f"desk {tag}"
+    _write(
+        api["alice"],
+        assertion(ana, "has_relative", f"{ana}/father", valid_from=T0),
+        assertion(desk, "status", "wobbly", valid_from=T0),
+    )
+    assert _page(api["bob"], _id(ana))["entity"]["kind"] == "person"
+    assert _page(api["bob"], _id(f"{ana}/father"))["entity"]["kind"] == "person"
+    assert _page(api["bob"], _id(desk))["entity"]["kind"] == "thing"
+    found = {e["name"]: e["kind"] for e in _search(api["bob"], tag)["entities"]}
+    assert found == {ana: "person", f"{ana}/father": "person", desk: "thing"}

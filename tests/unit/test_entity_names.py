@@ -9,6 +9,7 @@ import pytest
 
 from graph_schema.entities.names import (
     ID_PATTERN,
+    PERSON_PREDICATES,
     entity_id,
     entity_key,
     entity_ref,
@@ -74,3 +75,15 @@ def test_ids_never_change() -> None:
 )
 def test_kind_read_from_the_identifier(name: str, kind: str) -> None:
     assert kind_of(name) == kind
+
+
+def test_a_plain_name_holding_a_persons_predicate_is_a_person_and_nothing_else_changes() -> None:
+    """A speaker named plainly ("Ana") is a ``thing`` by its identifier; holding a predicate
+    only a person holds (``has_relative``, ``works_at``...) makes it a ``person``. A kind the
+    identifier says is never overridden."""
+    assert (kind_of("Ana"), kind_of("Ana", personal=True)) == ("thing", "person")
+    assert kind_of("order:42", personal=True) == "order"
+    assert kind_of("user:ana/dog:Pico", personal=True) == "pet"
+    assert kind_of("user:ana/parents", personal=True) == "people"
+    assert {"has_relative", "works_at", "has_pet"} <= PERSON_PREDICATES
+    assert "said" not in PERSON_PREDICATES, "tools and agents say things too"
