@@ -106,11 +106,15 @@ def test_hidden_turn_is_never_context_neighbour_or_result(
 def test_neighbouring_turns_are_offered_by_graph_expansion(
     api: dict[str, Api], conversation: dict[str, str]
 ) -> None:
+    """The question holds every word of the query; its reply, which holds none, comes with it
+    through its context and the graph. Which of the two ranks first is the rerank's call (it
+    varies with the made-up word's embedding), so the test asks for both at the top."""
     c = conversation
     answer = ask(api["bob"], f"{c['word']} festival last weekend", c["id"])
     found = turns(answer)
-    assert found[0] == c["t1"]
-    assert c["t2"] in found
+    assert set(found[:2]) == {c["t1"], c["t2"]}
+    reply = answer["results"][found.index(c["t2"])]
+    assert reply["why"]["coverage"] == 0.0, "the reply holds none of the query's words"
     assert any("graph" in r["why"]["boosts"] for r in answer["results"])
 
 
