@@ -138,27 +138,30 @@ def _turns(rows: list[dict[str, Any]]) -> set[tuple[str, str]]:
 def test_the_sealed_sets_are_their_own_and_share_no_turn_with_any_other_set() -> None:
     development, first, second = _rows("locomo"), _rows("locomo-sealed"), _rows("locomo-sealed2")
     third, fourth = _rows("locomo-sealed3"), _rows("locomo-sealed4")
-    fifth = _rows("locomo-sealed5")
-    assert (len(development), len(first), len(second), len(third), len(fourth), len(fifth)) == (
-        308,
-        155,
-        153,
-        154,
-        151,
-        155,
-    )
+    fifth, sixth = _rows("locomo-sealed5"), _rows("locomo-sealed6")
+    assert (
+        len(development),
+        len(first),
+        len(second),
+        len(third),
+        len(fourth),
+        len(fifth),
+        len(sixth),
+    ) == (308, 155, 153, 154, 151, 155, 153)
     assert {r["split"] for r in first} == {"sealed"}
     assert {r["split"] for r in second} == {"sealed2"}
     assert {r["split"] for r in third} == {"sealed3"}
     assert {r["split"] for r in fourth} == {"sealed4"}
     assert {r["split"] for r in fifth} == {"sealed5"}
+    assert {r["split"] for r in sixth} == {"sealed6"}
     assert not _turns(development) & _turns(first)
     assert not _turns(second) & (_turns(development) | _turns(first))
     assert not _turns(third) & (_turns(development) | _turns(first) | _turns(second))
     earlier = _turns(development) | _turns(first) | _turns(second) | _turns(third)
     assert not _turns(fourth) & earlier
     assert not _turns(fifth) & (earlier | _turns(fourth))
-    for rows in (first, second, third, fourth, fifth):  # LoCoMo text stays out of the repository
+    assert not _turns(sixth) & (earlier | _turns(fourth) | _turns(fifth))
+    for rows in (first, second, third, fourth, fifth, sixth):  # no LoCoMo text in the repository
         assert all("text" not in r for r in rows)
     sealed = ("sealed", "sealed2", "sealed3", "sealed4", "sealed5")
     assert not [i for i in load_items(None) if i.split in sealed]
@@ -182,14 +185,15 @@ def _numbered(residue: int) -> set[str]:
     return chosen
 
 
-def test_the_sealed_sets_are_every_turn_numbered_4_13_7_16_and_2_mod_18() -> None:
+def test_the_sealed_sets_are_every_turn_numbered_4_13_7_16_2_and_11_mod_18() -> None:
     assert _numbered(4) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed"))}
     assert _numbered(13) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed2"))}
     assert _numbered(7) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed3"))}
     assert _numbered(16) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed4"))}
     assert _numbered(2) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed5"))}
-    # multiples of 9 are 0 or 9 modulo 18: the six rules pick disjoint turns
-    assert len({0, 9, 4, 13, 7, 16, 2}) == 7
+    assert _numbered(11) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed6"))}
+    # multiples of 9 are 0 or 9 modulo 18: the seven rules pick disjoint turns
+    assert len({0, 9, 4, 13, 7, 16, 2, 11}) == 8
 
 
 def test_the_first_four_sealed_sets_are_development_data_and_the_fifth_only_asked_for() -> None:
