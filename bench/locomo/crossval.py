@@ -119,6 +119,7 @@ def dump(file: Path, out: Path) -> None:
     from graph_schema.recall.types import RecallFilters
     from ingest.embeddings.embedder import make_embedder
     from ingest.embeddings.model import default_model_path
+    from ingest.embeddings.texts import query_vector
     from server.settings import Settings, open_driver
 
     settings = Settings()
@@ -141,7 +142,7 @@ def dump(file: Path, out: Path) -> None:
                 as_of=now,
                 known_at=now,
                 filters=RecallFilters(conversation_id=sample["sample_id"]),
-                vector=embedder.embed_query([qa["question"]])[0],
+                vector=query_vector(embedder, qa["question"]),
             )
             p = parameters(principal, query)
             with driver.session(

@@ -74,29 +74,30 @@ FEATURES = (
 # the result's score is logistic(SCALE * sum + OFFSET), fitted as the probability that the
 # group is a gold turn among the fused top 30 (`crossval.py rerank`): monotone, the same order.
 SCALE, OFFSET = "calibration:scale", "calibration:offset"
-# Fitted with `bench/locomo/crossval.py rerank` (all five conversations, e5-small-v2), rounded.
+# Fitted with `bench/locomo/crossval.py rerank` (all five conversations, e5-small-v2, the query
+# searched with its vector with and without names: docs/recall.md), rounded.
 WEIGHTS: Mapping[str, float] = {
-    "fused": 5.76,
-    "rank": 0.408,
-    "similarity": 11.5,
-    "coverage": -1.66,
-    "speaker": 1.48,
-    "time": 2.51,
-    "near": 7.44,
-    "length": 3.05,
-    "question": -0.602,
-    "after_question": 0.225,
-    "when_time": 1.83,
-    "exchange": 1.48,
-    "idf_coverage": 1.64,
-    "list:passage_vector": 0.408,
-    "list:context_vector": 2.47,
-    "list:passage_fulltext": -6.03,
-    "list:context_fulltext": 8.91,
-    "list:assertion_vector": 2.22,
-    "list:assertion_fulltext": -0.977,
-    SCALE: 0.835,
-    OFFSET: -21.4,
+    "fused": 4.18,
+    "rank": 0.33,
+    "similarity": 14.6,
+    "coverage": -1.32,
+    "speaker": 1.83,
+    "time": 2.98,
+    "near": 12.8,
+    "length": 2.47,
+    "question": -0.632,
+    "after_question": 0.188,
+    "when_time": 1.64,
+    "exchange": 1.31,
+    "idf_coverage": 1.43,
+    "list:passage_vector": 2.23,
+    "list:context_vector": 2.89,
+    "list:passage_fulltext": -5.71,
+    "list:context_fulltext": 10.1,
+    "list:assertion_vector": 6.89,
+    "list:assertion_fulltext": -3.2,
+    SCALE: 0.834,
+    OFFSET: -26.9,
 }
 
 

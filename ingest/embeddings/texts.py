@@ -1,7 +1,10 @@
-"""What is embedded for an assertion, and one vector per assertion of a write."""
+"""What is embedded for an assertion, one vector per assertion of a write, and a recall
+query's vector."""
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Sequence
 
 from graph_schema.ledger.types import AssertionWrite
@@ -33,3 +36,40 @@ def embed_items(
     unique = list(dict.fromkeys(texts))
     by_text = dict(zip(unique, embedder.embed(unique), strict=True))
     return [by_text[text] for text in texts]
+
+
+# a capitalised word (a name: of a person, a place, a work), with its possessive
+_NAME = re.compile(r"[A-Z][a-z]+(?:['\u2019]s)?[,;:]?")
+_SENTENCE_END = (".", "?", "!")
+
+
+def query_without_names(query: str) -> str | None:
+    """The query less its capitalised words, a sentence's first word kept (``"What did
+    Caroline's friend paint?"`` -> ``"What did friend paint?"``); None when nothing is cut.
+    Text without capitals (CJK, lower case) is never changed."""
+    kept: list[str] = []
+    first = True
+    for word in query.split():
+        if first or not _NAME.fullmatch(word.rstrip("?.!")):
+            kept.append(word)
+        elif word.endswith(_SENTENCE_END) and kept:  # the name ended the sentence: its mark
+            kept[-1] += word[-1]
+        first = word.endswith(_SENTENCE_END)
+    plain = " ".join(kept)
+    return None if plain == " ".join(query.split()) else plain
+
+
+def query_vector(embedder: Embedder, query: str, *, names: bool = True) -> list[float]:
+    """What recall searches with: the mean of the query's vector and the vector of the query
+    without its names (:func:`query_without_names`), unit length; the query's own vector
+    when it names nothing. Every searched turn carries its speaker's name ("Speaker: turn"),
+    so a name in a question pulls every turn of that speaker alike; the half without names
+    weighs what is asked (docs/recall.md, "The query's vector"). ``names=False`` (recall step
+    ``names`` disabled) searches with the query's own vector alone."""
+    plain = query_without_names(query) if names else None
+    if plain is None:
+        return embedder.embed_query([query])[0]
+    own, without = embedder.embed_query([query, plain])
+    mean = [(a + b) / 2 for a, b in zip(own, without, strict=True)]
+    norm = math.sqrt(sum(v * v for v in mean)) or 1.0
+    return [v / norm for v in mean]

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body
 from graph_schema.recall.pipeline import RecallQuery, recall
 from graph_schema.recall.types import IndexAnswer, IndexRequest, RecallAnswer, RecallRequest
 from ingest import passages
+from ingest.embeddings.texts import query_vector
 from server.deps import (
     AccessLogDep,
     AdminDep,
@@ -38,7 +39,8 @@ def post_recall(
 ) -> RecallAnswer:
     """Ranked assertions with evidence, scores and ``why``; ``status`` answered/not_found."""
     as_of, known_at = coordinates(request.as_of, request.known_at)
-    vector = embedder.embed_query([request.query])[0] if embedder is not None else None
+    names = fusion.enabled("names")
+    vector = query_vector(embedder, request.query, names=names) if embedder else None
     query = RecallQuery(
         text=request.query,
         k=request.k,

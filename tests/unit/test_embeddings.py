@@ -68,6 +68,35 @@ def test_queries_and_searched_texts_are_marked_as_the_model_was_trained() -> Non
     assert max(abs(a - b) for a, b in zip(as_query, direct.tolist(), strict=True)) < 1e-5
 
 
+def test_a_querys_names_are_cut_and_a_sentences_first_word_kept() -> None:
+    cut = embeddings_texts.query_without_names
+    assert cut("What did Caroline's friend paint?") == "What did friend paint?"
+    assert cut("When did Mel go to Oslo in May?") == "When did go to in?"
+    assert cut("Who is Mel? And who is Jo?") == "Who is? And who is?"
+    assert cut("Did the LGBTQ group meet?") is None  # an acronym is no name
+    assert cut("which spec is current?") is None
+    assert cut("用户喜欢什么颜色？") is None
+
+
+def test_a_query_naming_someone_is_searched_with_the_mean_of_it_and_it_without_names() -> None:
+    embedder = embeddings_embedder.make_embedder(
+        embeddings_model.default_model_path(), batch_size=2
+    )
+    assert embedder is not None
+    query = "What did Caroline paint last summer?"
+    vector = embeddings_texts.query_vector(embedder, query)
+    own, plain = embedder.embed_query([query, "What did paint last summer?"])
+    mean = [(a + b) / 2 for a, b in zip(own, plain, strict=True)]
+    norm = math.sqrt(sum(x * x for x in mean))
+    assert max(abs(v - m / norm) for v, m in zip(vector, mean, strict=True)) < 1e-6
+    assert math.isclose(sum(x * x for x in vector), 1.0, rel_tol=1e-6)
+    assert max(abs(v - o) for v, o in zip(vector, own, strict=True)) > 1e-3
+    assert embeddings_texts.query_vector(embedder, query, names=False) == own  # step disabled
+    # a query naming nothing is searched with its own vector
+    [unchanged] = embedder.embed_query(["what did she paint last summer?"])
+    assert embeddings_texts.query_vector(embedder, "what did she paint last summer?") == unchanged
+
+
 def test_the_previous_model_still_loads_without_prefixes() -> None:
     path = embeddings_model.minilm_model_path()
     assert path is not None and (Path(path) / "model.safetensors").exists()
