@@ -33,7 +33,7 @@ from ingest.distill.english import (
     verbs,
     whole_clause,
 )
-from ingest.distill.english_nouns import be, lowered, noun_facts, one_unnamed
+from ingest.distill.english_nouns import be, lowered, noun_facts, one_unnamed, unowned_condition
 from ingest.distill.english_rules import (
     ANY_VERB,
     BY_WORD,
@@ -517,6 +517,7 @@ def extract(sentence: Span, speaker: str, today: date | None) -> list[Fact]:
         found.append((fact, _governor(noun) if fact.predicate == "visited" else None))
     if not asked:
         found.extend((fact, None) for fact in _emphatic_liking(sentence, speaker))
+        found.extend((fact, None) for fact, _ in unowned_condition(sentence, speaker))
     facts = _attach(sentence, found, today)
     if not asked:
         facts.extend(_pattern_facts(sentence, speaker, facts))
