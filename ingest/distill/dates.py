@@ -301,6 +301,8 @@ def _english(kind: str, m: re.Match[str]) -> Phrase | None:
         n = _number(m.group("num"))
         return Phrase(*base, _EN_UNITS[m.group("unit").lower()], -n if kind == "ago" else n)
     if kind == "weekday":
+        if m.group(0)[m.end("wd") - m.start() :].lower().startswith("s"):
+            return None  # "on Sundays": a habit, no one day
         rel = (m.group("rel") or "bare").lower()
         return Phrase(
             *base, "weekday", _weekday_number(m.group("wd")), "bare" if rel == "on" else rel

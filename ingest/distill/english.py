@@ -397,9 +397,11 @@ def says_nothing(token: Token) -> bool:
     if len(children(token, "poss")) > 1:
         return True  # "Runnin' my shop": no noun has two owners, the parse is not to be trusted
     span = token.dep_ == "pobj" and token.head.lower_ in ("for", "since", "during", "over")
-    if token.lemma_.lower() == "while" or (span and token.lemma_.lower() in TIME_NOUNS):
-        return True  # "working on it for a while", "for a year": a time, never an object
     lemma = token.lemma_.lower()
+    if lemma == "while" or (span and lemma in TIME_NOUNS):
+        return True  # "working on it for a while", "for a year": a time, never an object
+    if token.dep_ == "pobj" and {lemma, lemma.removesuffix("s")} & WHEN_WORDS:
+        return True  # "go hiking on Sundays", "in the spring": a time, never a place
     if lemma in KIND_ONLY and not any(
         c.dep_ in ("compound", "amod", "nmod") and c.lower_ not in EVALUATIVE
         for c in token.children
@@ -620,6 +622,16 @@ def _negated(verb: Token) -> bool:
     return False
 
 
+def _not_done(verb: Token) -> bool:
+    """ "I almost bought a house", "I was going to buy a bike": neither happened, and the
+    intention is past, no plan now."""
+    if any(c.dep_ == "advmod" and c.lower_ in ("almost", "nearly") for c in verb.children):
+        return True
+    head = verb.head
+    intended = verb.dep_ == "xcomp" and head.lemma_ == "go" and head.tag_ == "VBG"
+    return intended and any(a.tag_ == "VBD" for a in children(head, "aux"))
+
+
 def _future(verb: Token) -> bool:
     if any(
         a.lemma_ in ("will", "shall") or a.lower_ in ("'ll", "’ll") for a in children(verb, "aux")
@@ -772,6 +784,7 @@ def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
     )
     if subject is None and verb.dep_ == "ROOT" and verb.tag_ == "VB":
         blocked = True  # an imperative
+    blocked = blocked or _not_done(verb)
     hedged = (
         any(
             node.i != verb.i
@@ -786,7 +799,10 @@ def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
         verb=verb,
         speaker=speaker,
         who=who,
-        negated=_negated(verb),
+        negated=_negated(verb)
+        or any(
+            node.i < verb.i and node.lemma_ in HEDGE_VERBS and _negated(node) for node in chain
+        ),  # "I don't think I like sushi": the doubt is the denial
         hedged=hedged,
         future=any(_future(node) for node in chain) or _plan_head(verb),
         blocked=blocked,

@@ -940,3 +940,31 @@ def test_an_approximate_time_ago_is_left_open() -> None:
     found = drafts("I took up the cello about six years ago.")
     assert [d["object"] for d in found] == ["cello"]
     assert found[0].get("valid_from", AT) == AT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I almost bought a house.",
+        "I nearly adopted a cat.",
+        "I was going to buy a bike.",
+        "We were going to visit Rome but cancelled.",
+    ],
+)
+def test_what_almost_happened_or_was_once_meant_is_neither_done_nor_planned(text: str) -> None:
+    assert facts(text) == []
+
+
+def test_a_plan_in_the_present_is_still_a_plan() -> None:
+    assert facts("I'm going to buy a bike.") == [(A, "plans", "buy a bike", True)]
+
+
+def test_a_weekday_in_the_plural_is_a_habit_neither_dated_nor_a_place() -> None:
+    found = drafts("I go swimming on Tuesdays.")
+    assert [(d["predicate"], d["object"]) for d in found] == [("activity", "swimming")]
+    assert found[0].get("valid_from", AT) == AT
+
+
+def test_a_doubt_denied_before_a_liking_states_no_liking() -> None:
+    assert facts("I don't think I like sushi.") == []
+    assert facts("I don't think I'll go to the concert.") == []
