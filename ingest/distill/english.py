@@ -390,6 +390,8 @@ def says_nothing(token: Token) -> bool:
     ("this app", "that book", "that event": what it is, the turn does not say)."""
     if token.pos_ in ("PRON", "VERB", "AUX") or token.lemma_.lower() in GENERIC:
         return True
+    if token.lower_ in ("mine", "yours", "his", "hers", "ours", "theirs"):
+        return True  # "a fan of yours": a person, named by a pronoun the model may tag a noun
     if token.pos_ in ("ADV", "ADP", "SCONJ", "CCONJ", "PART", "INTJ", "DET", "PUNCT"):
         return True
     if token.pos_ == "ADJ" and children(token, "advmod"):

@@ -597,7 +597,9 @@ def _own(c: Clause) -> list[Fact]:
 
 
 def _for_you(token: Token) -> bool:
-    """ "bought this for you": the addressee's, not the speaker's."""
+    """ "bought this for you", "I bought you a gift": the addressee's, not the speaker's."""
+    if any(d.lower_ == "you" for d in children(token, "dative")):
+        return True
     preps = children(token, "prep", "dative")
     return any(p.lower_ == "for" and o.lower_ == "you" for p in preps for o in children(p, "pobj"))
 

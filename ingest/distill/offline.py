@@ -51,7 +51,8 @@ SAID_CONFIDENCE = 1.0
 # subject with "my" as the speaker's, "had the chance to X" done, a condition with no owner,
 # a vague time left out of a plan, "last Tues") and precision (a one-time liking in the past,
 # a noun with two possessors, "had a talk", a wished-for family, an approximate "about N
-# years ago", "almost" / "was going to", a denied "I think", "on Tuesdays" no place or date)
+# years ago", "almost" / "was going to", a denied "I think", "on Tuesdays" no place or date,
+# "I bought you X", "a fan of yours")
 DISTILLER_VERSION = "8"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(

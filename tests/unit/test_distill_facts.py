@@ -968,3 +968,9 @@ def test_a_weekday_in_the_plural_is_a_habit_neither_dated_nor_a_place() -> None:
 def test_a_doubt_denied_before_a_liking_states_no_liking() -> None:
     assert facts("I don't think I like sushi.") == []
     assert facts("I don't think I'll go to the concert.") == []
+
+
+def test_a_gift_for_the_addressee_and_a_fan_of_yours_are_not_the_speakers() -> None:
+    assert facts("I bought you a gift.") == []
+    assert facts("I'm a huge fan of yours!") == []
+    assert facts("I bought myself a new bike.") == [(A, "owns", "new bike", True)]
