@@ -6,14 +6,14 @@ How to run (no Neo4j, no server; the LoCoMo dev file is found as by `tractatus i
     .venv/bin/python bench/distill.py                 # offline distiller; LLM when configured
     # --llm-url URL --llm-model NAME   an OpenAI-compatible endpoint (default: TRACTATUS_LLM_URL,
     #                                  TRACTATUS_LLM_MODEL); without one the LLM part is skipped
-    # --errors dev|test|sealed|sealed2|sealed3|sealed4
+    # --errors dev|test|sealed|sealed2|sealed3|sealed4|sealed5
     #                                  list a development set's misses and false facts
-    # --sealed                         also score the fifth sealed LoCoMo test set (its
-    #                                  errors are never listed: `--errors sealed5` is refused)
+    # --sealed                         also score the sixth sealed LoCoMo test set (its
+    #                                  errors are never listed: `--errors sealed6` is refused)
     # --out bench/results/distill.json
 
 What it does, for each distiller, on each set (LoCoMo turns, Chinese sentences, English notes)
-and each split (dev, test; LoCoMo also sealed to sealed4, and sealed5 when asked):
+and each split (dev, test; LoCoMo also sealed to sealed5, and sealed6 when asked):
 
 1. Builds each labelled turn's observation exactly as `tractatus ingest` would (LoCoMo: read
    from the dev file by conversation and dia_id; ours: the text in the label file) and distils
@@ -29,11 +29,11 @@ and each split (dev, test; LoCoMo also sealed to sealed4, and sealed5 when asked
    where the label has none is wrong, and so is a labelled time not given.
 4. Coverage: the share of turns with at least one structured fact (and the labels' share).
 
-The sets' `dev` and `test` halves and the first four sealed LoCoMo sets
-(`locomo-sealed-labels.jsonl`, split `sealed`, to `locomo-sealed4-labels.jsonl`, split
-`sealed4`) are all development data now: each was read after it was scored once.
-`ALL/development` pools them, and is what the extractor is tuned on. The headline is the fifth
-sealed LoCoMo set (`locomo-sealed5-labels.jsonl`, split `sealed5`, labelled blind), scored only
+The sets' `dev` and `test` halves and the first five sealed LoCoMo sets
+(`locomo-sealed-labels.jsonl`, split `sealed`, to `locomo-sealed5-labels.jsonl`, split
+`sealed5`) are all development data now: each was read after it was scored once.
+`ALL/development` pools them, and is what the extractor is tuned on. The headline is the sixth
+sealed LoCoMo set (`locomo-sealed6-labels.jsonl`, split `sealed6`, labelled blind), scored only
 with `--sealed`, once the extractor is frozen. Results go to --out with the machine.
 """
 
@@ -63,11 +63,18 @@ from ingest.distill.dates import local
 LABELS = ROOT / "bench" / "distill-labels"
 SETS = ("locomo", "zh", "notes")
 # development data: every split scored once and read since
-SPLITS = ("dev", "test", "sealed", "sealed2", "sealed3", "sealed4")
+SPLITS = ("dev", "test", "sealed", "sealed2", "sealed3", "sealed4", "sealed5")
 DEVELOPMENT = "development"
-SEALED = "sealed5"  # the test set: scored with --sealed only, its errors never listed
+SEALED = "sealed6"  # the test set: scored with --sealed only, its errors never listed
 # the development LoCoMo labels
-LOCOMO_FILES = ("locomo", "locomo-sealed", "locomo-sealed2", "locomo-sealed3", "locomo-sealed4")
+LOCOMO_FILES = (
+    "locomo",
+    "locomo-sealed",
+    "locomo-sealed2",
+    "locomo-sealed3",
+    "locomo-sealed4",
+    "locomo-sealed5",
+)
 SAID = "said"
 _PLAN_DATE = re.compile(r"\s*\((\d{4}(?:-W\d{2}|-\d{2}(?:-\d{2})?)?)\)\s*$")
 _LEADING = re.compile(r"^(?:a|an|the|my|our|his|her|their|your|some)\s+")
@@ -249,14 +256,19 @@ def _show(fact: dict[str, Any]) -> str:
 # --- the sets ---------------------------------------------------------------------------------
 
 
+def label_path(name: str) -> Path:
+    """The label file of a set: ``locomo``, ``locomo-sealed6``, ``zh``, ..."""
+    return LABELS / f"{name}-labels.jsonl"
+
+
 def _rows(name: str) -> list[dict[str, Any]]:
-    path = LABELS / f"{name}-labels.jsonl"
+    path = label_path(name)
     return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
 
 
 def load_items(locomo: Path | None, *, sealed: bool = False) -> list[Item]:
     """Every labelled turn with its observation; LoCoMo only when its file is available, and
-    the (fifth) sealed LoCoMo set only when asked for."""
+    the (sixth) sealed LoCoMo set only when asked for."""
     items: list[Item] = []
     if locomo is not None:
         turns = {t["idempotency_key"]: t for t in bulk.read_locomo(locomo)}
@@ -350,7 +362,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.errors == SEALED:
         parser.error("the sealed set's errors are never listed: it stays a test set")
-    if args.sealed and not (LABELS / f"locomo-{SEALED}-labels.jsonl").exists():
+    if args.sealed and not label_path(f"locomo-{SEALED}").exists():
         parser.error(f"--sealed needs the {SEALED} labels, which are not written yet")
     try:
         locomo: Path | None = locomo_file()

@@ -67,6 +67,7 @@ RELATIVES: Final[dict[str, str]] = {
     **dict.fromkeys(("stepdad", "stepfather"), "stepfather"),
     **dict.fromkeys(("stepmom", "stepmum", "stepmother"), "stepmother"),
     "in-laws": "in-laws",
+    **dict.fromkeys(("family", "fam"), "family"),  # "my family": the group, never named
 }
 FRIENDS: Final[dict[str, str]] = {
     **dict.fromkeys(
@@ -76,6 +77,29 @@ FRIENDS: Final[dict[str, str]] = {
 }
 PETS: Final[dict[str, str]] = {
     **dict.fromkeys(("dog", "puppy", "pup", "doggo", "狗", "小狗", "狗狗"), "dog"),
+    # a breed names the animal ("a beagle named Pico" is a dog); words with no other sense
+    **dict.fromkeys(
+        (
+            "beagle",
+            "poodle",
+            "labrador",
+            "retriever",
+            "terrier",
+            "bulldog",
+            "corgi",
+            "dachshund",
+            "chihuahua",
+            "spaniel",
+            "collie",
+            "rottweiler",
+            "dalmatian",
+            "greyhound",
+            "schnauzer",
+            "pitbull",
+            "pug",
+        ),
+        "dog",
+    ),
     **dict.fromkeys(("dogs", "puppies"), "dogs"),
     **dict.fromkeys(("cat", "kitten", "kitty", "猫", "小猫", "猫咪"), "cat"),
     **dict.fromkeys(("cats", "kittens"), "cats"),
@@ -94,5 +118,15 @@ PETS: Final[dict[str, str]] = {
     "guinea pig": "guinea pig",
 }
 SINGLE: Final[frozenset[str]] = frozenset(
-    {"father", "mother", "husband", "wife", "partner", "spouse", "stepfather", "stepmother"}
+    {
+        "father",
+        "mother",
+        "husband",
+        "wife",
+        "partner",
+        "spouse",
+        "stepfather",
+        "stepmother",
+        "family",
+    }
 )

@@ -208,11 +208,22 @@ _RESOLVERS = {
 # --- English ----------------------------------------------------------------------------------
 
 _NUM = r"(?P<num>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-_WD = r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+# a weekday, or a short form no other word spells ("last Tues"; not "sat", "sun", "wed")
+_WD = (
+    r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|tues|tue|weds|thurs|thur|thu|fri)(?:s\b|\.)?"
+)
 _MONTH = (
     r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|"
     r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 )
+
+
+def _weekday_number(word: str) -> int:
+    """Monday 0 ... Sunday 6, from the full name or a short form ("Tues", "Thurs")."""
+    return next(n for n, day in enumerate(WEEKDAYS) if day.startswith(word.lower()[:3]))
+
+
 _ORD = r"(?P<day>[12]?\d|3[01])(?:st|nd|rd|th)?"
 
 _EN_FIXED: Final = {
@@ -250,7 +261,14 @@ _EN_PATTERNS: Final = (
             re.I,
         ),
     ),
-    ("ago", re.compile(rf"\b{_NUM}\s+(?P<unit>day|week|month|year)s?\s+ago\b", re.I)),
+    (
+        "ago",  # "about six years ago" is approximate: left open, never guessed
+        re.compile(
+            rf"(?<!about )(?<!around )(?<!almost )(?<!nearly )(?<!roughly )(?<!over )"
+            rf"\b{_NUM}\s+(?P<unit>day|week|month|year)s?\s+ago\b",
+            re.I,
+        ),
+    ),
     ("in_n", re.compile(rf"\bin\s+{_NUM}\s+(?P<unit>day|week|month|year)s?\b", re.I)),
     ("weekday", re.compile(rf"\b(?:(?P<rel>last|next|this|on)\s+)?{_WD}\b", re.I)),
     ("month_day", re.compile(rf"\b{_MONTH}\s+{_ORD}\b(?!\s*(?:%|am|pm|:))", re.I)),
@@ -283,9 +301,11 @@ def _english(kind: str, m: re.Match[str]) -> Phrase | None:
         n = _number(m.group("num"))
         return Phrase(*base, _EN_UNITS[m.group("unit").lower()], -n if kind == "ago" else n)
     if kind == "weekday":
+        if m.group(0)[m.end("wd") - m.start() :].lower().startswith("s"):
+            return None  # "on Sundays": a habit, no one day
         rel = (m.group("rel") or "bare").lower()
         return Phrase(
-            *base, "weekday", WEEKDAYS.index(m.group("wd").lower()), "bare" if rel == "on" else rel
+            *base, "weekday", _weekday_number(m.group("wd")), "bare" if rel == "on" else rel
         )
     if kind in ("month_day", "day_month"):
         return Phrase(*base, "month_day", int(m.group("day")), month=_month_number(m.group("mon")))

@@ -96,6 +96,12 @@ TIME_NOUNS = frozenset(
         "times",
     }
 )
+# a time a preposition opens ("in the spring", "over the holidays"): an adjunct, never part of
+# what a plan does; vague, so left open (not resolved, not written into the plan)
+SEASONS = frozenset(
+    {"spring", "summer", "autumn", "fall", "winter", "holiday", "holidays", "future", "season"}
+)
+WHEN_WORDS = (TIME_NOUNS | SEASONS) - {"time", "times"}  # a month stays: "in May" is said
 CHILDHOOD = frozenset({"kid", "child", "teen", "teenager", "boy", "girl", "student"})
 THING_PREPS = ("of", "to", "for")
 TEAMS = frozenset({"team", "company", "group", "department", "squad", "org"})
@@ -262,6 +268,14 @@ def elided_speaker(verb: Token) -> bool:
     return all(t.dep_ in ELIDED_LEAD and t.head.i == root.i for t in lead)
 
 
+def _my_gerund(verb: Token) -> bool:
+    """A gerund standing as the subject whose object is the speaker's: "Losing my job
+    hurt" (the speaker lost it); "Climbing to the summit was hard" says nothing of whom."""
+    if verb.tag_ != "VBG" or verb.dep_ != "csubj":
+        return False
+    return any(p.lower_ == "my" for o in children(verb, "dobj") for p in children(o, "poss"))
+
+
 def _practice(verb: Token) -> bool:
     """A gerund naming an activity ("surfing", "volunteering", "playing the violin")."""
     return verb.tag_ == "VBG" and (
@@ -284,7 +298,22 @@ def subject_token(verb: Token) -> Token | None:
         return subject_token(verb.head)
     if verb.dep_ == "advcl" and _practice(verb) and not children(verb, "mark", "advmod"):
         return subject_token(verb.head)  # "I had a summer with friends, surfing": mine
-    return None
+    had = _chance_taken(verb)
+    return subject_token(had) if had is not None else None
+
+
+def _chance_taken(verb: Token) -> Token | None:
+    """ "I had the chance to coach a team": the verb of having the chance, when it says the
+    infinitive happened (had / got it, in the past, not negated, not a wish)."""
+    chance = verb.head
+    if verb.dep_ != "acl" or chance.lemma_ not in ("chance", "opportunity"):
+        return None
+    had = chance.head
+    if chance.dep_ != "dobj" or had.lemma_ not in ("have", "get") or had.tag_ not in ("VBD", "VBN"):
+        return None
+    if any(c.dep_ == "neg" or c.lower_ in ("never", "if") for c in had.children):
+        return None
+    return had
 
 
 # --- noun phrases -----------------------------------------------------------------------------
@@ -361,14 +390,20 @@ def says_nothing(token: Token) -> bool:
     ("this app", "that book", "that event": what it is, the turn does not say)."""
     if token.pos_ in ("PRON", "VERB", "AUX") or token.lemma_.lower() in GENERIC:
         return True
+    if token.lower_ in ("mine", "yours", "his", "hers", "ours", "theirs"):
+        return True  # "a fan of yours": a person, named by a pronoun the model may tag a noun
     if token.pos_ in ("ADV", "ADP", "SCONJ", "CCONJ", "PART", "INTJ", "DET", "PUNCT"):
         return True
     if token.pos_ == "ADJ" and children(token, "advmod"):
         return True  # "working on ... - super excited": a predicate the parse hung there
+    if len(children(token, "poss")) > 1:
+        return True  # "Runnin' my shop": no noun has two owners, the parse is not to be trusted
     span = token.dep_ == "pobj" and token.head.lower_ in ("for", "since", "during", "over")
-    if token.lemma_.lower() == "while" or (span and token.lemma_.lower() in TIME_NOUNS):
-        return True  # "working on it for a while", "for a year": a time, never an object
     lemma = token.lemma_.lower()
+    if lemma == "while" or (span and lemma in TIME_NOUNS):
+        return True  # "working on it for a while", "for a year": a time, never an object
+    if token.dep_ == "pobj" and {lemma, lemma.removesuffix("s")} & WHEN_WORDS:
+        return True  # "go hiking on Sundays", "in the spring": a time, never a place
     if lemma in KIND_ONLY and not any(
         c.dep_ in ("compound", "amod", "nmod") and c.lower_ not in EVALUATIVE
         for c in token.children
@@ -550,6 +585,8 @@ def verb_phrase(verb: Token, cut: set[int]) -> str | None:
             break
         if child.dep_ in ("npadvmod", "advmod") and not child.like_num:
             break
+        if child.dep_ == "prep" and _a_time(child):
+            break  # "visit Lisbon in the spring": the plan is the visit, its time left open
         last = max(last, max(t.i for t in child.subtree))
     tokens = [t for t in verb.doc[verb.i : last + 1] if t.i not in cut]
     while tokens and tokens[-1].is_punct:
@@ -557,6 +594,13 @@ def verb_phrase(verb: Token, cut: set[int]) -> str | None:
     if len(tokens) > 2 * MAX_OBJECT_TOKENS or any(t.pos_ == "PRON" for t in tokens[1:]):
         return None
     return text_of(tokens) if tokens else None
+
+
+def _a_time(prep: Token) -> bool:
+    """A prepositional phrase that says a vague time: "in the spring", "over the holidays",
+    "in the evening"."""
+    objects = children(prep, "pobj")
+    return bool(objects) and all(o.lower_ in WHEN_WORDS or o.lemma_ in WHEN_WORDS for o in objects)
 
 
 # --- the clause -------------------------------------------------------------------------------
@@ -578,6 +622,16 @@ def _negated(verb: Token) -> bool:
         if child.dep_ == "aux" and any(c.dep_ == "neg" for c in child.children):
             return True
     return False
+
+
+def _not_done(verb: Token) -> bool:
+    """ "I almost bought a house", "I was going to buy a bike": neither happened, and the
+    intention is past, no plan now."""
+    if any(c.dep_ == "advmod" and c.lower_ in ("almost", "nearly") for c in verb.children):
+        return True
+    head = verb.head
+    intended = verb.dep_ == "xcomp" and head.lemma_ == "go" and head.tag_ == "VBG"
+    return intended and any(a.tag_ == "VBD" for a in children(head, "aux"))
 
 
 def _future(verb: Token) -> bool:
@@ -723,7 +777,7 @@ def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
     """Read one verb of the parse (see the module docstring)."""
     subject = subject_token(verb)
     who = resolve_subject(subject, speaker) if subject is not None else None
-    if subject is None and elided_speaker(verb):
+    if subject is None and (elided_speaker(verb) or _my_gerund(verb)):
         who = Who(speaker, "speaker", verb)
     chain = list(_chain(verb))
     below = [verb, *chain[:-1]]
@@ -732,6 +786,7 @@ def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
     )
     if subject is None and verb.dep_ == "ROOT" and verb.tag_ == "VB":
         blocked = True  # an imperative
+    blocked = blocked or _not_done(verb)
     hedged = (
         any(
             node.i != verb.i
@@ -746,7 +801,10 @@ def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
         verb=verb,
         speaker=speaker,
         who=who,
-        negated=_negated(verb),
+        negated=_negated(verb)
+        or any(
+            node.i < verb.i and node.lemma_ in HEDGE_VERBS and _negated(node) for node in chain
+        ),  # "I don't think I like sushi": the doubt is the denial
         hedged=hedged,
         future=any(_future(node) for node in chain) or _plan_head(verb),
         blocked=blocked,

@@ -33,7 +33,7 @@ from ingest.distill.english import (
     verbs,
     whole_clause,
 )
-from ingest.distill.english_nouns import be, lowered, noun_facts, one_unnamed
+from ingest.distill.english_nouns import be, lowered, noun_facts, one_unnamed, unowned_condition
 from ingest.distill.english_rules import (
     ANY_VERB,
     BY_WORD,
@@ -470,6 +470,19 @@ def _refused(head: Token) -> bool:
     return unnamed_liking(head)
 
 
+def _doubted(sentence: Span, at: int) -> bool:
+    """Whether the character ``at`` (of the sentence's text) lies in what a negated "think"
+    or "believe" governs: "I don't think I like sushi" states no liking."""
+    start = sentence.start_char
+    for token in sentence:
+        if token.lemma_ not in lx.HEDGE_VERBS or not children(token, "neg"):
+            continue
+        last = token.right_edge
+        if token.idx - start < at <= last.idx + len(last) - start:
+            return True
+    return False
+
+
 def _pattern_facts(sentence: Span, speaker: str, found: list[Fact]) -> list[Fact]:
     """The English patterns' facts the parse did not give but does confirm."""
     matcher = Matcher(
@@ -487,7 +500,7 @@ def _pattern_facts(sentence: Span, speaker: str, found: list[Fact]) -> list[Fact
         firsts.setdefault(at, fact)  # a list is the parse's to split, not a pattern's
     for at, fact in firsts.items():
         value = _confirmed(sentence, str(fact.object), at)
-        if value is None:
+        if value is None or _doubted(sentence, at):
             continue
         head = _head_at(sentence, str(fact.object), at)
         if fact.predicate == "likes" and head is not None and _refused(head):
@@ -517,6 +530,7 @@ def extract(sentence: Span, speaker: str, today: date | None) -> list[Fact]:
         found.append((fact, _governor(noun) if fact.predicate == "visited" else None))
     if not asked:
         found.extend((fact, None) for fact in _emphatic_liking(sentence, speaker))
+        found.extend((fact, None) for fact, _ in unowned_condition(sentence, speaker))
     facts = _attach(sentence, found, today)
     if not asked:
         facts.extend(_pattern_facts(sentence, speaker, facts))

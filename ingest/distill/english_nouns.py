@@ -16,6 +16,7 @@ from spacy.tokens import Span, Token
 
 from ingest.distill import lexicon as lx
 from ingest.distill.english import (
+    TIME_NOUNS,
     Clause,
     children,
     first_person,
@@ -310,6 +311,8 @@ def noun_facts(
             found.extend((fact, token) for fact in _misread_copula(token, speaker))
             continue
         rel = relative_of(token, speaker)
+        if rel is not None and _wished(token, settled):
+            continue  # "I want to start my own family": a relation wished for, not had
         if rel is not None and (_my(token) or _we_subject(sentence)):
             found.append((Fact(speaker, rel[0], rel[1], confidence=0.8), token))
             continue
@@ -374,6 +377,11 @@ def _lessons(token: Token) -> list[tuple[str, str]]:
     return [("activity", p) for p in [phrase(token)] if p] if kinds else []
 
 
+def _wished(token: Token, settled: Callable[[Token], bool]) -> bool:
+    """ "my own family" in a clause that states nothing (a wish, a plan): one to come."""
+    return any(a.lower_ == "own" for a in children(token, "amod")) and not settled(token)
+
+
 def _my(token: Token) -> bool:
     return any(c.dep_ == "poss" and c.lower_ == "my" for c in token.children)
 
@@ -382,3 +390,37 @@ def _we_subject(sentence: Span) -> bool:
     """ "our kids" is the speaker's family when "we" act in the sentence, not "our kids are
     our future"."""
     return any(t.lower_ == "we" and t.dep_ in ("nsubj", "nsubjpass") for t in sentence)
+
+
+OTHERS = frozenset({"you", "your", "he", "his", "him", "she", "her", "they", "their", "them"})
+
+
+def unowned_condition(sentence: Span, speaker: str) -> list[tuple[Fact, Token]]:
+    """ "Anxiety has been hard, but I'm coping", "a slow month for me with this
+    flu": a condition named with no owner, in a sentence only about the speaker, is the
+    speaker's (never when anyone else is named: "your injury", "helping kids with anxiety")."""
+    words = {t.lower_ for t in sentence}
+    if not words & {"i", "me", "my"} or words & OTHERS:
+        return []
+    found: list[tuple[Fact, Token]] = []
+    for token in sentence:
+        if token.lemma_.lower() not in lx.CONDITIONS or token.pos_ not in ("NOUN", "PROPN"):
+            continue
+        if children(token, "poss", "compound") or any(
+            d.lower_ != "this" for d in children(token, "det")
+        ):
+            continue
+        prep = token.head
+        held = token.dep_ in ("nsubj", "nsubjpass") or (
+            token.dep_ == "pobj"
+            and prep.lower_ in ("with", "from")
+            and (
+                (prep.head.pos_ in ("VERB", "AUX") and not children(prep.head, "dobj"))
+                or prep.head.lemma_ in TIME_NOUNS
+            )
+        )  # "dealing with / a month with this flu", not "helping kids with anxiety"
+        if held:
+            found.append(
+                (Fact(speaker, "health_condition", token.lemma_.lower(), confidence=0.75), token)
+            )
+    return found

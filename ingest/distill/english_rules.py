@@ -115,7 +115,21 @@ def _likes(c: Clause) -> list[Fact]:
                 found.extend(_whole_gerund(g) or "" for g in (listed, *listed.conjuncts))
     if found and polarity:
         found.extend(_besides(c.verb))
+    if _one_time(c.verb):
+        return []
     return [c.fact(predicate, f, polarity=polarity) for f in found if f]
+
+
+def _one_time(verb: Token) -> bool:
+    """ "I loved just lying on the sand": something done, liked in the simple past, is
+    about one time (a trip, a day) told after it, not a standing taste; "I've always loved
+    hiking" (perfect, or with "always") still is one, and so is a thing: "I loved <a book>"."""
+    if verb.tag_ != "VBD" or verb.lemma_ not in ("love", "enjoy", "like", "adore"):
+        return False
+    if any(c.lower_ in ("always", "ever", "still") for c in verb.children):
+        return False
+    done = [c for c in children(verb, "xcomp", "dobj") if c.tag_ == "VBG"]
+    return any(c.text[:1].islower() for c in done)  # "I loved "Becoming X"": a title
 
 
 def _love_for(c: Clause) -> list[Fact]:
@@ -550,11 +564,21 @@ def _take_up(c: Clause) -> list[Fact]:
             continue  # "I started writing another one": one piece begun, not a practice
         if target.tag_ == "VBG" and target.lower_ in lx.ACTIVITIES:
             found.append(c.fact("activity", gerund(target) or target.text, confidence=0.85))
-        elif target.pos_ in ("NOUN", "PROPN") and "activity" in _kind_of(target):
+        elif target.pos_ in ("NOUN", "PROPN") and (
+            "activity" in _kind_of(target) or _group_joined(c.verb, target)
+        ):
             found.extend(c.fact("activity", p, confidence=0.85) for p in phrases(target))
         elif c.verb.lemma_ == "start" and "business" in _kind_of(target):
             found.extend(c.fact("owns", p, confidence=0.85) for p in phrases(target))
     return found
+
+
+def _group_joined(verb: Token, target: Token) -> bool:
+    """ "I joined a poetry group / a chess forum": a group taken part in, an activity (as
+    a club is); only one the phrase says the kind of ("a group" alone names nothing)."""
+    if verb.lemma_ != "join" or target.lemma_.lower() not in lx.GROUPS:
+        return False
+    return any(x.dep_ in ("compound", "amod") for x in target.children)
 
 
 def _own(c: Clause) -> list[Fact]:
@@ -573,7 +597,9 @@ def _own(c: Clause) -> list[Fact]:
 
 
 def _for_you(token: Token) -> bool:
-    """ "bought this for you": the addressee's, not the speaker's."""
+    """ "bought this for you", "I bought you a gift": the addressee's, not the speaker's."""
+    if any(d.lower_ == "you" for d in children(token, "dative")):
+        return True
     preps = children(token, "prep", "dative")
     return any(p.lower_ == "for" and o.lower_ == "you" for p in preps for o in children(p, "pobj"))
 
@@ -597,6 +623,8 @@ def _owned(c: Clause, owner: str, obj: Token) -> list[Fact]:
         return [c.fact("owns", p, confidence=0.85) for p in phrases(obj)]
     if lemma in ("have", "get", "catch") and "condition" in kinds:
         return [c.fact("health_condition", p, confidence=0.85) for p in phrases(obj)]
+    if lemma == "have" and obj.lemma_.lower() in lx.CONVERSATIONS:
+        return []  # "had a long talk about gardening": a conversation, not a talk attended
     if lemma == "have" and "event" in kinds and c.verb.tag_ == "VBD":
         return [c.fact("attended", p) for p in phrases(obj)]
     return []

@@ -140,8 +140,11 @@ NOT_DOING: Final = _words("late behind low short")  # "running late" is no runni
 TRIPS: Final = _words("trip vacation holiday getaway journey cruise")
 QUANTITIES: Final = _words("lot lots load loads bunch ton tons pile piles stack stacks plenty")
 CLUBS: Final = _words("club league choir band orchestra brigade troupe")
+# what one joins to take part in it: "I joined a poetry group", "joined an online chess forum"
+GROUPS: Final = _words("group forum community society circle meetup collective association")
 LESSONS: Final = _words("lesson lessons class classes course courses")
 CLASS_EVENTS: Final = _words("class lesson workshop session course seminar")
+CONVERSATIONS: Final = _words("talk talks chat chats conversation conversations discussion")
 ACCIDENTS: Final = _words("accident crash collision")
 HEDGE_VERBS: Final = _words("think guess believe suppose reckon")
 NOT_PLACES: Final = _words("peace fear hope denial harmony moment past present future")
@@ -163,8 +166,9 @@ OUTINGS: Final = _words(
 )
 ASPIRATIONAL: Final = _words("ideal dream future next imaginary perfect")
 CUE_NOUNS: Final = (
-    EVENTS | PLACES | ACTIVITIES | POSSESSIONS | BUSINESSES | CONDITIONS | OCCUPATIONS | STATUSES
-) | (VERSION_WORDS | FAVOURITE | PLAN_NOUNS | WRITINGS | BODY_PARTS | THING_WORDS | TRIPS)
+    (EVENTS | PLACES | ACTIVITIES | POSSESSIONS | BUSINESSES | CONDITIONS | OCCUPATIONS | STATUSES)
+    | (VERSION_WORDS | FAVOURITE | PLAN_NOUNS | WRITINGS | BODY_PARTS | THING_WORDS | TRIPS)
+) | GROUPS
 IRREGULAR: Final = _words(
     "bought lost broke broken grew grown drew wrote written tried decided passed died wait quit "
     "gave"

@@ -207,7 +207,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("7", "7-said-only")
+    assert (default.version, off.version) == ("8", "8-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -816,3 +816,161 @@ def test_the_piece_a_relative_clause_names_is_no_practice_but_a_place_is_not_a_p
     assert facts("I gave a talk at the shelter I volunteer at.") == [
         (A, "activity", "volunteering", True)
     ]
+
+
+# --- extractor version 8: new text (the fifth sealed set read; sentences of our own) -----------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My family is always there for me.",
+        "My fam's been great through all of it.",
+        "I cooked dinner for my family last night.",
+    ],
+)
+def test_my_family_is_a_relative_of_the_speaker(text: str) -> None:
+    assert (A, "has_relative", f"{A}/family", True) in facts(text)
+
+
+def test_a_family_wished_for_is_no_relative() -> None:
+    assert facts("I want to start my own family someday.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "pet"),
+    [
+        ("I got a beagle named Pico.", f"{A}/dog:Pico"),
+        ("We adopted a corgi named Biscuit.", f"{A}/dog:Biscuit"),
+        ("I just got a puppy named Rolo.", f"{A}/dog:Rolo"),
+    ],
+)
+def test_a_breed_is_the_pet_with_its_name(text: str, pet: str) -> None:
+    assert facts(text) == [(A, "has_pet", pet, True)]
+
+
+def test_a_plan_with_a_vague_time_is_written_with_the_time_left_open() -> None:
+    for text in ("I will visit Lisbon in the spring.", "We'll visit Lisbon over the holidays."):
+        found = drafts(text)
+        assert [(d["predicate"], d["object"]) for d in found] == [("plans", "visit Lisbon")]
+        assert "valid_from" not in found[0] or found[0]["valid_from"] == AT
+
+
+def test_a_plan_keeps_a_month_it_cannot_resolve() -> None:
+    assert facts("I will visit Lisbon in May.") == [(A, "plans", "visit Lisbon in May", True)]
+
+
+def test_signing_up_for_a_class_is_an_activity_taken_up() -> None:
+    assert facts("I signed up for a pottery class.") == [(A, "activity", "pottery class", True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "group"),
+    [
+        ("I joined a poetry group.", "poetry group"),
+        ("Last month I joined an online chess forum.", "online chess forum"),
+        ("I wanted to tell you I joined a hiking community.", "hiking community"),
+    ],
+)
+def test_a_group_joined_is_an_activity(text: str, group: str) -> None:
+    assert (A, "activity", group, True) in facts(text)
+
+
+def test_a_group_that_says_no_kind_is_not_written() -> None:
+    assert facts("I joined a group.") == []
+
+
+def test_a_gerund_subject_with_my_object_is_the_speakers() -> None:
+    assert facts("Losing my job hurt a lot.") == [(A, "life_event", "lost job", True)]
+    assert facts("Climbing the hill was hard.") == []
+
+
+def test_a_chance_taken_is_done_and_a_chance_missed_is_not() -> None:
+    assert facts("I finally had the opportunity to volunteer at the animal rescue.") == [
+        (A, "activity", "volunteering", True)
+    ]
+    assert facts("I never had the chance to volunteer.") == []
+    assert facts("I hope I get the chance to volunteer.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "condition"),
+    [
+        ("Anxiety has been hard, but I'm coping.", "anxiety"),
+        ("It's been a slow month for me with this flu.", "flu"),
+    ],
+)
+def test_a_condition_with_no_owner_in_a_sentence_about_me_is_mine(
+    text: str, condition: str
+) -> None:
+    assert facts(text) == [(A, "health_condition", condition, True)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["How's your injury?", "I'm helping kids with anxiety.", "She told me her injury is bad."],
+)
+def test_a_condition_of_someone_else_is_not_mine(text: str) -> None:
+    assert not [f for f in facts(text) if f[1] == "health_condition"]
+
+
+def test_a_one_time_liking_in_the_past_is_no_taste() -> None:
+    assert facts("I loved just relaxing and watching the waves.") == []
+    assert facts("I've always loved hiking.") == [(A, "likes", "hiking", True)]
+    assert facts("I love hiking.") == [(A, "likes", "hiking", True)]
+
+
+def test_a_noun_with_two_possessors_is_a_misparse_and_not_written() -> None:
+    assert facts("Runnin' my shop has been tough.") == []
+
+
+def test_a_talk_had_is_a_conversation_but_a_talk_gone_to_is_attended() -> None:
+    assert facts("Yesterday I had a long talk about books with a friend.") == []
+    assert (A, "attended", "talk", True) in facts("I went to a talk about bees yesterday.")
+
+
+def test_a_weekday_written_short_dates_the_fact() -> None:
+    found = drafts("I joined a photography club last Tues.")  # the 10th is a Wednesday
+    assert [(d["object"], d["valid_from"][:10]) for d in found] == [
+        ("photography club", "2026-06-09")
+    ]
+
+
+def test_an_approximate_time_ago_is_left_open() -> None:
+    found = drafts("I took up the cello about six years ago.")
+    assert [d["object"] for d in found] == ["cello"]
+    assert found[0].get("valid_from", AT) == AT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I almost bought a house.",
+        "I nearly adopted a cat.",
+        "I was going to buy a bike.",
+        "We were going to visit Rome but cancelled.",
+    ],
+)
+def test_what_almost_happened_or_was_once_meant_is_neither_done_nor_planned(text: str) -> None:
+    assert facts(text) == []
+
+
+def test_a_plan_in_the_present_is_still_a_plan() -> None:
+    assert facts("I'm going to buy a bike.") == [(A, "plans", "buy a bike", True)]
+
+
+def test_a_weekday_in_the_plural_is_a_habit_neither_dated_nor_a_place() -> None:
+    found = drafts("I go swimming on Tuesdays.")
+    assert [(d["predicate"], d["object"]) for d in found] == [("activity", "swimming")]
+    assert found[0].get("valid_from", AT) == AT
+
+
+def test_a_doubt_denied_before_a_liking_states_no_liking() -> None:
+    assert facts("I don't think I like sushi.") == []
+    assert facts("I don't think I'll go to the concert.") == []
+
+
+def test_a_gift_for_the_addressee_and_a_fan_of_yours_are_not_the_speakers() -> None:
+    assert facts("I bought you a gift.") == []
+    assert facts("I'm a huge fan of yours!") == []
+    assert facts("I bought myself a new bike.") == [(A, "owns", "new bike", True)]
