@@ -81,6 +81,11 @@ _LEADING = re.compile(r"^(?:a|an|the|my|our|his|her|their|your|some)\s+")
 _PUNCT = re.compile(r"[^\w\s/:-]+|(?<!\w)-|-(?!\w)")
 
 
+def share(a: int, b: int) -> float | None:
+    """``a / b`` to three decimals; None when ``b`` is 0."""
+    return round(a / b, 3) if b else None
+
+
 @dataclass(frozen=True)
 class Item:
     set: str
@@ -118,9 +123,6 @@ class Tally:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def figures(self) -> dict[str, Any]:
-        def share(a: int, b: int) -> float | None:
-            return round(a / b, 3) if b else None
-
         return {
             "precision": share(self.matched, self.predicted),
             "recall": share(self.found, self.labelled),

@@ -28,7 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.distill import LABELS, normalise
+from bench.distill import LABELS, normalise, share
 from bench.harness import machine
 
 FIRST = LABELS / "locomo-sealed5-labels.jsonl"
@@ -46,9 +46,6 @@ class Agreement:
     errors: list[str] = field(default_factory=list)
 
     def figures(self) -> dict[str, Any]:
-        def share(a: int, b: int) -> float | None:
-            return round(a / b, 3) if b else None
-
         return {
             "facts_first": self.first,
             "facts_second": self.second,
