@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 from graph_schema.ledger.types import AssertionWrite
+from graph_schema.recall.query import content_terms
 from ingest.embeddings.model import Embedder
 
 
@@ -45,8 +46,9 @@ _SENTENCE_END = (".", "?", "!")
 
 def query_without_names(query: str) -> str | None:
     """The query less its capitalised words, a sentence's first word kept (``"What did
-    Caroline's friend paint?"`` -> ``"What did friend paint?"``); None when nothing is cut.
-    Text without capitals (CJK, lower case) is never changed."""
+    Caroline's friend paint?"`` -> ``"What did friend paint?"``); None when nothing is cut,
+    or when nothing is left to ask (``"Who is Anjali?"``: the name is the question). Text
+    without capitals (CJK, lower case) is never changed."""
     kept: list[str] = []
     first = True
     for word in query.split():
@@ -56,7 +58,9 @@ def query_without_names(query: str) -> str | None:
             kept[-1] += word[-1]
         first = word.endswith(_SENTENCE_END)
     plain = " ".join(kept)
-    return None if plain == " ".join(query.split()) else plain
+    if plain == " ".join(query.split()) or not content_terms(plain):
+        return None
+    return plain
 
 
 def query_vector(embedder: Embedder, query: str, *, names: bool = True) -> list[float]:
