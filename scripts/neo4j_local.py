@@ -410,18 +410,31 @@ def read_password(settings: Settings) -> str | None:
     return password or None
 
 
+def new_password() -> str:
+    """A password for user neo4j: 48 hex digits (192 bits). Never one that starts with "-",
+    which `neo4j-admin dbms set-initial-password` reads as an option and refuses (the
+    URL-safe tokens used before did, one time in 64: a clean-clone CI run failed on it)."""
+    return secrets.token_hex(24)
+
+
+def refused_by_admin(password: str, first_start: bool) -> bool:
+    """A stored password to replace before the first start (and only then): one neo4j-admin
+    would refuse, written by an older version."""
+    return first_start and password.startswith("-")
+
+
 def ensure_password(settings: Settings) -> str:
     """Return the password of user neo4j, setting it up before the first start."""
     password = read_password(settings)
     first_start = not settings.system_db_dir.exists()
-    if password is None:
+    if password is None or refused_by_admin(password, first_start):
         if not first_start:
             raise Neo4jLocalError(
                 f"{settings.password_file} is missing but the database in {settings.data_dir} "
                 "was already initialised with a password; restore the file or remove "
                 f"{settings.data_dir} (e.g. `make clean`) to start afresh"
             )
-        password = secrets.token_urlsafe(24)
+        password = new_password()
         write_private(settings.password_file, password + "\n")
     if first_start:
         set_initial_password(settings, password)

@@ -48,3 +48,18 @@ def test_an_installation_without_the_runtime_says_what_to_use(
     monkeypatch.setattr(cli, "LOCAL_RUNTIME", tmp_path / "missing.py")
     assert cli.main(["backup", str(tmp_path)]) == 2
     assert "neo4j-admin database dump/load" in capsys.readouterr().err
+
+
+def test_the_generated_neo4j_password_is_never_read_as_an_option() -> None:
+    """neo4j-admin refuses a password that starts with "-" (an option to it): URL-safe
+    tokens did one time in 64 and failed a clean-clone CI run; an older version's such
+    password is replaced before the first start, never after."""
+    from scripts.neo4j_local import new_password, refused_by_admin
+
+    drawn = [new_password() for _ in range(2000)]
+    assert not [p for p in drawn if p.startswith("-")]
+    assert all(len(p) == 48 and int(p, 16) >= 0 for p in drawn)
+    assert len(set(drawn)) == len(drawn)
+    assert refused_by_admin("-x2Yq", first_start=True)
+    assert not refused_by_admin("-x2Yq", first_start=False)  # the store already has it
+    assert not refused_by_admin("a1b2", first_start=True)
