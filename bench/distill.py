@@ -203,13 +203,17 @@ def time_right(label: str | None, given: str | date | None) -> bool | None:
 # --- matching ---------------------------------------------------------------------------------
 
 
+def objects(label: dict[str, Any]) -> set[str]:
+    """A label's object and its alternatives, normalised: what a fact's object may be."""
+    return {normalise(label["object"])} | {normalise(a) for a in label.get("alternatives", [])}
+
+
 def _accepts(label: dict[str, Any], draft: dict[str, Any]) -> bool:
     if (label["subject"], label["predicate"]) != (draft.get("subject"), draft.get("predicate")):
         return False
     if bool(label.get("polarity", True)) != bool(draft.get("polarity", True)):
         return False
-    wanted = {normalise(label["object"])} | {normalise(a) for a in label.get("alternatives", [])}
-    return normalise(draft.get("object")) in wanted
+    return normalise(draft.get("object")) in objects(label)
 
 
 def _unique(drafts: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -233,7 +237,7 @@ def score_item(item: Item, drafts: list[dict[str, Any]]) -> Tally:
     for label in item.facts:
         hit = next((d for d in free if _accepts(label, d)), None)
         if hit is None:
-            tally.errors.append(f"{item.id} MISSED {_show(label)}")
+            tally.errors.append(f"{item.id} MISSED {show_fact(label)}")
             continue
         free.remove(hit)
         tally.found += 1
@@ -244,12 +248,12 @@ def score_item(item: Item, drafts: list[dict[str, Any]]) -> Tally:
             tally.dates_right += int(right)
             if not right:
                 given = draft_time(hit, item.observation)
-                tally.errors.append(f"{item.id} DATE {_show(label)} given {given}")
-    tally.errors.extend(f"{item.id} FALSE {_show(d)}" for d in free)
+                tally.errors.append(f"{item.id} DATE {show_fact(label)} given {given}")
+    tally.errors.extend(f"{item.id} FALSE {show_fact(d)}" for d in free)
     return tally
 
 
-def _show(fact: dict[str, Any]) -> str:
+def show_fact(fact: dict[str, Any]) -> str:
     polarity = "" if fact.get("polarity", True) else " (not)"
     when = f" @{fact['time']}" if fact.get("time") else ""
     return f"({fact.get('subject')}, {fact.get('predicate')}, {fact.get('object')}){polarity}{when}"

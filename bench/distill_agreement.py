@@ -28,7 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.distill import LABELS, normalise, share
+from bench.distill import LABELS, objects, share, show_fact
 from bench.harness import machine
 
 FIRST = LABELS / "locomo-sealed5-labels.jsonl"
@@ -63,22 +63,12 @@ def read(path: Path) -> dict[Turn, list[dict[str, Any]]]:
     return {(r["conversation"], r["dia_id"]): r["facts"] for r in rows}
 
 
-def _objects(fact: dict[str, Any]) -> set[str]:
-    return {normalise(fact["object"])} | {normalise(a) for a in fact.get("alternatives", [])}
-
-
 def same_fact(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Subject, predicate and polarity equal; objects equal after normalisation, either
     reading's alternatives counted."""
     key_a = (a["subject"], a["predicate"], bool(a.get("polarity", True)))
     key_b = (b["subject"], b["predicate"], bool(b.get("polarity", True)))
-    return key_a == key_b and bool(_objects(a) & _objects(b))
-
-
-def _show(fact: dict[str, Any]) -> str:
-    polarity = "" if fact.get("polarity", True) else " (not)"
-    when = f" @{fact['time']}" if fact.get("time") else ""
-    return f"({fact['subject']}, {fact['predicate']}, {fact['object']}){polarity}{when}"
+    return key_a == key_b and bool(objects(a) & objects(b))
 
 
 def compare(
@@ -95,7 +85,7 @@ def compare(
         for fact in labels:
             other = next((f for f in free if same_fact(fact, f)), None)
             if other is None:
-                tally.errors.append(f"{turn[0]}:{turn[1]} ONLY FIRST {_show(fact)}")
+                tally.errors.append(f"{turn[0]}:{turn[1]} ONLY FIRST {show_fact(fact)}")
                 continue
             free.remove(other)
             tally.matched += 1
@@ -104,9 +94,9 @@ def compare(
                 tally.dates_same += int(fact.get("time") == other.get("time"))
                 if fact.get("time") != other.get("time"):
                     tally.errors.append(
-                        f"{turn[0]}:{turn[1]} DATE {_show(fact)} against {other.get('time')}"
+                        f"{turn[0]}:{turn[1]} DATE {show_fact(fact)} against {other.get('time')}"
                     )
-        tally.errors.extend(f"{turn[0]}:{turn[1]} ONLY SECOND {_show(f)}" for f in free)
+        tally.errors.extend(f"{turn[0]}:{turn[1]} ONLY SECOND {show_fact(f)}" for f in free)
     return tally
 
 
