@@ -211,7 +211,7 @@ _NUM = r"(?P<num>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|e
 # a weekday, or a short form no other word spells ("last Tues"; not "sat", "sun", "wed")
 _WD = (
     r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-    r"|tues|tue|weds|thurs|thur|thu|fri)(?:s\b|\.)?"
+    r"|tues|tue|weds|thurs|thur|thu|fri)(?:(?P<habit>s)\b|\.)?"
 )
 _MONTH = (
     r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|"
@@ -301,7 +301,7 @@ def _english(kind: str, m: re.Match[str]) -> Phrase | None:
         n = _number(m.group("num"))
         return Phrase(*base, _EN_UNITS[m.group("unit").lower()], -n if kind == "ago" else n)
     if kind == "weekday":
-        if m.group(0)[m.end("wd") - m.start() :].lower().startswith("s"):
+        if m.group("habit"):
             return None  # "on Sundays": a habit, no one day
         rel = (m.group("rel") or "bare").lower()
         return Phrase(

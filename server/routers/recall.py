@@ -40,7 +40,7 @@ def post_recall(
     """Ranked assertions with evidence, scores and ``why``; ``status`` answered/not_found."""
     as_of, known_at = coordinates(request.as_of, request.known_at)
     names = fusion.enabled("names")
-    vector = query_vector(embedder, request.query, names=names) if embedder else None
+    vector = query_vector(embedder, request.query, names=names) if embedder is not None else None
     query = RecallQuery(
         text=request.query,
         k=request.k,
