@@ -147,6 +147,7 @@ def ask(
                 status=answer["status"],
                 relevance=float(answer.get("relevance", 0.0)),
                 others=others_relevance(answer),
+                unmentioned=list(answer.get("unmentioned") or []),
                 latency_ms=latency,
             )
         )

@@ -79,6 +79,8 @@ class Outcome:
     latency_ms: float = 0.0
     # the others' best relevance when the query names one person (the answer's ``person``)
     others: float | None = None
+    # the query's names and identifiers that nothing visible mentions (then not_found)
+    unmentioned: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -131,13 +133,17 @@ class Rule:
     A query naming no one is not_found under ``threshold``. One naming a person (``others``
     known) is not_found when the best of anyone's own statements is under ``person_threshold``
     or the others' best is more than ``margin`` above the person's; ``margin`` None reads the
-    person's relevance against ``threshold`` (the rule without the contrast)."""
+    person's relevance against ``threshold`` (the rule without the contrast). A query naming a
+    thing nothing visible mentions (``unmentioned``) is not_found whatever the settings, as in
+    ``graph_schema.recall.pipeline.recall``."""
 
     threshold: float
     person_threshold: float = 0.0
     margin: float | None = None
 
     def not_found(self, o: Outcome) -> bool:
+        if o.unmentioned:
+            return True
         if o.others is None or self.margin is None:
             return o.relevance < self.threshold
         low = max(o.relevance, o.others) < self.person_threshold

@@ -319,6 +319,8 @@ class RecallAnswer(Model):
     results: list[RecallResult]
     relevance: float
     person: NamedPerson | None = None
+    # names and identifiers of the query that nothing visible mentions (then not_found)
+    unmentioned: list[str] = Field(default_factory=list)
     as_of: datetime
     known_at: datetime
 

@@ -22,6 +22,7 @@ from graph_schema.lifecycle import access
 from graph_schema.recall import cypher as q
 from graph_schema.recall import fusion, rerank
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
+from graph_schema.recall.named import named_terms, unheld_in
 from graph_schema.recall.query import (
     content_terms,
     coverage,
@@ -226,6 +227,46 @@ def _fetch_results(
 class _Work:
     ranked: list[Scored]
     records: dict[str, list[Any]]
+    unmentioned: list[str] = field(default_factory=list)
+
+
+def _unmentioned(
+    tx: ManagedTransaction,
+    p: dict[str, Any],
+    query: RecallQuery,
+    lists: dict[str, list[Candidate]],
+    ranked: list[Scored],
+) -> list[str]:
+    """The names and identifiers of the query (:func:`~graph_schema.recall.named.named_terms`)
+    that nothing the caller may see mentions, within the caller's filters: first read in the
+    candidates already found, then, for those still missing, in a full-text search of each
+    (the same visible, filtered lists, so a hidden mention counts as none)."""
+    terms = named_terms(query.text)
+    if not terms:
+        return []
+    found = [c for rows in lists.values() for c in rows]
+    texts = [c.text for c in found] + [t for s in ranked for t in (*s.texts, s.turn or "")]
+    names = [c.speaker or "" for c in found]
+    missing = unheld_in(terms, [*texts, *names])
+    if not missing:
+        return []
+    probe = _probe_lists(tx, p, missing)
+    return unheld_in(missing, [*(c.text for c in probe), *(c.speaker or "" for c in probe)])
+
+
+def _probe_lists(tx: ManagedTransaction, p: dict[str, Any], terms: list[str]) -> list[Candidate]:
+    """The visible turns and assertions that a full-text search for ``terms`` finds."""
+    lucene = lucene_terms(" ".join(terms))
+    if not lucene:
+        return []
+    index = q.FULLTEXT_INDEXES[("assertion", False)]
+    params = {**p, "terms": lucene, "index": index, "fields": q.FULLTEXT_FIELDS[index]}
+    rows = _rows(tx, q.ASSERTION_FULLTEXT, params)
+    index = q.FULLTEXT_INDEXES[("passage", False)]
+    params = {**params, "index": index, "fields": q.FULLTEXT_FIELDS[index]}
+    return rows + _rows(
+        tx, q.PASSAGE_FULLTEXT, {**params, "property": q.TEXT_PROPERTIES["passage"]}
+    )
 
 
 def _search(
@@ -242,7 +283,9 @@ def _search(
         lists, query.text, config, lambda gids: neighbours(tx, p, gids), weights, facts
     )
     ranked = fused[: query.k + 10]
-    return _Work(ranked, _fetch_results(tx, p, [s.gid for s in ranked]))
+    records = _fetch_results(tx, p, [s.gid for s in ranked])
+    unmentioned = _unmentioned(tx, p, query, lists, fused) if config.enabled("unmentioned") else []
+    return _Work(ranked, records, unmentioned)
 
 
 def _best(records: list[Any], terms: list[str]) -> tuple[Any, float | None, float]:
@@ -400,11 +443,14 @@ def recall(
     # coverage alone when nothing was embedded (a CJK query, or no model): its own rule
     rule = fusion.LEXICAL if query.vector is None else fusion.SEMANTIC
     answered = bool(results) and fusion.answered(status.relevance, others, config, rule)
+    # a thing the query names that nothing visible mentions: nothing can answer it
+    answered = answered and not work.unmentioned
     return RecallAnswer(
         status=Status.answered if answered else Status.not_found,
         results=results,
         relevance=status.relevance,
         person=person,
+        unmentioned=work.unmentioned,
         as_of=query.as_of,
         known_at=query.known_at,
     )

@@ -97,6 +97,14 @@ class RecallAnswer(BaseModel):
     results: list[RecallResult]
     relevance: Annotated[float, Field(ge=0.0, le=1.0)]
     person: NamedPerson | None = None
+    unmentioned: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Names and identifiers of the query (a capitalised word, an acronym, 'INC-405', "
+            "'v2.3') that nothing the caller may see mentions, within the filters; when any, "
+            "the status is not_found (docs/recall.md)."
+        ),
+    )
     as_of: datetime
     known_at: datetime
 

@@ -303,6 +303,18 @@ def _ongoing(verb: Token | None) -> bool:
     )
 
 
+def _progressive(verb: Token | None) -> bool:
+    """A clause in the present progressive, or a gerund hanging from one ("I'm training for
+    a race in October, running three times a week"): it says what holds now, and a bare
+    time read as past there is another clause's, or ahead ("in October" said in June)."""
+    node = verb
+    while node is not None and node.tag_ == "VBG":
+        if any(a.lemma_ == "be" and a.tag_ in ("VBP", "VBZ") for a in node.children):
+            return True
+        node = node.head if node.dep_ in ("advcl", "xcomp", "conj") and node.head != node else None
+    return False
+
+
 def _habitual(verb: Token | None) -> bool:
     """A verb in the simple present ("I volunteer at X"): what it says is a habit, which a
     past time ("yesterday") cannot date; a parse that hangs one there misplaced it."""
@@ -329,6 +341,8 @@ def _dated(
         current = when.start <= today < when.end()
         if _habitual(verb) and not current and not since:
             return fact  # "a shelter I volunteer at": a habit, the past time is another clause's
+        if _progressive(verb) and not current and not since:
+            return fact  # "I'm training for a race in October": what holds now, not since when
         return fact if current and _ongoing(verb) and not since else replace(fact, when=when)
     vp = verb_phrase(verb, cut) if verb is not None else None
     if vp and fact.subject and fact.predicate not in ("status", "current_version", "owner"):
@@ -535,7 +549,7 @@ def extract(sentence: Span, speaker: str, today: date | None) -> list[Fact]:
     if not asked:
         facts.extend(_pattern_facts(sentence, speaker, facts))
     unique: dict[tuple[str, str, str, bool], Fact] = {}
-    for fact in facts:
+    for fact in (_without_time(f, times) for f in facts):
         if not fact.subject or fact.object == "":
             continue
         key = (fact.subject, fact.predicate, _bare(str(fact.object)), fact.polarity)
@@ -547,6 +561,27 @@ def extract(sentence: Span, speaker: str, today: date | None) -> list[Fact]:
 
 
 _ARTICLES = frozenset({"a", "an", "the"})
+_TIME_PREPOSITIONS = ("in ", "on ", "at ", "since ", "by ", "during ", "until ")
+
+
+def _without_time(fact: Fact, times: list[Phrase]) -> Fact:
+    """A fact's object less a time phrase of its sentence: the time is the fact's time,
+    never its object ("I started running in March": the activity is ``running``, and no
+    event ``March`` was attended); an object that is only the time is no object."""
+    if not isinstance(fact.object, str) or not times:
+        return fact
+    value = fact.object
+    for time in times:
+        spoken = time.text.lower()
+        bare = next((spoken[len(p) :] for p in _TIME_PREPOSITIONS if spoken.startswith(p)), spoken)
+        lowered = value.lower()
+        if lowered in (spoken, bare):
+            return replace(fact, object="")
+        for tail in (spoken, bare):
+            if lowered.endswith(" " + tail):
+                value = value[: -len(tail) - 1].rstrip(" ,")
+                break
+    return fact if value == fact.object else replace(fact, object=value)
 
 
 def _bare(value: str) -> str:

@@ -52,8 +52,11 @@ SAID_CONFIDENCE = 1.0
 # a vague time left out of a plan, "last Tues") and precision (a one-time liking in the past,
 # a noun with two possessors, "had a talk", a wished-for family, an approximate "about N
 # years ago", "almost" / "was going to", a denied "I think", "on Tuesdays" no place or date,
-# "I bought you X", "a fan of yours")
-DISTILLER_VERSION = "8"
+# "I bought you X", "a fan of yours"); 9: from a new user's trial, a time is never an object
+# ("I started running in March" wrote "attended March") and a present progressive is not dated
+# by a bare month read as past ("I'm training for a race in October", said in June), a Chinese
+# workplace holds no verb ("在杭州找到了新工作" wrote works_at "杭州找到了新")
+DISTILLER_VERSION = "9"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"

@@ -67,7 +67,13 @@ def test_recall_is_unchanged_by_a_hidden_fact(
     label = f"recall:{query}:k={k}[{owner}->{prober}]"
     RESULTS["attacks"].append(label)
     problems = []
-    if token in after.text or secret.token in after.text:
+    # `unmentioned` echoes words of the prober's own query (the token, when the query is it):
+    # read apart, it must hold nothing but the query's words, and it is compared below
+    echoed = after.json().get("unmentioned", [])
+    if any(term not in text for term in echoed):
+        problems.append(f"unmentioned holds words that are not the query's: {echoed}")
+    body = {k: v for k, v in after.json().items() if k != "unmentioned"}
+    if token in json.dumps(body) or secret.token in after.text:
         problems.append("secret value in recall results")
     if _stable(after) != _stable(before):
         b, a = before.json()["results"], after.json()["results"]

@@ -201,3 +201,80 @@ def test_what_a_reader_may_not_see_does_not_move_the_status_of_a_question_about_
     assert before["status"] == after["status"] == "answered"
     assert (after["relevance"], after["person"]) == (before["relevance"], before["person"])
     assert [r["score"] for r in after["results"]] == [r["score"] for r in before["results"]]
+
+
+NOTES = [
+    ("agent", "Decided to use PostgreSQL 16 for the billing service instead of MySQL."),
+    ("agent", "Tried Redis streams for the event queue; dropped it because ordering broke."),
+    ("agent", "The current version of the API spec is v2.3, replacing v2.2."),
+    ("agent", "Incident INC-405: the nightly export timed out on the ledger database."),
+]
+
+
+@pytest.fixture(scope="module")
+def notes(api: dict[str, Api]) -> str:
+    return write_chat(api["alice"], NOTES)
+
+
+@pytest.mark.parametrize(
+    ("question", "unmentioned"),
+    [
+        ("What was decided about Kafka?", ["Kafka"]),
+        ("What was the root cause of INC-406?", ["INC-406"]),
+        ("Why did the team drop RabbitMQ for the event queue?", ["RabbitMQ"]),
+        ("Is v2.4 of the API spec current?", ["v2.4"]),
+    ],
+)
+def test_a_question_naming_a_thing_nothing_mentions_is_not_found(
+    api: dict[str, Api], notes: str, question: str, unmentioned: list[str]
+) -> None:
+    answer = ask(api["bob"], question, notes)
+    assert answer["status"] == "not_found", (answer["relevance"], answer["unmentioned"])
+    assert answer["unmentioned"] == unmentioned
+    assert answer["results"], "the closest results are still returned"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was decided about PostgreSQL?",
+        "What happened in INC-405?",
+        "Why were Redis streams dropped?",
+        "What is the current version of the API spec?",
+    ],
+)
+def test_a_question_naming_a_thing_memory_mentions_is_answered(
+    api: dict[str, Api], notes: str, question: str
+) -> None:
+    answer = ask(api["bob"], question, notes)
+    assert answer["status"] == "answered", (answer["relevance"], answer["unmentioned"])
+    assert answer["unmentioned"] == []
+
+
+def test_a_mention_the_reader_may_not_see_is_no_mention(api: dict[str, Api]) -> None:
+    """A hidden note naming Kafka leaves the answer to a reader who may not see it exactly as
+    if it had never been written; its readers get the question answered."""
+    conversation = write_chat(api["alice"], NOTES)
+    question = "What was decided about Kafka?"
+    before = ask(api["bob"], question, conversation)
+    hidden = ("agent", "Decided to keep Kafka for the event queue after the load test.")
+    body = turn(conversation, len(NOTES), *hidden, access=["finance"])
+    assert api["alice"].post("/v1/observations", body).status_code == 201
+    after = ask(api["bob"], question, conversation)
+    assert before["unmentioned"] == after["unmentioned"] == ["Kafka"]
+    assert before["status"] == after["status"] == "not_found"
+    assert [r["score"] for r in after["results"]] == [r["score"] for r in before["results"]]
+    seen = ask(api["alice"], question, conversation)
+    assert seen["unmentioned"] == [] and seen["status"] == "answered", seen["relevance"]
+
+
+def test_a_thing_mentioned_only_outside_the_filters_is_unmentioned(
+    api: dict[str, Api], notes: str
+) -> None:
+    """The check reads what the query's filters let in: Kafka named in another conversation
+    does not answer for this one."""
+    other = write_chat(api["alice"], [("agent", "Kafka was chosen for the audit log.")])
+    inside = ask(api["bob"], "What was decided about Kafka?", notes)
+    assert inside["unmentioned"] == ["Kafka"] and inside["status"] == "not_found"
+    there = ask(api["bob"], "What was decided about Kafka?", other)
+    assert there["unmentioned"] == [] and there["status"] == "answered", there["relevance"]

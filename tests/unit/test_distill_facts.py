@@ -105,6 +105,27 @@ def test_an_unresolvable_time_is_left_open() -> None:
     assert "valid_from" not in went
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm training for a half marathon in October, running three times a week.",
+        "I am volunteering at the shelter in December.",
+    ],
+)
+def test_a_present_progressive_is_not_dated_by_a_month_read_as_past(text: str) -> None:
+    # said in June: "in October" is ahead (or another clause's), never the start of the
+    # activity eight months before (it was dated 2025-10-01 when said on 2026-06-10)
+    (doing,) = drafts(text)
+    assert doing["predicate"] == "activity"
+    assert "valid_from" not in doing
+
+
+def test_a_time_is_never_an_object() -> None:
+    # "attended March" and the activity "running in March" were written before
+    assert facts("I started running in March.") == [(A, "activity", "running", True)]
+    assert facts("I went to a concert in March.") == [(A, "attended", "concert", True)]
+
+
 def test_a_hedge_lowers_confidence_and_is_still_written() -> None:
     sure = drafts("I found a job at a bakery.")
     hedged = drafts("I may have found a job at a bakery.")
@@ -168,6 +189,12 @@ def test_chinese_patterns_for_the_new_predicates(
     assert facts(text) == expected
 
 
+def test_a_chinese_workplace_holds_no_verb() -> None:
+    # "在杭州找到了新工作" (found a new job in Hangzhou) wrote works_at "杭州找到了新"
+    assert facts("我最近在杭州找到了新工作。") == []
+    assert facts("我在杭州工作。") == [(A, "works_at", "杭州", True)]
+
+
 def test_a_chinese_plan_carries_its_date() -> None:
     (plan,) = drafts("我下个月要去成都出差。")
     assert (plan["predicate"], plan["object"]) == ("plans", "去成都出差 (2026-07)")
@@ -207,7 +234,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("8", "8-said-only")
+    assert (default.version, off.version) == ("9", "9-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn

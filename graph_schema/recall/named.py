@@ -1,0 +1,152 @@
+"""The things a query names, and whether memory holds any mention of them (docs/recall.md,
+"Threshold", *Things memory has no record of*).
+
+"What was decided about Kafka?" asks about a thing by its name. When nothing the caller may
+see mentions Kafka, nothing can answer it, however close the best turn about other decisions
+is. Pure functions, no model, unit-tested in ``tests/unit/test_named.py``:
+
+* :func:`named_terms`: the query's names and identifiers, read from its spelling alone: a
+  capitalised word that does not start a sentence ("Kafka", "Google", "Vivaldi"), an acronym
+  ("GPU", "HR"), a word in camel case or with ``_`` or ``#`` ("BigQuery", "user_id"), a token
+  mixing letters and digits or a dotted version ("p99", "INC-405", "v2.3", "4.9.0"). Not a
+  name: a word starting a sentence, ``I``, a month or weekday, a title ("Dr."), a number, a
+  year, a day or a date (time is read by the time windows, not here), a single letter. A
+  hyphenated word without digits is read part by part ("Wars-related" -> "Wars").
+* :func:`unheld`: those of the terms that none of the given texts and names holds. A token
+  with a digit must be held exactly (``INC-405`` is not ``INC-406``, ``p99`` is not ``p95``);
+  a word by its light stem ("Himalayan" / "Himalayas" share one) or by a common prefix of
+  at least five letters that leaves at most two letters over in the shorter word ("Europe" /
+  "European", "Tennesee" / "Tennessee"), so that a misspelling or another form of the word is
+  not read as a new thing. Lenient on purpose: an unheld term refuses the question.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from graph_schema.recall.query import STOP_WORDS, stem
+
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u3000-\u303f]+")
+# a sentence boundary, or a token: letters and digits, joined by - . / # + ' inside it
+_PIECE = re.compile(r"[.?!]+(?:\s+|$)|\n+|[^\W_](?:[^\W_]|_|[-./#+'\u2019](?=[^\W_]))*")
+_WORD = re.compile(r"[^\W_](?:[^\W_]|[-./#+](?=[^\W_]))*")
+_TIME = frozenset(
+    m.lower()
+    for m in (*calendar.month_name, *calendar.month_abbr, *calendar.day_name, *calendar.day_abbr)
+    if m
+) | {"sept"}
+_TITLES = frozenset(
+    ["dr", "mr", "mrs", "ms", "mx", "st", "jr", "sr", "prof", "mt", "no", "vs", "etc"]
+)
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)?(?:st|nd|rd|th|s|am|pm)?|\d{4}-\d\d(?:-\d\d)?", re.I)
+_CODE = re.compile(r"[a-z][A-Z]|[_#]")
+_CONTRACTION = re.compile(r"['\u2019](s|m|re|ve|ll|d|t)$", re.I)
+MIN_PREFIX = 5  # letters a misspelling or another form must share at the start
+MAX_REST = 2  # letters the shorter word may have beyond the shared start
+
+
+def _name_like(part: str, starts_sentence: bool) -> bool:
+    low = part.lower()
+    if len(part) < 2 or low in STOP_WORDS or low in _TIME or low in _TITLES or part == "I":
+        return False
+    if _CODE.search(part) or (part.isupper() and part.isalpha()):
+        return True
+    return part[0].isupper() and not starts_sentence
+
+
+def _token_terms(token: str, starts_sentence: bool) -> list[str]:
+    """The names and identifiers in one token of the query."""
+    token = _CONTRACTION.sub("", token).rstrip(".")
+    if any(c.isdigit() for c in token):
+        has_letters = any(c.isalpha() for c in token)
+        is_number = _NUMBER.fullmatch(token) is not None
+        return [token] if not is_number and (has_letters or token.count(".") >= 2) else []
+    return [p for p in token.split("-") if _name_like(p, starts_sentence)]
+
+
+def named_terms(text: str) -> list[str]:
+    """The names and identifiers ``text`` spells (module docstring), distinct, in order;
+    CJK text is skipped (it has no capitals): its Latin words are read as in English."""
+    found: dict[str, None] = {}
+    latin = _CJK_RUN.sub(" , ", text)
+    starts_sentence = latin == text  # in CJK text a capital always marks a name
+    previous = ""
+    for match in _PIECE.finditer(latin):
+        piece = match.group()
+        if not piece[0].isalnum():
+            starts_sentence = previous.lower() not in _TITLES
+            continue
+        for term in _token_terms(piece, starts_sentence):
+            found.setdefault(term, None)
+        starts_sentence, previous = False, piece
+    return list(found)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The lower-cased words of some texts and names, as :func:`unheld` reads them."""
+
+    words: frozenset[str]
+    stems: frozenset[str]
+
+    @classmethod
+    def of(cls, texts: Iterable[str]) -> Vocabulary:
+        found: set[str] = set()
+        for text in texts:
+            lowered = (text or "").lower()
+            found.update(_WORD.findall(lowered))
+            found.update(re.findall(r"[^\W_]+", lowered))
+        return cls(frozenset(found), frozenset(stem(w) for w in found))
+
+    def holds(self, term: str) -> bool:
+        low = term.lower()
+        if low in self.words:
+            return True
+        if any(c.isdigit() for c in low):
+            return False
+        parts = re.findall(r"[^\W_]+", low)
+        if len(parts) > 1:  # "user_id", "Wi.Fi": every part, each its own way
+            return all(self.holds(p) for p in parts)
+        return stem(low) in self.stems or (len(low) >= MIN_PREFIX and self._near(low))
+
+    def _near(self, low: str) -> bool:
+        for word in self.words:
+            shared = _shared_start(low, word)
+            if shared >= MIN_PREFIX and shared >= min(len(low), len(word)) - MAX_REST:
+                return True
+        return False
+
+
+def _shared_start(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def unheld(terms: Iterable[str], vocabulary: Vocabulary) -> list[str]:
+    """The ``terms`` that ``vocabulary`` does not hold (:meth:`Vocabulary.holds`), in order."""
+    return [t for t in terms if not vocabulary.holds(t)]
+
+
+def unheld_in(terms: list[str], texts: Iterable[str]) -> list[str]:
+    """:func:`unheld` over the words of ``texts``; a term found verbatim in them as a whole
+    word (case aside) is held without building their vocabulary (most queries name only what
+    their candidates say: a speaker, a place); ``INC-40`` is not found in ``INC-405``, nor
+    ``HR`` in ``three``."""
+    texts = list(texts)
+    joined = "\n".join(texts).lower()
+    rest = [t for t in terms if not _verbatim(t, joined)]
+    return unheld(rest, Vocabulary.of(texts)) if rest else []
+
+
+_WHOLE = r"(?<![^\W_]){}(?![^\W_])"
+
+
+def _verbatim(term: str, joined: str) -> bool:
+    return re.search(_WHOLE.format(re.escape(term.lower())), joined) is not None

@@ -1,0 +1,73 @@
+"""The query's names and identifiers, and whether some texts mention them (recall's
+``unmentioned``: graph_schema/recall/named.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph_schema.recall.named import Vocabulary, named_terms, unheld, unheld_in
+
+
+@pytest.mark.parametrize(
+    ("query", "terms"),
+    [
+        ("What was decided about Kafka?", ["Kafka"]),
+        ("Kafka was dropped, why?", []),  # a sentence's first word may be any word
+        ("Why? Kafka was dropped.", []),
+        ("What is the p99 latency of GET /transfers?", ["p99", "GET"]),
+        ("What did the Google Play review say about Trailhead 4.9.0?",
+         ["Google", "Play", "Trailhead", "4.9.0"]),
+        ("What was the root cause of INC-405?", ["INC-405"]),
+        ("Did we move user_id to userId in v2?", ["user_id", "userId", "v2"]),
+        ("What was the BigQuery bill for July?", ["BigQuery"]),
+        ("Which Star Wars-related places? Answer yes or no.", ["Star", "Wars"]),
+        ("Would Caroline like Dr. Seuss books?", ["Caroline", "Seuss"]),
+        ("What's Maya's job?", ["Maya"]),
+        ("I'm asking what I said on Monday in May", []),
+        ("When is release 5.2 planned for 2024-05-08 at 10:30, the 21st?", []),
+        ("How many rows on 21 April 2023, 40,000 or 3rd?", []),
+        ("exp-search-vec-01 扩到 20% 流量以后点击率是多少？", ["exp-search-vec-01"]),
+        ("Kafka 集群有几个节点？", ["Kafka"]),  # CJK text has no capitals: always a name
+        ("小李对什么过敏？", []),
+        ("who owns the mobile app?", []),
+    ],
+)  # fmt: skip
+def test_named_terms(query: str, terms: list[str]) -> None:
+    assert named_terms(query) == terms
+
+
+VOCABULARY = Vocabulary.of(
+    [
+        "Caroline: I went to Europe and hiked the Himalayas.",
+        "Tennessee was hot; INC-405 closed; p95 is 420 ms; user_id renamed.",
+        "Mia",
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "term", ["Caroline", "caroline", "European", "Himalayan", "Tennesee", "INC-405", "p95",
+             "user_id", "Mia"],
+)  # fmt: skip
+def test_held_by_word_stem_or_a_near_spelling(term: str) -> None:
+    assert unheld([term], VOCABULARY) == []
+
+
+@pytest.mark.parametrize("term", ["Kafka", "INC-406", "p99", "user_name", "Eur", "Mio"])
+def test_an_identifier_is_held_exactly_and_a_short_word_is_not_guessed(term: str) -> None:
+    assert unheld([term], VOCABULARY) == [term]
+
+
+def test_unheld_keeps_the_query_order() -> None:
+    assert unheld(["Kafka", "Mia", "p99"], VOCABULARY) == ["Kafka", "p99"]
+
+
+def test_unheld_in_texts_reads_a_verbatim_word_and_falls_back_to_the_vocabulary() -> None:
+    texts = ["Caroline: I hiked the Himalayas with the INC-405 team."]
+    assert unheld_in(["Caroline", "Himalayan", "INC-405"], texts) == []
+    assert unheld_in(["INC-40", "Kafka"], texts) == ["INC-40", "Kafka"]
+    assert unheld_in([], texts) == []
+
+
+def test_a_verbatim_match_is_a_whole_word() -> None:
+    assert unheld_in(["HR", "Mia"], ["We walked through three rooms in Miami."]) == ["HR", "Mia"]
