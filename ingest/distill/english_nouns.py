@@ -21,6 +21,7 @@ from ingest.distill.english import (
     children,
     first_person,
     gerund,
+    name_of,
     phrase,
     phrases,
     pobj,
@@ -296,6 +297,17 @@ def _one_of(token: Token) -> bool:
     return one.dep_ in ("attr", "nsubj") and one.head.lemma_ == "be"
 
 
+def _single_role_name(token: Token, who: str) -> list[Fact]:
+    """The name a one-holder role is given ("my girlfriend Ines"): its identifier never takes
+    a name (``Leo/partner``, the same person however named), so the name is a ``name`` fact
+    of it, as the Chinese patterns write for 我男朋友叫李明; the entity page shows it and
+    GET /v1/entities?q=Ines finds it."""
+    name = name_of(token)
+    if name is None or who.endswith(f":{name}"):
+        return []
+    return [Fact(who, "name", name, confidence=0.8)]
+
+
 def noun_facts(
     sentence: Span, speaker: str, settled: Callable[[Token], bool], *, asked: bool = False
 ) -> list[tuple[Fact, Token]]:
@@ -315,6 +327,7 @@ def noun_facts(
             continue  # "I want to start my own family": a relation wished for, not had
         if rel is not None and (_my(token) or _we_subject(sentence)):
             found.append((Fact(speaker, rel[0], rel[1], confidence=0.8), token))
+            found.extend((fact, token) for fact in _single_role_name(token, rel[1]))
             continue
         if rel is None and token.lemma_.lower() in lx.LESSONS | lx.CLUBS and not asked:
             found.extend((Fact(speaker, p, v, confidence=0.8), token) for p, v in _lessons(token))

@@ -295,12 +295,37 @@ def _switch(c: Clause) -> list[Fact]:
     if technical(value, sentence) or (old is not None and technical(old.text, sentence)):
         return [c.fact("tech_stack", value)] if _speaker(c) else []
     moved = c.verb.lemma_ in ("move", "relocate") and not children(c.verb, "dobj")
-    if moved and _person(c) and target.pos_ == "PROPN":
+    if moved and _person(c) and target.lemma_ in _HOMES:
+        target = pobj(target, "in") or target  # "moved to a new apartment in Porto"
+        value = phrase(target) or ""
+    if moved and _person(c) and target.pos_ == "PROPN" and value:
         return [c.fact("lives_in", value, confidence=0.85)]
     return []
 
 
+_HOMES = frozenset({"apartment", "flat", "house", "home", "place", "condo", "studio"})
+
+
 # --- where and what people are ----------------------------------------------------------------
+
+
+_TEAMS = frozenset({"team", "department", "group", "squad", "division", "lab", "office"})
+
+
+def _team_at(c: Clause) -> list[Fact]:
+    """leading / managing / joining the X team at a named company: where one works ("I'm
+    now leading the data team at Farfetch"); a team alone says nothing of the employer."""
+    if not _speaker(c) or c.negated or c.future:
+        return []
+    team = next((o for o in children(c.verb, "dobj") if o.lemma_ in _TEAMS), None)
+    employer = pobj(team, "at") if team is not None else None
+    employer = employer or (pobj(c.verb, "at") if team is not None else None)
+    if employer is None or employer.pos_ != "PROPN":
+        return []
+    value = phrase(employer)
+    if not value or value.lower() in lx.NOT_EMPLOYERS:
+        return []
+    return [c.fact("works_at", value, confidence=0.85)]
 
 
 def _live(c: Clause) -> list[Fact]:
@@ -904,6 +929,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("live", "base"), _live),
     (("come", "grow"), _origin),
     (("work", "employ"), _work),
+    (("lead", "manage", "head", "run", "join"), _team_at),
     (("study", "learn", "major"), _study),
     (("graduate",), _graduate),
     (("retire",), _life("retired")),

@@ -55,7 +55,10 @@ SAID_CONFIDENCE = 1.0
 # "I bought you X", "a fan of yours"); 9: from a new user's trial, a time is never an object
 # ("I started running in March" wrote "attended March") and a present progressive is not dated
 # by a bare month read as past ("I'm training for a race in October", said in June), a Chinese
-# workplace holds no verb ("在杭州找到了新工作" wrote works_at "杭州找到了新")
+# workplace holds no verb ("在杭州找到了新工作" wrote works_at "杭州找到了新"); and recall: a
+# one-holder role's name written as its `name` ("my girlfriend Ines"), a home in a city ("moved
+# to a new apartment in Porto": lives_in Porto), a team at a company ("leading the data team at
+# Farfetch": works_at Farfetch)
 DISTILLER_VERSION = "9"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from dataclasses import dataclass, field
@@ -91,12 +92,24 @@ def plant(api: dict[str, Api], owner: str, prober: str) -> Secret:
     return secret
 
 
+_UNMENTIONED = re.compile(r'"unmentioned":\s*(\[[^\]]*\])')
+
+
+def without_echo(text: str) -> str:
+    """Recall's ``unmentioned`` echoes words of the prober's own query (the token it asked
+    about, which differs from the control's): kept as the number of words, so that a hidden
+    mention that made a word "mentioned" still shows, and the words themselves left out."""
+    return _UNMENTIONED.sub(lambda m: f'"unmentioned": {len(json.loads(m.group(1)))}', text)
+
+
 def normalise(
     response: httpx.Response, secret: Secret, volatile: tuple[str, ...] = ()
 ) -> tuple[int, str]:
     """The response with the probed subjects and the volatile fields (plus ``volatile``, more
-    keys whose values differ between two equally empty answers) blanked out."""
-    text = response.text.replace(secret.subject, "<S>").replace(secret.control, "<S>")
+    keys whose values differ between two equally empty answers) blanked out, and recall's
+    echo of the query (:func:`without_echo`) counted."""
+    text = without_echo(response.text)
+    text = text.replace(secret.subject, "<S>").replace(secret.control, "<S>")
     text = _VOLATILE.sub(r'"\1": <v>', text)
     for key in volatile:
         text = re.sub(rf'"{key}":\s*("[^"]*"|null)', f'"{key}": <v>', text)
@@ -118,7 +131,7 @@ def check(
     label = f"{name}[{secret.owner}->{secret.prober}]"
     RESULTS["attacks"].append(label)
     problems = []
-    if secret.token in probe.text:
+    if secret.token in without_echo(probe.text):
         problems.append("secret value in the response")
     if any(i in probe.text for i in secret.ids if i not in supplied):
         problems.append("hidden id in the response")

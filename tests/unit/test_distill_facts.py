@@ -189,6 +189,32 @@ def test_chinese_patterns_for_the_new_predicates(
     assert facts(text) == expected
 
 
+def test_a_one_holder_role_keeps_its_identifier_and_its_name_is_written() -> None:
+    # "my girlfriend Ines": the partner is A/partner however named, and Ines was lost
+    assert facts("We're going to a concert with my girlfriend Ines.")[-2:] == [
+        (A, "has_relative", f"{A}/partner", True),
+        (f"{A}/partner", "name", "Ines", True),
+    ]
+    assert (f"{A}/brother:Daniel", "name", "Daniel", True) not in facts(
+        "I went hiking with my brother Daniel."
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We just moved to a new apartment in Porto.", [(A, "lives_in", "Porto", True)]),
+        ("We moved to a bigger house.", []),
+        ("I'm now leading the data team at Farfetch.", [(A, "works_at", "Farfetch", True)]),
+        ("I lead the team.", []),
+    ],
+)
+def test_a_home_in_a_city_and_a_team_at_a_company(
+    text: str, expected: list[tuple[str, str, Any, bool]]
+) -> None:
+    assert facts(text) == expected
+
+
 def test_a_chinese_workplace_holds_no_verb() -> None:
     # "在杭州找到了新工作" (found a new job in Hangzhou) wrote works_at "杭州找到了新"
     assert facts("我最近在杭州找到了新工作。") == []
