@@ -250,23 +250,18 @@ def _unmentioned(
     missing = unheld_in(terms, [*texts, *names])
     if not missing:
         return []
-    probe = _probe_lists(tx, p, missing)
+    probe = _probe_lists(tx, p, query, missing)
     return unheld_in(missing, [*(c.text for c in probe), *(c.speaker or "" for c in probe)])
 
 
-def _probe_lists(tx: ManagedTransaction, p: dict[str, Any], terms: list[str]) -> list[Candidate]:
-    """The visible turns and assertions that a full-text search for ``terms`` finds."""
-    lucene = lucene_terms(" ".join(terms))
-    if not lucene:
-        return []
-    index = q.FULLTEXT_INDEXES[("assertion", False)]
-    params = {**p, "terms": lucene, "index": index, "fields": q.FULLTEXT_FIELDS[index]}
-    rows = _rows(tx, q.ASSERTION_FULLTEXT, params)
-    index = q.FULLTEXT_INDEXES[("passage", False)]
-    params = {**params, "index": index, "fields": q.FULLTEXT_FIELDS[index]}
-    return rows + _rows(
-        tx, q.PASSAGE_FULLTEXT, {**params, "property": q.TEXT_PROPERTIES["passage"]}
-    )
+def _probe_lists(
+    tx: ManagedTransaction, p: dict[str, Any], query: RecallQuery, terms: list[str]
+) -> list[Candidate]:
+    """The visible assertions and turns that a full-text search for ``terms`` finds (the
+    assertion and passage full-text lists, read for these words alone)."""
+    probe = replace(query, text=" ".join(terms))
+    found = _fulltext_lists(tx, p, probe, {"assertion_fulltext", "passage_fulltext"})
+    return [c for rows in found.values() for c in rows]
 
 
 def _search(

@@ -318,8 +318,9 @@ def _team_at(c: Clause) -> list[Fact]:
     if not _speaker(c) or c.negated or c.future:
         return []
     team = next((o for o in children(c.verb, "dobj") if o.lemma_ in _TEAMS), None)
-    employer = pobj(team, "at") if team is not None else None
-    employer = employer or (pobj(c.verb, "at") if team is not None else None)
+    if team is None:
+        return []
+    employer = pobj(team, "at") or pobj(c.verb, "at")
     if employer is None or employer.pos_ != "PROPN":
         return []
     value = phrase(employer)
