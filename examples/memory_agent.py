@@ -30,19 +30,38 @@ questions) and answer from what it says, naming the time it is true as of. If th
 answers not_found, say you do not know; out_of_scope means the memory does not track that.
 When you learn a new fact, write it with assert_fact and the expected_current you read."""
 
+# Seconds the toolset waits for tractatus-mcp to start and answer its first request. The MCP
+# client's own default (5 s) is shorter than a cold start on a busy machine: the server is a
+# new Python process that imports the client and the MCP SDK before it can answer.
+START_TIMEOUT = 60.0
 
-def memory_tools(env: dict[str, str] | None = None) -> MCPToolset[Any]:
-    """The memory tools: ``tractatus-mcp`` over stdio, configured by the environment."""
-    command = shutil.which("tractatus-mcp") or os.path.join(
-        os.path.dirname(sys.executable), "tractatus-mcp"
-    )
+
+def server_command() -> list[str]:
+    """The installed ``tractatus-mcp`` (on the PATH, else beside this Python)."""
+    installed = shutil.which("tractatus-mcp")
+    return [installed or os.path.join(os.path.dirname(sys.executable), "tractatus-mcp")]
+
+
+def memory_tools(
+    env: dict[str, str] | None = None, command: list[str] | None = None
+) -> MCPToolset[Any]:
+    """The memory tools: ``tractatus-mcp`` over stdio, configured by the environment.
+
+    ``command``: how to start the server (default: the installed ``tractatus-mcp``), which is
+    waited for up to ``START_TIMEOUT`` seconds.
+    """
+    command = command or server_command()
     variables = {k: v for k, v in os.environ.items() if k.startswith("TRACTATUS_")}
-    transport = StdioTransport(command=command, args=[], env={**variables, **(env or {})})
-    return MCPToolset(transport, tool_error_behavior="retry")
+    transport = StdioTransport(
+        command=command[0], args=command[1:], env={**variables, **(env or {})}
+    )
+    return MCPToolset(transport, tool_error_behavior="retry", init_timeout=START_TIMEOUT)
 
 
-def build_agent(model: Model | str, env: dict[str, str] | None = None) -> Agent[None, str]:
-    return Agent(model, instructions=INSTRUCTIONS, toolsets=[memory_tools(env)])
+def build_agent(
+    model: Model | str, env: dict[str, str] | None = None, command: list[str] | None = None
+) -> Agent[None, str]:
+    return Agent(model, instructions=INSTRUCTIONS, toolsets=[memory_tools(env, command)])
 
 
 def main(argv: list[str]) -> int:

@@ -89,3 +89,19 @@ def test_the_example_agent_reads_and_is_told_of_a_stale_write(base_url: str, sub
     assert "precondition_failed" in output and "React" in output.split("the write said:")[1]
     with Tractatus(base_url, KEYS["alice"]) as memory:
         assert [f.object for f in memory.facts(subject, "tech_stack").facts] == ["React"]
+
+
+def test_the_memory_tools_wait_for_a_server_that_starts_slowly(base_url: str) -> None:
+    """A cold tractatus-mcp on a busy machine answers later than the MCP client's default 5 s
+    (a clean-clone CI run failed on it): the example waits up to its START_TIMEOUT."""
+    example = _example()
+    slow = ["sh", "-c", 'sleep 6 && exec "$0"', *example.server_command()]
+
+    def list_tools(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        return ModelResponse(
+            parts=[TextPart(" ".join(sorted(t.name for t in info.function_tools)))]
+        )
+
+    env = {"TRACTATUS_URL": base_url, "TRACTATUS_API_KEY": KEYS["alice"]}
+    agent = example.build_agent(FunctionModel(list_tools), env=env, command=slow)
+    assert {"get_fact", "recall", "assert_fact"} <= set(agent.run_sync("tools?").output.split())
