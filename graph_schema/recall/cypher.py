@@ -6,10 +6,19 @@ filter (:func:`graph_schema.core_cypher.known_and_valid`) and the caller's filte
 answers its top ``$fetch`` before any WHERE, so index queries over-fetch; scoped requests
 (conversation, task, subject) scan their scope exactly instead.
 
-Parameters common to all statements: ``$groups``, ``$as_of``, ``$known_at``, ``$tiers``,
-``$min_confidence``, ``$source_kinds``, ``$subject``, ``$task_id``, ``$conversation_id``,
+Parameters common to all statements: ``$groups``, ``$as_of``, ``$known_at``,
+``$min_confidence``, ``$filter`` (below), ``$subject``, ``$task_id``, ``$conversation_id``,
 ``$include_superseded``, ``$vector`` (may be null), ``$limit``, ``$exact_limit``; the full-text
 statements also take ``$index``, ``$fields`` and ``$terms``.
+
+The filters are read in the WHERE clauses from ``$filter``, one map: ``tiers`` (a list of one
+to four) and the four that may be absent (``source_kinds``, ``subject``, ``task_id``,
+``conversation_id``; null when absent).
+Neo4j caches a plan per statement and per parameter *type and size class* (null, an empty
+string, a short one and a long one are four plans): as separate parameters, each combination
+of filters was planned again on its first use, ~1-2 s for a recall; a map is one type, so
+one plan serves them all. The scoped statements match their scope (``MATCH (o:Observation
+{conversation_id: $conversation_id})``) by the top-level parameter, which they always have.
 
 A *group* is what recall ranks: the observation (conversation turn) an assertion was distilled
 from, or the assertion itself when it came from no observation. A ``(:Passage)`` is a derived
@@ -60,21 +69,22 @@ TEXT_PROPERTIES = {"passage": "text", "context": "context"}
 def assertion_filter(var: str, *, conversation: bool = True) -> str:
     """What a caller may get back: visible, known and valid (or recorded, when superseded
     facts are asked for), positive, in the tiers (as known at ``$known_at``), confident
-    enough, within the filters."""
+    enough, within the filters (``$filter``, one map: see the module's docstring)."""
     clauses = [
         visible(var),
         f"{var}.polarity = true",
-        f"{effective_tier(var)} IN $tiers",
+        f"{effective_tier(var)} IN $filter.tiers",
         f"{var}.confidence >= $min_confidence",
-        f"($source_kinds IS NULL OR {var}.source_kind IN $source_kinds)",
-        f"($subject IS NULL OR {var}.subject = $subject)",
-        f"($task_id IS NULL OR {var}.task_id = $task_id)",
+        f"($filter.source_kinds IS NULL OR {var}.source_kind IN $filter.source_kinds)",
+        f"($filter.subject IS NULL OR {var}.subject = $filter.subject)",
+        f"($filter.task_id IS NULL OR {var}.task_id = $filter.task_id)",
         f"(($include_superseded AND {var}.recorded_at <= $known_at) OR ({known_and_valid(var)}))",
     ]
     if conversation:
         clauses.append(
-            f"($conversation_id IS NULL OR EXISTS {{ MATCH ({var})-[:EVIDENCED_BY]->(:Evidence)"
-            "-[:FROM]->(cv:Observation) WHERE cv.conversation_id = $conversation_id })"
+            f"($filter.conversation_id IS NULL OR EXISTS {{ MATCH ({var})-[:EVIDENCED_BY]->"
+            "(:Evidence)-[:FROM]->(cv:Observation)"
+            " WHERE cv.conversation_id = $filter.conversation_id })"
         )
     return " AND ".join(clauses)
 
@@ -89,8 +99,9 @@ def observation_filter(var: str) -> str:
 
 def passage_filter(var: str) -> str:
     return (
-        f"{visible(var)} AND ($conversation_id IS NULL OR {var}.conversation_id = $conversation_id)"
-        f" AND ($task_id IS NULL OR {var}.task_id = $task_id)"
+        f"{visible(var)} AND ($filter.conversation_id IS NULL"
+        f" OR {var}.conversation_id = $filter.conversation_id)"
+        f" AND ($filter.task_id IS NULL OR {var}.task_id = $filter.task_id)"
         f" AND EXISTS {{ MATCH ({var})-[:OF]->(o:Observation) WHERE {observation_filter('o')} }}"
     )
 

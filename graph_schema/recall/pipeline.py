@@ -69,16 +69,24 @@ def parameters(
 ) -> dict[str, Any]:
     f = query.filters
     tiers: Sequence[Tier] = f.tiers or DEFAULT_TIERS
+    kinds = [s.value for s in f.source_kinds] if f.source_kinds else None
     return {
         "groups": list(principal.groups),
         "as_of": query.as_of,
         "known_at": query.known_at,
-        "tiers": [t.value for t in tiers],
         "min_confidence": float(f.min_confidence),
-        "source_kinds": [s.value for s in f.source_kinds] if f.source_kinds else None,
         "subject": f.subject,
         "task_id": f.task_id,
         "conversation_id": f.conversation_id,
+        # the scope statements match these three; every WHERE reads the filters from this one
+        # map: one plan for any combination of filters (graph_schema/recall/cypher.py)
+        "filter": {
+            "tiers": [t.value for t in tiers],
+            "source_kinds": kinds,
+            "subject": f.subject,
+            "task_id": f.task_id,
+            "conversation_id": f.conversation_id,
+        },
         "include_superseded": f.include_superseded,
         "vector": query.vector,
         "limit": POOL,
