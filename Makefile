@@ -75,16 +75,18 @@ LINKED = $(VENV)/bin/uv pip install --quiet --python $(PY) --no-index \
 UV = -c scripts/constraints.txt uv
 PINNED = -c scripts/constraints.txt -r var/requirements.txt
 HASHED = --no-deps --require-hashes -r scripts/spacy-model.txt
+# $(call offline_first,INSTALLER,ARGS): install from the wheelhouse; when it lacks a wheel,
+# fetch what is missing into it, then install again
+offline_first = $(1) $(2) 2>/dev/null || { echo "fetching what the wheelhouse lacks: $(2)"; \
+  $(TO_WHEELHOUSE) $(2) && $(1) $(2); }
 
 $(INSTALLED): pyproject.toml client/pyproject.toml scripts/requirements.py scripts/spacy-model.txt \
   scripts/constraints.txt scripts/embedding_model.py | $(PY)
 	@mkdir -p "$(WHEELHOUSE)" var
 	$(PY) scripts/requirements.py dev embeddings > var/requirements.txt
-	$(FROM_WHEELHOUSE) $(UV) 2>/dev/null || { $(TO_WHEELHOUSE) $(UV) && $(FROM_WHEELHOUSE) $(UV); }
-	$(LINKED) $(PINNED) 2>/dev/null || { echo "fetching the wheels the wheelhouse lacks"; \
-	  $(TO_WHEELHOUSE) $(PINNED) && $(LINKED) $(PINNED); }
-	$(FROM_WHEELHOUSE) $(HASHED) 2>/dev/null || { echo "fetching the spaCy model"; \
-	  $(TO_WHEELHOUSE) $(HASHED) && $(FROM_WHEELHOUSE) $(HASHED); }
+	$(call offline_first,$(FROM_WHEELHOUSE),$(UV))
+	$(call offline_first,$(LINKED),$(PINNED))
+	$(call offline_first,$(FROM_WHEELHOUSE),$(HASHED))
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e ./client -e .
 	$(PY) scripts/embedding_model.py
 	@touch $@
