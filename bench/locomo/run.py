@@ -148,6 +148,7 @@ def ask(
                 relevance=float(answer.get("relevance", 0.0)),
                 others=others_relevance(answer),
                 unmentioned=list(answer.get("unmentioned") or []),
+                missing_kinds=list(answer.get("missing_kinds") or []),
                 latency_ms=latency,
             )
         )

@@ -81,6 +81,8 @@ class Outcome:
     others: float | None = None
     # the query's names and identifiers that nothing visible mentions (then not_found)
     unmentioned: list[str] = field(default_factory=list)
+    # the kinds of thing the query asks for that no result read names (then not_found)
+    missing_kinds: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -134,7 +136,8 @@ class Rule:
     known) is not_found when the best of anyone's own statements is under ``person_threshold``
     or the others' best is more than ``margin`` above the person's; ``margin`` None reads the
     person's relevance against ``threshold`` (the rule without the contrast). A query naming a
-    thing nothing visible mentions (``unmentioned``) is not_found whatever the settings, as in
+    thing nothing visible mentions (``unmentioned``), or asking for a kind of thing no result
+    read names (``missing_kinds``), is not_found whatever the settings, as in
     ``graph_schema.recall.pipeline.recall``."""
 
     threshold: float
@@ -142,7 +145,7 @@ class Rule:
     margin: float | None = None
 
     def not_found(self, o: Outcome) -> bool:
-        if o.unmentioned:
+        if o.unmentioned or o.missing_kinds:
             return True
         if o.others is None or self.margin is None:
             return o.relevance < self.threshold

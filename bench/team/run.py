@@ -147,6 +147,7 @@ def ask(
             relevance=float(answer.get("relevance", 0.0)),
             others=others_relevance(answer),
             unmentioned=list(answer.get("unmentioned") or []),
+            missing_kinds=list(answer.get("missing_kinds") or []),
             latency_ms=latency,
         )
         asked.append(Asked(q["id"], phase, q["category"], q["lang"], outcome))

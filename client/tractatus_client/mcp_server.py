@@ -131,7 +131,9 @@ def _memory_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None
         """Search the memory: ranked facts with their evidence and why each was found.
         `status` is `answered` or `not_found`; `relevance` says how well the best one fits;
         `person`, for a question about one person, how well the others' statements fit;
-        `unmentioned`, the names in the query that nothing in memory mentions."""
+        `unmentioned`, the names in the query that nothing in memory mentions;
+        `missing_kinds`, the kinds of thing it asks for (an instrument, a colour, a brother)
+        that none of the results names."""
         filters = {"conversation_id": conversation_id} if conversation_id else None
         return await _answer(
             client.recall(query, k=k, as_of=as_of, known_at=known_at, filters=filters)

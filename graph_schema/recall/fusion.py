@@ -27,7 +27,17 @@ from datetime import datetime
 
 from graph_schema.recall.query import Window, is_question, names_in_query, time_windows
 
-FEATURES = ("speaker", "time", "graph", "rerank", "person", "contrast", "names", "unmentioned")
+FEATURES = (
+    "speaker",
+    "time",
+    "graph",
+    "rerank",
+    "person",
+    "contrast",
+    "names",
+    "unmentioned",
+    "kinds",
+)
 EXPAND = 30  # groups whose graph neighbours are looked up
 # Fitted on LoCoMo with bench/locomo/crossval.py (round grid values, with e5-small-v2);
 # held-out estimate in docs/recall.md. The assertion full-text list deviates from the fit

@@ -20,7 +20,7 @@ from graph_schema.ledger.reads import DEFAULT_TIERS
 from graph_schema.ledger.records import assertion_out
 from graph_schema.lifecycle import access
 from graph_schema.recall import cypher as q
-from graph_schema.recall import fusion, rerank
+from graph_schema.recall import fusion, kinds, rerank
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
 from graph_schema.recall.named import named_terms, unheld_in
 from graph_schema.recall.query import (
@@ -398,6 +398,19 @@ def _person_relevance(s: Scored, records: list[Any], terms: list[str], cjk: bool
     return fusion.relevance(similarity, max(coverage(terms, t) for t in texts))
 
 
+def _missing_kinds(work: _Work, query: RecallQuery, person: str | None) -> list[str]:
+    """The kinds the query asks for that no group read for the answer names
+    (:mod:`graph_schema.recall.kinds`): for a query naming one person, that person's groups,
+    each its own turn and the question it answers; otherwise every group's texts."""
+    texts: list[str] = []
+    for s in work.ranked:
+        if not fusion.answers_for(s, person):
+            continue
+        own = [s.turn] if person is not None and s.turn is not None else s.texts
+        texts += [*own, *([s.question] if s.question else [])]
+    return kinds.missing(query.text, texts)
+
+
 def _score(s: Scored, top: float) -> float:
     """The rerank's score; the fused score over its constant maximum without the rerank."""
     return s.rerank if s.rerank is not None else min(s.score / top, 1.0)
@@ -448,12 +461,16 @@ def recall(
     answered = bool(results) and fusion.answered(status.relevance, others, config, rule)
     # a thing the query names that nothing visible mentions: nothing can answer it
     answered = answered and not work.unmentioned
+    # a kind of thing asked for that nothing read names ("What instrument does Tom play?")
+    missing = _missing_kinds(work, query, status.person) if config.enabled("kinds") else []
+    answered = answered and not missing
     return RecallAnswer(
         status=Status.answered if answered else Status.not_found,
         results=results,
         relevance=status.relevance,
         person=person,
         unmentioned=work.unmentioned,
+        missing_kinds=missing,
         as_of=query.as_of,
         known_at=query.known_at,
     )

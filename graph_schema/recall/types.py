@@ -105,6 +105,15 @@ class RecallAnswer(BaseModel):
             "the status is not_found (docs/recall.md)."
         ),
     )
+    missing_kinds: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Kinds of thing the query asks for ('What instrument…', 'favourite colour') that "
+            "none of the results read for the answer names, as WordNet kinds "
+            "('musical_instrument', 'color'); when any, the status is not_found "
+            "(docs/recall.md)."
+        ),
+    )
     as_of: datetime
     known_at: datetime
 

@@ -278,3 +278,69 @@ def test_a_thing_mentioned_only_outside_the_filters_is_unmentioned(
     assert inside["unmentioned"] == ["Kafka"] and inside["status"] == "not_found"
     there = ask(api["bob"], "What was decided about Kafka?", other)
     assert there["unmentioned"] == [] and there["status"] == "answered", there["relevance"]
+
+
+FAMILY_CHAT = [
+    ("Priya", "Guess what, I finally got the job at the aquarium. I start next Monday."),
+    ("Tom", "Congrats! I've been stuck fixing my car all week, the gearbox died."),
+    ("Priya", "By the way, my sister Anika is moving to Lisbon in March for her PhD."),
+    ("Tom", "Lisbon is lovely. I went there two years ago with my wife."),
+    ("Priya", "Oh, and we adopted a rescue cat called Biscuit yesterday!"),
+    ("Tom", "A cat! I'm allergic, so I'll admire Biscuit from a distance."),
+]
+
+
+@pytest.fixture(scope="module")
+def family_chat(api: dict[str, Api]) -> str:
+    return write_chat(api["alice"], FAMILY_CHAT)
+
+
+@pytest.mark.parametrize(
+    ("question", "missing"),
+    [
+        ("What instrument does Tom play?", ["musical_instrument"]),
+        ("What is Priya's favourite colour?", ["color"]),
+        ("What is the name of Tom's dog?", ["dog"]),
+        ("Where does Priya's brother live?", ["brother"]),
+    ],
+)
+def test_a_question_asking_for_a_kind_nothing_names_is_not_found(
+    api: dict[str, Api], family_chat: str, question: str, missing: list[str]
+) -> None:
+    """The best turn is close in words (a cat for a dog, a sister for a brother), but no turn
+    of the person asked about names a thing of the kind asked for."""
+    answer = ask(api["bob"], question, family_chat)
+    assert answer["status"] == "not_found", (answer["relevance"], answer["missing_kinds"])
+    assert answer["missing_kinds"] == missing
+    assert answer["results"], "the closest results are still returned"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the name of Priya's cat?",
+        "Where is Priya's sister moving?",
+        "Who did Tom go to Lisbon with?",
+        "Where did Priya get a job?",
+    ],
+)
+def test_a_question_asking_for_a_kind_a_turn_names_is_answered(
+    api: dict[str, Api], family_chat: str, question: str
+) -> None:
+    answer = ask(api["bob"], question, family_chat)
+    assert answer["status"] == "answered", (answer["relevance"], answer["missing_kinds"])
+    assert answer["missing_kinds"] == []
+
+
+def test_a_kind_named_later_answers_the_question(api: dict[str, Api]) -> None:
+    """The same question, once the person names an instrument in a new turn, is answered
+    straight after the write."""
+    conversation = write_chat(api["alice"], FAMILY_CHAT)
+    question = "What instrument does Tom play?"
+    assert ask(api["bob"], question, conversation)["status"] == "not_found"
+    later = ("Tom", "These days I mostly play the cello in the evenings.")
+    body = turn(conversation, len(FAMILY_CHAT), *later)
+    assert api["alice"].post("/v1/observations", body).status_code == 201
+    answer = ask(api["bob"], question, conversation)
+    assert answer["status"] == "answered", (answer["relevance"], answer["missing_kinds"])
+    assert answer["missing_kinds"] == []

@@ -75,3 +75,13 @@ def test_the_status_rule_with_the_contrast_and_its_leave_one_out_fit() -> None:
     rows = scoring.rule_held_out(outcomes, grid, cap=0.05)
     assert [r["rule"] for r in rows[:3]] == [contrast] * 3
     assert rows[-1] == {"held_out": "pooled", "cat5": 1.0, "wrongly": 0.0}
+
+
+def test_a_name_or_a_kind_nothing_answers_is_not_found_whatever_the_settings() -> None:
+    """As recall decides: ``unmentioned`` or ``missing_kinds`` refuse whatever the relevance."""
+    Outcome, Rule = scoring.Outcome, scoring.Rule
+    high = Outcome("a", 5, [], [], "x", relevance=0.9)
+    assert not Rule(0.5).not_found(high)
+    assert Rule(0.5).not_found(Outcome("a", 5, [], [], "x", relevance=0.9, unmentioned=["Kafka"]))
+    kinds = Outcome("a", 5, [], [], "x", relevance=0.9, others=0.1, missing_kinds=["color"])
+    assert Rule(0.5).not_found(kinds) and Rule(0.5, 0.3, 0.1).not_found(kinds)

@@ -1,0 +1,103 @@
+"""Kinds nothing names: a question that asks for a thing of a kind, read against the texts
+that could answer it (docs/recall.md, *Kinds nothing names*). Pure.
+
+"What instrument does Tom play?" asks for a musical instrument; a turn of Tom's that answers
+it names one ("I play the cello"). When none of the texts recall read for the answer names a
+thing of the kind asked for, nothing there answers the question, however close its words
+are ("What is Priya's favourite colour?" against Priya's turns about a new job).
+
+The kinds and their members come from WordNet 3.1 (``kinds.json``, written by
+``scripts/wordnet_kinds.py``): a word names a kind when one of its two most frequent noun
+senses lies under the kind's synset. Only kinds whose members are common nouns are checked
+(colours, musical instruments, animals, food, drinks, plants, languages, relatives):
+the answer to "which song" or "what book" is a title, which no word list holds.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+TABLE = Path(__file__).with_name("kinds.json")
+WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")  # "my daughter's": "my", "daughter", "s"
+LONGEST = 3  # words in the longest member checked ("french horn", "chow chow")
+# where a question asks for a kind: "what kind of X", "which X", "what colour", "X's favourite Y"
+_KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\s+([a-z]+)")
+# the noun after "what" / "which", or the one after an adjective ("which musical instrument")
+_WHICH = re.compile(
+    r"\b(?:what|which)\s+(?!(?:is|was|are|were|do|does|did|has|have|had|will|would|can|could"
+    r"|should|might|may)\b)([a-z]+)(?:\s+([a-z]+))?"
+)
+_FAVOURITE = re.compile(r"\bfavou?rite\s+([a-z]+)")
+_POSSESSED = re.compile(
+    r"\b[A-Z][\w-]*'s?\s+(?:(?:new|old|first|second|pet|own|little|only)\s+)?([a-z]+)"
+)
+_PLURALS = (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("xes", "x"), ("s", ""))
+
+
+@dataclass(frozen=True)
+class Kinds:
+    """The table: the question words that ask for a kind, each kind's members (lower case,
+    spaces between words) and irregular plurals."""
+
+    asked: Mapping[str, str]
+    members: Mapping[str, frozenset[str]]
+    irregular: Mapping[str, str]
+
+    def singular(self, word: str) -> str:
+        if word in self.irregular:
+            return self.irregular[word]
+        for suffix, base in _PLURALS:
+            if word.endswith(suffix) and len(word) > len(suffix) + 2:
+                return word[: -len(suffix)] + base
+        return word
+
+    def names(self, kind: str, text: str) -> bool:
+        """Whether ``text`` names a thing of ``kind`` (one to three words, the last one
+        read in the singular too)."""
+        members = self.members[kind]
+        words = WORD.findall(text.lower())
+        for n in range(1, LONGEST + 1):
+            for i in range(len(words) - n + 1):
+                *head, last = words[i : i + n]
+                if " ".join([*head, last]) in members:
+                    return True
+                if " ".join([*head, self.singular(last)]) in members:
+                    return True
+        return False
+
+    def asked_in(self, query: str) -> list[str]:
+        """The kinds ``query`` asks for, in order, each once."""
+        lower = query.lower()
+        words = [m.group(1) for m in _KIND_OF.finditer(lower)]
+        for m in _WHICH.finditer(lower):
+            words += [w for w in m.groups() if w]
+        words += [m.group(1) for m in _FAVOURITE.finditer(lower)]
+        words += [m.group(1) for m in _POSSESSED.finditer(query)]
+        kinds = (self.asked.get(w) or self.asked.get(self.singular(w)) for w in words)
+        return list(dict.fromkeys(k for k in kinds if k is not None))
+
+
+@cache
+def table() -> Kinds:
+    data = json.loads(TABLE.read_text(encoding="utf-8"))
+    return Kinds(
+        asked=data["asked"],
+        members={kind: frozenset(words) for kind, words in data["members"].items()},
+        irregular=data["irregular"],
+    )
+
+
+def missing(query: str, texts: Iterable[str]) -> list[str]:
+    """The kinds ``query`` asks for that none of ``texts`` names (each by its question word's
+    kind: ``color``, ``musical_instrument``...); empty when it asks for none."""
+    kinds = table()
+    asked = kinds.asked_in(query)
+    if not asked:
+        return []
+    read = list(texts)
+    return [kind for kind in asked if not any(kinds.names(kind, t) for t in read)]

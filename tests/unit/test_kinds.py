@@ -1,0 +1,104 @@
+"""The kinds a question asks for, and whether texts name a thing of that kind (recall's
+``missing_kinds``: graph_schema/recall/kinds.py, the table from WordNet 3.1)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from graph_schema.recall import kinds
+
+
+@pytest.mark.parametrize(
+    ("query", "asked"),
+    [
+        ("What instrument does Tom play?", ["musical_instrument"]),
+        ("Which musical instrument did Tom take up?", ["musical_instrument"]),
+        ("What is Priya's favourite colour?", ["color"]),
+        ("What's Maya's favorite color?", ["color"]),
+        ("What is the name of Tom's dog?", ["dog"]),
+        ("What are the names of Maria's pets?", ["animal"]),
+        ("What kind of food did Nate cook?", ["food"]),
+        ("Which languages is Priya learning?", ["language"]),
+        ("What sport does Mia love?", []),  # "I love running": a sport WordNet files elsewhere
+        ("What is Priya's cat called?", ["feline"]),
+        ("Where does Priya's brother live?", ["brother"]),
+        ("What did Tom's mum cook?", ["mother"]),
+        ("What was grandpa's gift to Caroline?", []),  # "what was": no noun asked for
+        # no kind asked for: the answer may be a title, a name, a place, a time
+        ("Which song motivates Caroline?", []),
+        ("What book did Melanie read?", []),
+        ("Where did Priya get a job?", []),
+        ("When did Tom's gearbox die?", []),
+        ("What did Tom give up learning?", []),
+        ("小李养了什么宠物？", []),
+    ],
+)  # fmt: skip
+def test_the_kinds_a_question_asks_for(query: str, asked: list[str]) -> None:
+    assert kinds.table().asked_in(query) == asked
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "names"),
+    [
+        ("musical_instrument", "I play the cello every evening.", True),
+        ("musical_instrument", "Learning the drums was my best decision.", True),  # plural
+        ("musical_instrument", "I bought a French horn last week.", True),  # two words
+        ("musical_instrument", "A cat! I'm allergic to it.", False),  # a whip, only rarely
+        ("color", "I painted the door navy blue.", True),
+        ("color", "I'm also learning Portuguese on an app.", False),
+        ("language", "I'm also learning Portuguese on an app.", True),
+        ("dog", "We adopted a puppy from the shelter.", True),
+        ("dog", "We adopted a rescue cat called Biscuit.", False),
+        ("feline", "Our kitten Bailey sleeps all day.", True),  # added to WordNet's by hand
+        ("animal", "Our geese wake us up at dawn.", True),  # an irregular plural
+        ("food", "We had ice cream after the hike.", True),
+        ("brother", "By the way, my sister Anika is moving to Lisbon.", False),
+        ("daughter", "We celebrated my daughter's birthday.", True),  # a possessive
+        ("mother", "My mom taught me to bake.", True),
+    ],
+)  # fmt: skip
+def test_whether_a_text_names_a_thing_of_a_kind(kind: str, text: str, names: bool) -> None:
+    assert kinds.table().names(kind, text) is names
+
+
+def test_missing_lists_each_kind_no_text_names() -> None:
+    texts = ["I finally got the job at the aquarium.", "We adopted a rescue cat yesterday!"]
+    assert kinds.missing("What is Priya's favourite colour?", texts) == ["color"]
+    assert kinds.missing("What is the name of Priya's pet?", texts) == []
+    assert kinds.missing("What instrument does Priya play?", []) == ["musical_instrument"]
+    assert kinds.missing("Where did Priya get a job?", []) == []  # asks for no kind
+
+
+def test_the_table_keeps_wordnets_licence_and_every_asked_kind_has_members() -> None:
+    data = json.loads(kinds.TABLE.read_text(encoding="utf-8"))
+    assert "WordNet 3.1 Copyright 2011 by Princeton University" in data["licence"]
+    assert set(data["asked"].values()) <= set(data["members"])
+    for kind, words in data["members"].items():  # each kind holds a word that asks for it
+        assert {w for w, k in data["asked"].items() if k == kind} & set(words), kind
+
+
+def test_the_status_reads_the_persons_own_turns_and_the_questions_they_answer() -> None:
+    """For a question about one person, only that person's groups are read, each its own
+    turn (not the previous turn its context holds) and the question it answers; for a
+    question naming no one, every group's texts."""
+    from datetime import UTC, datetime
+
+    from graph_schema.recall.fusion import Scored
+    from graph_schema.recall.pipeline import RecallQuery, _missing_kinds, _Work
+
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    query = RecallQuery(text="What instrument does Tom play?", k=10, as_of=now, known_at=now)
+    ana = Scored(
+        "g1", speaker="Ana", texts=["Ana: I play the cello."], turn="Ana: I play the cello."
+    )
+    context = "Ana: I play the cello.\nTom: Nice, I mostly run."
+    tom = Scored("g2", speaker="Tom", texts=[context], turn="Tom: Nice, I mostly run.")
+    work = _Work([ana, tom], {})
+    assert _missing_kinds(work, query, "Tom") == ["musical_instrument"]
+    assert _missing_kinds(work, query, None) == []  # naming no one: Ana's turn is read
+    answer = Scored("g3", speaker="Tom", turn="Tom: The piano, since school.", texts=["…"])
+    assert _missing_kinds(_Work([tom, answer], {}), query, "Tom") == []
+    asked = Scored("g4", speaker="Tom", turn="Tom: Yes, since school.", question="A violin?")
+    assert _missing_kinds(_Work([tom, asked], {}), query, "Tom") == []
