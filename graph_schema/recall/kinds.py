@@ -34,7 +34,7 @@ _WHICH = re.compile(
 )
 _FAVOURITE = re.compile(r"\bfavou?rite\s+([a-z]+)")
 _POSSESSED = re.compile(
-    r"\b[A-Z][\w-]*'s?\s+(?:(?:new|old|first|second|pet|own|little|only)\s+)?([a-z]+)"
+    r"\b[A-Z][\w-]*['\u2019]s?\s+(?:(?:new|old|first|second|pet|own|little|only)\s+)?([a-z]+)"
 )
 _PLURALS = (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("xes", "x"), ("s", ""))
 

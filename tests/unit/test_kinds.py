@@ -24,6 +24,7 @@ from graph_schema.recall import kinds
         ("What sport does Mia love?", []),  # "I love running": a sport WordNet files elsewhere
         ("What is Priya's cat called?", ["feline"]),
         ("Where does Priya's brother live?", ["brother"]),
+        ("Where does Priya\u2019s brother live?", ["brother"]),  # a typographic apostrophe
         ("What did Tom's mum cook?", ["mother"]),
         ("What was grandpa's gift to Caroline?", []),  # "what was": no noun asked for
         # no kind asked for: the answer may be a title, a name, a place, a time
