@@ -43,6 +43,11 @@ POOL = 60  # rows per candidate list
 OVERFETCH = 20  # the vector index answers before any WHERE: ask for this many times more
 MAX_FETCH = 2_000
 MAX_ADAPTIVE_FETCH = 32_000  # past this a visible list may be cut short by hidden nodes
+# The status reads the best STATUS_DEPTH groups and the person and kinds rules the best
+# STATUS_DEPTH + READ_BEYOND, whatever k: the same question gets the same status at any k
+# (docs/recall.md, "Threshold").
+STATUS_DEPTH = 10
+READ_BEYOND = 10
 _CJK_MARK = ("\u3040", "\u9fff")
 
 
@@ -237,6 +242,11 @@ class _Work:
     records: dict[str, list[Any]]
     unmentioned: list[str] = field(default_factory=list)
 
+    @property
+    def window(self) -> list[Scored]:
+        """The groups the person and kinds rules read, the same at any k."""
+        return self.ranked[: STATUS_DEPTH + READ_BEYOND]
+
 
 def _unmentioned(
     tx: ManagedTransaction,
@@ -285,7 +295,7 @@ def _search(
     fused = rerank.rank(
         lists, query.text, config, lambda gids: neighbours(tx, p, gids), weights, facts
     )
-    ranked = fused[: query.k + 10]
+    ranked = fused[: max(query.k, STATUS_DEPTH) + READ_BEYOND]
     records = _fetch_results(tx, p, [s.gid for s in ranked])
     unmentioned = _unmentioned(tx, p, query, lists, fused) if config.enabled("unmentioned") else []
     return _Work(ranked, records, unmentioned)
@@ -345,12 +355,16 @@ class _Status:
 def _results(
     work: _Work, query: RecallQuery, config: FusionConfig
 ) -> tuple[list[RecallResult], _Status]:
+    """The top k results, and the status read from the best STATUS_DEPTH groups (not from
+    the k returned: a status that changed with k would answer a question at k = 3 and refuse
+    it at k = 10)."""
     # A CJK query's status reads coverage alone: the shipped embedding model is English and
     # does not separate Chinese texts (docs/recall.md, "Threshold").
     terms = content_terms(query.text)
     top = config.max_score()
-    status = _Status.of(fusion.named_person(work.ranked, query.text, config), query)
+    status = _Status.of(fusion.named_person(work.window, query.text, config), query)
     results: list[RecallResult] = []
+    read = 0
     for s in work.ranked:
         records = work.records.get(s.gid)
         if not records:
@@ -358,21 +372,28 @@ def _results(
         record, similarity, cover = _best(records, terms)
         group_cover = max([cover, *(coverage(terms, t) for t in s.texts)])
         group_sim = max((x for x in (similarity, s.similarity) if x is not None), default=None)
-        plain = fusion.relevance(None if query.cjk else group_sim, group_cover)
-        status.add(s, records, query, plain)
-        out = assertion_out(record, known_at=query.known_at)
-        results.append(
-            RecallResult(
-                assertion=out,
-                score=round(_score(s, top), 6),
-                evidence=out.evidence,
-                why=_why(s, group_sim, group_cover),
-            )
-        )
-        if len(results) == query.k:
+        if read < STATUS_DEPTH:
+            plain = fusion.relevance(None if query.cjk else group_sim, group_cover)
+            status.add(s, records, query, plain)
+            read += 1
+        if len(results) < query.k:
+            results.append(_result(s, record, group_sim, group_cover, query, top))
+        if len(results) == query.k and read == STATUS_DEPTH:
             break
     status.relevance = round(status.relevance, 6)
     return results, status
+
+
+def _result(
+    s: Scored, record: Any, similarity: float | None, cover: float, query: RecallQuery, top: float
+) -> RecallResult:
+    out = assertion_out(record, known_at=query.known_at)
+    return RecallResult(
+        assertion=out,
+        score=round(_score(s, top), 6),
+        evidence=out.evidence,
+        why=_why(s, similarity, cover),
+    )
 
 
 def _person_relevance(s: Scored, records: list[Any], terms: list[str], cjk: bool) -> float:
@@ -403,7 +424,7 @@ def _missing_kinds(work: _Work, query: RecallQuery, person: str | None) -> list[
     (:mod:`graph_schema.recall.kinds`): for a query naming one person, that person's groups,
     each its own turn and the question it answers; otherwise every group's texts."""
     texts: list[str] = []
-    for s in work.ranked:
+    for s in work.window:
         if not fusion.answers_for(s, person):
             continue
         own = [s.turn] if person is not None and s.turn is not None else s.texts

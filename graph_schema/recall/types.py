@@ -84,9 +84,10 @@ class RecallResult(BaseModel):
 class NamedPerson(BaseModel):
     """The one speaker or subject the query names, when it names exactly one among the
     results (docs/recall.md, "Threshold"). ``relevance`` of the answer is then that person's
-    own; ``others_relevance`` the best of what the other people among the results state of
-    their own, read the same way; null when the one named has no statement of their own
-    among the results (a tool's output, an agent's notes): the contrast is between people."""
+    own; ``others_relevance`` the best of what the other people among the ten best-ranked
+    results state of their own, read the same way, whatever k; null when the one named has no
+    statement of their own among them (a tool's output, an agent's notes): the contrast is
+    between people."""
 
     name: str
     others_relevance: Annotated[float, Field(ge=0.0, le=1.0)] | None
@@ -95,7 +96,13 @@ class NamedPerson(BaseModel):
 class RecallAnswer(BaseModel):
     status: Status
     results: list[RecallResult]
-    relevance: Annotated[float, Field(ge=0.0, le=1.0)]
+    relevance: Annotated[float, Field(ge=0.0, le=1.0)] = Field(
+        description=(
+            "The best relevance among the ten best-ranked turns (returned or not) that "
+            "can answer (the person's own when `person` is set); the status reads the same "
+            "ranked turns whatever k (docs/recall.md)."
+        )
+    )
     person: NamedPerson | None = None
     unmentioned: list[str] = Field(
         default_factory=list,

@@ -344,3 +344,69 @@ def test_a_kind_named_later_answers_the_question(api: dict[str, Api]) -> None:
     answer = ask(api["bob"], question, conversation)
     assert answer["status"] == "answered", (answer["relevance"], answer["missing_kinds"])
     assert answer["missing_kinds"] == []
+
+
+# sixteen turns of two people: enough that the turns about Tom's anniversary rank below the
+# top three for a question about Priya's
+LONG_CHAT = [
+    ("Priya", "Hey Tom! I finally got the job at the aquarium, assistant curator from Monday."),
+    ("Tom", "Congrats Priya! I've been stuck fixing my car all week, the gearbox died."),
+    ("Priya", "Oh no. Is it the old Volvo? You've had that thing since college."),
+    ("Tom", "Yeah, the Volvo. My brother Sam says I should sell it and buy an electric one."),
+    ("Priya", "Sam has a point. By the way, my sister Anika is moving to Lisbon in March."),
+    ("Tom", "Lisbon is lovely. I went there two years ago with my wife for our anniversary."),
+    ("Priya", "Did you like the food? Anika is vegetarian and worried about it."),
+    ("Tom", "Plenty of vegetarian places. We ate at a tiny place near the castle every night."),
+    ("Priya", "Good to know. I'm also learning Portuguese on an app so I can visit her."),
+    ("Tom", "Nice. I tried learning Spanish last year but gave up after a month."),
+    ("Priya", "Ha, same with piano for me. Oh, and we adopted a rescue cat called Biscuit!"),
+    ("Tom", "A cat! I'm allergic, so I'll admire Biscuit from a distance."),
+    ("Priya", "Fair. How is your running going? Still training for the Berlin marathon?"),
+    ("Tom", "The marathon is in September. I run about 50 kilometres a week now."),
+    ("Priya", "Impressive. My knee still hurts from the hiking trip in Wales."),
+    ("Tom", "Take care of that knee. See a physio maybe."),
+]
+
+
+@pytest.fixture(scope="module")
+def long_chat(api: dict[str, Api]) -> str:
+    return write_chat(api["alice"], LONG_CHAT)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Where did Priya go on her anniversary?",
+        "Where did Tom go on his anniversary?",
+        "What language is Priya learning?",
+        "Which marathon is Priya training for?",
+        "What is Tom allergic to?",
+    ],
+)
+def test_the_status_is_the_same_at_every_k(
+    api: dict[str, Api], long_chat: str, question: str
+) -> None:
+    """The status reads the same ranked turns whatever k asks to return: a question is not
+    answered at k = 3 and refused at k = 10 (the contrast with Tom's anniversary turn ranked
+    fourth), and the results at a smaller k are the first of those at a larger one."""
+    answers = {}
+    for k in (1, 3, 10, 30):
+        body = {"query": question, "k": k, "filters": {"conversation_id": long_chat}}
+        response = api["bob"].post("/v1/recall", body)
+        assert response.status_code == 200, response.text
+        answers[k] = response.json()
+    fields = ("status", "relevance", "person", "missing_kinds", "unmentioned")
+    verdicts = {k: tuple(str(a[f]) for f in fields) for k, a in answers.items()}
+    assert len(set(verdicts.values())) == 1, verdicts
+    ids = {k: [r["assertion"]["id"] for r in a["results"]] for k, a in answers.items()}
+    assert ids[1] == ids[3][:1] and ids[3] == ids[10][:3] and ids[10] == ids[30][:10]
+
+
+def test_a_turn_beyond_the_k_returned_still_contrasts(api: dict[str, Api], long_chat: str) -> None:
+    """Tom's anniversary turn is no answer for Priya even when only three results are asked
+    for (it ranked fourth, and the status read the three alone: answered)."""
+    body = {"query": "Where did Priya go on her anniversary?", "k": 3}
+    response = api["bob"].post("/v1/recall", {**body, "filters": {"conversation_id": long_chat}})
+    answer = response.json()
+    assert answer["status"] == "not_found", (answer["relevance"], answer["person"])
+    assert answer["person"]["others_relevance"] > answer["relevance"]
