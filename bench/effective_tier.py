@@ -37,8 +37,10 @@ from bench.harness import ROOT, start_server
 from bench.lifecycle_data import load, prepare, principals_file, server_env
 from graph_schema.core.cypher import effective_tier
 from graph_schema.core.timeutil import utcnow
+from graph_schema.core.types import Principal
 from graph_schema.ledger import cypher as ledger_cypher
 from graph_schema.recall import cypher as recall_cypher
+from graph_schema.recall.pipeline import RecallQuery, fulltext_parameters, parameters
 from graph_schema.recall.query import lucene_terms
 from server.settings import Settings, open_driver
 
@@ -58,23 +60,13 @@ def written_tier(statement: str) -> str:
 
 
 def _params(vector: list[float], query: str, slot: tuple[str, str]) -> dict[str, Any]:
+    """The recall statements' parameters as recall builds them, and the fact read's."""
     now = utcnow()
+    recall_query = RecallQuery(text=query, k=10, as_of=now, known_at=now, vector=vector)
+    p = parameters(Principal(id="bench"), recall_query)
     return {
-        "groups": [],
-        "as_of": now,
-        "known_at": now,
+        **fulltext_parameters(p, ("assertion", False), lucene_terms(query)),
         "tiers": ["short", "long"],
-        "min_confidence": 0.0,
-        "source_kinds": None,
-        "subject": None,
-        "task_id": None,
-        "conversation_id": None,
-        "include_superseded": False,
-        "vector": vector,
-        "limit": 60,
-        "fetch": 1200,
-        "index": "assertion_text",
-        "terms": lucene_terms(query),
         "predicate": slot[1],
         "fact_subject": slot[0],
     }

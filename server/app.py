@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 from fastapi import Depends, FastAPI
 from neo4j.exceptions import DriverError, Neo4jError
@@ -12,6 +15,8 @@ from starlette.types import Lifespan
 
 from graph_schema.core.clock import Clock, SystemClock
 from graph_schema.lifecycle.types import SleepReport
+from graph_schema.recall import warm
+from graph_schema.schema.migrations import EMBEDDING_DIMENSIONS
 from graph_schema.schema.space import EmbeddingSpaceMismatch, Guard
 from ingest.distill.factory import make_distiller
 from ingest.embeddings.model import model_identity
@@ -72,6 +77,47 @@ def _scheduler(settings: Settings, app: FastAPI) -> Scheduler | None:
     return Scheduler(settings.sleep_interval, sleep_once).start()
 
 
+@dataclass
+class _Warming:
+    """The warm-up thread and the event that stops it at shutdown."""
+
+    thread: threading.Thread
+    stop: threading.Event
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=10)
+
+
+def _warm_recall(settings: Settings, app: FastAPI) -> _Warming:
+    """Recall's statements planned in the background (:mod:`graph_schema.recall.warm`), so
+    that the first caller of a store just started does not wait for Neo4j to plan them.
+    A warm-up that fails (the store not up yet) leaves the plans to the first recalls, as
+    without it; it writes nothing."""
+    dimensions = None if app.state.embedder is None else EMBEDDING_DIMENSIONS
+    stop = threading.Event()
+
+    def run() -> None:
+        started = time.monotonic()
+        try:
+            runs = warm.warm(
+                app.state.driver,
+                database=settings.neo4j_database,
+                config=app.state.fusion,
+                dimensions=dimensions,
+                group_counts=app.state.keyring.group_counts(),
+                stop=stop,
+            )
+        except (DriverError, Neo4jError, OSError) as error:
+            log.warning("recall's plans not warmed (the first recalls will plan them): %s", error)
+            return
+        log.info("recall's plans warmed: %d shapes in %.1f s", runs, time.monotonic() - started)
+
+    thread = threading.Thread(target=run, name="warm-recall", daemon=True)
+    thread.start()
+    return _Warming(thread, stop)
+
+
 def _space(settings: Settings, app: FastAPI) -> Guard | None:
     """The check that the store's vectors come from the configured model, done now: a
     refusal (:class:`EmbeddingSpaceMismatch`) stops the start. A store that cannot be reached
@@ -122,9 +168,12 @@ def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
         )
         app.state.access_log = _access_log(settings, app, life.clock)
         scheduler = _scheduler(settings, app)
+        warming = _warm_recall(settings, app) if settings.recall_warm_up else None
         try:
             yield
         finally:
+            if warming is not None:
+                warming.close()
             if scheduler is not None:
                 scheduler.close()
             if app.state.access_log is not None:

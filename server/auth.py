@@ -80,6 +80,10 @@ class KeyRing:
                     self._mtime = mtime
         return self._table
 
+    def group_counts(self) -> set[int]:
+        """How many groups each principal has (recall's plans are warmed for each count)."""
+        return {len(p.groups) for p in self._current().values()}
+
     def authenticate(self, authorization: str | None) -> Principal:
         if not authorization or len(authorization) > MAX_HEADER_CHARS:
             raise AuthenticationFailed("a valid bearer key is required")

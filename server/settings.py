@@ -144,6 +144,8 @@ class Settings(BaseSettings):
 
     # recall: steps switched off, a comma list in the environment (ablations; docs/recall.md)
     recall_disable: Annotated[frozenset[str], NoDecode] = frozenset()
+    # plan recall's statements in the background at start (graph_schema/recall/warm.py)
+    recall_warm_up: bool = True
     # recall: up to this many readable nodes of a kind, vector candidates are an exact scan
     # of what the caller may see (0: always the vector index; docs/security.md "Timing")
     recall_exact_limit: int = Field(DEFAULT_EXACT_LIMIT, ge=0, le=100_000)

@@ -9,7 +9,8 @@ answers its top ``$fetch`` before any WHERE, so index queries over-fetch; scoped
 Parameters common to all statements: ``$groups``, ``$as_of``, ``$known_at``,
 ``$min_confidence``, ``$filter`` (below), ``$subject``, ``$task_id``, ``$conversation_id``,
 ``$include_superseded``, ``$vector`` (may be null), ``$limit``, ``$exact_limit``; the full-text
-statements also take ``$index``, ``$fields`` and ``$terms``.
+statements also take ``$index`` and ``$lists`` (``terms``, ``fields``), the graph and result
+statements ``$lists`` (``ids``).
 
 The filters are read in the WHERE clauses from ``$filter``, one map: ``tiers`` (a list of one
 to four) and the four that may be absent (``source_kinds``, ``subject``, ``task_id``,
@@ -19,6 +20,10 @@ string, a short one and a long one are four plans): as separate parameters, each
 of filters was planned again on its first use, ~1-2 s for a recall; a map is one type, so
 one plan serves them all. The scoped statements match their scope (``MATCH (o:Observation
 {conversation_id: $conversation_id})``) by the top-level parameter, which they always have.
+The lists whose length changes from one call to the next (the query's terms, the ids of the
+groups to expand or fetch) are read from one map too, ``$lists``: as parameters of their
+own, a list of one, of two to ten, of eleven to a hundred... were each planned apart, and the
+first recalls after a start paid 0.4-1 s a statement for each new length (measured on 5.26).
 
 A *group* is what recall ranks: the observation (conversation turn) an assertion was distilled
 from, or the assertion itself when it came from no observation. A ``(:Passage)`` is a derived
@@ -260,10 +265,10 @@ def _visible_bm25(var: str, where: str, length: str) -> str:
     only the readers clause would be left, and it matches every readable node)."""
     return f"""
 WITH {CALLER_READERS} AS readers
-UNWIND $terms AS term
+UNWIND $lists.terms AS term
 CALL (term, readers) {{
   CALL db.index.fulltext.queryNodes($index, '+' + readers + ' +('
-    + reduce(s = '', f IN $fields | s + f + ':(' + term + ') ') + 'readers:{READERS_NONE})')
+    + reduce(s = '', f IN $lists.fields | s + f + ':(' + term + ') ') + 'readers:{READERS_NONE})')
   YIELD node AS {var}
   WHERE {where}
   RETURN collect({var}) AS hits
@@ -337,7 +342,7 @@ RETURN x.id AS gid,
 
 NEIGHBOUR_TURNS = (
     """
-UNWIND $ids AS id
+UNWIND $lists.ids AS id
 MATCH (o:Observation {id: id})
 WHERE o.conversation_id IS NOT NULL AND """
     + visible("o")
@@ -366,7 +371,7 @@ WITH id AS source, x
 
 EVENT_NEIGHBOURS = (
     """
-UNWIND $ids AS id
+UNWIND $lists.ids AS id
 MATCH (a:Assertion {id: id})-[:CAUSED_BY]->(ev:Event)
 WHERE """
     + visible("ev")
@@ -398,7 +403,7 @@ ENTITY_NEIGHBOUR_LIMIT = 10
 
 ENTITY_NEIGHBOURS = (
     """
-UNWIND $ids AS id
+UNWIND $lists.ids AS id
 CALL (id) {
   MATCH (a:Assertion {id: id}) RETURN a
   UNION
@@ -437,7 +442,7 @@ RETURN gid, """
 
 OBSERVATION_ASSERTIONS = (
     """
-UNWIND $ids AS gid
+UNWIND $lists.ids AS gid
 MATCH (o:Observation {id: gid})<-[:FROM]-(:Evidence)<-[:EVIDENCED_BY]-(a:Assertion)
 WHERE """
     + assertion_filter("a", conversation=False)
@@ -449,7 +454,7 @@ WITH DISTINCT gid, a
 
 GROUP_ASSERTIONS = (
     """
-UNWIND $ids AS gid
+UNWIND $lists.ids AS gid
 MATCH (a:Assertion {id: gid})
 WHERE """
     + assertion_filter("a")

@@ -7,12 +7,14 @@ validity and the caller's filters before it ranks. The query vector is computed 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
-from neo4j import Driver, ManagedTransaction
+from neo4j import Driver, ManagedTransaction, Result
 
 from graph_schema.core.records import as_datetime
 from graph_schema.core.types import Principal, SourceKind, Status, Tier
@@ -49,6 +51,7 @@ MAX_ADAPTIVE_FETCH = 32_000  # past this a visible list may be cut short by hidd
 STATUS_DEPTH = 10
 READ_BEYOND = 10
 _CJK_MARK = ("\u3040", "\u9fff")
+_PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
 @dataclass(frozen=True)
@@ -116,8 +119,22 @@ def _candidate(record: Any) -> Candidate:
     )
 
 
+@lru_cache(maxsize=256)
+def _names(statement: str) -> frozenset[str]:
+    return frozenset(_PARAMETER.findall(statement))
+
+
+def _run(tx: ManagedTransaction, statement: str, params: dict[str, Any]) -> Result:
+    """``statement`` run with the parameters it reads, no others: Neo4j keys its plans on the
+    type and size class of every parameter passed, used or not, so a filter's id passed to a
+    statement that does not read it made one more plan of it per filter shape
+    (graph_schema/recall/cypher.py)."""
+    names = _names(statement)
+    return tx.run(statement, {k: v for k, v in params.items() if k in names})
+
+
 def _rows(tx: ManagedTransaction, statement: str, params: dict[str, Any]) -> list[Candidate]:
-    return [_candidate(r) for r in tx.run(statement, params)]
+    return [_candidate(r) for r in _run(tx, statement, params)]
 
 
 def _index_rows(tx: ManagedTransaction, statement: str, p: dict[str, Any]) -> list[Candidate]:
@@ -143,7 +160,7 @@ def _exact(tx: ManagedTransaction, p: dict[str, Any], kind: str) -> bool:
     if limit == 0:
         return False
     params = {**p, "readers_index": q.READERS_INDEXES[kind]}
-    readable = tx.run(q.READABLE_COUNT, params).single(strict=True)["readable"]
+    readable = _run(tx, q.READABLE_COUNT, params).single(strict=True)["readable"]
     return int(readable) <= limit
 
 
@@ -191,16 +208,23 @@ def _fulltext_lists(
     if not terms:
         return lists
     if "assertion_fulltext" in wanted:
-        index = q.FULLTEXT_INDEXES[("assertion", query.cjk)]
-        params = {**p, "index": index, "terms": terms, "fields": q.FULLTEXT_FIELDS[index]}
+        params = fulltext_parameters(p, ("assertion", query.cjk), terms)
         lists["assertion_fulltext"] = _rows(tx, q.ASSERTION_FULLTEXT, params)
     for kind in ("context",) if query.cjk else ("passage", "context"):
         if f"{kind}_fulltext" in wanted:
-            index = q.FULLTEXT_INDEXES[(kind, query.cjk)]
-            params = {**p, "index": index, "terms": terms, "fields": q.FULLTEXT_FIELDS[index]}
+            params = fulltext_parameters(p, (kind, query.cjk), terms)
             params["property"] = q.TEXT_PROPERTIES[kind]
             lists[f"{kind}_fulltext"] = _rows(tx, q.PASSAGE_FULLTEXT, params)
     return lists
+
+
+def fulltext_parameters(
+    p: dict[str, Any], index: tuple[str, bool], terms: list[str]
+) -> dict[str, Any]:
+    """``p`` with what a full-text statement reads: the index (``(kind, cjk)``), and the
+    terms and the index's fields in ``$lists`` (graph_schema/recall/cypher.py)."""
+    name = q.FULLTEXT_INDEXES[index]
+    return {**p, "index": name, "lists": {"terms": terms, "fields": q.FULLTEXT_FIELDS[name]}}
 
 
 def candidate_lists(
@@ -218,20 +242,21 @@ def neighbours(
     """Graph neighbours of the top groups: adjacent turns, assertions of the same events,
     facts about the things their facts point at (one hop through the entity graph)."""
     found: dict[str, list[Candidate]] = {}
-    params = {**p, "ids": gids, "entity_limit": q.ENTITY_NEIGHBOUR_LIMIT}
+    params = {**p, "lists": {"ids": gids}, "entity_limit": q.ENTITY_NEIGHBOUR_LIMIT}
     for statement in (q.NEIGHBOUR_TURNS, q.EVENT_NEIGHBOURS, q.ENTITY_NEIGHBOURS):
-        for record in tx.run(statement, params):
+        for record in _run(tx, statement, params):
             found.setdefault(record["source"], []).append(_candidate(record))
     return found
 
 
-def _fetch_results(
+def fetch_results(
     tx: ManagedTransaction, p: dict[str, Any], gids: list[str]
 ) -> dict[str, list[Any]]:
+    """The visible assertions of the groups ``gids``, by group."""
     by_group: dict[str, list[Any]] = {}
-    params = {**p, "ids": gids}
+    params = {**p, "lists": {"ids": gids}}
     for statement in (q.OBSERVATION_ASSERTIONS, q.GROUP_ASSERTIONS):
-        for record in tx.run(statement, params):
+        for record in _run(tx, statement, params):
             by_group.setdefault(record["gid"], []).append(record)
     return by_group
 
@@ -296,7 +321,7 @@ def _search(
         lists, query.text, config, lambda gids: neighbours(tx, p, gids), weights, facts
     )
     ranked = fused[: max(query.k, STATUS_DEPTH) + READ_BEYOND]
-    records = _fetch_results(tx, p, [s.gid for s in ranked])
+    records = fetch_results(tx, p, [s.gid for s in ranked])
     unmentioned = _unmentioned(tx, p, query, lists, fused) if config.enabled("unmentioned") else []
     return _Work(ranked, records, unmentioned)
 

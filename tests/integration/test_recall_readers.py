@@ -15,7 +15,7 @@ from graph_schema.core import cypher as core_cypher
 from graph_schema.core.types import Principal
 from graph_schema.recall import cypher as recall_cypher
 from graph_schema.recall.fusion import FusionConfig
-from graph_schema.recall.pipeline import RecallQuery, parameters, recall
+from graph_schema.recall.pipeline import RecallQuery, fulltext_parameters, parameters, recall
 from graph_schema.schema import migrations
 from ingest.embeddings.embedder import make_embedder
 from server.settings import Settings
@@ -129,11 +129,9 @@ def test_a_term_the_analyzer_drops_matches_nothing(
     now = datetime.now(UTC)
     query = RecallQuery(text="glacier", k=10, as_of=now, known_at=now)
     p = parameters(Principal(id="public"), query)
-    index = recall_cypher.FULLTEXT_INDEXES[("assertion", cjk)]
-    fields = recall_cypher.FULLTEXT_FIELDS[index]
     found = {}
     for term in ("the", "www", "glacier"):
-        params = {**p, "index": index, "fields": fields, "terms": [term]}
+        params = fulltext_parameters(p, ("assertion", cjk), [term])
         records, _, _ = driver.execute_query(recall_cypher.ASSERTION_FULLTEXT, params)
         found[term] = len(records)
     assert found["the"] == 0 and (cjk is False or found["www"] == 0)
