@@ -109,7 +109,8 @@ def test_a_recall_after_the_warm_up_does_not_wait_for_plans(
 ) -> None:
     """The same recalls (three questions, three filter shapes, k 3 and 10) on an emptied
     plan cache, then after the warm-up: compiling took a small share of what it took cold
-    (a ratio in one run; the cold recalls plan every statement, ~0.1-1 s each)."""
+    (a ratio in one run; the cold recalls plan every statement, ~0.1-1 s each: 7.0 s in all
+    against 0.11 s after the warm-up on the reference machine)."""
     database, config = settings.neo4j_database, settings.fusion()
 
     def recalls() -> None:
