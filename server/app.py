@@ -111,7 +111,11 @@ def _warm_recall(settings: Settings, app: FastAPI) -> _Warming:
         except (DriverError, Neo4jError, OSError) as error:
             log.warning("recall's plans not warmed (the first recalls will plan them): %s", error)
             return
-        log.info("recall's plans warmed: %d shapes in %.1f s", runs, time.monotonic() - started)
+        took = time.monotonic() - started
+        if stop.is_set():
+            log.info("recall's warm-up stopped at shutdown after %d shapes (%.1f s)", runs, took)
+        else:
+            log.info("recall's plans warmed: %d shapes in %.1f s", runs, took)
 
     thread = threading.Thread(target=run, name="warm-recall", daemon=True)
     thread.start()

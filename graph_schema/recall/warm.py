@@ -55,7 +55,7 @@ def group_classes(counts: Iterable[int]) -> list[int]:
 def _shapes() -> list[RecallFilters]:
     shapes = [RecallFilters()]
     for length in _LENGTHS:
-        nothing = ("tractatus-warm-up-" + uuid.uuid4().hex * 2)[:length]
+        nothing = (uuid.uuid4().hex * 2)[:length]  # random: it names no scope
         shapes += [
             RecallFilters(conversation_id=nothing),
             RecallFilters(task_id=nothing),
