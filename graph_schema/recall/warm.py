@@ -53,15 +53,15 @@ def group_classes(counts: Iterable[int]) -> list[int]:
 
 
 def _shapes() -> list[RecallFilters]:
-    shapes = [RecallFilters()]
-    for length in _LENGTHS:
-        nothing = (uuid.uuid4().hex * 2)[:length]  # random: it names no scope
-        shapes += [
-            RecallFilters(conversation_id=nothing),
-            RecallFilters(task_id=nothing),
-            RecallFilters(subject=nothing),
-        ]
-    return shapes
+    """The filter shapes, the most common first (an agent's recall is mostly scoped to its
+    conversation): most statements read no scope, so the first shape plans them for all."""
+    ids = [(uuid.uuid4().hex * 2)[:length] for length in _LENGTHS]  # random: they name no scope
+    return [
+        *(RecallFilters(conversation_id=i) for i in ids),
+        RecallFilters(),
+        *(RecallFilters(task_id=i) for i in ids),
+        *(RecallFilters(subject=i) for i in ids),
+    ]
 
 
 def _statements(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graph_schema.recall import warm
+from graph_schema.recall.types import RecallFilters
 
 
 @pytest.mark.parametrize(
@@ -17,7 +18,8 @@ def test_a_length_falls_in_its_size_class(n: int, low: int) -> None:
 
 def test_the_shapes_cover_each_filter_at_both_common_lengths() -> None:
     shapes = warm._shapes()
-    assert shapes[0].conversation_id is shapes[0].task_id is shapes[0].subject is None
+    assert shapes[0].conversation_id is not None  # an agent's usual scope comes first
+    assert RecallFilters() in shapes
     for name in ("conversation_id", "task_id", "subject"):
         values = [getattr(s, name) for s in shapes if getattr(s, name) is not None]
         assert sorted(warm.size_class(len(v)) for v in values) == [2, 11]
