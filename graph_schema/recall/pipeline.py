@@ -71,6 +71,11 @@ class RecallQuery:
     def fetch(self) -> int:
         return min(max(POOL, self.k) * OVERFETCH, MAX_FETCH)
 
+    def searched(self) -> RecallQuery:
+        """The query as recall searches it: a CJK query without its vector (the embedding
+        model is English: its cosines between Chinese texts rank noise)."""
+        return replace(self, vector=None) if self.cjk else self
+
 
 def parameters(
     principal: Principal, query: RecallQuery, exact_limit: int = fusion.DEFAULT_EXACT_LIMIT
@@ -493,8 +498,7 @@ def recall(
     A CJK query is searched without its vector: the embedding model is English, and its
     cosines between Chinese texts rank noise (docs/recall.md, "CJK queries"); its full-text
     lists, read in bigrams, and its coverage decide, for the ranking as for the status."""
-    if query.cjk:
-        query = replace(query, vector=None)
+    query = query.searched()
     p = parameters(principal, query, config.exact_limit)
     with driver.session(database=database, default_access_mode="READ") as session:
         work = session.execute_read(_search, p, query, config)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Iterable
-from dataclasses import replace
 from datetime import UTC, datetime
 
 from neo4j import Driver, ManagedTransaction
@@ -67,10 +66,9 @@ def _shapes() -> list[RecallFilters]:
 def _statements(
     tx: ManagedTransaction, principal: Principal, query: pipeline.RecallQuery, config: FusionConfig
 ) -> None:
-    for exact_limit in (config.exact_limit, 0):  # the exact scan, then the index query
-        p = pipeline.parameters(principal, query, exact_limit)
-        pipeline.candidate_lists(tx, p, query, config)
     p = pipeline.parameters(principal, query, config.exact_limit)
+    pipeline.candidate_lists(tx, p, query, config)  # the exact scan, where it applies
+    pipeline.candidate_lists(tx, {**p, "exact_limit": 0}, query, config)  # the index query
     nothing = [f"tractatus-warm-up-{uuid.uuid4().hex}"]
     pipeline.neighbours(tx, p, nothing)
     pipeline.fetch_results(tx, p, nothing)
@@ -91,16 +89,16 @@ def warm(
     now = datetime.now(UTC)
     vector = None if dimensions is None else [1.0] + [0.0] * (dimensions - 1)
     runs = 0
+    shapes = _shapes()
     with driver.session(database=database, default_access_mode="READ") as session:
         for count in group_classes(group_counts):
             groups = tuple(f"tractatus-warm-up-{i}" for i in range(count))
             principal = Principal(id="tractatus-warm-up", groups=groups)
-            for filters in _shapes():
+            for filters in shapes:
                 for text in _TEXTS:
                     if stop is not None and stop.is_set():
                         return runs
-                    query = pipeline.RecallQuery(text, 10, now, now, filters, vector)
-                    query = replace(query, vector=None) if query.cjk else query
+                    query = pipeline.RecallQuery(text, 10, now, now, filters, vector).searched()
                     session.execute_read(_statements, principal, query, config)
                     runs += 1
     return runs

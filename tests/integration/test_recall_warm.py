@@ -37,11 +37,16 @@ CHAT = [
 ]
 
 
+def quiet() -> None:
+    """Wait for the session's server to end its warm-up: it plans too."""
+    for thread in threading.enumerate():
+        if thread.name == "warm-recall":
+            thread.join(timeout=300)
+
+
 def planned(driver: Driver, database: str, work: Callable[[], object]) -> int:
     """How many plans Neo4j holds after ``work`` on an emptied cache."""
-    for thread in threading.enumerate():
-        if thread.name == "warm-recall":  # the session's server warming up: it plans too
-            thread.join(timeout=300)
+    quiet()
     driver.execute_query("CALL db.clearQueryCaches()", database_=database)
     work()
     value = driver.execute_query("CALL db.clearQueryCaches()", database_=database).records
@@ -125,9 +130,7 @@ def test_a_recall_after_the_warm_up_does_not_wait_for_plans(
                     )
                     assert answer.results, (text, filters)
 
-    for thread in threading.enumerate():
-        if thread.name == "warm-recall":  # the session's server warming up: it plans too
-            thread.join(timeout=300)
+    quiet()
     driver.execute_query("CALL db.clearQueryCaches()", database_=database)
     cold = compiling(driver, database, recalls)
     driver.execute_query("CALL db.clearQueryCaches()", database_=database)
