@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from neo4j import Driver
 
 from bench.harness import serve_app
@@ -75,8 +76,14 @@ def fresh_store(driver: Driver, settings: Settings) -> None:
 
 
 @pytest.fixture(scope="session")
-def base_url(settings: Settings, driver: Driver) -> Iterator[str]:
-    with serve_app(create_app(settings)) as url:
+def session_app(settings: Settings, driver: Driver) -> FastAPI:
+    """The session's API (served by ``base_url``); its state holds the access log's thread."""
+    return create_app(settings)
+
+
+@pytest.fixture(scope="session")
+def base_url(session_app: FastAPI) -> Iterator[str]:
+    with serve_app(session_app) as url:
         yield url
 
 
