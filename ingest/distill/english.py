@@ -22,6 +22,7 @@ from typing import Literal
 
 from spacy.tokens import Span, Token
 
+from ingest.distill.dates import MONTHS, WEEKDAYS
 from ingest.distill.facts import HEDGE_PENALTY, Fact
 from ingest.distill.identifiers import relation, relative_id
 from ingest.distill.lexicon import (
@@ -102,6 +103,7 @@ SEASONS = frozenset(
     {"spring", "summer", "autumn", "fall", "winter", "holiday", "holidays", "future", "season"}
 )
 WHEN_WORDS = (TIME_NOUNS | SEASONS) - {"time", "times"}  # a month stays: "in May" is said
+NOT_NAMES = frozenset([*WEEKDAYS, *MONTHS])  # a capitalised time word names nobody
 CHILDHOOD = frozenset({"kid", "child", "teen", "teenager", "boy", "girl", "student"})
 THING_PREPS = ("of", "to", "for")
 TEAMS = frozenset({"team", "company", "group", "department", "squad", "org"})
@@ -175,7 +177,21 @@ def name_of(token: Token) -> str | None:
                 return named[0].text
     if token.dep_ == "compound" and token.head.pos_ == "PROPN":
         return token.head.text
-    return None
+    return _name_beside(token)
+
+
+def _name_beside(token: Token) -> str | None:
+    """ "My cat Miso has been keeping me company": the name right after a possessed relation
+    noun, where the parse hung it elsewhere (as the verb's subject); one word, capitalised, no
+    time ("my sister Monday" names nobody)."""
+    if token.i + 1 >= len(token.doc) or not any(c.dep_ == "poss" for c in token.children):
+        return None
+    after = token.doc[token.i + 1]
+    if after.tag_ != "NNP" or not after.text[:1].isupper() or after.lower_ in NOT_NAMES:
+        return None
+    if after.i + 1 < len(after.doc) and after.doc[after.i + 1].tag_ == "NNP":
+        return None  # "my dad New York ...": more than one word, not read as a name
+    return after.text
 
 
 def relative_of(token: Token, speaker: str) -> tuple[str, str] | None:

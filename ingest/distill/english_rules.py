@@ -456,7 +456,9 @@ def arranged(verb: Token) -> bool:
     )
 
 
-def _event_or_place(c: Clause, target: Token) -> list[Fact]:
+def _event_or_place(c: Clause, target: Token, *, travelled: bool = False) -> list[Fact]:
+    """An event attended or a place visited; ``travelled``: the verb says a journey ("got
+    back from"), so a proper name there is a place, as after "went to"."""
     kinds = _kind_of(target)
     value = phrase(target)
     if not value:
@@ -464,7 +466,8 @@ def _event_or_place(c: Clause, target: Token) -> list[Fact]:
     meeting = target.lemma_ == "group" and bool(children(target, "compound"))
     if "event" in kinds or (meeting and c.verb.lemma_ in ("go", "attend")):  # a support group
         return [c.fact("attended", value)]
-    if "place" in kinds or (target.pos_ == "PROPN" and c.verb.lemma_ in ("go", "travel", "fly")):
+    journey = travelled or c.verb.lemma_ in ("go", "travel", "fly")
+    if "place" in kinds or (target.pos_ == "PROPN" and journey):
         return [c.fact("visited", value)]
     return []
 
@@ -843,7 +846,7 @@ def _back_from(c: Clause) -> list[Fact]:
     for back in (t for t in c.verb.children if t.lower_ == "back"):
         target = pobj(back, "from") or pobj(c.verb, "from")
         if target is not None:
-            return _event_or_place(c, target)
+            return _event_or_place(c, target, travelled=True)
     return []
 
 

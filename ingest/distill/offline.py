@@ -59,7 +59,7 @@ SAID_CONFIDENCE = 1.0
 # one-holder role's name written as its `name` ("my girlfriend Ines"), a home in a city ("moved
 # to a new apartment in Porto": lives_in Porto), a team at a company ("leading the data team at
 # Farfetch": works_at Farfetch)
-DISTILLER_VERSION = "9"
+DISTILLER_VERSION = "10"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
