@@ -58,7 +58,10 @@ SAID_CONFIDENCE = 1.0
 # workplace holds no verb ("在杭州找到了新工作" wrote works_at "杭州找到了新"); and recall: a
 # one-holder role's name written as its `name` ("my girlfriend Ines"), a home in a city ("moved
 # to a new apartment in Porto": lives_in Porto), a team at a company ("leading the data team at
-# Farfetch": works_at Farfetch)
+# Farfetch": works_at Farfetch); 10: from a new user's trial, a time ahead makes no plan of a
+# past verb nor a plan that is a bare verb ("signed up for a class that starts next month"
+# wrote plans "signed up (2026-12)"), a pet's name right after "my cat" where the parse hangs
+# it elsewhere, "got back from Lisbon" a visit
 DISTILLER_VERSION = "10"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
