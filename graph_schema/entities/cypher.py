@@ -47,7 +47,8 @@ RETURN [e0.id] + [i IN ids WHERE i <> e0.id] AS ids
 
 # What visible assertions say each entity is called: every spelling (the subject of those
 # about it, the object of those pointing at it, known at $known_at, first written first), its
-# current `name` and `alias` objects. An entity no visible assertion names returns nothing.
+# current `name` and `alias` objects, whether it holds a person's predicate (`personal`) or is
+# the object of a place's (`placed`). An entity no visible assertion names returns nothing.
 NAMES = (
     """
 UNWIND $ids AS id
@@ -65,6 +66,9 @@ RETURN n.id AS id, spellings,
   EXISTS { MATCH (n)<-[:ABOUT]-(a:Assertion) WHERE a.predicate IN $person_predicates AND """
     + _CURRENT
     + """ } AS personal,
+  EXISTS { MATCH (n)<-[:OBJECT]-(a:Assertion) WHERE a.predicate IN $place_predicates AND """
+    + _CURRENT
+    + """ } AS placed,
   COLLECT { MATCH (n)<-[:ABOUT]-(a:Assertion {predicate: '"""
     + NAME
     + "'}) WHERE "

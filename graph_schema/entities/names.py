@@ -81,14 +81,22 @@ PERSON_PREDICATES = frozenset(
 )
 
 
-def kind_of(name: str, *, personal: bool = False) -> str:
+# Predicates whose object is a place: a plain name visited, lived in, come from or that
+# something is located in, in an assertion the caller may read, is a place, not a thing.
+PLACE_PREDICATES = frozenset({"visited", "lives_in", "comes_from", "located_in"})
+
+
+def kind_of(name: str, *, personal: bool = False, placed: bool = False) -> str:
     """The kind an identifier says: ``person`` (``user:``/``person:``, a relative or friend
     of someone), ``people`` (a group: ``user:alice/parents``), ``pet`` (``user:alice/dog:Max``),
     the prefix of any other ``prefix:rest`` identifier (``order:42`` -> ``order``), else
     ``thing``; ``personal``: the entity holds one of :data:`PERSON_PREDICATES`, which makes a
-    plain name (a ``thing`` by its identifier) a ``person``."""
+    plain name (a ``thing`` by its identifier) a ``person``; ``placed``: it is the object of
+    one of :data:`PLACE_PREDICATES`, which makes a plain name that is no person a ``place``."""
     kind = _kind_of_identifier(name)
-    return "person" if kind == "thing" and personal else kind
+    if kind != "thing":
+        return kind
+    return "person" if personal else "place" if placed else kind
 
 
 def _kind_of_identifier(name: str) -> str:

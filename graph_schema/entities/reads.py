@@ -13,7 +13,7 @@ from neo4j import Driver, ManagedTransaction
 
 from graph_schema.core.types import Principal, Status, Tier
 from graph_schema.entities import cypher
-from graph_schema.entities.names import PERSON_PREDICATES, kind_of, normalise
+from graph_schema.entities.names import PERSON_PREDICATES, PLACE_PREDICATES, kind_of, normalise
 from graph_schema.entities.types import EntitiesAnswer, EntityAnswer, EntityOut, EntitySummary
 from graph_schema.ledger.records import assertion_out
 from graph_schema.lifecycle import access
@@ -51,7 +51,7 @@ def _summary(record: Any) -> EntitySummary:
     names = record["names"]
     return EntitySummary(
         id=record["id"],
-        kind=kind_of(spellings[0], personal=record["personal"]),
+        kind=kind_of(spellings[0], personal=record["personal"], placed=record["placed"]),
         name=names[0] if names else spellings[0],
         names=spellings,
         aliases=_unique(record["aliases"]),
@@ -60,7 +60,13 @@ def _summary(record: Any) -> EntitySummary:
 
 def _summaries(tx: ManagedTransaction, ids: list[str], at: At) -> list[EntitySummary]:
     """The entities of ``ids`` that visible assertions name, in the order of ``ids``."""
-    rows = tx.run(cypher.NAMES, ids=ids, person_predicates=sorted(PERSON_PREDICATES), **at.params())
+    rows = tx.run(
+        cypher.NAMES,
+        ids=ids,
+        person_predicates=sorted(PERSON_PREDICATES),
+        place_predicates=sorted(PLACE_PREDICATES),
+        **at.params(),
+    )
     found = {r["id"]: _summary(r) for r in rows}
     return [found[i] for i in ids if i in found]
 

@@ -84,6 +84,7 @@ def test_page_of_an_entity_and_the_walk_alice_acme_berlin(
         alice=_id(alice),
     )
     assert [(r["company"], r["city"]) for r in walk] == [(_id(acme), _id(berlin))]
+    assert _page(api["public"], _id(berlin))["entity"]["kind"] == "place", "located in it"
     # the node holds its id and key, nothing a caller could read a name from
     keys, _, _ = driver.execute_query(
         "MATCH (e:Entity {id: $id}) RETURN keys(e) AS keys", id=_id(acme)
@@ -271,3 +272,31 @@ def test_a_plain_name_that_holds_a_persons_predicate_is_a_person(api: dict[str, 
     assert _page(api["bob"], _id(desk))["entity"]["kind"] == "thing"
     found = {e["name"]: e["kind"] for e in _search(api["bob"], tag)["entities"]}
     assert found == {ana: "person", f"{ana}/father": "person", desk: "thing"}
+
+
+def test_a_plain_name_visited_or_lived_in_is_a_place_for_whoever_may_read_it(
+    api: dict[str, Api],
+) -> None:
+    """ "I just got back from Lisbon": Lisbon, a thing by its identifier, is a place when a
+    visible assertion visits it, lives in it or comes from it; a person stays a person (a
+    place's predicate on a person's name does not make it a place). A restricted visit names
+    the place in its own namespace: a place for who may read it, nothing for others, and the
+    public entity of the same name stays what the public assertions make of it."""
+    tag = _tag()
+    lisbon, ana, vault = f"Lisbon {tag}", f"Ana{tag}", f"Vault {tag}"
+    _write(
+        api["alice"],
+        assertion(f"Tom{tag}", "visited", lisbon, valid_from=T0),
+        assertion(ana, "has_relative", f"{ana}/father", valid_from=T0),
+        assertion(f"Tom{tag}", "visited", ana, valid_from=T0),
+        assertion(vault, "status", "sealed", valid_from=T0),
+        assertion(f"Tom{tag}", "visited", vault, valid_from=T0, access=["finance"]),
+    )
+    assert _page(api["bob"], _id(lisbon))["entity"]["kind"] == "place"
+    assert _page(api["bob"], _id(ana))["entity"]["kind"] == "person"
+    found = {e["name"]: e["kind"] for e in _search(api["bob"], tag)["entities"]}
+    assert found[lisbon] == "place" and found[ana] == "person"
+    assert found[vault] == "thing", "the visit is restricted: the public see a thing"
+    restricted = _id(vault, ["finance"])
+    assert _page(api["alice"], restricted)["entity"]["kind"] == "place"
+    assert api["bob"].get(f"/v1/entities/{restricted}").status_code == 404

@@ -10,6 +10,7 @@ import pytest
 from graph_schema.entities.names import (
     ID_PATTERN,
     PERSON_PREDICATES,
+    PLACE_PREDICATES,
     entity_id,
     entity_key,
     entity_ref,
@@ -87,3 +88,14 @@ def test_a_plain_name_holding_a_persons_predicate_is_a_person_and_nothing_else_c
     assert kind_of("user:ana/parents", personal=True) == "people"
     assert {"has_relative", "works_at", "has_pet"} <= PERSON_PREDICATES
     assert "said" not in PERSON_PREDICATES, "tools and agents say things too"
+
+
+def test_a_plain_name_that_is_visited_or_lived_in_is_a_place_unless_a_person() -> None:
+    """ "I just got back from Lisbon": the object of a place's predicate is a ``place``; a
+    person's predicate wins (a speaker others visit is a person), and an identifier's own kind
+    is never overridden."""
+    assert (kind_of("Lisbon"), kind_of("Lisbon", placed=True)) == ("thing", "place")
+    assert kind_of("Ana", personal=True, placed=True) == "person"
+    assert kind_of("order:42", placed=True) == "order"
+    assert kind_of("user:ana/dog:Pico", placed=True) == "pet"
+    assert {"visited", "lives_in", "comes_from", "located_in"} == PLACE_PREDICATES
