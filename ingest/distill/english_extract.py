@@ -344,9 +344,9 @@ def _dated(
         if _progressive(verb) and not current and not since:
             return fact  # "I'm training for a race in October": what holds now, not since when
         return fact if current and _ongoing(verb) and not since else replace(fact, when=when)
-    if verb is not None and verb.tag_ == "VBD":
+    if verb is None or verb.tag_ == "VBD":
         return fact  # "I signed up for a class that starts next month": the class's time
-    vp = verb_phrase(verb, cut) if verb is not None else None
+    vp = verb_phrase(verb, cut)
     if vp and _verb_alone(vp, verb):
         return fact  # "signing up" alone: the time sits in what it is for, cut from the plan
     if vp and fact.subject and fact.predicate not in ("status", "current_version", "owner"):
@@ -354,10 +354,9 @@ def _dated(
     return fact
 
 
-def _verb_alone(vp: str, verb: Token | None) -> bool:
+def _verb_alone(vp: str, verb: Token) -> bool:
     """A verb phrase that is the verb and its particles alone ("signing up"): no plan."""
-    particles = len(children(verb, "prt")) if verb is not None else 0
-    return len(vp.split()) <= 1 + particles
+    return len(vp.split()) <= 1 + len(children(verb, "prt"))
 
 
 def _attach(
