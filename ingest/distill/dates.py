@@ -270,7 +270,11 @@ _EN_PATTERNS: Final = (
         ),
     ),
     ("in_n", re.compile(rf"\bin\s+{_NUM}\s+(?P<unit>day|week|month|year)s?\b", re.I)),
-    ("weekday", re.compile(rf"\b(?:(?P<rel>last|next|this|on)\s+)?{_WD}\b", re.I)),
+    # "every Saturday", "each Monday": a habit, no day (and "since January" beside it dates it)
+    (
+        "weekday",
+        re.compile(rf"(?<!every )(?<!each )\b(?:(?P<rel>last|next|this|on)\s+)?{_WD}\b", re.I),
+    ),
     ("month_day", re.compile(rf"\b{_MONTH}\s+{_ORD}\b(?!\s*(?:%|am|pm|:))", re.I)),
     ("day_month", re.compile(rf"\b(?:the\s+)?{_ORD}\s+(?:of\s+)?{_MONTH}\b", re.I)),
     ("ordinal", re.compile(r"\bon\s+the\s+(?P<day>[12]?\d|3[01])(?:st|nd|rd|th)\b", re.I)),

@@ -26,6 +26,7 @@ from ingest.distill.english import (
     phrases,
     pobj,
     repair_opening,
+    resolve_subject,
     says_nothing,
     subject_token,
     usable,
@@ -344,6 +345,8 @@ def _dated(
         if _progressive(verb) and not current and not since:
             return fact  # "I'm training for a race in October": what holds now, not since when
         return fact if current and _ongoing(verb) and not since else replace(fact, when=when)
+    if fact.predicate == "status" and fact.object in _AHEAD:
+        return replace(fact, when=when, plan=True)  # "scheduled for next Friday": its date
     if verb is None or verb.tag_ == "VBD":
         return fact  # "I signed up for a class that starts next month": the class's time
     vp = verb_phrase(verb, cut)
@@ -352,6 +355,11 @@ def _dated(
     if vp and fact.subject and fact.predicate not in ("status", "current_version", "owner"):
         return Fact(fact.subject, "plans", vp, confidence=0.75, when=when, plan=True)
     return fact
+
+
+# statuses that say when something is to happen: a time ahead is part of the status, in
+# brackets as a plan's ("scheduled (2026-11-27)"), never a valid time still to come
+_AHEAD = frozenset({"scheduled", "delayed", "pending"})
 
 
 def _verb_alone(vp: str, verb: Token) -> bool:
@@ -506,6 +514,18 @@ def _doubted(sentence: Span, at: int) -> bool:
     return False
 
 
+def _someone_else(head: Token, speaker: str) -> bool:
+    """Whether the parse names another subject for the verb a pattern's object hangs from:
+    "Lena moved to the payments team" is no move of the speaker's, whatever the pattern
+    read."""
+    verb = _governor(head)
+    subjects = children(verb, "nsubj", "nsubjpass") if verb is not None else []
+    if not subjects:
+        return False
+    who = resolve_subject(subjects[0], speaker)
+    return who is None or who.kind != "speaker"
+
+
 def _pattern_facts(sentence: Span, speaker: str, found: list[Fact]) -> list[Fact]:
     """The English patterns' facts the parse did not give but does confirm."""
     matcher = Matcher(
@@ -528,6 +548,9 @@ def _pattern_facts(sentence: Span, speaker: str, found: list[Fact]) -> list[Fact
         head = _head_at(sentence, str(fact.object), at)
         if fact.predicate == "likes" and head is not None and _refused(head):
             continue  # what the parse refuses as a liking, no pattern writes either
+        mine = fact.subject == speaker and fact.predicate != "likes"
+        if mine and head is not None and _someone_else(head, speaker):
+            continue  # (a liking's patterns hold their "I" or "my favourite" themselves)
         fact = replace(fact, object=value)
         key = (fact.subject, fact.predicate, value.lower())
         if key in have:

@@ -30,7 +30,7 @@ from ingest.distill.english import (
     text_of,
     verb_phrase,
 )
-from ingest.distill.english_rules import liked_phrases, unnamed_liking
+from ingest.distill.english_rules import liked_phrases, unnamed_liking, version_value
 from ingest.distill.facts import Fact
 from ingest.distill.identifiers import relation
 
@@ -61,7 +61,9 @@ def be(c: Clause) -> list[Fact]:
         return mine
     if c.who is None:
         return []
-    if c.who.kind in ("speaker", "relative"):
+    if c.who.kind == "speaker":  # "I'm responsible for the search service"
+        return _person_is(c) or _owner_is(c)
+    if c.who.kind == "relative":
         return _person_is(c)
     if c.who.kind == "person":
         return _owner_is(c)
@@ -231,7 +233,7 @@ def _thing_is(c: Clause, subject: Token) -> list[Fact]:
         doc = pobj(subject, "of")
         comp = _complement(c.verb)
         if doc is not None and comp is not None and phrase(doc, keep_of=False):
-            value = text_of(list(comp.subtree)).rstrip(".")
+            value = version_value(text_of(list(comp.subtree)).rstrip(".")) or ""
             return [
                 c.fact(
                     "current_version",
@@ -243,7 +245,8 @@ def _thing_is(c: Clause, subject: Token) -> list[Fact]:
         return []
     version = pobj(c.verb, "on", "at")
     if version is not None and version.lemma_ in lx.VERSION_WORDS:
-        return [c.fact("current_version", p, confidence=0.85) for p in [phrase(version)] if p]
+        written = version_value(phrase(version))
+        return [c.fact("current_version", written, confidence=0.85)] if written else []
     return _status(c)
 
 

@@ -480,12 +480,27 @@ def _trip(c: Clause) -> list[Fact]:
     on = pobj(c.verb, "on")
     if on is not None and on.lemma_ in lx.TRIPS:
         trips.append(on)
+    if c.verb.lemma_ in ("plan", "book"):
+        return _trip_planned(c, trips)
     found: list[Fact] = []
     for trip in trips:
         target = pobj(trip, "to", "in") or pobj(c.verb, "to", "in")
         if target is not None and (target.pos_ == "PROPN" or "place" in _kind_of(target)):
             found.extend(c.fact("visited", p) for p in [phrase(target)] if p)
     return found
+
+
+def _trip_planned(c: Clause, trips: list[Token]) -> list[Fact]:
+    """ "We're planning a trip to Iceland", "I booked a trip to Rome": a plan of the
+    speaker's own, the trip and where it goes (labelled `trip to Iceland`), not a visit."""
+    if not _person(c) or c.who is None or c.negated:
+        return []
+    return [
+        Fact(c.who.id, "plans", p, confidence=0.75 - (0.3 if c.hedged else 0), plan=True)
+        for trip in trips
+        for p in [phrase(trip, preps=("of", "to"))]
+        if p
+    ]
 
 
 def _visit(c: Clause) -> list[Fact]:
@@ -500,7 +515,7 @@ def _attend(c: Clause) -> list[Fact]:
         return []
     if c.verb.lemma_ == "end" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
         return []
-    if c.verb.lemma_ == "win" and c.verb.tag_ not in ("VBD", "VBN"):
+    if c.verb.lemma_ in ("win", "finish", "complete") and c.verb.tag_ not in ("VBD", "VBN"):
         return []  # "when I win a tournament": what happens, not an event attended
     targets = [*children(c.verb, "dobj"), *filter(None, [pobj(c.verb, "in", "at", "from")])]
     found = []
@@ -579,7 +594,7 @@ def _take_up(c: Clause) -> list[Fact]:
     if not _person(c) or c.negated:
         return []
     if c.verb.lemma_ == "take" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
-        return []
+        return _course_taken(c)
     if c.verb.lemma_ in ("sign", "enroll") and children(c.verb, "dobj"):
         return []  # "I signed my kids up for X", "signed up a sponsor": theirs, not mine
     targets = [*children(c.verb, "dobj", "xcomp"), *filter(None, [pobj(c.verb, "for", "in")])]
@@ -599,6 +614,21 @@ def _take_up(c: Clause) -> list[Fact]:
             found.extend(c.fact("activity", p, confidence=0.85) for p in phrases(target))
         elif c.verb.lemma_ == "start" and "business" in _kind_of(target):
             found.extend(c.fact("owns", p, confidence=0.85) for p in phrases(target))
+    return found
+
+
+def _course_taken(c: Clause) -> list[Fact]:
+    """ "I'm taking a photography course", "I took pottery lessons": a class the phrase says
+    the subject of ("taking a class" alone names nothing, "took a break" is none)."""
+    if c.verb.tag_ not in ("VBG", "VBD", "VBZ", "VBP"):
+        return []
+    found: list[Fact] = []
+    for obj in children(c.verb, "dobj"):
+        named = any(
+            x.dep_ in ("compound", "amod") and x.lower_ not in lx.EVALUATIVE for x in obj.children
+        )
+        if obj.lemma_.lower() in lx.LESSONS and named:
+            found.extend(c.fact("activity", p, confidence=0.85) for p in phrases(obj))
     return found
 
 
@@ -684,7 +714,36 @@ def _drop(c: Clause) -> list[Fact]:
     target = children(c.verb, "dobj") or [t for t in [pobj(c.verb, "on")] if t is not None]
     if lemma == "give" and (not target or target[0].lower_ in ("hope", "up")):
         return []
-    return [c.fact("dropped", p) for t in target for p in phrases(t)]
+    if lemma == "quit" and target and target[0].lemma_ in _JOBS:
+        return _left_job(c)
+    return [c.fact("dropped", p) for t in target for p in _dropped(t)]
+
+
+_JOBS = frozenset({"job", "position", "role"})
+
+
+def _left_job(c: Clause) -> list[Fact]:
+    """ "I quit my job at the bank", "I left my job": a life event (as "lost my job" is), not
+    a job given up as one gives up a tool."""
+    if not _person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
+        return []
+    if not any(o.lemma_ in _JOBS and _possessed(o) for o in children(c.verb, "dobj")):
+        return []
+    return [c.fact("life_event", "quit job" if c.verb.lemma_ == "quit" else "left job")]
+
+
+def _dropped(target: Token) -> list[str]:
+    """What was given up; a plan or idea with what it was ("We dropped the plan to migrate
+    to MongoDB", "the idea of building an app"), never the bare word `plan`."""
+    if target.lemma_.lower() not in lx.PLAN_NOUNS | {"idea"}:
+        return phrases(target)
+    for acl in children(target, "acl", "relcl"):
+        vp = verb_phrase(acl, set()) if children(acl, "aux") else None
+        if vp:
+            return [f"{target.lower_} to {vp}"]
+    doing = pobj(target, "of")
+    what = gerund(doing) if doing is not None and doing.tag_ == "VBG" else None
+    return [f"{target.lower_} of {what}"] if what else []
 
 
 def _decide(c: Clause) -> list[Fact]:
@@ -695,7 +754,38 @@ def _decide(c: Clause) -> list[Fact]:
         vp = verb_phrase(comp, set())
         return [c.fact("decided", vp)] if vp else []
     target = pobj(c.verb, "on")
-    return [c.fact("decided", p) for p in phrases(target)] if target is not None else []
+    if target is None:
+        return _decided_against(c)
+    return [c.fact("decided", p) for p in phrases(target)]
+
+
+def _decided_against(c: Clause) -> list[Fact]:
+    """ "We decided against using Kafka": the decision with its "against"."""
+    target = pobj(c.verb, "against")
+    if target is None:
+        return []
+    what = gerund(target) if target.tag_ == "VBG" else phrase(target)
+    return [c.fact("decided", f"against {what}")] if what else []
+
+
+def _handed(c: Clause) -> list[Fact]:
+    """ "The on-call rotation was handed over to Priya", "I assigned the ticket to Sam": who
+    owns the thing now (a named person, or "me": the speaker)."""
+    if c.negated or c.verb.tag_ not in ("VBD", "VBN", "VBZ"):
+        return []
+    to = pobj(c.verb, "to")
+    if to is None or not (to.pos_ == "PROPN" or to.lower_ == "me"):
+        return []
+    owner = c.speaker if to.lower_ == "me" else phrase(to)
+    passive = children(c.verb, "auxpass")
+    things = children(c.verb, "nsubjpass") if passive else children(c.verb, "dobj")
+    return [
+        c.fact("owner", owner, subject=thing, confidence=0.8)
+        for t in things
+        if owner and _thing_word(t)
+        for thing in [phrase(t)]
+        if thing
+    ]
 
 
 def _work_on(c: Clause) -> list[Fact]:
@@ -741,6 +831,17 @@ def _injure(c: Clause) -> list[Fact]:
 # --- agent work: owners, states, versions -----------------------------------------------------
 
 
+def _recover(c: Clause) -> list[Fact]:
+    """ "My dad is recovering from heart surgery": a health condition of the subject's
+    (while it lasts: "I recovered from the flu" says it is over)."""
+    if not _person(c) or c.negated or c.verb.tag_ in ("VBD", "VBN"):
+        return []
+    what = pobj(c.verb, "from")
+    if what is None or "condition" not in _kind_of(what):
+        return []
+    return [c.fact("health_condition", p, confidence=0.85) for p in phrases(what)]
+
+
 def _owner(c: Clause) -> list[Fact]:
     """Alice owns / maintains / is responsible for the billing service."""
     if c.who is None or c.who.kind not in ("person", "speaker") or c.negated:
@@ -756,18 +857,25 @@ def _owner(c: Clause) -> list[Fact]:
 
 
 def _thing_word(token: Token) -> bool:
-    return any(det.lower_ in ("the", "our", "this", "that") for det in token.children) and (
-        token.pos_ == "NOUN" and relative_of(token, "") is None
+    """A thing named as one: "the migration", "our app", or numbered ("Build 1842", "PR
+    512", "ticket 88": a tool's report names its things so)."""
+    if token.pos_ != "NOUN" or relative_of(token, "") is not None:
+        return False
+    return any(det.lower_ in ("the", "our", "this", "that") for det in token.children) or any(
+        n.dep_ == "nummod" and n.i == token.i + 1 for n in token.children
     )
 
 
 def _status_verb(c: Clause) -> list[Fact]:
-    """The migration finished last Friday."""
+    """The migration finished last Friday; Build 1842 failed; the nightly build passed."""
     if c.who is None or c.who.kind != "thing" or c.negated or not _thing_word(c.who.token):
         return []
     if c.verb.tag_ not in ("VBD", "VBN", "VBZ"):
         return []
-    return [c.fact("status", lx.STATUS_VERBS[c.verb.lemma_.lower()], confidence=0.85)]
+    lemma = c.verb.lemma_.lower()
+    if lemma == "pass" and c.who.token.lemma_.lower() not in lx.CHECKS:
+        return []  # "the week passed": time goes by, no check passed
+    return [c.fact("status", lx.STATUS_VERBS[lemma], confidence=0.85)]
 
 
 def _status_word(c: Clause) -> list[Fact]:
@@ -777,18 +885,32 @@ def _status_word(c: Clause) -> list[Fact]:
     return [c.fact("status", c.verb.lower_, confidence=0.85)]
 
 
+_VERSION_NUMBER = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$", re.IGNORECASE)
+
+
+def version_value(text: str | None) -> str | None:
+    """ "version 3.2" -> "3.2", as "v3.2" and "3.3" are written: one spelling per version, so
+    that a later version is told from an earlier one by its value alone; "third revision"
+    stays."""
+    if text is None:
+        return None
+    word, _, rest = text.partition(" ")
+    if word.lower() in lx.VERSION_WORDS and rest and _VERSION_NUMBER.match(rest):
+        return rest
+    return text
+
+
 def _update(c: Clause) -> list[Fact]:
     """I updated the API doc to v4."""
     if not _person(c):
         return []
     version = pobj(c.verb, "to")
+    value = version_value(phrase(version)) if version is not None else None
     found = []
     for obj in children(c.verb, "dobj"):
         thing = phrase(obj)
-        if thing and version is not None and phrase(version):
-            found.append(
-                c.fact("current_version", phrase(version) or "", subject=thing, confidence=0.85)
-            )
+        if thing and value:
+            found.append(c.fact("current_version", value, subject=thing, confidence=0.85))
     return found
 
 
@@ -804,14 +926,21 @@ def _name_me(c: Clause) -> list[Fact]:
 
 
 def _job(c: Clause) -> list[Fact]:
-    """found / got / landed / started a job at X."""
+    """found / got / landed / started a job at X; a job as a Y (at X): the occupation too,
+    and the employer where the parse hangs it on the occupation ("started a new job as a
+    data engineer at Northwind")."""
     if not _person(c) or c.negated:
         return []
     found: list[Fact] = []
     for obj in children(c.verb, "dobj"):
         if obj.lemma_ in ("job", "position", "role", "internship"):
+            role = pobj(obj, "as") or pobj(c.verb, "as")
             employer = pobj(obj, "at", "with") or pobj(c.verb, "at", "with")
+            if employer is None and role is not None:
+                employer = pobj(role, "at", "with")
             found.extend(c.fact("works_at", p) for p in phrases(employer))
+            if role is not None and _head(role) in lx.OCCUPATIONS:
+                found.extend(c.fact("works_as", p) for p in [phrase(role)] if p)
     return found
 
 
@@ -943,7 +1072,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("lose",), _lose),
     (("go", "travel", "fly", "head", "take", "drive"), _go),
     (("visit", "explore", "tour"), _visit),
-    (("take", "go", "have", "make"), _trip),
+    (("take", "go", "have", "make", "plan", "book"), _trip),
     (
         (
             "attend",
@@ -957,6 +1086,8 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
             "do",
             "end",
             "win",
+            "finish",
+            "complete",
         ),
         _attend,
     ),
@@ -986,7 +1117,9 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("find", "get", "land", "start", "accept"), _job),
     (("try",), _try),
     (("give", "drop", "abandon", "quit", "ditch", "scrap"), _drop),
+    (("leave",), _left_job),
     (("decide",), _decide),
+    (("hand", "transfer", "assign", "reassign"), _handed),
     (
         (
             "write",
@@ -1003,6 +1136,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
         _work_on,
     ),
     (("break", "hurt", "injure", "sprain"), _injure),
+    (("recover", "heal"), _recover),
     (("maintain", "manage"), _owner),
     (tuple(lx.STATUS_VERBS), _status_verb),
     (("update", "upgrade", "bump"), _update),

@@ -94,12 +94,12 @@ BUSINESSES: Final = _words(
 CONDITIONS: Final = _words(
     "cold flu covid fever cough cancer diabetes asthma anxiety depression migraine migraines "
     "headache headaches injury injuries allergies allergy arthritis insomnia adhd autism "
-    "concussion infection pneumonia bronchitis backache burnout ptsd ocd"
+    "concussion infection pneumonia bronchitis backache burnout ptsd ocd surgery"
 )
 STATUSES: Final = _words(
     "blocked done finished complete completed pending down live broken fixed merged deployed "
     "released delayed cancelled canceled failing passing stuck ready paused approved "
-    "rejected shipped resolved outdated deprecated"
+    "rejected shipped resolved outdated deprecated scheduled"
 )
 STATUS_VERBS: Final = {
     "finish": "finished",
@@ -114,7 +114,9 @@ STATUS_VERBS: Final = {
     "stall": "stalled",
     "stop": "stopped",
     "resume": "resumed",
+    "pass": "passed",  # only of a check (CHECKS): "the week passed" is no status
 }
+CHECKS: Final = _words("build test tests check checks pipeline suite run job audit review exam")
 VERSION_WORDS: Final = _words("version revision draft iteration edition release")
 THING_WORDS: Final = _words(
     "project app application codebase code stack frontend backend site service services "
@@ -168,7 +170,7 @@ ASPIRATIONAL: Final = _words("ideal dream future next imaginary perfect")
 CUE_NOUNS: Final = (
     (EVENTS | PLACES | ACTIVITIES | POSSESSIONS | BUSINESSES | CONDITIONS | OCCUPATIONS | STATUSES)
     | (VERSION_WORDS | FAVOURITE | PLAN_NOUNS | WRITINGS | BODY_PARTS | THING_WORDS | TRIPS)
-) | GROUPS
+) | (GROUPS | LESSONS)
 IRREGULAR: Final = _words(
     "bought lost broke broken grew grown drew wrote written tried decided passed died wait quit "
     "gave"

@@ -90,7 +90,7 @@ class Matcher:
             if thing:
                 return thing, False
             return self._last_thing(match.start()), True
-        if groups.get("subj"):
+        if groups.get("subj") or groups.get("subj_after"):  # "下个月我要...": after the time
             return self.speaker, False
         earlier = [who for at, who in self.subjects if at < match.start()]
         implied = "subj" in rule.regex.groupindex
@@ -206,5 +206,9 @@ class Matcher:
         for also, fixed in rule.also if facts else ():
             facts.append(
                 Fact(subject, also, values[0] if fixed is None else fixed, True, confidence)
+            )
+        for also, group in rule.also_groups:  # "在公司做设计师": the job, where is no place
+            facts.extend(
+                Fact(subject, also, v, True, confidence) for v in [match.group(group)] if v
             )
         return facts

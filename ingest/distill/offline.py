@@ -61,14 +61,25 @@ SAID_CONFIDENCE = 1.0
 # Farfetch": works_at Farfetch); 10: from a new user's trial, a time ahead makes no plan of a
 # past verb nor a plan that is a bare verb ("signed up for a class that starts next month"
 # wrote plans "signed up (2026-12)"), a pet's name right after "my cat" where the parse hangs
-# it elsewhere, "got back from Lisbon" a visit
-DISTILLER_VERSION = "10"
+# it elsewhere, "got back from Lisbon" a visit; 11: from a new user's trial in chat and in an
+# agent's notes, a new job's occupation and employer ("started a new job as a data engineer at
+# Northwind"), a trip planned, a race finished, surgery and recovering from a condition, a
+# plan given up with what it was (never the bare "plan"), "version 3.2" written as "3.2", a
+# numbered thing's status ("Build 1842 failed") and a check's "passed", a pattern's fact of
+# the speaker refused where the parse names another subject ("Lena moved to the payments
+# team" wrote the speaker's tech_stack), "every Saturday" no date, a job quit a life event, a
+# course taken, the speaker responsible for a thing, a thing handed over to someone, a
+# decision against, "scheduled for next Friday" dated in its status; Chinese 在X做Y, 做了手术,
+# 下个月我要...
+DISTILLER_VERSION = "11"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
     r"owns?|owned|owner|maintains?|maintained|responsible|charge|version|revision|draft|"
-    r"status|blocked|pending|finished|completed|complete|done|down|broken|failed|deployed|"
-    r"released|merged|shipped|live|progress|hold|stalled|delayed|"
+    r"handed|assigned|reassigned|transferred|"
+    r"status|blocked|pending|finished|completed|complete|done|down|broken|failed|failing|"
+    r"passed|passing|crashed|deployed|"
+    r"released|merged|shipped|live|progress|hold|stalled|delayed|scheduled|"
     r"can['’]t\s+wait|call\s+me)\b",
     re.IGNORECASE,
 )

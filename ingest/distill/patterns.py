@@ -49,6 +49,8 @@ class Rule:
     plan: bool = False
     also: tuple[tuple[str, str | bool | None], ...] = ()
     """More facts of the same match: (predicate, value); a None value takes the object."""
+    also_groups: tuple[tuple[str, str], ...] = ()
+    """More facts of the same match from another of its groups: (predicate, group)."""
     chinese: bool = True
 
 
@@ -121,6 +123,7 @@ _ZJOBS = (
     r"教授|研究员|销售|客服|作家|画家|歌手|主播|老板|店长|运营|分析师|架构师|实习生|公务员|"
     r"军人|农民|工人|店员|服务员|翻译|教练|顾问|研究生|博士|产品"
 )
+_ZBODY = r"膝盖|腿|脚|手|胳膊|腰|背|脖子|肩膀|手腕|脚踝|心脏|眼睛|牙"
 _ZSCHOOLS = r"小学|初中|高中|中学|大学|幼儿园|研究生|大专|技校"
 ZH_ACTIVITIES = frozenset(
     [
@@ -284,9 +287,15 @@ CHINESE: tuple[Rule, ...] = (
     ),
     Rule(
         "zh_checkup",
-        _zh(r"做了(?:一次|个|次)?(?P<obj>体检|手术|检查|核酸|B超|CT)"),
+        _zh(r"做了(?:一次|个|次)?(?P<obj>体检|检查|核酸|B超|CT)"),
         "attended",
         0.8,
+    ),
+    Rule(  # "我妈妈上个月做了膝盖手术": surgery is a health condition, as in English (version 11)
+        "zh_surgery",
+        _zh(rf"{_ZPRE}做了(?:一次|一个|个|次|一场|场)?(?P<obj>(?:{_ZBODY})?手术)"),
+        "health_condition",
+        0.85,
     ),
     Rule(
         "zh_visited",
@@ -305,7 +314,7 @@ CHINESE: tuple[Rule, ...] = (
     Rule(
         "zh_health",
         _zh(
-            rf"{_ZPRE}(?P<obj>(?:膝盖|腿|脚|手|胳膊|腰|背|脖子|肩膀|手腕|脚踝)?(?:受伤|骨折|扭伤)|感冒|发烧|生病|咳嗽|头疼|头痛|失眠|住院)了"
+            rf"{_ZPRE}(?P<obj>(?:{_ZBODY})?(?:受伤|骨折|扭伤)|感冒|发烧|生病|咳嗽|头疼|头痛|失眠|住院)了"
         ),
         "health_condition",
         0.85,
@@ -323,7 +332,7 @@ CHINESE: tuple[Rule, ...] = (
     Rule(
         "zh_will",
         _zh(
-            rf"{_ZWHO}{_ZADV}(?P<when>{_ZTIME}){_ZADV}(?:要|会|将要|将)?(?:{_ZTIME})?(?P<obj>{_ZCLAUSE}{{2,20}})"
+            rf"{_ZWHO}{_ZADV}(?P<when>{_ZTIME})(?P<subj_after>我们|我)?{_ZADV}(?:要|会|将要|将)?(?:{_ZTIME})?(?P<obj>{_ZCLAUSE}{{2,20}})"
         ),
         "plans",
         0.75,
@@ -438,6 +447,16 @@ CHINESE: tuple[Rule, ...] = (
         "works_at",
         0.9,
     ),
+    Rule(  # "现在在字节跳动做产品经理": at X, as a Y (version 11)
+        "zh_works_at_as",
+        _zh(
+            rf"{_ZWHO}{_ZADV}在(?P<obj>(?!用|家|这|那|哪|读|学){_ZCLAUSE}{{1,20}}?)做"
+            rf"(?P<job>[\u4e00-\u9fff]{{0,4}}(?:{_ZJOBS}))(?![吗呢])"
+        ),
+        "works_at",
+        0.85,
+        also_groups=(("works_as", "job"),),
+    ),
     Rule(
         "zh_works_for",
         _zh(rf"{_ZWHO}{_ZADV}(?:就职于|任职于|供职于)(?P<obj>{_TAIL})"),
@@ -489,7 +508,7 @@ RULES: tuple[Rule, ...] = CHINESE
 
 # Values a pattern may capture that are not what its predicate means ("在家工作").
 NOT_VALUES: dict[str, frozenset[str]] = {
-    "works_at": frozenset({"家", "家里", "晚上"}),
+    "works_at": frozenset({"家", "家里", "晚上", "公司", "单位", "这里", "那里", "外地"}),
     "studies": frozenset({"大学", "研究生", "高中", "本科", "东西", "习"}),
 }
 
