@@ -47,8 +47,9 @@ RETURN [e0.id] + [i IN ids WHERE i <> e0.id] AS ids
 
 # What visible assertions say each entity is called: every spelling (the subject of those
 # about it, the object of those pointing at it, known at $known_at, first written first), its
-# current `name` and `alias` objects, whether it holds a person's predicate (`personal`) or is
-# the object of a place's (`placed`). An entity no visible assertion names returns nothing.
+# current `name` and `alias` objects, whether it holds a person's predicate or is the object of
+# one whose object is a person (`personal`), or is the object of a place's (`placed`). An
+# entity no visible assertion names returns nothing.
 NAMES = (
     """
 UNWIND $ids AS id
@@ -63,7 +64,9 @@ WITH n, COLLECT {
 } AS spellings
 WHERE size(spellings) > 0
 RETURN n.id AS id, spellings,
-  EXISTS { MATCH (n)<-[:ABOUT]-(a:Assertion) WHERE a.predicate IN $person_predicates AND """
+  EXISTS { MATCH (n)<-[r:ABOUT|OBJECT]-(a:Assertion)
+           WHERE a.predicate IN CASE type(r) WHEN 'ABOUT' THEN $person_predicates
+                                  ELSE $person_object_predicates END AND """
     + _CURRENT
     + """ } AS personal,
   EXISTS { MATCH (n)<-[:OBJECT]-(a:Assertion) WHERE a.predicate IN $place_predicates AND """

@@ -81,6 +81,11 @@ PERSON_PREDICATES = frozenset(
 )
 
 
+# Predicates whose object is a person: who owns a thing ("Lena owns the invoice service") is
+# someone, so a plain name that is the object of one is a person, as a subject of the above.
+PERSON_OBJECT_PREDICATES = frozenset({"owner"})
+
+
 # Predicates whose object is a place: a plain name visited, lived in, come from or that
 # something is located in, in an assertion the caller may read, is a place, not a thing.
 PLACE_PREDICATES = frozenset({"visited", "lives_in", "comes_from", "located_in"})
@@ -90,8 +95,9 @@ def kind_of(name: str, *, personal: bool = False, placed: bool = False) -> str:
     """The kind an identifier says: ``person`` (``user:``/``person:``, a relative or friend
     of someone), ``people`` (a group: ``user:alice/parents``), ``pet`` (``user:alice/dog:Max``),
     the prefix of any other ``prefix:rest`` identifier (``order:42`` -> ``order``), else
-    ``thing``; ``personal``: the entity holds one of :data:`PERSON_PREDICATES`, which makes a
-    plain name (a ``thing`` by its identifier) a ``person``; ``placed``: it is the object of
+    ``thing``; ``personal``: the entity holds one of :data:`PERSON_PREDICATES` or is the
+    object of one of :data:`PERSON_OBJECT_PREDICATES`, which makes a plain name (a ``thing``
+    by its identifier) a ``person``; ``placed``: it is the object of
     one of :data:`PLACE_PREDICATES`, which makes a plain name that is no person a ``place``."""
     kind = _kind_of_identifier(name)
     if kind != "thing":

@@ -13,7 +13,13 @@ from neo4j import Driver, ManagedTransaction
 
 from graph_schema.core.types import Principal, Status, Tier
 from graph_schema.entities import cypher
-from graph_schema.entities.names import PERSON_PREDICATES, PLACE_PREDICATES, kind_of, normalise
+from graph_schema.entities.names import (
+    PERSON_OBJECT_PREDICATES,
+    PERSON_PREDICATES,
+    PLACE_PREDICATES,
+    kind_of,
+    normalise,
+)
 from graph_schema.entities.types import EntitiesAnswer, EntityAnswer, EntityOut, EntitySummary
 from graph_schema.ledger.records import assertion_out
 from graph_schema.lifecycle import access
@@ -64,6 +70,7 @@ def _summaries(tx: ManagedTransaction, ids: list[str], at: At) -> list[EntitySum
         cypher.NAMES,
         ids=ids,
         person_predicates=sorted(PERSON_PREDICATES),
+        person_object_predicates=sorted(PERSON_OBJECT_PREDICATES),
         place_predicates=sorted(PLACE_PREDICATES),
         **at.params(),
     )

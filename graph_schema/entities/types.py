@@ -18,7 +18,8 @@ class EntitySummary(BaseModel):
     kind: str = Field(
         description="read from the identifier: person, people, pet, thing, or the prefix of a"
         " `prefix:rest` identifier (`order:42` -> order); a plain name is a person when it holds"
-        " a person's predicate (has_relative, works_at...), else a place when it is the object of"
+        " a person's predicate (has_relative, works_at...) or is the object of owner, else a"
+        " place when it is the object of"
         " visited, lives_in, comes_from or located_in, in assertions the caller may read"
     )
     name: str = Field(

@@ -300,3 +300,24 @@ def test_a_plain_name_visited_or_lived_in_is_a_place_for_whoever_may_read_it(
     restricted = _id(vault, ["finance"])
     assert _page(api["alice"], restricted)["entity"]["kind"] == "place"
     assert api["bob"].get(f"/v1/entities/{restricted}").status_code == 404
+
+
+def test_the_owner_of_a_thing_is_a_person_only_while_the_ownership_is_visible(
+    api: dict[str, Api],
+) -> None:
+    """ "Lena owns the invoice service" (an agent's note): Lena, a thing by her identifier and
+    the subject of nothing, is a person as the object of a visible `owner`; the thing owned
+    stays a thing, and a restricted ownership makes a person only in its own namespace."""
+    tag = _tag()
+    lena, service, vault = f"Lena{tag}", f"invoice service {tag}", f"Vault {tag}"
+    _write(
+        api["alice"],
+        assertion(service, "owner", lena, valid_from=T0),
+        assertion(vault, "owner", f"Omar{tag}", valid_from=T0, access=["finance"]),
+    )
+    assert _page(api["bob"], _id(lena))["entity"]["kind"] == "person"
+    found = {e["name"]: e["kind"] for e in _search(api["bob"], tag)["entities"]}
+    assert found == {lena: "person", service: "thing"}, "the restricted owner stays hidden"
+    omar = _id(f"Omar{tag}", ["finance"])
+    assert _page(api["alice"], omar)["entity"]["kind"] == "person"
+    assert api["bob"].get(f"/v1/entities/{omar}").status_code == 404

@@ -9,6 +9,7 @@ import pytest
 
 from graph_schema.entities.names import (
     ID_PATTERN,
+    PERSON_OBJECT_PREDICATES,
     PERSON_PREDICATES,
     PLACE_PREDICATES,
     entity_id,
@@ -99,3 +100,8 @@ def test_a_plain_name_that_is_visited_or_lived_in_is_a_place_unless_a_person() -
     assert kind_of("order:42", placed=True) == "order"
     assert kind_of("user:ana/dog:Pico", placed=True) == "pet"
     assert {"visited", "lives_in", "comes_from", "located_in"} == PLACE_PREDICATES
+
+
+def test_an_owner_is_a_person_by_the_predicate_it_is_the_object_of() -> None:
+    assert {"owner"} == PERSON_OBJECT_PREDICATES
+    assert not PERSON_OBJECT_PREDICATES & PLACE_PREDICATES
