@@ -6,14 +6,14 @@ How to run (no Neo4j, no server; the LoCoMo dev file is found as by `tractatus i
     .venv/bin/python bench/distill.py                 # offline distiller; LLM when configured
     # --llm-url URL --llm-model NAME   an OpenAI-compatible endpoint (default: TRACTATUS_LLM_URL,
     #                                  TRACTATUS_LLM_MODEL); without one the LLM part is skipped
-    # --errors dev|test|sealed|sealed2|sealed3|sealed4|sealed5
+    # --errors dev|test|sealed|sealed2|sealed3|sealed4|sealed5|sealed6
     #                                  list a development set's misses and false facts
-    # --sealed                         also score the sixth sealed LoCoMo test set (its
-    #                                  errors are never listed: `--errors sealed6` is refused)
+    # --sealed                         also score the seventh sealed LoCoMo test set (its
+    #                                  errors are never listed: `--errors sealed7` is refused)
     # --out bench/results/distill.json
 
 What it does, for each distiller, on each set (LoCoMo turns, Chinese sentences, English notes)
-and each split (dev, test; LoCoMo also sealed to sealed5, and sealed6 when asked):
+and each split (dev, test; LoCoMo also sealed to sealed6, and sealed7 when asked):
 
 1. Builds each labelled turn's observation exactly as `tractatus ingest` would (LoCoMo: read
    from the dev file by conversation and dia_id; ours: the text in the label file) and distils
@@ -29,12 +29,12 @@ and each split (dev, test; LoCoMo also sealed to sealed5, and sealed6 when asked
    where the label has none is wrong, and so is a labelled time not given.
 4. Coverage: the share of turns with at least one structured fact (and the labels' share).
 
-The sets' `dev` and `test` halves and the first five sealed LoCoMo sets
-(`locomo-sealed-labels.jsonl`, split `sealed`, to `locomo-sealed5-labels.jsonl`, split
-`sealed5`) are all development data now: each was read after it was scored once.
-`ALL/development` pools them, and is what the extractor is tuned on. The headline is the sixth
-sealed LoCoMo set (`locomo-sealed6-labels.jsonl`, split `sealed6`, labelled blind), scored only
-with `--sealed`, once the extractor is frozen. Results go to --out with the machine.
+The sets' `dev` and `test` halves and the first six sealed LoCoMo sets
+(`locomo-sealed-labels.jsonl`, split `sealed`, to `locomo-sealed6-labels.jsonl`, split
+`sealed6`) are all development data now: each was read after it was scored once.
+`ALL/development` pools them, and is what the extractor is tuned on. The headline is the
+seventh sealed LoCoMo set (`locomo-sealed7-labels.jsonl`, split `sealed7`, labelled blind),
+scored only with `--sealed`, once the extractor is frozen. Results go to --out with the machine.
 """
 
 from __future__ import annotations
@@ -63,9 +63,9 @@ from ingest.distill.dates import local
 LABELS = ROOT / "bench" / "distill-labels"
 SETS = ("locomo", "zh", "notes")
 # development data: every split scored once and read since
-SPLITS = ("dev", "test", "sealed", "sealed2", "sealed3", "sealed4", "sealed5")
+SPLITS = ("dev", "test", "sealed", "sealed2", "sealed3", "sealed4", "sealed5", "sealed6")
 DEVELOPMENT = "development"
-SEALED = "sealed6"  # the test set: scored with --sealed only, its errors never listed
+SEALED = "sealed7"  # the test set: scored with --sealed only, its errors never listed
 # the development LoCoMo labels
 LOCOMO_FILES = (
     "locomo",
@@ -74,6 +74,7 @@ LOCOMO_FILES = (
     "locomo-sealed3",
     "locomo-sealed4",
     "locomo-sealed5",
+    "locomo-sealed6",
 )
 SAID = "said"
 _PLAN_DATE = re.compile(r"\s*\((\d{4}(?:-W\d{2}|-\d{2}(?:-\d{2})?)?)\)\s*$")
@@ -263,7 +264,7 @@ def show_fact(fact: dict[str, Any]) -> str:
 
 
 def label_path(name: str) -> Path:
-    """The label file of a set: ``locomo``, ``locomo-sealed6``, ``zh``, ..."""
+    """The label file of a set: ``locomo``, ``locomo-sealed7``, ``zh``, ..."""
     return LABELS / f"{name}-labels.jsonl"
 
 
@@ -274,7 +275,7 @@ def _rows(name: str) -> list[dict[str, Any]]:
 
 def load_items(locomo: Path | None, *, sealed: bool = False) -> list[Item]:
     """Every labelled turn with its observation; LoCoMo only when its file is available, and
-    the (sixth) sealed LoCoMo set only when asked for."""
+    the (seventh) sealed LoCoMo set only when asked for."""
     items: list[Item] = []
     if locomo is not None:
         turns = {t["idempotency_key"]: t for t in bulk.read_locomo(locomo)}
