@@ -30,14 +30,14 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from neo4j import Driver, ManagedTransaction
 from pydantic import ValidationError
 
 from graph_schema.core.errors import TractatusError
-from graph_schema.core.timeutil import new_id, parse_rfc3339, utcnow, with_rfc3339
+from graph_schema.core.timeutil import new_id, parse_rfc3339, to_rfc3339, utcnow, with_rfc3339
 from graph_schema.core.types import Principal
 from graph_schema.ledger.types import AssertionWrite
 from graph_schema.lifecycle.rules import DEFAULT_BOUND
@@ -57,6 +57,8 @@ from ingest.embeddings.texts import embed_items
 from ingest.lifecycle.tasks import TaskWrite, enter_tasks
 from ingest.metrics import DISTILL_SECONDS, GATE_QUARANTINED
 
+# how far ahead of the server's clock an occurred_at may be (TRACTATUS_MAX_FUTURE)
+DEFAULT_MAX_FUTURE = timedelta(minutes=5)
 ORIGIN = "observations"
 DRAFT_KEYS = frozenset(
     {
@@ -103,6 +105,7 @@ class Context:
     retention: Retention
     retain_raw_text: bool = True
     working_memory_bound: int = DEFAULT_BOUND
+    max_future: timedelta = DEFAULT_MAX_FUTURE
 
 
 def request_digest(obs: ObservationIn) -> str:
@@ -112,19 +115,35 @@ def request_digest(obs: ObservationIn) -> str:
 # --- 1. validation ----------------------------------------------------------------------------
 
 
-def _validate(raw: Any, index: int, principal: Principal) -> ObservationIn | gate.Rejection:
+def _validate(raw: Any, index: int, ctx: Context) -> ObservationIn | gate.Rejection:
     try:
         obs = ObservationIn.model_validate(raw)
     except ValidationError as error:
         # the gate's own wording, so reasons match those of /v1/assertions
         reason, message = gate.schema_reason(error)
         return gate.Rejection(index, reason, message, raw)
-    outside = [g for g in obs.access if g not in principal.groups]
-    if outside and not principal.is_admin:
+    outside = [g for g in obs.access if g not in ctx.principal.groups]
+    if outside and not ctx.principal.is_admin:
         return gate.Rejection(
             index, "access_not_allowed", "access may only name groups the writer belongs to", raw
         )
-    return obs
+    return _not_ahead(obs, index, raw, ctx.max_future) or obs
+
+
+def _not_ahead(
+    obs: ObservationIn, index: int, raw: Any, max_future: timedelta
+) -> gate.Rejection | None:
+    """An observation records what has happened: an ``occurred_at`` ahead of the server's
+    clock by more than ``max_future`` (a clock or time-zone error: local time sent as UTC)
+    would date its facts in the future, where no read as of now finds them."""
+    latest = utcnow() + max_future
+    if parse_rfc3339(obs.occurred_at) <= latest:
+        return None
+    message = (
+        f"occurred_at: {obs.occurred_at} is later than the server's clock allows"
+        f" ({to_rfc3339(latest)}, now + {int(max_future.total_seconds())} s)"
+    )
+    return gate.Rejection(index, "future_timestamp", message, raw)
 
 
 # --- 2. idempotency ---------------------------------------------------------------------------
@@ -447,6 +466,7 @@ def write_observations(
     retain_raw_text: bool,
     retention: Retention,
     working_memory_bound: int = DEFAULT_BOUND,
+    max_future: timedelta = DEFAULT_MAX_FUTURE,
 ) -> list[Outcome]:
     """``POST /v1/observations``: one outcome per raw body, in order (see the module doc)."""
     ctx = Context(
@@ -459,6 +479,7 @@ def write_observations(
         retention=retention,
         retain_raw_text=retain_raw_text,
         working_memory_bound=working_memory_bound,
+        max_future=max_future,
     )
     return ingest_observations(ctx, raw_items)
 
@@ -469,7 +490,7 @@ def ingest_observations(ctx: Context, raw_items: list[Any]) -> list[Outcome]:
     plans: list[_Plan] = []
     raw_by_index = dict(enumerate(raw_items))
     for index, raw in raw_by_index.items():
-        checked = _validate(raw, index, ctx.principal)
+        checked = _validate(raw, index, ctx)
         if isinstance(checked, gate.Rejection):
             outcomes[index] = gate.refuse(
                 ctx.driver,

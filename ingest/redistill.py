@@ -34,7 +34,7 @@ from neo4j import Driver, ManagedTransaction
 
 from graph_schema.core.records import as_datetime
 from graph_schema.core.timeutil import new_id, to_rfc3339, utcnow
-from graph_schema.core.types import Principal
+from graph_schema.core.types import Principal, SourceKind
 from graph_schema.ledger.types import UTTERANCE, AssertionWrite
 from graph_schema.observations import cypher
 from graph_schema.observations.types import ObservationIn
@@ -187,12 +187,14 @@ def _observation(row: dict[str, Any]) -> ObservationIn | None:
         return None
     occurred = as_datetime(row["occurred_at"])
     assert occurred is not None
-    return ObservationIn.model_validate(
-        {
+    # what the store holds was valid when written: read as stored, not checked again against
+    # rules added since (a blank text, or one with a NUL, was accepted before: docs/ingestion.md)
+    return ObservationIn.model_construct(
+        **{
             "text": row["text"],
             "speaker": row["speaker"],
             "occurred_at": in_offset(occurred, row.get("occurred_offset")),
-            "source_kind": row["source_kind"],
+            "source_kind": SourceKind(row["source_kind"]),
             "access": list(row.get("access") or []),
             "conversation_id": row.get("conversation_id"),
             "task_id": row.get("task_id"),

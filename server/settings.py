@@ -23,6 +23,7 @@ from ingest.distill.nlp import default_model_path as default_english_model
 from ingest.embeddings.embedder import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE, make_embedder
 from ingest.embeddings.model import Embedder, default_model_path
 from ingest.lifecycle.sleep import SleepConfig
+from ingest.observations import DEFAULT_MAX_FUTURE
 
 WEAK_PASSWORDS = frozenset({"", "neo4j", "password", "changeme", "secret", "test"})
 
@@ -58,6 +59,8 @@ class Settings(BaseSettings):
     embed_replicas: int = Field(2, ge=1, le=64)
     embed_processes: bool = True
     max_observation_batch: int = Field(256, ge=1, le=4_096)
+    # how far an observation's occurred_at may lie ahead of the server's clock (clock skew)
+    max_future: timedelta = DEFAULT_MAX_FUTURE
     retain_raw_text: bool = True
     english_model: str = Field(default_factory=default_english_model)
     llm_url: str | None = None
@@ -105,7 +108,12 @@ class Settings(BaseSettings):
         return value
 
     @field_validator(
-        "ephemeral_ttl", "dormant_after", "sleep_interval", "sleep_lease", mode="before"
+        "ephemeral_ttl",
+        "dormant_after",
+        "sleep_interval",
+        "sleep_lease",
+        "max_future",
+        mode="before",
     )
     @classmethod
     def _seconds(cls, value: Any) -> Any:
@@ -114,7 +122,7 @@ class Settings(BaseSettings):
             return float(value)
         return value
 
-    @field_validator("ephemeral_ttl", "dormant_after")
+    @field_validator("ephemeral_ttl", "dormant_after", "max_future")
     @classmethod
     def _not_negative(cls, value: timedelta) -> timedelta:
         if value.total_seconds() < 0:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, StrictStr
+from pydantic import AfterValidator, BaseModel, Field, StrictStr
 
 from graph_schema.core.types import (
     MAX_TEXT_CHARS,
@@ -17,6 +17,8 @@ from graph_schema.core.types import (
     SourceKind,
     Strict,
     Timestamp,
+    check_text,
+    text_schema,
 )
 from graph_schema.ledger.types import WriteResult
 from graph_schema.lifecycle.types import WorkingMemory
@@ -29,9 +31,20 @@ MAX_OBSERVATION_BATCH = 256
 class ObservationIn(Strict):
     """Raw text as an agent saw it: a chat turn, a note, a tool result, a document paragraph."""
 
-    text: Annotated[StrictStr, Field(min_length=1, max_length=MAX_TEXT_CHARS)]
+    text: Annotated[
+        StrictStr,
+        Field(min_length=1, max_length=MAX_TEXT_CHARS),
+        AfterValidator(check_text),
+        text_schema(max_length=MAX_TEXT_CHARS),
+    ]
     speaker: Name
-    occurred_at: Timestamp
+    occurred_at: Annotated[
+        Timestamp,
+        Field(
+            description="when it happened; at most TRACTATUS_MAX_FUTURE (5 minutes) ahead of"
+            " the server's clock, else 422 `future_timestamp`"
+        ),
+    ]
     source_kind: SourceKind
     access: AccessList = Field(default_factory=list)
     idempotency_key: Annotated[StrictStr, Field(min_length=1, max_length=256)] | None = None

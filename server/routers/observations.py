@@ -97,6 +97,7 @@ def post_observations(
         retain_raw_text=settings.retain_raw_text,
         retention=settings.quarantine_retention,
         working_memory_bound=settings.working_memory_bound,
+        max_future=settings.max_future,
     )
     if is_batch:
         return answer(ObservationsWritten(results=[_batch_item(o) for o in outcomes]))

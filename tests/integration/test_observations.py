@@ -6,6 +6,7 @@ import re
 import threading
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -310,6 +311,44 @@ def test_a_refused_body_is_quarantined_and_nothing_is_written(
     assert not_mine.status_code == 422
     assert not_mine.json()["error"]["details"]["rejections"][0]["reason"] == "access_not_allowed"
     assert count_nodes(driver, "Observation") == observations
+
+
+def test_a_blank_text_or_a_nul_is_refused_and_nothing_is_written(
+    apis: dict[str, Api], driver: Driver
+) -> None:
+    """The docs said blank text was refused; a text of spaces stored an empty observation, and
+    a NUL cut "I moved to Oslo" in two (its `lives_in` lost)."""
+    observations = count_nodes(driver, "Observation")
+    for text in ("   ", "\n\t", "I moved\u0000 to Oslo."):
+        response = apis["alice"].post("/v1/observations", observation(text))
+        assert response.status_code == 422, (text, response.text)
+        rejection = response.json()["error"]["details"]["rejections"][0]
+        assert (rejection["reason"], rejection["message"][:5]) == ("invalid", "text:")
+    assert count_nodes(driver, "Observation") == observations
+
+
+def test_an_occurred_at_ahead_of_the_clock_is_refused_and_skew_is_allowed(
+    apis: dict[str, Api], driver: Driver
+) -> None:
+    """A turn sent with local time marked as UTC, eight hours ahead, was stored and its facts
+    dated then: recall and the facts answered `not_found` until the clock caught up."""
+    now = datetime.now(UTC)
+    observations = count_nodes(driver, "Observation")
+    ahead = (now + timedelta(hours=8)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    refused = apis["alice"].post("/v1/observations", observation("Tea.", occurred_at=ahead))
+    assert refused.status_code == 422
+    rejection = refused.json()["error"]["details"]["rejections"][0]
+    assert rejection["reason"] == "future_timestamp" and ahead in rejection["message"]
+    assert count_nodes(driver, "Observation") == observations
+    skewed = (now + timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    kept = apis["alice"].post("/v1/observations", observation("Tea.", occurred_at=skewed))
+    assert kept.status_code == 201, kept.text
+    batch = apis["alice"].post(
+        "/v1/observations",
+        {"observations": [observation("Now."), observation("Later.", occurred_at=ahead)]},
+    )
+    statuses = [r["status"] for r in batch.json()["results"]]
+    assert statuses == [201, 422]
 
 
 def test_a_failed_distillation_is_quarantined_with_its_reason(

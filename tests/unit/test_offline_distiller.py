@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graph_schema.core.types import Principal
+from graph_schema.core.types import Principal, SourceKind
 from graph_schema.ledger.types import AssertionWrite
 from graph_schema.observations.types import ObservationIn
 from graph_schema.schema.ontology import seed_predicates
@@ -24,11 +24,14 @@ ONTOLOGY = {p.name: p for p in seed_predicates()}
 
 
 def observe(text: str) -> ObservationIn:
-    return ObservationIn(
+    """An observation as `tractatus redistill` reads a stored one (unchecked): the distiller
+    takes any text, though the write path refuses a blank text or a NUL (docs/ingestion.md) and
+    older stores may hold them."""
+    return ObservationIn.model_construct(
         text=text,
         speaker=SPEAKER,
         occurred_at="2026-06-01T09:00:00+00:00",
-        source_kind="user_stated",
+        source_kind=SourceKind.user_stated,
     )
 
 
