@@ -14,7 +14,7 @@ the writer that has ended is refused (409 ``task_ended``) and nothing is written
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from neo4j import Driver, ManagedTransaction
@@ -51,8 +51,11 @@ class _CausesRefused(TractatusError):
         self.rejections = rejections
 
 
-def check_event(raw: Any, *, principal: Principal) -> EventWrite | gate.Rejection:
-    """Schema and access checks of the event itself (causes are checked in the write)."""
+def check_event(
+    raw: Any, *, principal: Principal, max_future: timedelta = gate.DEFAULT_MAX_FUTURE
+) -> EventWrite | gate.Rejection:
+    """Schema, access and clock checks of the event itself (causes are checked in the
+    write)."""
     try:
         event = EventWrite.model_validate(raw)
     except ValidationError as error:
@@ -63,7 +66,7 @@ def check_event(raw: Any, *, principal: Principal) -> EventWrite | gate.Rejectio
         return gate.Rejection(
             0, "access_not_allowed", "access may only name groups the writer belongs to", raw
         )
-    return event
+    return gate.not_ahead(event.occurred_at, index=0, raw=raw, max_future=max_future) or event
 
 
 def _in_task(item: Any, task_id: str) -> Any:
@@ -239,6 +242,7 @@ def record_event(
     bound: int = DEFAULT_BOUND,
     idempotency_key: str | None = None,
     embedder: Embedder | None = None,
+    max_future: timedelta = gate.DEFAULT_MAX_FUTURE,
 ) -> Answer[EventWritten]:
     """Validate and write one event with its assertions; refused input is quarantined and
     raised as GateRejected, a moved-on slot as PreconditionFailed, an ended task as
@@ -249,7 +253,7 @@ def record_event(
     stored = idempotency.stored_answer(driver, database=database, key=key)
     if stored is not None:
         return Answer(EventWritten.model_validate_json(stored), replayed=True)
-    checked = check_event(raw, principal=principal)
+    checked = check_event(raw, principal=principal, max_future=max_future)
     if isinstance(checked, gate.Rejection):
         raise gate.refuse(
             driver,

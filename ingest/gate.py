@@ -11,13 +11,14 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from neo4j import Driver
 from pydantic import BaseModel, ValidationError
 
 from graph_schema.core.errors import GateRejected
-from graph_schema.core.timeutil import new_id, parse_rfc3339, utcnow
+from graph_schema.core.timeutil import new_id, parse_rfc3339, to_rfc3339, utcnow
 from graph_schema.core.types import Principal
 from graph_schema.ledger.types import AssertionWrite, EvidenceWrite
 from graph_schema.observations import cypher as observations_cypher
@@ -28,6 +29,9 @@ from graph_schema.schema.types import Predicate, ValueType
 from ingest.metrics import GATE_ACCEPTED, GATE_QUARANTINED
 
 MAX_BATCH = 1_000
+# how far ahead of the server's clock an observation's or an event's occurred_at may be (clock
+# skew; TRACTATUS_MAX_FUTURE)
+DEFAULT_MAX_FUTURE = timedelta(minutes=5)
 MAX_QUARANTINED_PAYLOAD_CHARS = 65_536
 
 
@@ -55,6 +59,21 @@ def schema_reason(error: ValidationError) -> tuple[str, str]:
     if "verbatim" in message or "offsets" in message:
         return "evidence_mismatch", f"{where}: {message}"
     return "invalid", f"{where}: {message}"
+
+
+def not_ahead(occurred_at: str, *, index: int, raw: Any, max_future: timedelta) -> Rejection | None:
+    """An observation or an event records what has happened: an ``occurred_at`` ahead of the
+    server's clock by more than ``max_future`` (a clock or time-zone error: local time sent as
+    UTC) would date the facts written with it in the future, where no read as of now finds
+    them."""
+    latest = utcnow() + max_future
+    if parse_rfc3339(occurred_at) <= latest:
+        return None
+    message = (
+        f"occurred_at: {occurred_at} is later than the server's clock allows"
+        f" ({to_rfc3339(latest)}, now + {int(max_future.total_seconds())} s)"
+    )
+    return Rejection(index, "future_timestamp", message, raw)
 
 
 def _value_matches(predicate: Predicate, item: AssertionWrite) -> bool:

@@ -37,7 +37,7 @@ from neo4j import Driver, ManagedTransaction
 from pydantic import ValidationError
 
 from graph_schema.core.errors import TractatusError
-from graph_schema.core.timeutil import new_id, parse_rfc3339, to_rfc3339, utcnow, with_rfc3339
+from graph_schema.core.timeutil import new_id, parse_rfc3339, utcnow, with_rfc3339
 from graph_schema.core.types import Principal
 from graph_schema.ledger.types import AssertionWrite
 from graph_schema.lifecycle.rules import DEFAULT_BOUND
@@ -57,8 +57,6 @@ from ingest.embeddings.texts import embed_items
 from ingest.lifecycle.tasks import TaskWrite, enter_tasks
 from ingest.metrics import DISTILL_SECONDS, GATE_QUARANTINED
 
-# how far ahead of the server's clock an occurred_at may be (TRACTATUS_MAX_FUTURE)
-DEFAULT_MAX_FUTURE = timedelta(minutes=5)
 ORIGIN = "observations"
 DRAFT_KEYS = frozenset(
     {
@@ -105,7 +103,7 @@ class Context:
     retention: Retention
     retain_raw_text: bool = True
     working_memory_bound: int = DEFAULT_BOUND
-    max_future: timedelta = DEFAULT_MAX_FUTURE
+    max_future: timedelta = gate.DEFAULT_MAX_FUTURE
 
 
 def request_digest(obs: ObservationIn) -> str:
@@ -127,23 +125,7 @@ def _validate(raw: Any, index: int, ctx: Context) -> ObservationIn | gate.Reject
         return gate.Rejection(
             index, "access_not_allowed", "access may only name groups the writer belongs to", raw
         )
-    return _not_ahead(obs, index, raw, ctx.max_future) or obs
-
-
-def _not_ahead(
-    obs: ObservationIn, index: int, raw: Any, max_future: timedelta
-) -> gate.Rejection | None:
-    """An observation records what has happened: an ``occurred_at`` ahead of the server's
-    clock by more than ``max_future`` (a clock or time-zone error: local time sent as UTC)
-    would date its facts in the future, where no read as of now finds them."""
-    latest = utcnow() + max_future
-    if parse_rfc3339(obs.occurred_at) <= latest:
-        return None
-    message = (
-        f"occurred_at: {obs.occurred_at} is later than the server's clock allows"
-        f" ({to_rfc3339(latest)}, now + {int(max_future.total_seconds())} s)"
-    )
-    return gate.Rejection(index, "future_timestamp", message, raw)
+    return gate.not_ahead(obs.occurred_at, index=index, raw=raw, max_future=ctx.max_future) or obs
 
 
 # --- 2. idempotency ---------------------------------------------------------------------------
@@ -466,7 +448,7 @@ def write_observations(
     retain_raw_text: bool,
     retention: Retention,
     working_memory_bound: int = DEFAULT_BOUND,
-    max_future: timedelta = DEFAULT_MAX_FUTURE,
+    max_future: timedelta = gate.DEFAULT_MAX_FUTURE,
 ) -> list[Outcome]:
     """``POST /v1/observations``: one outcome per raw body, in order (see the module doc)."""
     ctx = Context(

@@ -22,8 +22,8 @@ from graph_schema.recall.fusion import DEFAULT_EXACT_LIMIT, FusionConfig
 from ingest.distill.nlp import default_model_path as default_english_model
 from ingest.embeddings.embedder import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE, make_embedder
 from ingest.embeddings.model import Embedder, default_model_path
+from ingest.gate import DEFAULT_MAX_FUTURE
 from ingest.lifecycle.sleep import SleepConfig
-from ingest.observations import DEFAULT_MAX_FUTURE
 
 WEAK_PASSWORDS = frozenset({"", "neo4j", "password", "changeme", "secret", "test"})
 
@@ -59,7 +59,7 @@ class Settings(BaseSettings):
     embed_replicas: int = Field(2, ge=1, le=64)
     embed_processes: bool = True
     max_observation_batch: int = Field(256, ge=1, le=4_096)
-    # how far an observation's occurred_at may lie ahead of the server's clock (clock skew)
+    # how far an observation's or an event's occurred_at may lie ahead of the server's clock
     max_future: timedelta = DEFAULT_MAX_FUTURE
     retain_raw_text: bool = True
     english_model: str = Field(default_factory=default_english_model)

@@ -53,7 +53,13 @@ class EventWrite(BaseModel):
     actor: Name
     action: Name
     outcome: Outcome
-    occurred_at: Timestamp
+    occurred_at: Annotated[
+        Timestamp,
+        Field(
+            description="when the step happened; at most TRACTATUS_MAX_FUTURE (5 minutes) ahead"
+            " of the server's clock, else 422 `future_timestamp`"
+        ),
+    ]
     before: State
     after: State
     caused_by: Annotated[list[EventId], Field(max_length=MAX_CAUSES)] = Field(default_factory=list)

@@ -91,6 +91,7 @@ def post_event(
         bound=settings.working_memory_bound,
         idempotency_key=idempotency_key,
         embedder=embedder,
+        max_future=settings.max_future,
     )
     return answer(written.value, status_code=201, headers=replayed(written.replayed))
 

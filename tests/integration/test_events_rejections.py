@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -139,6 +140,12 @@ def test_a_refused_assertion_refuses_the_whole_event(
         ({"outcome": "exploded"}, "invalid"),
         ({"colour": "red"}, "unknown_field"),
         ({"access": ["finance"]}, "access_not_allowed"),
+        # an hour ahead of the clock (local time sent as UTC): its facts would be dated where
+        # no read as of now finds them
+        (
+            {"occurred_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat()},
+            "future_timestamp",
+        ),
     ],
 )
 def test_malformed_events_are_quarantined(

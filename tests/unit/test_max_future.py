@@ -9,13 +9,12 @@ import pytest
 from pydantic import ValidationError
 
 from graph_schema.observations.types import ObservationIn
-from ingest.observations import DEFAULT_MAX_FUTURE, _not_ahead
+from ingest.gate import DEFAULT_MAX_FUTURE, not_ahead
 from server.settings import Settings
 
 
-def _at(delta: timedelta) -> ObservationIn:
-    when = (datetime.now(UTC) + delta).isoformat()
-    return ObservationIn(text="x", speaker="a", occurred_at=when, source_kind="user_stated")
+def _at(delta: timedelta) -> str:
+    return (datetime.now(UTC) + delta).isoformat()
 
 
 def test_the_setting_reads_seconds_or_iso_and_refuses_a_negative(
@@ -33,11 +32,13 @@ def test_the_setting_reads_seconds_or_iso_and_refuses_a_negative(
 
 def test_only_an_occurred_at_beyond_the_allowance_is_refused() -> None:
     allowance = timedelta(minutes=5)
-    assert _not_ahead(_at(timedelta(minutes=-1)), 0, {}, allowance) is None
-    assert _not_ahead(_at(timedelta(minutes=4)), 0, {}, allowance) is None
-    refused = _not_ahead(_at(timedelta(minutes=6)), 3, {}, allowance)
+    assert not_ahead(_at(timedelta(minutes=-1)), index=0, raw={}, max_future=allowance) is None
+    assert not_ahead(_at(timedelta(minutes=4)), index=0, raw={}, max_future=allowance) is None
+    refused = not_ahead(_at(timedelta(minutes=6)), index=3, raw={}, max_future=allowance)
     assert refused is not None and (refused.index, refused.reason) == (3, "future_timestamp")
-    assert _not_ahead(_at(timedelta(minutes=6)), 0, {}, timedelta(hours=1)) is None
+    assert (
+        not_ahead(_at(timedelta(minutes=6)), index=0, raw={}, max_future=timedelta(hours=1)) is None
+    )
 
 
 def test_the_text_of_an_observation_is_not_blank_and_holds_no_nul() -> None:
