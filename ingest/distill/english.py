@@ -722,6 +722,23 @@ class Clause:
         )
 
 
+PEOPLE = ("speaker", "relative")
+
+
+def of_person(c: Clause) -> bool:
+    """The clause is about the speaker or a relative the speaker names by a possessive."""
+    return c.who is not None and c.who.kind in PEOPLE
+
+
+def of_speaker(c: Clause) -> bool:
+    return c.who is not None and c.who.kind == "speaker"
+
+
+def speakers_own(obj: Token) -> bool:
+    """A noun with a possessive of the speaker's ("my skills", "our platform")."""
+    return any(p.dep_ == "poss" and p.lower_ in ("my", "our") for p in obj.children)
+
+
 def _blocked_by(verb: Token, node: Token, below: Token) -> bool:
     """Whether ``node``, a verb of ``verb``'s chain, blocks it; ``below`` is the verb of the
     chain just under ``node`` (``verb`` itself, or a verb ``verb`` is conjoined with: in

@@ -30,7 +30,8 @@ from ingest.distill.english import (
     text_of,
     verb_phrase,
 )
-from ingest.distill.english_rules import liked_phrases, unnamed_liking, version_value
+from ingest.distill.english_rules import liked_phrases, unnamed_liking
+from ingest.distill.english_work import version_value
 from ingest.distill.facts import Fact
 from ingest.distill.identifiers import relation
 

@@ -23,14 +23,27 @@ from ingest.distill.english import (
     dobjs,
     gerund,
     name_of,
+    of_person,
+    of_speaker,
     phrase,
     phrase_or_none,
     phrases,
     pobj,
     relative_of,
     says_nothing,
-    verb_phrase,
+    speakers_own,
     whole_clause,
+)
+from ingest.distill.english_work import (
+    decided_rule,
+    dropped_rule,
+    handed_rule,
+    left_job_rule,
+    owner_rule,
+    status_verb_rule,
+    status_word_rule,
+    tried_rule,
+    update_rule,
 )
 from ingest.distill.facts import Fact
 from ingest.distill.identifiers import FRIENDS, PETS, RELATIVES, relation, relative_id
@@ -38,15 +51,6 @@ from ingest.distill.objects import technical
 
 Rule = Callable[[Clause], list[Fact]]
 LIKING = frozenset({"like", "love", "enjoy", "adore", "prefer", "hate", "dislike"})
-PEOPLE = ("speaker", "relative")
-
-
-def _person(c: Clause) -> bool:
-    return c.who is not None and c.who.kind in PEOPLE
-
-
-def _speaker(c: Clause) -> bool:
-    return c.who is not None and c.who.kind == "speaker"
 
 
 def _head(token: Token | None) -> str:
@@ -90,7 +94,7 @@ def _objects(c: Clause) -> list[Token]:
 
 
 def _likes(c: Clause) -> list[Fact]:
-    if not _person(c):
+    if not of_person(c):
         return []
     lemma = c.verb.lemma_
     polarity = (not c.negated) and lemma not in ("hate", "dislike", "detest")
@@ -101,7 +105,7 @@ def _likes(c: Clause) -> list[Fact]:
             return [c.fact("attended", p) for p in phrases(obj)]  # "a concert that we enjoyed"
         if _one_unnamed(c.verb, obj) or (elided(c) and _yours(obj)) or unnamed_liking(obj):
             continue  # "Loving your new haircut", "I love his humour": about someone else
-        if _possessed(obj) and relation(obj.lower_) is not None:
+        if speakers_own(obj) and relation(obj.lower_) is not None:
             continue  # "I love my kids": a relative (written as such), not a taste
         found.extend([gerund(obj) or ""] if obj.tag_ == "VBG" else liked_phrases(obj))
         if obj.tag_ != "VBG":  # "We love cooking, swimming, and playing cards"
@@ -134,7 +138,7 @@ def _one_time(verb: Token) -> bool:
 
 def _love_for(c: Clause) -> list[Fact]:
     """ "We share a love for jazz", "I have a passion for cooking": a liking."""
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     loves = [o for o in children(c.verb, "dobj") if o.lemma_ in ("love", "passion")]
     liked = pobj(loves[0], "for", "of") if loves else None
@@ -200,11 +204,6 @@ def _theirs(obj: Token) -> bool:
     return any(p.dep_ == "poss" and p.lower_ in ("his", "her", "their") for p in obj.children)
 
 
-def _possessed(obj: Token) -> bool:
-    """A noun with a possessive of the speaker's ("my skills", "our platform")."""
-    return any(p.dep_ == "poss" and p.lower_ in ("my", "our") for p in obj.children)
-
-
 def _yours(obj: Token) -> bool:
     return any(p.dep_ == "poss" and p.lower_ == "your" for p in obj.children)
 
@@ -262,12 +261,12 @@ def _one_unnamed(verb: Token, obj: Token) -> bool:
 
 
 def _uses(c: Clause) -> list[Fact]:
-    if not _speaker(c) and not (c.who and c.who.kind == "relative"):
+    if not of_speaker(c) and not (c.who and c.who.kind == "relative"):
         return []
     instead = pobj(c.verb, "of") if any(p.lower_ == "instead" for p in c.verb.subtree) else None
     # "I used my contacts / my platform to ...": what is one's own (skills, standing) is a
     # means, not a tool; a tool is named as such ("I use Neovim", "we use a whiteboard")
-    mine = [o for o in children(c.verb, "dobj") if _possessed(o)]
+    mine = [o for o in children(c.verb, "dobj") if speakers_own(o)]
     found = [p for obj in children(c.verb, "dobj") if obj not in mine for p in phrases(obj)]
     if instead is not None and found and technical(found[0], c.verb.sent.text):
         return [c.fact("tech_stack", found[0], confidence=0.85)]
@@ -293,12 +292,12 @@ def _switch(c: Clause) -> list[Fact]:
     sentence = c.verb.sent.text
     old = pobj(c.verb, "from")
     if technical(value, sentence) or (old is not None and technical(old.text, sentence)):
-        return [c.fact("tech_stack", value)] if _speaker(c) else []
+        return [c.fact("tech_stack", value)] if of_speaker(c) else []
     moved = c.verb.lemma_ in ("move", "relocate") and not children(c.verb, "dobj")
-    if moved and _person(c) and target.lemma_ in _HOMES:
+    if moved and of_person(c) and target.lemma_ in _HOMES:
         target = pobj(target, "in") or target  # "moved to a new apartment in Porto"
         value = phrase(target) or ""
-    if moved and _person(c) and target.pos_ == "PROPN" and value:
+    if moved and of_person(c) and target.pos_ == "PROPN" and value:
         return [c.fact("lives_in", value, confidence=0.85)]
     return []
 
@@ -315,7 +314,7 @@ _TEAMS = frozenset({"team", "department", "group", "squad", "division", "lab", "
 def _team_at(c: Clause) -> list[Fact]:
     """leading / managing / joining the X team at a named company: where one works ("I'm
     now leading the data team at Farfetch"); a team alone says nothing of the employer."""
-    if not _speaker(c) or c.negated or c.future:
+    if not of_speaker(c) or c.negated or c.future:
         return []
     team = next((o for o in children(c.verb, "dobj") if o.lemma_ in _TEAMS), None)
     if team is None:
@@ -332,7 +331,7 @@ def _team_at(c: Clause) -> list[Fact]:
 def _live(c: Clause) -> list[Fact]:
     place = pobj(c.verb, "in")
     value = phrase(place) if place is not None else None
-    if not _person(c) or not value or value.lower() in lx.NOT_PLACES:
+    if not of_person(c) or not value or value.lower() in lx.NOT_PLACES:
         return []
     return [c.fact("lives_in", value)]
 
@@ -340,7 +339,7 @@ def _live(c: Clause) -> list[Fact]:
 def _origin(c: Clause) -> list[Fact]:
     place = pobj(c.verb, "from") if c.verb.lemma_ == "come" else pobj(c.verb, "in")
     grew = c.verb.lemma_ == "grow" and any(p.lower_ == "up" for p in children(c.verb, "prt"))
-    if place is None or not _person(c) or (c.verb.lemma_ == "grow" and not grew):
+    if place is None or not of_person(c) or (c.verb.lemma_ == "grow" and not grew):
         return []
     value = phrase(place)
     return [c.fact("comes_from", value, confidence=0.85)] if value and place.pos_ == "PROPN" else []
@@ -348,7 +347,7 @@ def _origin(c: Clause) -> list[Fact]:
 
 def _work(c: Clause) -> list[Fact]:
     """works at / for X, works as a Y, is working on Z."""
-    if not _person(c):
+    if not of_person(c):
         return []
     found: list[Fact] = []
     employer = phrase_or_none(pobj(c.verb, "at", "for", "by"))
@@ -364,7 +363,7 @@ def _work(c: Clause) -> list[Fact]:
 
 
 def _study(c: Clause) -> list[Fact]:
-    if not _person(c):
+    if not of_person(c):
         return []
     found: list[Fact] = []
     for obj in children(c.verb, "dobj"):
@@ -383,7 +382,7 @@ def _study(c: Clause) -> list[Fact]:
 
 
 def _graduate(c: Clause) -> list[Fact]:
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     found = [c.fact("life_event", "graduated")]
     school = pobj(c.verb, "from")
@@ -394,7 +393,7 @@ def _graduate(c: Clause) -> list[Fact]:
 
 def _life(event: str) -> Rule:
     def rule(c: Clause) -> list[Fact]:
-        return [c.fact("life_event", event)] if _person(c) and not c.negated else []
+        return [c.fact("life_event", event)] if of_person(c) and not c.negated else []
 
     return rule
 
@@ -413,7 +412,7 @@ def _die(c: Clause) -> list[Fact]:
 
 
 def _lose(c: Clause) -> list[Fact]:
-    if not _speaker(c):
+    if not of_speaker(c):
         return []
     found: list[Fact] = []
     for obj in children(c.verb, "dobj"):
@@ -430,7 +429,7 @@ def _lose(c: Clause) -> list[Fact]:
 
 def _go(c: Clause) -> list[Fact]:
     """went to X (an event or a place); went camping in the mountains; got back from X."""
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     back = any(p.lower_ == "back" for p in c.verb.children)
     target = pobj(c.verb, "to", "from") if back else pobj(c.verb, "to")
@@ -474,7 +473,7 @@ def _event_or_place(c: Clause, target: Token, *, travelled: bool = False) -> lis
 
 def _trip(c: Clause) -> list[Fact]:
     """took a trip to Lisbon; went on a fishing trip in the hills: a place visited."""
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     trips = [o for o in children(c.verb, "dobj") if o.lemma_ in lx.TRIPS]
     on = pobj(c.verb, "on")
@@ -493,7 +492,7 @@ def _trip(c: Clause) -> list[Fact]:
 def _trip_planned(c: Clause, trips: list[Token]) -> list[Fact]:
     """ "We're planning a trip to Iceland", "I booked a trip to Rome": a plan of the
     speaker's own, the trip and where it goes (labelled `trip to Iceland`), not a visit."""
-    if not _person(c) or c.who is None or c.negated:
+    if not of_person(c) or c.who is None or c.negated:
         return []
     return [
         Fact(c.who.id, "plans", p, confidence=0.75 - (0.3 if c.hedged else 0), plan=True)
@@ -504,14 +503,14 @@ def _trip_planned(c: Clause, trips: list[Token]) -> list[Fact]:
 
 
 def _visit(c: Clause) -> list[Fact]:
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     return [f for obj in children(c.verb, "dobj") for f in _event_or_place(c, obj)]
 
 
 def _attend(c: Clause) -> list[Fact]:
     """attended / took part in / ran / had / set up / ended up in ... an event."""
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     if c.verb.lemma_ == "end" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
         return []
@@ -527,7 +526,7 @@ def _attend(c: Clause) -> list[Fact]:
 
 def _organize(c: Clause) -> list[Fact]:
     """organizing a party: a plan while it is ahead, an event attended once it is done."""
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     events = [phrase(o) for o in children(c.verb, "dobj") if "event" in _kind_of(o)]
     still_ahead = c.verb.tag_ == "VBG" or c.future
@@ -543,7 +542,7 @@ def _organize(c: Clause) -> list[Fact]:
 def _activity_verb(c: Clause) -> list[Fact]:
     """paint, draw, surf, blog, volunteer ...: the speaker does it (not when the verb has one
     piece of work as its object, nor in the passive: "I'm drawn to turtles")."""
-    if not _person(c) or c.negated or children(c.verb, "auxpass", "nsubjpass"):
+    if not of_person(c) or c.negated or children(c.verb, "auxpass", "nsubjpass"):
         return []
 
     if any(_one_piece(o) for o in children(c.verb, "dobj")):
@@ -578,7 +577,7 @@ def liked_only(verb: Token) -> bool:
 
 
 def _play(c: Clause) -> list[Fact]:
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     found: list[Fact] = []
     for obj in children(c.verb, "dobj"):
@@ -591,7 +590,7 @@ def _play(c: Clause) -> list[Fact]:
 
 def _take_up(c: Clause) -> list[Fact]:
     """started / took up / signed up for / joined / do / practise X (an activity)."""
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     if c.verb.lemma_ == "take" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
         return _course_taken(c)
@@ -643,8 +642,8 @@ def _group_joined(verb: Token, target: Token) -> bool:
 def _own(c: Clause) -> list[Fact]:
     """bought / own / have X; adopted a puppy; have two kids; built / opened a store."""
     if c.who is not None and c.who.kind == "person" and c.verb.lemma_ == "own":
-        return _owner(c)
-    if not _person(c) or c.negated or c.who is None:
+        return owner_rule(c)
+    if not of_person(c) or c.negated or c.who is None:
         return []
     found: list[Fact] = []
     for obj in dobjs(c.verb):
@@ -689,108 +688,9 @@ def _owned(c: Clause, owner: str, obj: Token) -> list[Fact]:
     return []
 
 
-def _try(c: Clause) -> list[Fact]:
-    if not _person(c) or c.negated or c.future:
-        return []
-    found: list[str] = []
-    for obj in children(c.verb, "dobj", "xcomp"):
-        tried = (pobj(obj, "at") or pobj(c.verb, "at")) if obj.lemma_ == "hand" else None
-        if tried is not None:  # "I tried my hand at pottery"
-            found.extend([gerund(tried) or ""] if tried.tag_ == "VBG" else phrases(tried))
-        elif obj.lemma_ == "hand":
-            continue
-        elif obj.tag_ == "VBG":
-            found.append(gerund(obj) or "")
-        elif obj.dep_ == "dobj":
-            found.extend(phrases(obj))
-    return [c.fact("tried", f) for f in found if f]
-
-
-def _drop(c: Clause) -> list[Fact]:
-    lemma = c.verb.lemma_
-    particle = any(p.lower_ == "up" for p in children(c.verb, "prt"))
-    if not _person(c) or c.negated or (lemma == "give" and not particle):
-        return []
-    target = children(c.verb, "dobj") or [t for t in [pobj(c.verb, "on")] if t is not None]
-    if lemma == "give" and (not target or target[0].lower_ in ("hope", "up")):
-        return []
-    if lemma == "quit" and target and target[0].lemma_ in _JOBS:
-        return _left_job(c)
-    return [c.fact("dropped", p) for t in target for p in _dropped(t)]
-
-
-_JOBS = frozenset({"job", "position", "role"})
-
-
-def _left_job(c: Clause) -> list[Fact]:
-    """ "I quit my job at the bank", "I left my job": a life event (as "lost my job" is), not
-    a job given up as one gives up a tool."""
-    if not _person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
-        return []
-    if not any(o.lemma_ in _JOBS and _possessed(o) for o in children(c.verb, "dobj")):
-        return []
-    return [c.fact("life_event", "quit job" if c.verb.lemma_ == "quit" else "left job")]
-
-
-def _dropped(target: Token) -> list[str]:
-    """What was given up; a plan or idea with what it was ("We dropped the plan to migrate
-    to MongoDB", "the idea of building an app"), never the bare word `plan`."""
-    if target.lemma_.lower() not in lx.PLAN_NOUNS | {"idea"}:
-        return phrases(target)
-    for acl in children(target, "acl", "relcl"):
-        vp = verb_phrase(acl, set()) if children(acl, "aux") else None
-        if vp:
-            return [f"{target.lower_} to {vp}"]
-    doing = pobj(target, "of")
-    what = gerund(doing) if doing is not None and doing.tag_ == "VBG" else None
-    return [f"{target.lower_} of {what}"] if what else []
-
-
-def _decide(c: Clause) -> list[Fact]:
-    """we decided to X / on X; "we're still deciding on X" is a decision not yet taken."""
-    if not _person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
-        return []
-    for comp in children(c.verb, "xcomp"):
-        vp = verb_phrase(comp, set())
-        return [c.fact("decided", vp)] if vp else []
-    target = pobj(c.verb, "on")
-    if target is None:
-        return _decided_against(c)
-    return [c.fact("decided", p) for p in phrases(target)]
-
-
-def _decided_against(c: Clause) -> list[Fact]:
-    """ "We decided against using Kafka": the decision with its "against"."""
-    target = pobj(c.verb, "against")
-    if target is None:
-        return []
-    what = gerund(target) if target.tag_ == "VBG" else phrase(target)
-    return [c.fact("decided", f"against {what}")] if what else []
-
-
-def _handed(c: Clause) -> list[Fact]:
-    """ "The on-call rotation was handed over to Priya", "I assigned the ticket to Sam": who
-    owns the thing now (a named person, or "me": the speaker)."""
-    if c.negated or c.verb.tag_ not in ("VBD", "VBN", "VBZ"):
-        return []
-    to = pobj(c.verb, "to")
-    if to is None or not (to.pos_ == "PROPN" or to.lower_ == "me"):
-        return []
-    owner = c.speaker if to.lower_ == "me" else phrase(to)
-    passive = children(c.verb, "auxpass")
-    things = children(c.verb, "nsubjpass") if passive else children(c.verb, "dobj")
-    return [
-        c.fact("owner", owner, subject=thing, confidence=0.8)
-        for t in things
-        if owner and _thing_word(t)
-        for thing in [phrase(t)]
-        if thing
-    ]
-
-
 def _work_on(c: Clause) -> list[Fact]:
     """working on X (see _work), writing a book, having trouble with my project, sprucing up."""
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     lemma = c.verb.lemma_
     if lemma == "write":
@@ -818,7 +718,7 @@ def _work_on(c: Clause) -> list[Fact]:
 
 
 def _injure(c: Clause) -> list[Fact]:
-    if not _speaker(c) or c.negated:
+    if not of_speaker(c) or c.negated:
         return []
     participle = {"break": "broken", "hurt": "hurt", "injure": "injured", "sprain": "sprained"}
     found = []
@@ -828,13 +728,10 @@ def _injure(c: Clause) -> list[Fact]:
     return found
 
 
-# --- agent work: owners, states, versions -----------------------------------------------------
-
-
 def _recover(c: Clause) -> list[Fact]:
     """ "My dad is recovering from heart surgery": a health condition of the subject's
     (while it lasts: "I recovered from the flu" says it is over)."""
-    if not _person(c) or c.negated or c.verb.tag_ in ("VBD", "VBN"):
+    if not of_person(c) or c.negated or c.verb.tag_ in ("VBD", "VBN"):
         return []
     what = pobj(c.verb, "from")
     if what is None or "condition" not in _kind_of(what):
@@ -842,84 +739,12 @@ def _recover(c: Clause) -> list[Fact]:
     return [c.fact("health_condition", p, confidence=0.85) for p in phrases(what)]
 
 
-def _owner(c: Clause) -> list[Fact]:
-    """Alice owns / maintains / is responsible for the billing service."""
-    if c.who is None or c.who.kind not in ("person", "speaker") or c.negated:
-        return []
-    owner = c.who.id
-    targets = children(c.verb, "dobj") or [t for t in [pobj(c.verb, "for", "of")] if t is not None]
-    found = []
-    for target in targets:
-        thing = phrase(target)
-        if thing and _thing_word(target):
-            found.append(c.fact("owner", owner, subject=thing, confidence=0.85))
-    return found
-
-
-def _thing_word(token: Token) -> bool:
-    """A thing named as one: "the migration", "our app", or numbered ("Build 1842", "PR
-    512", "ticket 88": a tool's report names its things so)."""
-    if token.pos_ != "NOUN" or relative_of(token, "") is not None:
-        return False
-    return any(det.lower_ in ("the", "our", "this", "that") for det in token.children) or any(
-        n.dep_ == "nummod" and n.i == token.i + 1 for n in token.children
-    )
-
-
-def _status_verb(c: Clause) -> list[Fact]:
-    """The migration finished last Friday; Build 1842 failed; the nightly build passed."""
-    if c.who is None or c.who.kind != "thing" or c.negated or not _thing_word(c.who.token):
-        return []
-    if c.verb.tag_ not in ("VBD", "VBN", "VBZ"):
-        return []
-    lemma = c.verb.lemma_.lower()
-    if lemma == "pass" and c.who.token.lemma_.lower() not in lx.CHECKS:
-        return []  # "the week passed": time goes by, no check passed
-    return [c.fact("status", lx.STATUS_VERBS[lemma], confidence=0.85)]
-
-
-def _status_word(c: Clause) -> list[Fact]:
-    """The contract renewal is still pending; the payment migration is blocked."""
-    if c.who is None or c.who.kind != "thing" or c.negated or not _thing_word(c.who.token):
-        return []
-    return [c.fact("status", c.verb.lower_, confidence=0.85)]
-
-
-_VERSION_NUMBER = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$", re.IGNORECASE)
-
-
-def version_value(text: str | None) -> str | None:
-    """ "version 3.2" -> "3.2", as "v3.2" and "3.3" are written: one spelling per version, so
-    that a later version is told from an earlier one by its value alone; "third revision"
-    stays."""
-    if text is None:
-        return None
-    word, _, rest = text.partition(" ")
-    if word.lower() in lx.VERSION_WORDS and rest and _VERSION_NUMBER.match(rest):
-        return rest
-    return text
-
-
-def _update(c: Clause) -> list[Fact]:
-    """I updated the API doc to v4."""
-    if not _person(c):
-        return []
-    version = pobj(c.verb, "to")
-    value = version_value(phrase(version)) if version is not None else None
-    found = []
-    for obj in children(c.verb, "dobj"):
-        thing = phrase(obj)
-        if thing and value:
-            found.append(c.fact("current_version", value, subject=thing, confidence=0.85))
-    return found
-
-
 def _name_me(c: Clause) -> list[Fact]:
     """Call me Ishmael; I'm called Bob."""
     names = [t for t in c.verb.children if t.dep_ in ("oprd", "xcomp", "attr", "dobj")]
     names = [t for t in names if t.pos_ == "PROPN"]
     me = any(t.lower_ == "me" for t in children(c.verb, "dobj", "nsubj"))
-    if not names or c.negated or not (me or _speaker(c)):
+    if not names or c.negated or not (me or of_speaker(c)):
         return []
     value = " ".join(t.text for t in (*names[0].lefts, names[0]) if t.pos_ == "PROPN")
     return [Fact(c.speaker, "name", value, confidence=0.8)]
@@ -929,7 +754,7 @@ def _job(c: Clause) -> list[Fact]:
     """found / got / landed / started a job at X; a job as a Y (at X): the occupation too,
     and the employer where the parse hangs it on the occupation ("started a new job as a
     data engineer at Northwind")."""
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     found: list[Fact] = []
     for obj in children(c.verb, "dobj"):
@@ -947,7 +772,7 @@ def _job(c: Clause) -> list[Fact]:
 def _at_event(c: Clause) -> list[Fact]:
     """Any clause of the speaker's set at an event: "we had a blast at a live music event",
     "last Friday at dance class ... I felt it"."""
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     if any(a.lower_ in ("better", "worse", "good", "great", "bad") for a in c.verb.children):
         return []  # "getting better at my game": a skill, not an event
@@ -970,7 +795,7 @@ def _at_event(c: Clause) -> list[Fact]:
 
 def _back_from(c: Clause) -> list[Fact]:
     """ "I just got back from a jazz festival": an event attended or a place visited."""
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     for back in (t for t in c.verb.children if t.lower_ == "back"):
         target = pobj(back, "from") or pobj(c.verb, "from")
@@ -981,7 +806,7 @@ def _back_from(c: Clause) -> list[Fact]:
 
 def _help_out(c: Clause) -> list[Fact]:
     """ "I started helping out with a book drive": an activity of the speaker's."""
-    if not _person(c) or c.negated or not any(p.lower_ == "out" for p in c.verb.children):
+    if not of_person(c) or c.negated or not any(p.lower_ == "out" for p in c.verb.children):
         return []
     target = pobj(c.verb, "with", "at")
     if target is None or not {"event", "activity"} & _kind_of(target):
@@ -991,7 +816,7 @@ def _help_out(c: Clause) -> list[Fact]:
 
 def _accident(c: Clause) -> list[Fact]:
     """ "We got into an accident", "I had a car accident": a life event."""
-    if not _person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
+    if not of_person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
         return []
     targets = [*children(c.verb, "dobj"), *filter(None, [pobj(c.verb, "into", "in")])]
     return [
@@ -1005,7 +830,7 @@ def _accident(c: Clause) -> list[Fact]:
 def ahead(c: Clause) -> list[Fact]:
     """ "I have a meeting coming up", "getting ready for a concert", "preparing for the
     race": an event of the speaker's own still ahead, a plan."""
-    if not _person(c) or c.negated or c.who is None or c.verb.tag_ in ("VBD", "VBN"):
+    if not of_person(c) or c.negated or c.who is None or c.verb.tag_ in ("VBD", "VBN"):
         return []
     lemma, events = c.verb.lemma_, []
     if lemma == "have":
@@ -1031,7 +856,7 @@ def _coming(event: Token) -> bool:
 
 def _involved(c: Clause) -> list[Fact]:
     """ "I've been involved in charity work": an activity."""
-    if not _person(c) or c.negated or not children(c.verb, "auxpass"):
+    if not of_person(c) or c.negated or not children(c.verb, "auxpass"):
         return []
     work = pobj(c.verb, "in", "with")
     return [c.fact("activity", p, confidence=0.8) for p in phrases(work)] if work else []
@@ -1039,7 +864,7 @@ def _involved(c: Clause) -> list[Fact]:
 
 def _emphatic(c: Clause) -> list[Fact]:
     """ "I do like jazz": the small model reads *like* as a preposition of *do*."""
-    if not _person(c) or c.negated:
+    if not of_person(c) or c.negated:
         return []
     liked = pobj(c.verb, "like", "love")
     if liked is None or not any(p.lower_ in ("like", "love") for p in c.verb.children):
@@ -1115,11 +940,11 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("buy", "purchase", "own", "get", "have", "adopt", "build", "open", "launch", "create"), _own),
     (("start",), _own),
     (("find", "get", "land", "start", "accept"), _job),
-    (("try",), _try),
-    (("give", "drop", "abandon", "quit", "ditch", "scrap"), _drop),
-    (("leave",), _left_job),
-    (("decide",), _decide),
-    (("hand", "transfer", "assign", "reassign"), _handed),
+    (("try",), tried_rule),
+    (("give", "drop", "abandon", "quit", "ditch", "scrap"), dropped_rule),
+    (("leave",), left_job_rule),
+    (("decide",), decided_rule),
+    (("hand", "transfer", "assign", "reassign"), handed_rule),
     (
         (
             "write",
@@ -1137,9 +962,9 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     ),
     (("break", "hurt", "injure", "sprain"), _injure),
     (("recover", "heal"), _recover),
-    (("maintain", "manage"), _owner),
-    (tuple(lx.STATUS_VERBS), _status_verb),
-    (("update", "upgrade", "bump"), _update),
+    (("maintain", "manage"), owner_rule),
+    (tuple(lx.STATUS_VERBS), status_verb_rule),
+    (("update", "upgrade", "bump"), update_rule),
     (("call",), _name_me),
     (("get", "come"), _back_from),
     (("help",), _help_out),
@@ -1149,7 +974,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("involve",), _involved),
     (("share", "have"), _love_for),
 )
-BY_WORD: dict[str, tuple[Rule, ...]] = _rules((tuple(lx.STATUSES), _status_word))
+BY_WORD: dict[str, tuple[Rule, ...]] = _rules((tuple(lx.STATUSES), status_word_rule))
 ANY_VERB: tuple[Rule, ...] = (_at_event,)
 
 

@@ -1,0 +1,202 @@
+"""Agent work to facts: what was tried, dropped or decided; who owns a thing (named, the
+speaker, or whom it was handed over to); a thing's state and its current version.
+
+The rules of :data:`ingest.distill.english_rules.VERB_RULES` for the agent-work predicates
+(``tried``, ``dropped``, ``decided``, ``owner``, ``status``, ``current_version``; a job quit
+is a ``life_event``). A thing is named as one ("the migration", "our app", "Build 1842"): a
+clause about anything else writes none of them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.tokens import Token
+
+from ingest.distill import lexicon as lx
+from ingest.distill.english import (
+    Clause,
+    children,
+    gerund,
+    of_person,
+    phrase,
+    phrases,
+    pobj,
+    relative_of,
+    speakers_own,
+    verb_phrase,
+)
+from ingest.distill.facts import Fact
+
+
+def tried_rule(c: Clause) -> list[Fact]:
+    """I tried X, tried my hand at X (not "try to": an attempt is not a thing tried)."""
+    if not of_person(c) or c.negated or c.future:
+        return []
+    found: list[str] = []
+    for obj in children(c.verb, "dobj", "xcomp"):
+        tried = (pobj(obj, "at") or pobj(c.verb, "at")) if obj.lemma_ == "hand" else None
+        if tried is not None:  # "I tried my hand at pottery"
+            found.extend([gerund(tried) or ""] if tried.tag_ == "VBG" else phrases(tried))
+        elif obj.lemma_ == "hand":
+            continue
+        elif obj.tag_ == "VBG":
+            found.append(gerund(obj) or "")
+        elif obj.dep_ == "dobj":
+            found.extend(phrases(obj))
+    return [c.fact("tried", f) for f in found if f]
+
+
+def dropped_rule(c: Clause) -> list[Fact]:
+    """We dropped / gave up on / abandoned / quit X (a job quit is a life event)."""
+    lemma = c.verb.lemma_
+    particle = any(p.lower_ == "up" for p in children(c.verb, "prt"))
+    if not of_person(c) or c.negated or (lemma == "give" and not particle):
+        return []
+    target = children(c.verb, "dobj") or [t for t in [pobj(c.verb, "on")] if t is not None]
+    if lemma == "give" and (not target or target[0].lower_ in ("hope", "up")):
+        return []
+    if lemma == "quit" and target and target[0].lemma_ in _JOBS:
+        return left_job_rule(c)
+    return [c.fact("dropped", p) for t in target for p in _dropped(t)]
+
+
+_JOBS = frozenset({"job", "position", "role"})
+
+
+def left_job_rule(c: Clause) -> list[Fact]:
+    """ "I quit my job at the bank", "I left my job": a life event (as "lost my job" is), not
+    a job given up as one gives up a tool."""
+    if not of_person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
+        return []
+    if not any(o.lemma_ in _JOBS and speakers_own(o) for o in children(c.verb, "dobj")):
+        return []
+    return [c.fact("life_event", "quit job" if c.verb.lemma_ == "quit" else "left job")]
+
+
+def _dropped(target: Token) -> list[str]:
+    """What was given up; a plan or idea with what it was ("We dropped the plan to migrate
+    to MongoDB", "the idea of building an app"), never the bare word `plan`."""
+    if target.lemma_.lower() not in lx.PLAN_NOUNS | {"idea"}:
+        return phrases(target)
+    for acl in children(target, "acl", "relcl"):
+        vp = verb_phrase(acl, set()) if children(acl, "aux") else None
+        if vp:
+            return [f"{target.lower_} to {vp}"]
+    doing = pobj(target, "of")
+    what = gerund(doing) if doing is not None and doing.tag_ == "VBG" else None
+    return [f"{target.lower_} of {what}"] if what else []
+
+
+def decided_rule(c: Clause) -> list[Fact]:
+    """we decided to X / on X; "we're still deciding on X" is a decision not yet taken."""
+    if not of_person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
+        return []
+    for comp in children(c.verb, "xcomp"):
+        vp = verb_phrase(comp, set())
+        return [c.fact("decided", vp)] if vp else []
+    target = pobj(c.verb, "on")
+    if target is None:
+        return _decided_against(c)
+    return [c.fact("decided", p) for p in phrases(target)]
+
+
+def _decided_against(c: Clause) -> list[Fact]:
+    """ "We decided against using Kafka": the decision with its "against"."""
+    target = pobj(c.verb, "against")
+    if target is None:
+        return []
+    what = gerund(target) if target.tag_ == "VBG" else phrase(target)
+    return [c.fact("decided", f"against {what}")] if what else []
+
+
+def handed_rule(c: Clause) -> list[Fact]:
+    """ "The on-call rotation was handed over to Priya", "I assigned the ticket to Sam": who
+    owns the thing now (a named person, or "me": the speaker)."""
+    if c.negated or c.verb.tag_ not in ("VBD", "VBN", "VBZ"):
+        return []
+    to = pobj(c.verb, "to")
+    if to is None or not (to.pos_ == "PROPN" or to.lower_ == "me"):
+        return []
+    owner = c.speaker if to.lower_ == "me" else phrase(to)
+    passive = children(c.verb, "auxpass")
+    things = children(c.verb, "nsubjpass") if passive else children(c.verb, "dobj")
+    return [
+        c.fact("owner", owner, subject=thing, confidence=0.8)
+        for t in things
+        if owner and named_thing(t)
+        for thing in [phrase(t)]
+        if thing
+    ]
+
+
+def owner_rule(c: Clause) -> list[Fact]:
+    """Alice owns / maintains / is responsible for the billing service."""
+    if c.who is None or c.who.kind not in ("person", "speaker") or c.negated:
+        return []
+    owner = c.who.id
+    targets = children(c.verb, "dobj") or [t for t in [pobj(c.verb, "for", "of")] if t is not None]
+    found = []
+    for target in targets:
+        thing = phrase(target)
+        if thing and named_thing(target):
+            found.append(c.fact("owner", owner, subject=thing, confidence=0.85))
+    return found
+
+
+def named_thing(token: Token) -> bool:
+    """A thing named as one: "the migration", "our app", or numbered ("Build 1842", "PR
+    512", "ticket 88": a tool's report names its things so)."""
+    if token.pos_ != "NOUN" or relative_of(token, "") is not None:
+        return False
+    return any(det.lower_ in ("the", "our", "this", "that") for det in token.children) or any(
+        n.dep_ == "nummod" and n.i == token.i + 1 for n in token.children
+    )
+
+
+def status_verb_rule(c: Clause) -> list[Fact]:
+    """The migration finished last Friday; Build 1842 failed; the nightly build passed."""
+    if c.who is None or c.who.kind != "thing" or c.negated or not named_thing(c.who.token):
+        return []
+    if c.verb.tag_ not in ("VBD", "VBN", "VBZ"):
+        return []
+    lemma = c.verb.lemma_.lower()
+    if lemma == "pass" and c.who.token.lemma_.lower() not in lx.CHECKS:
+        return []  # "the week passed": time goes by, no check passed
+    return [c.fact("status", lx.STATUS_VERBS[lemma], confidence=0.85)]
+
+
+def status_word_rule(c: Clause) -> list[Fact]:
+    """The contract renewal is still pending; the payment migration is blocked."""
+    if c.who is None or c.who.kind != "thing" or c.negated or not named_thing(c.who.token):
+        return []
+    return [c.fact("status", c.verb.lower_, confidence=0.85)]
+
+
+_VERSION_NUMBER = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$", re.IGNORECASE)
+
+
+def version_value(text: str | None) -> str | None:
+    """ "version 3.2" -> "3.2", as "v3.2" and "3.3" are written: one spelling per version, so
+    that a later version is told from an earlier one by its value alone; "third revision"
+    stays."""
+    if text is None:
+        return None
+    word, _, rest = text.partition(" ")
+    if word.lower() in lx.VERSION_WORDS and rest and _VERSION_NUMBER.match(rest):
+        return rest
+    return text
+
+
+def update_rule(c: Clause) -> list[Fact]:
+    """I updated the API doc to v4."""
+    if not of_person(c):
+        return []
+    version = pobj(c.verb, "to")
+    value = version_value(phrase(version)) if version is not None else None
+    found = []
+    for obj in children(c.verb, "dobj"):
+        thing = phrase(obj)
+        if thing and value:
+            found.append(c.fact("current_version", value, subject=thing, confidence=0.85))
+    return found
