@@ -81,7 +81,11 @@ class Api:
 
     def __init__(self, base_url: str, key: str | None) -> None:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
-        self.client = httpx.Client(base_url=base_url, headers=headers, timeout=60)
+        # an idle connection is dropped before the server's keep-alive (uvicorn: 5 s) ends it:
+        # at the same 5 s, a request sent as the server closed got "connection reset by peer"
+        # (a probe test after a slow fixture)
+        limits = httpx.Limits(keepalive_expiry=2.0)
+        self.client = httpx.Client(base_url=base_url, headers=headers, timeout=60, limits=limits)
 
     def post(self, path: str, body: Any = None, **kw: Any) -> httpx.Response:
         return self.client.post(path, json=body, **kw)
