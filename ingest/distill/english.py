@@ -158,11 +158,8 @@ def first_person(token: Token) -> bool:
     return token.pos_ == "PRON" and token.lower_ in FIRST_PERSON
 
 
-def _our(token: Token) -> bool:
-    return any(c.dep_ == "poss" and c.lower_ in ("our", "my") for c in token.children)
-
-
-def _possessed_by_speaker(token: Token) -> bool:
+def possessed_by_speaker(token: Token) -> bool:
+    """A noun whose possessive is the speaker's, by the parse ("my dad", "our plan")."""
     return any(c.dep_ == "poss" and first_person(c) for c in token.children)
 
 
@@ -197,7 +194,7 @@ def _name_beside(token: Token) -> str | None:
 def relative_of(token: Token, speaker: str) -> tuple[str, str] | None:
     """(predicate, id) when ``token`` is a relation noun the speaker possesses ("my dad")."""
     found = relation(token.text) or relation(token.lemma_)
-    if found is None or not _possessed_by_speaker(token):
+    if found is None or not possessed_by_speaker(token):
         return None
     predicate, role = found
     return predicate, relative_id(speaker, role, name_of(token))
@@ -205,7 +202,7 @@ def relative_of(token: Token, speaker: str) -> tuple[str, str] | None:
 
 def resolve_subject(token: Token, speaker: str) -> Who | None:
     """The speaker (I, we), a possessed relative (my dad), a named person or a thing."""
-    if first_person(token) or (token.lemma_ in TEAMS and _our(token)):
+    if first_person(token) or (token.lemma_ in TEAMS and speakers_own(token)):
         return Who(speaker, "speaker", token)  # "our team uses Linear" is the speaker's "we"
     if any(first_person(c) for c in token.conjuncts):
         return Who(speaker, "speaker", token)

@@ -25,6 +25,7 @@ from ingest.distill.english import (
     phrase,
     phrases,
     pobj,
+    possessed_by_speaker,
     relative_of,
     subject_token,
     text_of,
@@ -36,11 +37,6 @@ from ingest.distill.facts import Fact
 from ingest.distill.identifiers import relation
 
 _VERSION_SHAPE = re.compile(r"^v?\d+(?:\.\d+)*\w*$|\.\w{1,4}$|^v\d", re.IGNORECASE)
-_MINE = frozenset({"my", "our"})
-
-
-def _mine(token: Token) -> bool:
-    return any(c.dep_ == "poss" and first_person(c) for c in token.children)
 
 
 def _complement(verb: Token) -> Token | None:
@@ -53,8 +49,10 @@ def be(c: Clause) -> list[Fact]:
     subject = subject_token(c.verb)
     if subject is None:
         return []
-    if (_mine(subject) and subject.lemma_ in ("name", "goal", "plan", "dream", "aim")) or (
-        _mine(subject) and any(a.lower_ in lx.FAVOURITE for a in subject.children)
+    if (
+        possessed_by_speaker(subject) and subject.lemma_ in ("name", "goal", "plan", "dream", "aim")
+    ) or (
+        possessed_by_speaker(subject) and any(a.lower_ in lx.FAVOURITE for a in subject.children)
     ):
         return _my_noun(c, subject)
     mine = _my_passion(c, subject)
@@ -107,15 +105,23 @@ def _my_passion(c: Clause, subject: Token) -> list[Fact]:
     """ "Chess is my passion" (a liking), "Tennis is my thing" (an activity), "Yoga has been
     great for me" (an activity: a practice the speaker speaks of having)."""
     comp = _complement(c.verb)
-    if comp is None or c.negated or first_person(subject) or _mine(subject):
+    if comp is None or c.negated or first_person(subject) or possessed_by_speaker(subject):
         return []
     top = comp.lemma_ == "pick" and any(a.lower_ == "top" for a in comp.children)
-    if _mine(comp) and (comp.lower_ in lx.FAVOURITE or top) and c.verb.tag_ in ("VBZ", "VBP"):
+    if (
+        possessed_by_speaker(comp)
+        and (comp.lower_ in lx.FAVOURITE or top)
+        and c.verb.tag_ in ("VBZ", "VBP")
+    ):
         return [Fact(c.speaker, "likes", p, confidence=0.8) for p in _named(subject)]
-    if _mine(comp) and comp.lemma_ in ("passion", "thing") and c.verb.tag_ in ("VBZ", "VBP"):
+    if (
+        possessed_by_speaker(comp)
+        and comp.lemma_ in ("passion", "thing")
+        and c.verb.tag_ in ("VBZ", "VBP")
+    ):
         predicate = "likes" if comp.lemma_ == "passion" else "activity"
         return [Fact(c.speaker, predicate, p, confidence=0.8) for p in _named(subject)]
-    if _mine(comp) and subject.lower_ in ("this", "these") and _owned_thing(comp):
+    if possessed_by_speaker(comp) and subject.lower_ in ("this", "these") and _owned_thing(comp):
         return [Fact(c.speaker, "owns", p, confidence=0.8) for p in phrases(comp)]
     if comp.lemma_ in ("something", "one") and _i_like(comp):  # "X is something I enjoy"
         return [Fact(c.speaker, "likes", p, confidence=0.8) for p in _named(subject)]
@@ -321,7 +327,7 @@ def noun_facts(
     when settled."""
     found: list[tuple[Fact, Token]] = []
     for token in sentence:
-        if token.pos_ not in ("NOUN", "PROPN") or not _mine(token):
+        if token.pos_ not in ("NOUN", "PROPN") or not possessed_by_speaker(token):
             continue
         if token.dep_ == "ROOT" and token.lemma_ in ("thing", "passion") and not asked:
             found.extend((fact, token) for fact in _misread_copula(token, speaker))
