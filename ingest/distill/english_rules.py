@@ -261,7 +261,7 @@ def _one_unnamed(verb: Token, obj: Token) -> bool:
 
 
 def _uses(c: Clause) -> list[Fact]:
-    if not of_speaker(c) and not (c.who and c.who.kind == "relative"):
+    if not of_person(c):
         return []
     instead = pobj(c.verb, "of") if any(p.lower_ == "instead" for p in c.verb.subtree) else None
     # "I used my contacts / my platform to ...": what is one's own (skills, standing) is a
