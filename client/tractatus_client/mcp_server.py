@@ -128,7 +128,8 @@ def _memory_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None
         known_at: Time = None,
         conversation_id: str | None = None,
     ) -> dict[str, Any]:
-        """Search the memory: ranked facts with their evidence and why each was found.
+        """Search the memory: ranked facts with their evidence, why each was found and the
+        whole turn each came from (`turn.text`: the answer may be in another sentence of it).
         `status` is `answered` or `not_found`; `relevance` says how well the best one fits;
         `person`, for a question about one person, how well the others' statements fit;
         `unmentioned`, the names in the query that nothing in memory mentions;

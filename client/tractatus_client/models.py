@@ -298,11 +298,26 @@ class RecallWhy(Model):
     boosts: list[str] = Field(default_factory=list)
 
 
+class RecallTurn(Model):
+    """The conversation turn a recall result was distilled from: its text (or, past 2,000
+    characters, the window ``[start, end)`` around the result's evidence), None when the
+    store keeps no raw text."""
+
+    observation_id: str
+    speaker: str | None = None
+    occurred_at: datetime
+    text: str | None
+    start: int
+    end: int
+    chars: int
+
+
 class RecallResult(Model):
     assertion: Assertion
     score: float
     evidence: list[Evidence]
     why: RecallWhy
+    turn: RecallTurn | None = None
 
 
 class NamedPerson(Model):

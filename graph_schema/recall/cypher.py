@@ -461,6 +461,26 @@ WHERE """
     + _RESULT_TAIL
 )
 
+# The turn a result was distilled from, as the caller may read it (GET /v1/observations/{id}'s
+# rule): a window of at most TURN_CHARS characters (code points, as Python counts them) around
+# ``from``, moved left when it would pass the end; the whole text when it is no longer.
+# ``$lists.turns``: ``[{id, from}]``, one per result that is a turn.
+
+TURN_CHARS = 2_000
+
+RESULT_TURNS = f"""
+UNWIND $lists.turns AS t
+MATCH (o:Observation {{id: t.id}})
+WHERE {visible("o")}
+WITH t, o, coalesce(o.chars, size(o.text)) AS n
+WITH t, o, n,
+     CASE WHEN n <= {TURN_CHARS} OR t.from < 0 THEN 0
+          WHEN t.from > n - {TURN_CHARS} THEN n - {TURN_CHARS}
+          ELSE t.from END AS start
+RETURN o.id AS id, o.speaker AS speaker, o.occurred_at AS occurred_at, n AS chars, start,
+       CASE WHEN o.text IS NULL THEN null ELSE substring(o.text, start, {TURN_CHARS}) END AS text
+"""
+
 # --- passages (a write path: run by the observation write, and by the repair tool) -----------
 #
 # Order in a conversation: (occurred_at, id) among the turns of the same conversation and the

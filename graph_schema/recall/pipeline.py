@@ -16,7 +16,7 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction, Result
 
-from graph_schema.core.records import as_datetime
+from graph_schema.core.records import as_datetime, native
 from graph_schema.core.types import Principal, SourceKind, Status, Tier
 from graph_schema.ledger.reads import DEFAULT_TIERS
 from graph_schema.ledger.records import assertion_out
@@ -38,6 +38,7 @@ from graph_schema.recall.types import (
     RecallAnswer,
     RecallFilters,
     RecallResult,
+    TurnOut,
     Why,
 )
 
@@ -119,7 +120,7 @@ def _candidate(record: Any) -> Candidate:
         similarity=_cosine(record["similarity"]),
         text=record["text"] or "",
         speaker=record["speaker"],
-        occurred_at=as_datetime(record["occurred_at"]),
+        occurred_at=native(record["occurred_at"]),
         turn=bool(record.get("turn")),
     )
 
@@ -384,16 +385,16 @@ class _Status:
 
 def _results(
     work: _Work, query: RecallQuery, config: FusionConfig
-) -> tuple[list[RecallResult], _Status]:
-    """The top k results, and the status read from the best STATUS_DEPTH groups (not from
-    the k returned: a status that changed with k would answer a question at k = 3 and refuse
-    it at k = 10)."""
+) -> tuple[list[tuple[str, RecallResult]], _Status]:
+    """The top k results with their groups' ids, and the status read from the best
+    STATUS_DEPTH groups (not from the k returned: a status that changed with k would answer a
+    question at k = 3 and refuse it at k = 10)."""
     # A CJK query's status reads coverage alone: the shipped embedding model is English and
     # does not separate Chinese texts (docs/recall.md, "Threshold").
     terms = content_terms(query.text)
     top = config.max_score()
     status = _Status.of(fusion.named_person(work.window, query.text, config), query)
-    results: list[RecallResult] = []
+    results: list[tuple[str, RecallResult]] = []
     read = 0
     for s in work.ranked:
         records = work.records.get(s.gid)
@@ -407,7 +408,7 @@ def _results(
             status.add(s, records, query, plain)
             read += 1
         if len(results) < query.k:
-            results.append(_result(s, record, group_sim, group_cover, query, top))
+            results.append((s.gid, _result(s, record, group_sim, group_cover, query, top)))
         if len(results) == query.k and read == STATUS_DEPTH:
             break
     status.relevance = round(status.relevance, 6)
@@ -423,6 +424,48 @@ def _result(
         score=round(_score(s, top), 6),
         evidence=out.evidence,
         why=_why(s, similarity, cover),
+    )
+
+
+def _read(
+    tx: ManagedTransaction, p: dict[str, Any], query: RecallQuery, config: FusionConfig
+) -> tuple[_Work, list[RecallResult], _Status]:
+    """The search, the answer's results and the turns they come from: one read transaction,
+    so the turns are read from the same state as the ranking."""
+    work = _search(tx, p, query, config)
+    chosen, status = _results(work, query, config)
+    return work, _with_turns(tx, p, chosen), status
+
+
+def _with_turns(
+    tx: ManagedTransaction, p: dict[str, Any], chosen: list[tuple[str, RecallResult]]
+) -> list[RecallResult]:
+    """Each result with the turn its group is (``RecallResult.turn``): a window of the turn
+    centred on the result's evidence in it, as the caller may read the observation."""
+    wanted = []
+    for gid, result in chosen:
+        span = next((e for e in result.evidence if e.observation_id == gid), None)
+        if span is not None:
+            start = span.start or 0
+            centre = (start + (span.end if span.end is not None else start)) // 2
+            wanted.append({"id": gid, "from": centre - q.TURN_CHARS // 2})
+    turns: dict[str, TurnOut] = {}
+    if wanted:
+        for r in _run(tx, q.RESULT_TURNS, {**p, "lists": {"turns": wanted}}):
+            turns[r["id"]] = _turn(r)
+    return [result.model_copy(update={"turn": turns.get(gid)}) for gid, result in chosen]
+
+
+def _turn(record: Any) -> TurnOut:
+    text = record["text"]
+    return TurnOut(
+        observation_id=record["id"],
+        speaker=record["speaker"],
+        occurred_at=as_datetime(record["occurred_at"]),
+        text=text,
+        start=record["start"],
+        end=min(record["chars"], record["start"] + q.TURN_CHARS),
+        chars=record["chars"],
     )
 
 
@@ -501,8 +544,7 @@ def recall(
     query = query.searched()
     p = parameters(principal, query, config.exact_limit)
     with driver.session(database=database, default_access_mode="READ") as session:
-        work = session.execute_read(_search, p, query, config)
-    results, status = _results(work, query, config)
+        work, results, status = session.execute_read(_read, p, query, config)
     access.record(recorder, access.returned(r.assertion for r in results))
     person = status.named()
     others = None if person is None else person.others_relevance

@@ -74,11 +74,39 @@ class Why(BaseModel):
     boosts: list[str] = Field(default_factory=list)
 
 
+class TurnOut(BaseModel):
+    """The conversation turn (observation) a result was distilled from, read as
+    ``GET /v1/observations/{id}`` reads it: the assertion that represents the turn is one
+    sentence of it, and the turn's other sentences may hold what was asked ("I started
+    learning Japanese two weeks ago. Duolingo every morning.")."""
+
+    observation_id: str
+    speaker: str | None = None
+    occurred_at: datetime
+    text: str | None = Field(
+        description=(
+            "The turn's text, or for a turn longer than 2,000 characters the 2,000 around "
+            "the result's evidence ([start, end) of it); null when the store keeps no raw "
+            "text (TRACTATUS_RETAIN_RAW_TEXT=false)."
+        ),
+    )
+    start: Annotated[int, Field(ge=0)]
+    end: Annotated[int, Field(ge=0)]
+    chars: Annotated[int, Field(ge=0, description="the length of the whole turn")]
+
+
 class RecallResult(BaseModel):
     assertion: AssertionOut
     score: float
     evidence: list[EvidenceOut]
     why: Why
+    turn: TurnOut | None = Field(
+        default=None,
+        description=(
+            "The whole conversation turn (observation) the result was distilled from; null "
+            "for an assertion from no observation (a structured write, an event's)."
+        ),
+    )
 
 
 class NamedPerson(BaseModel):

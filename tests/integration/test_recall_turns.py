@@ -7,8 +7,14 @@ import uuid
 from typing import Any
 
 import pytest
+from neo4j import Driver
 
-from tests.helpers import Api, turn
+from graph_schema.core.types import Principal
+from graph_schema.schema.ontology import predicate_map
+from ingest.observations import Context, ingest_observations
+from server.settings import Settings
+from tests.fakes import SaidDistiller
+from tests.helpers import Api, assertion, turn
 
 pytestmark = pytest.mark.integration
 
@@ -121,3 +127,83 @@ def test_neighbouring_turns_are_offered_by_graph_expansion(
 def test_index_is_idempotent(api: dict[str, Api], conversation: dict[str, str]) -> None:
     response = api["admin"].post("/v1/recall/index", {"conversation_id": conversation["id"]})
     assert response.json() == {"indexed": 0, "pending": 0}
+
+
+# --- the turn a result comes from ---------------------------------------------------------------
+
+
+def test_a_result_carries_the_whole_turn_it_was_distilled_from(api: dict[str, Api]) -> None:
+    """The assertion that represents a turn is one sentence of it; what was asked may be in
+    another ("Duolingo every morning"): the result carries the turn (failed before: no
+    ``turn``, and the answer's text was only the first sentence)."""
+    conv = f"conv-{uuid.uuid4().hex[:8]}"
+    word = f"zq{uuid.uuid4().hex[:6]}"
+    text = f"By the way, I started learning {word} two weeks ago. Duolingo every morning."
+    first = observe(api["alice"], conv, 1, "Idris", text)
+    observe(api["alice"], conv, 2, "Rosa", "Ganbatte! Are you planning a trip?")
+    answer = ask(api["bob"], f"What app does Idris use to learn {word}?", conv, k=2)
+    top = answer["results"][0]
+    assert top["evidence"][0]["observation_id"] == first
+    assert "Duolingo" not in top["assertion"]["object"]  # the sentence that matched
+    assert top["turn"] == {
+        "observation_id": first,
+        "speaker": "Idris",
+        "occurred_at": "2023-05-08T13:01:00Z",
+        "text": text,
+        "start": 0,
+        "end": len(text),
+        "chars": len(text),
+    }
+    fact = api["alice"].post("/v1/assertions", assertion(f"user:{word}", "likes", f"{word} tea"))
+    assert fact.status_code == 201, fact.text
+    structured = api["bob"].post(
+        "/v1/recall", {"query": f"{word} tea", "filters": {"subject": f"user:{word}"}}
+    )
+    assert structured.json()["results"][0]["turn"] is None  # a fact from no observation
+
+
+def test_a_long_turn_gives_the_window_around_the_results_evidence(api: dict[str, Api]) -> None:
+    conv = f"conv-{uuid.uuid4().hex[:8]}"
+    word = f"zq{uuid.uuid4().hex[:6]}"
+    filler = [f"Line {n} of the runbook says nothing in particular." for n in range(120)]
+    text = " ".join([*filler[:90], f"The {word} service restarts at midnight.", *filler[90:]])
+    doc = observe(api["alice"], conv, 1, "tool:wiki", text)
+    answer = ask(api["bob"], f"When does the {word} service restart?", conv, k=1)
+    turn_ = answer["results"][0]["turn"]
+    assert turn_["observation_id"] == doc and turn_["chars"] == len(text) > 5_000
+    assert turn_["end"] - turn_["start"] == 2_000 and turn_["start"] > 0
+    assert turn_["text"] == text[turn_["start"] : turn_["end"]]
+    assert f"The {word} service restarts at midnight." in turn_["text"]
+    # centred on the evidence: as much of the turn before the sentence as after it
+    at = turn_["text"].index(word)
+    assert 800 < at < 1_200
+
+
+def test_a_turn_whose_raw_text_is_not_kept_has_no_text(
+    api: dict[str, Api], driver: Driver, settings: Settings
+) -> None:
+    word = f"zq{uuid.uuid4().hex[:6]}"
+    ctx = Context(
+        driver=driver,
+        database=settings.neo4j_database,
+        principal=Principal(id="alice", groups=()),
+        distiller=SaidDistiller(),
+        embedder=None,
+        ontology=predicate_map(driver, database=settings.neo4j_database),
+        retention=settings.quarantine_retention,
+        retain_raw_text=False,
+    )
+    conv = f"conv-{uuid.uuid4().hex[:8]}"
+    [outcome] = ingest_observations(ctx, [turn(conv, 1, "Mia", f"The {word} quote stays.")])
+    assert not isinstance(outcome, Exception)
+    answer = ask(api["bob"], f"{word} quote", conv, k=1)
+    chars = len(f"The {word} quote stays.")
+    assert answer["results"][0]["turn"] == {
+        "observation_id": outcome.observation_id,
+        "speaker": "Mia",
+        "occurred_at": "2023-05-08T13:01:00Z",
+        "text": None,
+        "start": 0,
+        "end": chars,
+        "chars": chars,
+    }
