@@ -362,6 +362,8 @@ def phrase_tokens(
     left = sorted({t.i: t for t in _left(token)}.values(), key=lambda t: t.i)
     while left and (left[0].pos_ == "DET" or left[0].dep_ in ("det", "predet", "case")):
         left = left[1:]  # "a children's book": the article belongs to the whole phrase
+    if len(left) > 1 and left[0].lower_ in ("my", "our") and left[0].head.dep_ == "poss":
+        left = left[1:]  # "my friend's wedding": the possessive of the possessor, as "a"
     tokens = [*left, token]
     for child in token.rights:
         if child.dep_ in ("compound", "nummod", "flat") or (

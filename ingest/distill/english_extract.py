@@ -383,6 +383,9 @@ def _attach(
     result: list[Fact] = []
     for fact, verb in found:
         given = timed.get(verb.i) if verb is not None else None
+        if fact.ahead_only:
+            result.extend(_ahead(fact, given, today, verb))
+            continue
         if given is None or today is None:
             result.append(fact)
             continue
@@ -391,6 +394,16 @@ def _attach(
         if dated is not None:
             result.append(dated)
     return result
+
+
+def _ahead(fact: Fact, given: Phrase | None, today: date | None, verb: Token | None) -> list[Fact]:
+    """A plan written only when a time still ahead dates it: read as the verb reads it
+    ("I signed up for a race in May", said in October, is May past; "next May" is ahead;
+    "I start as charge nurse in January" is the January to come)."""
+    if given is None or today is None or verb is None:
+        return []
+    when = given.resolve(today, future=verb.tag_ != "VBD")
+    return [replace(fact, when=when)] if when is not None and when.start > today else []
 
 
 _CORE = frozenset(

@@ -32,6 +32,7 @@ from ingest.distill.english import (
     relative_of,
     says_nothing,
     speakers_own,
+    verb_phrase,
     whole_clause,
 )
 from ingest.distill.english_work import (
@@ -298,6 +299,10 @@ def _switch(c: Clause) -> list[Fact]:
         target = pobj(target, "in") or target  # "moved to a new apartment in Porto"
         value = phrase(target) or ""
     if moved and of_person(c) and target.pos_ == "PROPN" and value:
+        if arranged(c.verb) and c.who is not None:  # "we're moving to Berlin": not there yet
+            return [
+                Fact(c.who.id, "plans", f"{c.verb.text} to {value}", confidence=0.75, plan=True)
+            ]
         return [c.fact("lives_in", value, confidence=0.85)]
     return []
 
@@ -393,9 +398,24 @@ def _graduate(c: Clause) -> list[Fact]:
 
 def _life(event: str) -> Rule:
     def rule(c: Clause) -> list[Fact]:
-        return [c.fact("life_event", event)] if of_person(c) and not c.negated else []
+        if not of_person(c) or c.negated or c.who is None:
+            return []
+        if arranged(c.verb) or _getting(c.verb):  # "I'm retiring next year": not yet
+            said = ("getting " if _getting(c.verb) else "") + c.verb.text
+            return [Fact(c.who.id, "plans", said, confidence=0.75, plan=True)]
+        return [c.fact("life_event", event)]
 
     return rule
+
+
+def _getting(verb: Token) -> bool:
+    """ "I'm getting married": a passive under a present progressive "getting", ahead."""
+    getting = [a for a in children(verb, "auxpass") if a.lower_ == "getting"]
+    return any(
+        a.lemma_ == "be" and a.tag_ in ("VBP", "VBZ")
+        for g in getting
+        for a in [*children(verb, "aux"), *children(g, "aux")]
+    )  # the small model hangs "'m" on "getting" or on the verb
 
 
 def _promote(c: Clause) -> list[Fact]:
@@ -754,11 +774,11 @@ def _job(c: Clause) -> list[Fact]:
     """found / got / landed / started a job at X; a job as a Y (at X): the occupation too,
     and the employer where the parse hangs it on the occupation ("started a new job as a
     data engineer at Northwind")."""
-    if not of_person(c) or c.negated:
-        return []
+    if not of_person(c) or c.negated or scheduled(c.verb):
+        return []  # "I start a new job at a bank in January": ahead (_start_ahead)
     found: list[Fact] = []
     for obj in children(c.verb, "dobj"):
-        if obj.lemma_ in ("job", "position", "role", "internship"):
+        if obj.lemma_ in _JOBS:
             role = pobj(obj, "as") or pobj(c.verb, "as")
             employer = pobj(obj, "at", "with") or pobj(c.verb, "at", "with")
             if employer is None and role is not None:
@@ -842,6 +862,58 @@ def ahead(c: Clause) -> list[Fact]:
     events = [e for e in events if "event" in _kind_of(e)]
     return [
         Fact(c.who.id, "plans", p, confidence=0.75, plan=True) for e in events for p in phrases(e)
+    ]
+
+
+_JOBS = frozenset({"job", "position", "role", "internship"})
+
+
+def scheduled(verb: Token) -> bool:
+    """ "I start ...", "I'm starting ...": a start in the simple present or the present
+    progressive, which says a start arranged, still ahead (not "I started", "I'll start")."""
+    if verb.lemma_ not in ("start", "begin"):
+        return False
+    if verb.tag_ in ("VBP", "VBZ"):
+        return not any(a.dep_ == "aux" for a in verb.children)
+    return arranged(verb)
+
+
+def _start_ahead(c: Clause) -> list[Fact]:
+    """ "I start as charge nurse in January", "I'm starting at Google next month", "I start
+    my new job on Monday": a job begun on a day still ahead is a plan, written only when a
+    time of the sentence dates it (never ``works_as``: the speaker is not one yet)."""
+    if not of_person(c) or c.negated or c.who is None or not scheduled(c.verb):
+        return []
+    role, employer = pobj(c.verb, "as"), pobj(c.verb, "at", "with")
+    jobs = [o for o in children(c.verb, "dobj") if o.lemma_ in _JOBS]
+    if not (
+        (role is not None and _head(role) in lx.OCCUPATIONS)
+        or (employer is not None and employer.pos_ == "PROPN")
+        or jobs
+    ):
+        return []
+    job = phrase(jobs[0]) if jobs else None  # "start my new job": "start new job"
+    said = f"{c.verb.text} {job}" if job else None if jobs else verb_phrase(c.verb, set())
+    if not said:
+        return []
+    return [Fact(c.who.id, "plans", said, confidence=0.75, plan=True, ahead_only=True)]
+
+
+def _signed_up_ahead(c: Clause) -> list[Fact]:
+    """ "I signed up for the Berlin marathon next September": an event of the speaker's
+    own still ahead, a plan; written only when a time still ahead dates it ("I signed up
+    for a race last year" says nothing of the race). A class or club signed up for is an
+    activity (_take_up)."""
+    if not of_person(c) or c.negated or c.who is None or children(c.verb, "dobj"):
+        return []
+    if c.verb.lemma_ == "sign" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
+        return []
+    target = pobj(c.verb, "for", "in")
+    if target is None or not ("event" in _kind_of(target) and "activity" not in _kind_of(target)):
+        return []
+    return [
+        Fact(c.who.id, "plans", p, confidence=0.75, plan=True, ahead_only=True)
+        for p in phrases(target)
     ]
 
 
@@ -940,6 +1012,8 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("buy", "purchase", "own", "get", "have", "adopt", "build", "open", "launch", "create"), _own),
     (("start",), _own),
     (("find", "get", "land", "start", "accept"), _job),
+    (("start", "begin"), _start_ahead),
+    (("sign", "register", "enroll", "enrol"), _signed_up_ahead),
     (("try",), tried_rule),
     (("give", "drop", "abandon", "quit", "ditch", "scrap"), dropped_rule),
     (("leave",), left_job_rule),

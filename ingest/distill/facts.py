@@ -15,7 +15,9 @@ class Fact:
 
     ``when`` is the time the sentence gives for it. For a plan (``plan``) it becomes part of
     the object (``road trip (2023-11)``); for anything else it becomes the draft's
-    ``valid_from`` when it lies on or before the day the observation was made.
+    ``valid_from`` when it lies on or before the day the observation was made. A fact
+    ``ahead_only`` is a plan written only when a time of its sentence still ahead dates it
+    ("I signed up for the Berlin marathon next September"; without the time, nothing).
     """
 
     subject: str
@@ -25,6 +27,7 @@ class Fact:
     confidence: float = 0.9
     when: When | None = None
     plan: bool = False
+    ahead_only: bool = False
 
     def key(self) -> tuple[str, str, str, bool]:
         return (self.subject, self.predicate, str(self.object), self.polarity)

@@ -78,7 +78,8 @@ OCCUPATIONS: Final = _words(
     "dentist therapist counselor counsellor worker librarian journalist editor actor actress "
     "dancer singer coach trainer instructor intern entrepreneur founder ceo cto cfo "
     "freelancer veterinarian vet psychologist paramedic surgeon tutor lecturer director "
-    "producer student volunteer clerk secretary receptionist administrator"
+    "producer student volunteer clerk secretary receptionist administrator translator "
+    "interpreter banker hairdresser"
 )
 POSSESSIONS: Final = _words(
     "car truck bike bicycle motorcycle scooter house apartment flat condo boat guitar piano "

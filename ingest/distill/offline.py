@@ -26,9 +26,11 @@ from graph_schema.schema.types import Predicate
 from ingest.distill import chinese
 from ingest.distill.base import Draft
 from ingest.distill.dates import find_times, local
+from ingest.distill.english import NOT_NAMES
 from ingest.distill.english_extract import extract, question
 from ingest.distill.english_rules import cues
 from ingest.distill.facts import Fact
+from ingest.distill.identifiers import named
 from ingest.distill.nlp import EnglishParser
 from ingest.distill.sentences import Sentence, is_cjk, split_sentences
 from ingest.metrics import DISTILL_PARSE_SECONDS, DISTILL_SENTENCES
@@ -70,8 +72,12 @@ SAID_CONFIDENCE = 1.0
 # team" wrote the speaker's tech_stack), "every Saturday" no date, a job quit a life event, a
 # course taken, the speaker responsible for a thing, a thing handed over to someone, a
 # decision against, "scheduled for next Friday" dated in its status; Chinese 在X做Y, 做了手术,
-# 下个月我要...
-DISTILLER_VERSION = "11"
+# 下个月我要...; 12: from a new user's trial, what is still ahead is a plan, never a fact
+# of now ("I'm retiring next year" wrote life_event retired, "we're moving to Berlin" lives_in
+# Berlin; "I start as charge nurse in January" and "I signed up for the Berlin marathon next
+# September" plans dated ahead), a pet named in the next sentence ("Her name is Pepper"), an
+# event of a friend's ("at my friend's wedding")
+DISTILLER_VERSION = "12"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
@@ -216,6 +222,50 @@ def _carry_times(text: _Text) -> None:
         ]
 
 
+# "Her name is Pepper", "We named him Biscuit": the name of a pet the turn just told of
+_PET_NAMED = re.compile(
+    r"(?:^|,\s*)(?i:(?:her|his|its) name(?: is|'s|’s)|(?:she|he|it)(?: is|'s|’s)"
+    r" called|(?:we|i) (?:named|called) (?:her|him|it))\s+([A-Z][a-z]+)\s*[.!]*$"
+)
+
+
+def _name_pets(text: _Text) -> None:
+    """A pet the turn has just told of, named right after, after a comma or in a sentence of
+    its own ("I adopted a rescue greyhound. Her name is Pepper"): ``<speaker>/dog:Pepper``,
+    as "a greyhound named Pepper" is. Only when the sentence that told of it names one
+    unnamed pet of the speaker's and no relative or friend ("My sister got a dog. Her name
+    is Coco": whose name, the sister's or the dog's, the words do not say)."""
+    for n, sentence in enumerate(text.sentences):
+        said = _english_part(sentence)
+        found = _PET_NAMED.search(said)
+        if found is None or found.group(1).lower() in NOT_NAMES:
+            continue
+        at = n if found.start() > 0 else n - 1
+        if at >= 0 and (at == n or not text.facts[n]):
+            text.facts[at] = _pet_renamed(text.facts[at], text.speaker, found.group(1))
+
+
+def _pet_renamed(facts: list[Fact], speaker: str, name: str) -> list[Fact]:
+    pets = [f for f in facts if f.predicate == "has_pet"]
+    if len(pets) != 1 or any(f.predicate in ("has_relative", "has_friend") for f in facts):
+        return facts
+    pet, prefix = str(pets[0].object), f"{speaker}/"
+    role = pet[len(prefix) :]
+    if pets[0].subject != speaker or not pet.startswith(prefix) or not role.isalpha():
+        return facts  # another's pet, a named one already ("dog:Max"), a nested identifier
+    if not named(role):
+        return facts  # "my turtles": a group takes no name
+    new = f"{pet}:{name}"
+    return [
+        replace(
+            f,
+            subject=new if f.subject == pet else f.subject,
+            object=new if f.object == pet else f.object,
+        )
+        for f in facts
+    ]
+
+
 class _Text:
     """One text being distilled: its sentences and, per sentence, the facts found."""
 
@@ -285,6 +335,7 @@ class OfflineDistiller:
             DISTILL_PARSE_SECONDS.inc(time.perf_counter() - started)
         for text in texts:
             _carry_times(text)
+            _name_pets(text)
         total = sum(len(t.sentences) for t in texts)
         DISTILL_SENTENCES.labels(parsed="true").inc(len(english))
         DISTILL_SENTENCES.labels(parsed="false").inc(total - len(english))
