@@ -6,14 +6,14 @@ How to run (no Neo4j, no server; the LoCoMo dev file is found as by `tractatus i
     .venv/bin/python bench/distill.py                 # offline distiller; LLM when configured
     # --llm-url URL --llm-model NAME   an OpenAI-compatible endpoint (default: TRACTATUS_LLM_URL,
     #                                  TRACTATUS_LLM_MODEL); without one the LLM part is skipped
-    # --errors dev|test|sealed|sealed2|sealed3|sealed4|sealed5|sealed6
+    # --errors dev|test|sealed|sealed2|sealed3|sealed4|sealed5|sealed6|sealed7
     #                                  list a development set's misses and false facts
-    # --sealed                         also score the seventh sealed LoCoMo test set (its
-    #                                  errors are never listed: `--errors sealed7` is refused)
+    # --sealed                         also score the eighth sealed LoCoMo test set (its
+    #                                  errors are never listed: `--errors sealed8` is refused)
     # --out bench/results/distill.json
 
 What it does, for each distiller, on each set (LoCoMo turns, Chinese sentences, English notes)
-and each split (dev, test; LoCoMo also sealed to sealed6, and sealed7 when asked):
+and each split (dev, test; LoCoMo also sealed to sealed7, and sealed8 when asked):
 
 1. Builds each labelled turn's observation exactly as `tractatus ingest` would (LoCoMo: read
    from the dev file by conversation and dia_id; ours: the text in the label file) and distils
@@ -29,11 +29,11 @@ and each split (dev, test; LoCoMo also sealed to sealed6, and sealed7 when asked
    where the label has none is wrong, and so is a labelled time not given.
 4. Coverage: the share of turns with at least one structured fact (and the labels' share).
 
-The sets' `dev` and `test` halves and the first six sealed LoCoMo sets
-(`locomo-sealed-labels.jsonl`, split `sealed`, to `locomo-sealed6-labels.jsonl`, split
-`sealed6`) are all development data now: each was read after it was scored once.
+The sets' `dev` and `test` halves and the first seven sealed LoCoMo sets
+(`locomo-sealed-labels.jsonl`, split `sealed`, to `locomo-sealed7-labels.jsonl`, split
+`sealed7`) are all development data now: each was read after it was scored once.
 `ALL/development` pools them, and is what the extractor is tuned on. The headline is the
-seventh sealed LoCoMo set (`locomo-sealed7-labels.jsonl`, split `sealed7`, labelled blind),
+eighth sealed LoCoMo set (`locomo-sealed8-labels.jsonl`, split `sealed8`, labelled blind),
 scored only with `--sealed`, once the extractor is frozen. Results go to --out with the machine.
 """
 
@@ -63,9 +63,19 @@ from ingest.distill.dates import local
 LABELS = ROOT / "bench" / "distill-labels"
 SETS = ("locomo", "zh", "notes")
 # development data: every split scored once and read since
-SPLITS = ("dev", "test", "sealed", "sealed2", "sealed3", "sealed4", "sealed5", "sealed6")
+SPLITS = (
+    "dev",
+    "test",
+    "sealed",
+    "sealed2",
+    "sealed3",
+    "sealed4",
+    "sealed5",
+    "sealed6",
+    "sealed7",
+)
 DEVELOPMENT = "development"
-SEALED = "sealed7"  # the test set: scored with --sealed only, its errors never listed
+SEALED = "sealed8"  # the test set: scored with --sealed only, its errors never listed
 # the development LoCoMo labels
 LOCOMO_FILES = (
     "locomo",
@@ -75,6 +85,7 @@ LOCOMO_FILES = (
     "locomo-sealed4",
     "locomo-sealed5",
     "locomo-sealed6",
+    "locomo-sealed7",
 )
 SAID = "said"
 _PLAN_DATE = re.compile(r"\s*\((\d{4}(?:-W\d{2}|-\d{2}(?:-\d{2})?)?)\)\s*$")
@@ -264,7 +275,7 @@ def show_fact(fact: dict[str, Any]) -> str:
 
 
 def label_path(name: str) -> Path:
-    """The label file of a set: ``locomo``, ``locomo-sealed7``, ``zh``, ..."""
+    """The label file of a set: ``locomo``, ``locomo-sealed8``, ``zh``, ..."""
     return LABELS / f"{name}-labels.jsonl"
 
 
@@ -275,7 +286,7 @@ def _rows(name: str) -> list[dict[str, Any]]:
 
 def load_items(locomo: Path | None, *, sealed: bool = False) -> list[Item]:
     """Every labelled turn with its observation; LoCoMo only when its file is available, and
-    the (seventh) sealed LoCoMo set only when asked for."""
+    the (eighth) sealed LoCoMo set only when asked for."""
     items: list[Item] = []
     if locomo is not None:
         turns = {t["idempotency_key"]: t for t in bulk.read_locomo(locomo)}
