@@ -11,7 +11,10 @@ is. Pure functions, no model, unit-tested in ``tests/unit/test_named.py``:
   mixing letters and digits or a dotted version ("p99", "INC-405", "v2.3", "4.9.0"). Not a
   name: a word starting a sentence, ``I``, a month or weekday, a title ("Dr."), a number, a
   year, a day or a date (time is read by the time windows, not here), a single letter. A
-  hyphenated word without digits is read part by part ("Wars-related" -> "Wars").
+  hyphenated word without digits is read part by part ("Wars-related" -> "Wars"). A number
+  is an identifier when it numbers a thing of work: after ``#`` ("#512") or after one of
+  :data:`NUMBERED` ("build 2300", "PR 512", "run 2207", "release 5.2"): "Why did build 2300
+  fail?" asks about one build, and build 2291's failure does not answer it.
 * :func:`unheld`: those of the terms that none of the given texts and names holds. A token
   with a digit must be held exactly (``INC-405`` is not ``INC-406``, ``p99`` is not ``p95``);
   a word by its light stem ("Himalayan" / "Himalayas" share one) or by a common prefix of
@@ -43,6 +46,20 @@ _TITLES = frozenset(
 )
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)?(?:st|nd|rd|th|s|am|pm)?|\d{4}-\d\d(?:-\d\d)?", re.I)
 _CODE = re.compile(r"[a-z][A-Z]|[_#]")
+# things of work that are told apart by a number: the number after one is an identifier
+NUMBERED = frozenset((
+    "build", "builds", "pr", "prs", "mr", "issue", "issues", "ticket", "tickets", "incident",
+    "bug", "order", "invoice", "run", "job", "sprint", "release", "migration", "task", "story",
+    "epic", "rfc", "adr", "step", "patch", "deploy", "deployment", "pipeline", "request",
+    "flight"
+))  # fmt: skip
+_NUMBERS = re.compile(r"\d+(?:\.\d+)*")
+_BEFORE_NUMBER = re.compile(r"([^\W\d_]+)\s+#?$")
+_COUNTED = re.compile(
+    r"\s*(?:%|x\b|times?\b|min|minutes?\b|hours?\b|h\b|days?\b|weeks?\b|months?\b|"
+    r"years?\b|seconds?\b|s\b|ms\b|miles?\b|km\b|percent\b|people\b|items?\b)",
+    re.I,
+)
 _CONTRACTION = re.compile(r"['\u2019](s|m|re|ve|ll|d|t)$", re.I)
 MIN_PREFIX = 5  # letters a misspelling or another form must share at the start
 MAX_REST = 2  # letters the shorter word may have beyond the shared start
@@ -79,10 +96,32 @@ def named_terms(text: str) -> list[str]:
         if not piece[0].isalnum():
             starts_sentence = previous.lower() not in _TITLES
             continue
-        for term in _token_terms(piece, starts_sentence):
+        terms = _token_terms(piece, starts_sentence)
+        if _numbers_a_thing(piece, latin[: match.start()], latin[match.end() :]):
+            terms = [piece.rstrip(".")]
+        for term in terms:
             found.setdefault(term, None)
         starts_sentence, previous = False, piece
     return list(found)
+
+
+def _numbers_a_thing(piece: str, before: str, after: str) -> bool:
+    """``piece`` is a number that numbers a thing of work: "#512", "build 2300", "PR #512",
+    "release 5.2" (:data:`NUMBERED`, then two digits at least or a dotted number, not a count:
+    "the job 10 times", "run 5 miles", "order 2" are no identifiers)."""
+    number = piece.rstrip(".")
+    if _NUMBERS.fullmatch(number) is None:
+        return False
+    if before.endswith("#"):
+        return True
+    noun = _BEFORE_NUMBER.search(before)
+    counted = _COUNTED.match(after) is not None
+    return (
+        noun is not None
+        and noun.group(1).lower() in NUMBERED
+        and not counted
+        and (len(number) >= 2 or "." in number)
+    )
 
 
 @dataclass(frozen=True)

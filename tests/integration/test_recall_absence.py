@@ -208,6 +208,7 @@ NOTES = [
     ("agent", "Tried Redis streams for the event queue; dropped it because ordering broke."),
     ("agent", "The current version of the API spec is v2.3, replacing v2.2."),
     ("agent", "Incident INC-405: the nightly export timed out on the ledger database."),
+    ("tool:ci", "Build 2291 of the billing API failed: 3 tests in test_invoices.py timed out."),
 ]
 
 
@@ -223,6 +224,7 @@ def notes(api: dict[str, Api]) -> str:
         ("What was the root cause of INC-406?", ["INC-406"]),
         ("Why did the team drop RabbitMQ for the event queue?", ["RabbitMQ"]),
         ("Is v2.4 of the API spec current?", ["v2.4"]),
+        ("Why did build 2300 fail?", ["2300"]),  # answered with build 2291's failure before
     ],
 )
 def test_a_question_naming_a_thing_nothing_mentions_is_not_found(
@@ -241,6 +243,7 @@ def test_a_question_naming_a_thing_nothing_mentions_is_not_found(
         "What happened in INC-405?",
         "Why were Redis streams dropped?",
         "What is the current version of the API spec?",
+        "Why did build 2291 fail?",
     ],
 )
 def test_a_question_naming_a_thing_memory_mentions_is_answered(

@@ -24,7 +24,18 @@ from graph_schema.recall.named import Vocabulary, named_terms, unheld, unheld_in
         ("Would Caroline like Dr. Seuss books?", ["Caroline", "Seuss"]),
         ("What's Maya's job?", ["Maya"]),
         ("I'm asking what I said on Monday in May", []),
-        ("When is release 5.2 planned for 2024-05-08 at 10:30, the 21st?", []),
+        ("When is the launch planned for 2024-05-08 at 10:30, the 21st?", []),
+        # a number that numbers a thing of work is an identifier (failed before: no term)
+        ("When is release 5.2 planned for 2024-05-08?", ["5.2"]),
+        ("Why did build 2300 fail?", ["2300"]),
+        ("What was merged in PR #512?", ["PR", "512"]),
+        ("What about #42?", ["42"]),
+        ("Which test timed out in pipeline run 2207?", ["2207"]),
+        # ... not a count, a single digit, or a number after another word
+        ("I ran the job 10 times, then the build 3 hours later", []),
+        ("What failed in step 3?", []),
+        ("What did Tom order 2 of?", ["Tom"]),
+        ("Did the 2291 build pass?", []),
         ("How many rows on 21 April 2023, 40,000 or 3rd?", []),
         ("exp-search-vec-01 扩到 20% 流量以后点击率是多少？", ["exp-search-vec-01"]),
         ("Kafka 集群有几个节点？", ["Kafka"]),  # CJK text has no capitals: always a name
