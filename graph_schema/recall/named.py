@@ -15,6 +15,10 @@ is. Pure functions, no model, unit-tested in ``tests/unit/test_named.py``:
   is an identifier when it numbers a thing of work: after ``#`` ("#512") or after one of
   :data:`NUMBERED` ("build 2300", "PR 512", "run 2207", "release 5.2"): "Why did build 2300
   fail?" asks about one build, and build 2291's failure does not answer it.
+* :func:`thing_terms`: the words of a thing an agent's work question asks about by common
+  nouns ("Who owns the mobile app?", "Which version of the Heron runbook is current?", "Why
+  did the email digest job fail?"): in these shapes the thing is named by all its words, so
+  each is read as a name is.
 * :func:`unheld`: those of the terms that none of the given texts and names holds. A token
   with a digit must be held exactly (``INC-405`` is not ``INC-406``, ``p99`` is not ``p95``);
   a word by its light stem ("Himalayan" / "Himalayas" share one) or by a common prefix of
@@ -122,6 +126,47 @@ def _numbers_a_thing(piece: str, before: str, after: str) -> bool:
         and not counted
         and (len(number) >= 2 or "." in number)
     )
+
+
+# An agent's work question about a thing named by common nouns ("Who owns the mobile app?",
+# "Which version of the Heron runbook is current?", "Why did the email digest job fail?"):
+# the thing is what follows the question's head, up to a verb or time of the question.
+_THING_ASKED = re.compile(
+    r"^\s*(?:who\s+(?:owns|owned|maintains|is\s+(?:responsible\s+for|the\s+owner\s+of|"
+    r"in\s+charge\s+of))|(?:which|what)\s+(?:is\s+the\s+)?(?:current\s+|latest\s+)?"
+    r"version\s+of|what\s+(?:is|was)\s+the\s+(?:current\s+)?status\s+of|why\s+did)\s+"
+    r"(?P<thing>[^?]+?)"
+    r"(?:\s+(?:now|currently|today|fail|failed|break|crash|is|was|were|are|has|had|in|on|at|"
+    r"as|after|before|since|during|for|when|by)(?=[\s?]|$)[^?]*)?\s*\?*\s*$",
+    re.I,
+)
+_WHY_FAIL = re.compile(r"^\s*why\s+did\s+.+?\s+(?:fail|break|crash)(?=[\s?]|$)", re.I)
+# words of such a phrase that name no thing of their own
+_NOT_THING = frozenset((
+    "current", "latest", "new", "old", "now", "last", "first", "next", "this", "that", "these",
+    "those", "its", "their", "our", "my", "your", "team"
+))  # fmt: skip
+
+
+def thing_terms(text: str) -> list[str]:
+    """The words of the thing an agent's work question asks about by common nouns: who owns
+    it, which version of it, its status, why it failed. Each must be held by something
+    visible, as a name must ("Who owns the mobile app?" of notes that never say "app").
+    Only these question shapes: a thing asked about this way is named by all its words,
+    where "What is Maya's hobby?" asks for a word its answer need not hold."""
+    found = _THING_ASKED.match(text)
+    if found is None or (text.lower().lstrip().startswith("why") and not _WHY_FAIL.match(text)):
+        return []
+    words = [w.strip("'\u2019") for w in re.findall(r"[^\W\d_][\w'\u2019-]*", found["thing"])]
+    parts = [p for w in words for p in w.split("-") if p]
+    return [
+        p
+        for p in dict.fromkeys(parts)
+        if len(p) > 1
+        and p.lower() not in STOP_WORDS
+        and p.lower() not in _NOT_THING
+        and not p.lower().endswith(("'s", "\u2019s"))
+    ]
 
 
 @dataclass(frozen=True)

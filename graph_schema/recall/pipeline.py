@@ -24,7 +24,7 @@ from graph_schema.lifecycle import access
 from graph_schema.recall import cypher as q
 from graph_schema.recall import fusion, kinds, rerank
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
-from graph_schema.recall.named import named_terms, unheld_in
+from graph_schema.recall.named import named_terms, thing_terms, unheld_in
 from graph_schema.recall.query import (
     content_terms,
     coverage,
@@ -287,10 +287,12 @@ def _unmentioned(
     ranked: list[Scored],
 ) -> list[str]:
     """The names and identifiers of the query (:func:`~graph_schema.recall.named.named_terms`)
-    that nothing the caller may see mentions, within the caller's filters: first read in the
-    candidates already found, then, for those still missing, in a full-text search of each
-    (the same visible, filtered lists, so a hidden mention counts as none)."""
-    terms = named_terms(query.text)
+    and the words of the thing an agent's work question asks about
+    (:func:`~graph_schema.recall.named.thing_terms`) that nothing the caller may see mentions,
+    within the caller's filters: first read in the candidates already found, then, for those
+    still missing, in a full-text search of each (the same visible, filtered lists, so a
+    hidden mention counts as none)."""
+    terms = list(dict.fromkeys([*named_terms(query.text), *thing_terms(query.text)]))
     if not terms:
         return []
     found = [c for rows in lists.values() for c in rows]

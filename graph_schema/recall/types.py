@@ -136,8 +136,9 @@ class RecallAnswer(BaseModel):
         default_factory=list,
         description=(
             "Names and identifiers of the query (a capitalised word, an acronym, 'INC-405', "
-            "'v2.3') that nothing the caller may see mentions, within the filters; when any, "
-            "the status is not_found (docs/recall.md)."
+            "'v2.3', 'build 2300'), and the words of the thing an agent's work question asks "
+            "about ('Who owns the mobile app?'), that nothing the caller may see mentions, "
+            "within the filters; when any, the status is not_found (docs/recall.md)."
         ),
     )
     missing_kinds: list[str] = Field(

@@ -225,6 +225,8 @@ def notes(api: dict[str, Api]) -> str:
         ("Why did the team drop RabbitMQ for the event queue?", ["RabbitMQ"]),
         ("Is v2.4 of the API spec current?", ["v2.4"]),
         ("Why did build 2300 fail?", ["2300"]),  # answered with build 2291's failure before
+        ("Who owns the mobile app?", ["mobile", "app"]),  # a thing no note names
+        ("What is the current version of the API runbook?", ["runbook"]),
     ],
 )
 def test_a_question_naming_a_thing_nothing_mentions_is_not_found(
@@ -244,6 +246,7 @@ def test_a_question_naming_a_thing_nothing_mentions_is_not_found(
         "Why were Redis streams dropped?",
         "What is the current version of the API spec?",
         "Why did build 2291 fail?",
+        "Which version of the API spec is current?",
     ],
 )
 def test_a_question_naming_a_thing_memory_mentions_is_answered(

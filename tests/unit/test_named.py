@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph_schema.recall.named import Vocabulary, named_terms, unheld, unheld_in
+from graph_schema.recall.named import Vocabulary, named_terms, thing_terms, unheld, unheld_in
 
 
 @pytest.mark.parametrize(
@@ -82,3 +82,30 @@ def test_unheld_in_texts_reads_a_verbatim_word_and_falls_back_to_the_vocabulary(
 
 def test_a_verbatim_match_is_a_whole_word() -> None:
     assert unheld_in(["HR", "Mia"], ["We walked through three rooms in Miami."]) == ["HR", "Mia"]
+
+
+@pytest.mark.parametrize(
+    ("query", "terms"),
+    [
+        ("Who owns the mobile app?", ["mobile", "app"]),
+        ("Who owns the ingestion pipeline now?", ["ingestion", "pipeline"]),
+        ("Who is responsible for the payments API spec now?", ["payments", "API", "spec"]),
+        ("Which version of the Heron runbook is current?", ["Heron", "runbook"]),
+        ("What is the current version of the db-failover runbook?", ["db", "failover", "runbook"]),
+        ("What is the status of the export job?", ["export", "job"]),
+        ("Why did the email digest job fail?", ["email", "digest", "job"]),
+        ("Who owns the team's on-call rota?", ["call", "rota"]),
+        ("Who owns Tomasz's billing export?", ["billing", "export"]),
+        # other shapes ask for what their answer need not spell
+        ("Why did Caroline move to Sweden?", []),
+        ("What is Maya's hobby?", []),
+        ("What was decided about the mobile app?", []),
+        ("Who went to the pottery workshop?", []),
+    ],
+)  # fmt: skip
+def test_thing_terms_are_the_words_of_a_thing_an_agents_work_question_asks_about(
+    query: str, terms: list[str]
+) -> None:
+    """ "Who owns the mobile app?" was answered with the kickoff note about other owners
+    (failed before: no such terms)."""
+    assert thing_terms(query) == terms
