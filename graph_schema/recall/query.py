@@ -234,7 +234,8 @@ def without_name(query: str, name: str) -> list[str]:
 
 
 def names_in_query(query: str, candidates: set[str]) -> set[str]:
-    """The candidate names (speakers, subjects) that the query mentions."""
+    """The candidate names (speakers, subjects) that the query mentions, by one of their
+    keys (:func:`name_keys`) or by a short form of one (:func:`_short_forms`)."""
     tokens = set(words(query))
     lowered = query.lower()
     found = set()
@@ -243,6 +244,23 @@ def names_in_query(query: str, candidates: set[str]) -> set[str]:
             k in tokens or ((":" in k or _CJK.search(k)) and k in lowered) for k in name_keys(name)
         ):
             found.add(name)
+    return found | _short_forms(query, candidates - found)
+
+
+_CAPITALISED = re.compile(r"\b([A-Z][a-z]{2,})\b")
+
+
+def _short_forms(query: str, candidates: set[str]) -> set[str]:
+    """The candidates a query names by a short form: "Mel" for Melanie, "Sam" for Samantha.
+    A capitalised word of three letters or more, no stop word, that starts one word of
+    exactly one candidate's name and is no key of any candidate."""
+    found: set[str] = set()
+    keys = {name: name_keys(name) for name in candidates}
+    every = {k for ks in keys.values() for k in ks}
+    for short in {m.lower() for m in _CAPITALISED.findall(query)} - every - STOP_WORDS:
+        named = [n for n, ks in keys.items() if any(k != short and k.startswith(short) for k in ks)]
+        if len(named) == 1:
+            found.add(named[0])
     return found
 
 

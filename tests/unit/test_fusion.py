@@ -106,6 +106,18 @@ def test_names_in_query_match_speakers_and_subjects() -> None:
     assert names_in_query("what happened?", names) == set()
 
 
+def test_names_in_query_read_a_short_form_of_one_name() -> None:
+    """ "How long have Mel and her husband been married?" named no one (Melanie's turns got
+    no speaker boost, and the person rule did not read them)."""
+    names = {"Caroline", "Melanie", "user:alice", "Samantha", "Samuel"}
+    assert names_in_query("How long have Mel and her husband been married?", names) == {"Melanie"}
+    assert names_in_query("Mel's kids made what?", names) == {"Melanie"}
+    assert names_in_query("What did Sam say?", names) == set()  # Samantha or Samuel
+    assert names_in_query("What did mel say?", names) == set()  # a name is capitalised
+    assert names_in_query("What about Melbourne?", names) == set()  # longer than the name
+    assert names_in_query("Can Caroline swim?", names) == {"Caroline"}  # "Can": a stop word
+
+
 def test_chinese_terms_are_bigrams_without_question_words() -> None:
     assert content_terms("小王的猫叫什么名字？") == ["小王", "猫叫", "名字"]
     assert content_terms("谁是小李?") == ["是小", "小李"]
