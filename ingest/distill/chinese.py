@@ -70,7 +70,11 @@ def _dated(fact: Fact, phrase: Phrase | None, today: date | None) -> Fact | None
     if when is None:
         return fact
     if fact.plan:
-        return replace(fact, when=when) if when.end() > today else fact
+        return (
+            replace(fact, when=when, object=_untimed(fact.object, phrase))
+            if when.end() > today
+            else fact
+        )
     if when.past(today):
         return replace(fact, when=when) if fact.predicate in _EVENTFUL else fact
     if (
@@ -80,6 +84,15 @@ def _dated(fact: Fact, phrase: Phrase | None, today: date | None) -> Fact | None
     ):
         return Fact(fact.subject, "plans", fact.object, confidence=0.75, when=when, plan=True)
     return fact
+
+
+def _untimed(value: str | bool, phrase: Phrase) -> str | bool:
+    """A plan's object without the time that dates it: 参加十二月的广州马拉松 -> 参加广州马拉松
+    (the time goes in brackets; version 13)."""
+    if not isinstance(value, str) or phrase.text not in value:
+        return value
+    kept = value.replace(phrase.text + "的", "", 1).replace(phrase.text, "", 1)
+    return kept if len(kept) >= 2 else value
 
 
 def _keep_last_status(facts: list[tuple[int, Fact]]) -> list[tuple[int, Fact]]:

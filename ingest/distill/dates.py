@@ -124,7 +124,9 @@ class Phrase:
     ``kind`` is one of ``day`` / ``week`` / ``month`` / ``year`` (``n``: an offset from the
     observation's own period), ``weekday`` (``n``: 0 = Monday; ``rel``: ``last``, ``next``,
     ``this`` or ``bare``; ``week``: a week offset for 上周六-style forms), ``month_name``
-    (``n``: 1-12), ``month_day`` (``n``: the day; ``month``: 1-12 or 0 when not given) and
+    (``n``: 1-12), ``month_day`` (``n``: the day; ``month``: 1-12 or 0 when not given),
+    ``year_month`` (明年四月: ``n`` the year, an offset when ``rel`` is "rel"; ``month``;
+    ``day`` or 0), ``month_offset_day`` (下个月五号: ``n`` the month offset; ``day``) and
     ``year_number`` (``n``)."""
 
     start: int
@@ -135,6 +137,7 @@ class Phrase:
     rel: str = "bare"
     month: int = 0
     week: int | None = None
+    day: int = 0
 
     def resolve(self, today: date, *, future: bool = False) -> When | None:
         """The period this phrase names, said on ``today``; ``future`` picks the direction
@@ -194,7 +197,23 @@ def _year_number(p: Phrase, _today: date, _future: bool) -> When:
     return When("year", date(p.n, 1, 1))
 
 
+def _year_month(p: Phrase, today: date, _future: bool) -> When:
+    """明年四月: ``n`` the year (``rel`` "rel": an offset), ``month``, ``day`` or 0."""
+    year = p.n if p.rel == "abs" else today.year + p.n
+    if p.day:
+        return When("day", date(year, p.month, p.day))
+    return When("month", date(year, p.month, 1))
+
+
+def _month_offset_day(p: Phrase, today: date, _future: bool) -> When:
+    """下个月五号: ``n`` the month offset, ``day`` the day."""
+    month = _add_months(date(today.year, today.month, 1), p.n)
+    return When("day", month.replace(day=p.day))
+
+
 _RESOLVERS = {
+    "year_month": _year_month,
+    "month_offset_day": _month_offset_day,
     "day": _relative,
     "week": _relative,
     "month": _relative,
@@ -377,9 +396,25 @@ _ZH_FIXED: Final = {
 }
 _ZH_WEEK_REL: Final = {"上": -1, "这": 0, "本": 0, "下": 1}
 _ZH_PATTERNS: Final = (
+    # 明年四月, 去年十二月五号, 2025年3月: a month of a year said (version 13)
+    (
+        "zh_year_month",
+        re.compile(
+            rf"(?:(?P<yrel>[前去今明后])年|(?P<year>(?:19|20)\d\d)年)(?P<mon>{_ZN})月份?"
+            rf"(?:(?P<day>{_ZN})(?:号|日)(?![本子记]))?"
+        ),
+    ),
+    # 下个月五号: a day of a month said by its place (version 13)
+    (
+        "zh_rel_month_day",
+        re.compile(rf"(?P<mrel>上|下|这|本)个?月(?P<day>{_ZN})(?:号|日)(?![本子记])"),
+    ),
     (
         "zh_weekday",
-        re.compile(r"(?P<rel>上|这|本|下)?个?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"),
+        # 每周六, 每个星期天: a habit, no one day (version 13)
+        re.compile(
+            r"(?<!每)(?<!每个)(?P<rel>上|这|本|下)?个?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
+        ),
     ),
     ("zh_fixed", re.compile("|".join(sorted(map(re.escape, _ZH_FIXED), key=len, reverse=True)))),
     (
@@ -414,8 +449,29 @@ def chinese_number(text: str) -> int:
     return _ZH_DIGITS.get(text, 0) if len(text) == 1 else 0
 
 
+_ZH_YEAR_REL: Final = {"前": -2, "去": -1, "今": 0, "明": 1, "后": 2}
+_ZH_MONTH_REL: Final = {"上": -1, "这": 0, "本": 0, "下": 1}
+
+
+def _chinese_month(kind: str, m: re.Match[str]) -> Phrase | None:
+    """明年四月 (a month of a year), 去年十二月五号, 下个月五号 (a day of a month)."""
+    base = (m.start(), m.end(), m.group(0))
+    day = chinese_number(m.group("day") or "")
+    if kind == "zh_rel_month_day":
+        rel = _ZH_MONTH_REL[m.group("mrel")]
+        return Phrase(*base, "month_offset_day", rel, day=day) if 1 <= day <= 31 else None
+    month = chinese_number(m.group("mon"))
+    if not 1 <= month <= 12 or (m.group("day") and not 1 <= day <= 31):
+        return None
+    absolute = m.group("year") is not None
+    year = int(m.group("year")) if absolute else _ZH_YEAR_REL[m.group("yrel")]
+    return Phrase(*base, "year_month", year, "abs" if absolute else "rel", month=month, day=day)
+
+
 def _chinese(kind: str, m: re.Match[str]) -> Phrase | None:
     base = (m.start(), m.end(), m.group(0))
+    if kind in ("zh_year_month", "zh_rel_month_day"):
+        return _chinese_month(kind, m)
     if kind == "zh_weekday":
         rel = m.group("rel")
         week = _ZH_WEEK_REL[rel] if rel else None

@@ -76,8 +76,13 @@ SAID_CONFIDENCE = 1.0
 # of now ("I'm retiring next year" wrote life_event retired, "we're moving to Berlin" lives_in
 # Berlin; "I start as charge nurse in January" and "I signed up for the Berlin marathon next
 # September" plans dated ahead), a pet named in the next sentence ("Her name is Pepper"), an
-# event of a friend's ("at my friend's wedding")
-DISTILLER_VERSION = "12"
+# event of a friend's ("at my friend's wedding"); 13: from a new user's trial in Chinese, an
+# employer without its measure word (在一家游戏公司 -> 游戏公司), a plan's month of a year
+# (明年四月 -> 2027-04) and no time in its object, 我家的狗 a pet, a relative's surgery or
+# illness (白内障手术, 得了糖尿病), a mountain climbed, a place gone to (去了成都, 去过日本), a
+# daily or weekly habit an activity (每天早上跑五公里) and 每周六 no date, 离职 a life event,
+# 还没退休 no event
+DISTILLER_VERSION = "13"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"

@@ -102,22 +102,25 @@ def _alternation(words: Iterable[str]) -> str:
 
 # --- building blocks --------------------------------------------------------------------------
 _ZREL_WORDS = _alternation([*RELATIVES, *FRIENDS, *PETS])
-_ZREL = rf"我的?(?P<rel>{_ZREL_WORDS})(?P<relname>(?:小|老|阿)[\u4e00-\u9fff])?"
+_ZREL = rf"我(?:们?家的?|的)?(?P<rel>{_ZREL_WORDS})(?P<relname>(?:小|老|阿)[\u4e00-\u9fff])?"
 _ZS = r"(?P<subj>我们(?:团队|公司|项目组?|小组|组|部门|家|这边)?|我)"
 _ZSTART = r"(?:^|(?<=[，,、；;：:\s。！？!?]))"
 _ZWHO = rf"(?:{_ZREL}|{_ZS}|{_ZSTART})"
 _ZADV = (
     r"(?:现在|目前|一直|平时|平常|主要|也|都|还|最近|通常|经常|已经|开始|常常|就|正|很|非常|"
     r"特别|真的|挺|蛮|超|最|真|其实|基本上|基本|一般|本来|从小|一向|向来|刚|刚刚|终于|"
-    r"今天|昨天|前天|上周|上个月|去年|今年|这个周末|上周末|可能|也许|后来|一起)*"
+    r"今天|昨天|前天|上周|上个月|去年|今年|这个周末|上周末|周末|可能|也许|后来|一起)*"
 )
+_ZNUM = r"[0-9一二两三四五六七八九十]{1,3}"
 _ZTIME = (
-    r"(?:[上下这本]个?(?:周|星期|礼拜)[一二三四五六日天末]?|[上下这本]个?月|[前去今明后]年|"
+    rf"(?:[前去今明后]年{_ZNUM}月份?(?:{_ZNUM}[号日])?|[上下这本]个?月{_ZNUM}[号日]|"
+    r"[上下这本]个?(?:周|星期|礼拜)[一二三四五六日天末]?|[上下这本]个?月|[前去今明后]年|"
     r"[大]?[前昨今明后]天|[0-9一二两三四五六七八九十]{1,3}(?:个)?(?:天|周|星期|月|年)(?:前|后)|"
     r"[0-9一二两三四五六七八九十]{1,3}[号日])"
 )
 _ZCLAUSE = r"[^，,。；;！？!?\s]"
 _ZPRE = rf"{_ZWHO}(?:{_ZTIME})?{_ZADV}"
+_ZNOT_NEG = rf"(?:(?!没|不|未|别){_ZCLAUSE})"  # 我爸还没退休: no event (version 13)
 _ZJOBS = (
     r"老师|医生|护士|工程师|程序员|设计师|经理|律师|会计|厨师|司机|警察|学生|记者|编辑|演员|"
     r"教授|研究员|销售|客服|作家|画家|歌手|主播|老板|店长|运营|分析师|架构师|实习生|公务员|"
@@ -160,6 +163,35 @@ ZH_ACTIVITIES = frozenset(
         "太极拳",
     ]
 )
+
+
+# after 打算 / 准备 / 计划 a bare month is the plan's (打算四月去京都; version 13)
+_ZPLAN_TIME = rf"(?:{_ZTIME}|{_ZNUM}月份?(?:{_ZNUM}[号日])?)"
+_ZMEASURE = r"(?:一家|一个|一所|一间|一座)"  # 在一家游戏公司: no measure in the employer
+_ZSURGERY = (
+    r"白内障|阑尾|胆囊|胆结石|肾结石|结石|甲状腺|髋关节|膝关节|心脏搭桥|搭桥|肿瘤|近视|"
+    r"疝气|扁桃体|腰椎|颈椎|鼻窦|半月板|韧带"
+)
+_ZILLNESS = (
+    r"[\u4e00-\u9fff]{0,4}(?:病|炎|癌|肿瘤)|高血压|高血脂|感冒|流感|新冠|痛风|哮喘|抑郁症|"
+    r"焦虑症|失眠症|带状疱疹"
+)
+_ZEND = r"(?=$|[，,。；;！!…]|了(?:$|[，,。；;！!]))"
+_ZPLACE = (
+    rf"(?!{_ZNUM}(?:次|趟|天|回|遍|年|个|周))(?![一两几半好很那这哪些个趟次解你我他她它])"
+    r"[\u4e00-\u9fff]{2,4}?"
+)
+# where one goes on an errand, not a trip: 去了医院, 去了公司, 去了朋友家 are no visit
+_ZERRAND = (
+    rf"(?:[\u4e00-\u9fff]{{0,3}}家|公司|单位|学校|医院|超市|银行|厕所|洗手间|办公室|食堂|"
+    rf"商场|药店|菜市场|健身房|图书馆|外地|国外|那里|那边|这里|这边|现场|楼下|附近|对面|"
+    rf"上班|上学|工作|买菜|门口|一下|一次){_ZEND}"
+)
+_ZHABIT = (
+    r"每(?:天|日|晚|个?周末|周[一二三四五六日天]?|星期[一二三四五六日天]?|个?月)"
+    r"(?:早上|早晨|晚上|下午|中午|上午)?(?:都|也|会|还|坚持|要)*(?:去|来)?"
+)
+_ZHABIT_WORDS = "|".join(sorted(ZH_ACTIVITIES - {"做饭", "唱歌"}, key=len, reverse=True))
 
 
 def _zh(pattern: str) -> re.Pattern[str]:
@@ -216,8 +248,14 @@ CHINESE: tuple[Rule, ...] = (
         0.9,
         value=True,
     ),
-    Rule("zh_retired", _zh(rf"{_ZWHO}{_ZCLAUSE}{{0,6}}?退休"), "life_event", 0.85, value="退休"),
-    Rule("zh_married", _zh(rf"{_ZWHO}{_ZCLAUSE}{{0,6}}?结婚"), "life_event", 0.85, value="结婚"),
+    Rule("zh_retired", _zh(rf"{_ZWHO}{_ZNOT_NEG}{{0,6}}?退休"), "life_event", 0.85, value="退休"),
+    Rule(  # "我去年十二月从腾讯离职了" (version 13)
+        "zh_quit",
+        _zh(rf"{_ZPRE}(?:从{_ZCLAUSE}{{2,12}}?)?(?P<obj>离职|辞职)了"),
+        "life_event",
+        0.85,
+    ),
+    Rule("zh_married", _zh(rf"{_ZWHO}{_ZNOT_NEG}{{0,6}}?结婚"), "life_event", 0.85, value="结婚"),
     Rule(
         "zh_graduated",
         _zh(rf"{_ZWHO}{_ZCLAUSE}{{0,8}}?从(?P<obj>{_ZCLAUSE}{{2,12}}?)毕业"),
@@ -269,6 +307,22 @@ CHINESE: tuple[Rule, ...] = (
         "has_pet",
         0.85,
     ),
+    Rule(  # "我每周六都去游泳", "每天晚上练一个小时瑜伽": a habit (version 13)
+        "zh_habit",
+        _zh(
+            rf"{_ZWHO}{_ZADV}{_ZHABIT}(?:练|打|弹|拉|踢|下|做|玩|学|上)?"
+            rf"(?:{_ZNUM}个?(?:小时|分钟)的?|半个?小时的?)?(?P<obj>{_ZHABIT_WORDS})"
+        ),
+        "activity",
+        0.8,
+    ),
+    Rule(  # "我每天早上跑五公里": running (version 13)
+        "zh_habit_run",
+        _zh(rf"{_ZWHO}{_ZADV}{_ZHABIT}跑(?:步|{_ZNUM}公里|半马|马拉松)"),
+        "activity",
+        0.8,
+        value="跑步",
+    ),
     Rule(
         "zh_class",
         _zh(
@@ -293,15 +347,49 @@ CHINESE: tuple[Rule, ...] = (
     ),
     Rule(  # "我妈妈上个月做了膝盖手术": surgery is a health condition, as in English (version 11)
         "zh_surgery",
-        _zh(rf"{_ZPRE}做了(?:一次|一个|个|次|一场|场)?(?P<obj>(?:{_ZBODY})?手术)"),
+        _zh(rf"{_ZPRE}做了(?:一次|一个|个|次|一场|场)?(?P<obj>(?:{_ZBODY}|{_ZSURGERY})?手术)"),
         "health_condition",
         0.85,
+    ),
+    Rule(  # "我奶奶去年得了糖尿病": an illness named (version 13)
+        "zh_illness",
+        _zh(
+            rf"{_ZPRE}(?:得了|患了|患上了|查出了?|确诊了?)"
+            rf"(?P<obj>(?![一场个点些])(?:{_ZILLNESS})){_ZEND}"
+        ),
+        "health_condition",
+        0.85,
+    ),
+    Rule(  # "我周末去爬了黄山": the mountain, and climbing as an activity (version 13)
+        "zh_climbed",
+        _zh(
+            rf"{_ZPRE}(?:去|到)?爬了(?:一趟|趟|一次|次)?"
+            rf"(?P<obj>(?![一两几半好很那这座后前小大高荒野些])[\u4e00-\u9fff]{{1,4}}?山){_ZEND}"
+        ),
+        "visited",
+        0.85,
+        also=(("activity", "爬山"),),
     ),
     Rule(
         "zh_visited",
         _zh(rf"{_ZPRE}去了?(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,6}}?)(?:玩|旅游|旅行|度假|逛|出差)了"),
         "visited",
         0.85,
+    ),
+    Rule(  # "我上个月去了成都": a place gone to, not an errand (version 13)
+        "zh_went",
+        _zh(rf"{_ZPRE}去了(?:一趟|趟)?(?P<obj>(?!{_ZERRAND}){_ZPLACE}){_ZEND}"),
+        "visited",
+        0.8,
+    ),
+    Rule(  # "我去过日本三次", "我还没去过西藏" (version 13)
+        "zh_been",
+        _zh(
+            rf"{_ZPRE}(?P<neg>从来没有?|从没有?|没有?)?去过(?:{_ZNUM}次|一趟)?(?P<obj>(?!{_ZERRAND}){_ZPLACE})"
+            rf"(?:{_ZNUM}次|好几次|很多次|几次){{0,1}}{_ZEND}"
+        ),
+        "visited",
+        0.8,
     ),
     Rule(
         "zh_bought",
@@ -323,7 +411,7 @@ CHINESE: tuple[Rule, ...] = (
     Rule(
         "zh_plan",
         _zh(
-            rf"{_ZWHO}(?:{_ZTIME})?{_ZADV}(?:打算|准备|计划)(?:{_ZTIME})?(?P<obj>{_ZCLAUSE}{{2,20}})"
+            rf"{_ZWHO}(?:{_ZTIME})?{_ZADV}(?:打算|准备|计划)(?:{_ZPLAN_TIME})?(?P<obj>{_ZCLAUSE}{{2,20}})"
         ),
         "plans",
         0.8,
@@ -442,7 +530,7 @@ CHINESE: tuple[Rule, ...] = (
     Rule(
         "zh_works_at",
         _zh(
-            rf"{_ZWHO}{_ZADV}在(?P<obj>(?!用|家|这|那|哪|读|学)(?:(?!了|找到|找|得到|换){_ZCLAUSE}){{1,40}}?)(?:工作|上班|任职|就职|实习)"
+            rf"{_ZWHO}{_ZADV}在{_ZMEASURE}?(?P<obj>(?!用|家|这|那|哪|读|学|一[家个所间座])(?:(?!了|找到|找|得到|换){_ZCLAUSE}){{1,40}}?)(?:工作|上班|任职|就职|实习)"
         ),
         "works_at",
         0.9,
@@ -450,7 +538,7 @@ CHINESE: tuple[Rule, ...] = (
     Rule(  # "现在在字节跳动做产品经理": at X, as a Y (version 11)
         "zh_works_at_as",
         _zh(
-            rf"{_ZWHO}{_ZADV}在(?P<obj>(?!用|家|这|那|哪|读|学){_ZCLAUSE}{{1,20}}?)做"
+            rf"{_ZWHO}{_ZADV}在{_ZMEASURE}?(?P<obj>(?!用|家|这|那|哪|读|学|一[家个所间座]){_ZCLAUSE}{{1,20}}?)(?:做|当)"
             rf"(?P<job>[\u4e00-\u9fff]{{0,4}}(?:{_ZJOBS}))(?![吗呢])"
         ),
         "works_at",

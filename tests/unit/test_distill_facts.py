@@ -498,7 +498,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("12", "12-said-only")
+    assert (default.version, off.version) == ("13", "13-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -1346,3 +1346,107 @@ def test_a_gift_for_the_addressee_and_a_fan_of_yours_are_not_the_speakers() -> N
     assert facts("I bought you a gift.") == []
     assert facts("I'm a huge fan of yours!") == []
     assert facts("I bought myself a new bike.") == [(A, "owns", "new bike", True)]
+
+
+# --- version 13: a new user's trial in Chinese (our own sentences; each failed on version 12) ---
+
+ZH_AT = "2026-11-20T12:00:00+00:00"  # a Friday
+
+
+def zh_facts(text: str) -> list[tuple[str, str, Any, bool]]:
+    return sorted(facts(text, ZH_AT), key=repr)
+
+
+def test_a_measure_word_is_no_part_of_the_employer() -> None:
+    """ "现在在一家游戏公司做产品经理" wrote works_at 一家游戏公司."""
+    assert zh_facts("小陈，好久不见！我上周换了工作，现在在一家游戏公司做产品经理。") == [
+        (A, "works_as", "产品经理", True),
+        (A, "works_at", "游戏公司", True),
+    ]
+    sister = f"{A}/sister"
+    assert (sister, "works_at", "医院", True) in zh_facts("我姐姐在一家医院工作，是一名护士。")
+    assert zh_facts("我在一所中学当数学老师。") == [
+        (A, "works_as", "数学老师", True),
+        (A, "works_at", "中学", True),
+    ]
+    assert zh_facts("我在一家咖啡店等你。") == []
+
+
+def test_a_plan_keeps_the_month_and_day_it_is_dated_by_out_of_its_object() -> None:
+    """ "打算明年四月去京都看樱花" wrote plans "四月去京都看樱花 (2027)"."""
+    assert zh_facts("恭喜啊！我最近在学日语，打算明年四月去京都看樱花。") == [
+        (A, "plans", "去京都看樱花 (2027-04)", True),
+        (A, "studies", "日语", True),
+    ]
+    assert zh_facts("我打算下个月五号去上海出差。") == [
+        (A, "plans", "去上海出差 (2026-12-05)", True)
+    ]
+    assert zh_facts("我准备参加十二月的广州马拉松。") == [
+        (A, "plans", "参加广州马拉松 (2026-12)", True)
+    ]
+
+
+def test_a_pet_of_my_home_is_my_pet_with_its_name() -> None:
+    """ "我家的狗叫豆豆" wrote nothing (only 我的狗 was read)."""
+    assert zh_facts("太棒了。我家的狗叫豆豆，是一只柯基，今年两岁了。") == [
+        (A, "has_pet", f"{A}/dog:豆豆", True)
+    ]
+    assert zh_facts("我们家的猫叫团子，特别黏人。") == [(A, "has_pet", f"{A}/cat:团子", True)]
+    assert zh_facts("我家的事你别管。") == []
+
+
+def test_a_relatives_surgery_or_illness_is_their_health_condition() -> None:
+    """ "我妈妈上个月做了白内障手术" wrote only has_relative."""
+    mother = f"{A}/mother"
+    (surgery,) = [
+        d
+        for d in drafts("好可爱！我妈妈上个月做了白内障手术，现在恢复得不错。", ZH_AT)
+        if d["predicate"] == "health_condition"
+    ]
+    assert (surgery["subject"], surgery["object"]) == (mother, "白内障手术")
+    assert surgery["valid_from"].startswith("2026-10-01")
+    grandmother = f"{A}/grandmother"
+    assert (grandmother, "health_condition", "糖尿病", True) in zh_facts("我奶奶去年得了糖尿病。")
+    assert zh_facts("我弟弟得了第一名。") == [(A, "has_relative", f"{A}/brother", True)]
+
+
+def test_a_mountain_climbed_and_a_place_gone_to_are_visits_but_an_errand_is_not() -> None:
+    """ "我周末去爬了黄山" wrote nothing; a bare 周末 is no date."""
+    found = drafts("我周末去爬了黄山，风景特别美。", ZH_AT)
+    assert sorted((d["predicate"], d["object"]) for d in found) == [
+        ("activity", "爬山"),
+        ("visited", "黄山"),
+    ]
+    assert all(d.get("valid_from", ZH_AT) == ZH_AT for d in found)
+    (trip,) = drafts("我上个月去了成都，吃了很多火锅。", ZH_AT)
+    assert (trip["predicate"], trip["object"]) == ("visited", "成都")
+    assert trip["valid_from"].startswith("2026-10-01")
+    assert zh_facts("我去过日本三次。") == [(A, "visited", "日本", True)]
+    assert zh_facts("我还没去过西藏。") == [(A, "visited", "西藏", False)]
+    for errand in ("我去了趟超市。", "我昨天去了医院。", "我去了朋友家吃饭。", "我去过三次了。"):
+        assert zh_facts(errand) == [], errand
+    assert zh_facts("我去了解一下情况。") == []
+
+
+def test_a_daily_or_weekly_habit_is_an_activity_and_every_saturday_no_date() -> None:
+    """ "我每天早上跑五公里" wrote no activity."""
+    assert zh_facts("我每天早上跑五公里，准备参加十二月的广州马拉松。") == [
+        (A, "activity", "跑步", True),
+        (A, "plans", "参加广州马拉松 (2026-12)", True),
+    ]
+    (swim,) = drafts("我每周六都去游泳。", ZH_AT)
+    assert (swim["predicate"], swim["object"]) == ("activity", "游泳")
+    assert swim.get("valid_from", ZH_AT) == ZH_AT  # not last Saturday
+    assert (f"{A}/wife", "activity", "跑步", True) in zh_facts("我老婆每天早上都跑步。")
+    assert zh_facts("我每天晚上练一个小时瑜伽。") == [(A, "activity", "瑜伽", True)]
+    for text in ("我以前每天跑步，现在不跑了。", "如果我每天跑步就好了。", "我每天都要做饭。"):
+        assert zh_facts(text) == [], text
+
+
+def test_leaving_a_job_is_a_life_event_and_not_yet_retired_is_none() -> None:
+    """ "我去年十二月从腾讯离职了" wrote nothing; "我爸还没退休" wrote life_event 退休."""
+    (left,) = drafts("我去年十二月从腾讯离职了。", ZH_AT)
+    assert (left["predicate"], left["object"]) == ("life_event", "离职")
+    assert left["valid_from"].startswith("2025-12-01")
+    assert zh_facts("我同事离职了。") == []
+    assert zh_facts("我爸还没退休。") == [(A, "has_relative", f"{A}/father", True)]
