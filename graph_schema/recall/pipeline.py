@@ -120,7 +120,7 @@ def _candidate(record: Any) -> Candidate:
         similarity=_cosine(record["similarity"]),
         text=record["text"] or "",
         speaker=record["speaker"],
-        occurred_at=native(record["occurred_at"]),
+        occurred_at=as_datetime(record["occurred_at"]),
         turn=bool(record.get("turn")),
     )
 
@@ -463,7 +463,7 @@ def _turn(record: Any) -> TurnOut:
     return TurnOut(
         observation_id=record["id"],
         speaker=record["speaker"],
-        occurred_at=as_datetime(record["occurred_at"]),
+        occurred_at=native(record["occurred_at"]),
         text=text,
         start=record["start"],
         end=min(record["chars"], record["start"] + q.TURN_CHARS),
