@@ -394,7 +394,8 @@ _ZH_FIXED: Final = {
     "明年": ("year", 1),
     "后年": ("year", 2),
 }
-_ZH_WEEK_REL: Final = {"上": -1, "这": 0, "本": 0, "下": 1}
+# 上 / 这 / 本 / 下 before 周 or 个月: the period before, this one, the next
+_ZH_REL: Final = {"上": -1, "这": 0, "本": 0, "下": 1}
 _ZH_PATTERNS: Final = (
     # 明年四月, 去年十二月五号, 2025年3月: a month of a year said (version 13)
     (
@@ -449,22 +450,19 @@ def chinese_number(text: str) -> int:
     return _ZH_DIGITS.get(text, 0) if len(text) == 1 else 0
 
 
-_ZH_YEAR_REL: Final = {"前": -2, "去": -1, "今": 0, "明": 1, "后": 2}
-_ZH_MONTH_REL: Final = {"上": -1, "这": 0, "本": 0, "下": 1}
-
-
 def _chinese_month(kind: str, m: re.Match[str]) -> Phrase | None:
     """明年四月 (a month of a year), 去年十二月五号, 下个月五号 (a day of a month)."""
     base = (m.start(), m.end(), m.group(0))
     day = chinese_number(m.group("day") or "")
     if kind == "zh_rel_month_day":
-        rel = _ZH_MONTH_REL[m.group("mrel")]
+        rel = _ZH_REL[m.group("mrel")]
         return Phrase(*base, "month_offset_day", rel, day=day) if 1 <= day <= 31 else None
     month = chinese_number(m.group("mon"))
     if not 1 <= month <= 12 or (m.group("day") and not 1 <= day <= 31):
         return None
     absolute = m.group("year") is not None
-    year = int(m.group("year")) if absolute else _ZH_YEAR_REL[m.group("yrel")]
+    # 明年: the year offset _ZH_FIXED gives it (("year", 1))
+    year = int(m.group("year")) if absolute else _ZH_FIXED[m.group("yrel") + "年"][1]
     return Phrase(*base, "year_month", year, "abs" if absolute else "rel", month=month, day=day)
 
 
@@ -474,7 +472,7 @@ def _chinese(kind: str, m: re.Match[str]) -> Phrase | None:
         return _chinese_month(kind, m)
     if kind == "zh_weekday":
         rel = m.group("rel")
-        week = _ZH_WEEK_REL[rel] if rel else None
+        week = _ZH_REL[rel] if rel else None
         return Phrase(*base, "weekday", _ZH_WEEKDAYS[m.group("wd")], week=week)
     if kind == "zh_fixed":
         unit, n = _ZH_FIXED[m.group(0)]
