@@ -101,7 +101,7 @@ def named_terms(text: str) -> list[str]:
             starts_sentence = previous.lower() not in _TITLES
             continue
         terms = _token_terms(piece, starts_sentence)
-        if _numbers_a_thing(piece, latin[: match.start()], latin[match.end() :]):
+        if _numbers_a_thing(match, latin):
             terms = [piece.rstrip(".")]
         for term in terms:
             found.setdefault(term, None)
@@ -109,13 +109,15 @@ def named_terms(text: str) -> list[str]:
     return list(found)
 
 
-def _numbers_a_thing(piece: str, before: str, after: str) -> bool:
-    """``piece`` is a number that numbers a thing of work: "#512", "build 2300", "PR #512",
-    "release 5.2" (:data:`NUMBERED`, then two digits at least or a dotted number, not a count:
-    "the job 10 times", "run 5 miles", "order 2" are no identifiers)."""
-    number = piece.rstrip(".")
+def _numbers_a_thing(match: re.Match[str], text: str) -> bool:
+    """The piece ``match`` found in ``text`` is a number that numbers a thing of work: "#512",
+    "build 2300", "PR #512", "release 5.2" (:data:`NUMBERED`, then two digits at least or a
+    dotted number, not a count: "the job 10 times", "run 5 miles", "order 2" are no
+    identifiers). The text around it is read only for a number."""
+    number = match.group().rstrip(".")
     if _NUMBERS.fullmatch(number) is None:
         return False
+    before, after = text[: match.start()], text[match.end() :]
     if before.endswith("#"):
         return True
     noun = _BEFORE_NUMBER.search(before)
