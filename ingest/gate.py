@@ -17,6 +17,7 @@ from typing import Any
 from neo4j import Driver
 from pydantic import BaseModel, ValidationError
 
+from graph_schema.core import problems
 from graph_schema.core.errors import GateRejected
 from graph_schema.core.timeutil import new_id, parse_rfc3339, to_rfc3339, utcnow
 from graph_schema.core.types import Principal
@@ -47,8 +48,8 @@ class Rejection:
 
 
 def schema_reason(error: ValidationError) -> tuple[str, str]:
-    first = error.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or "body"
+    first = problems.first(error.errors())
+    where = problems.where(first["loc"])
     message = first["msg"].removeprefix("Value error, ")
     if first["type"] == "extra_forbidden":
         return "unknown_field", f"{where}: unknown field"

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from neo4j.exceptions import ConnectionPoolError, ServiceUnavailable, SessionExpired, TransientError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from graph_schema.core import errors
+from graph_schema.core import errors, problems
 from graph_schema.core.types import ErrorBody, RejectedBody
 from server import request_ids
 
@@ -177,16 +177,18 @@ def _domain(request: Request, exc: Exception) -> JSONResponse:
 
 def _validation(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    problems = [
-        {"where": ".".join(str(p) for p in e["loc"]), "message": e["msg"], "type": e["type"]}
-        for e in exc.errors()
-    ]
-    if any(p["type"] == "json_invalid" for p in problems):
+    found = exc.errors()
+    if any(e["type"] == "json_invalid" for e in found):
         return error_response(400, "invalid_json", "the body is not valid JSON")
-    first = problems[0] if problems else {"where": "request", "message": "invalid"}
+    listed = [_problem(e) for e in found]
+    first = _problem(problems.first(found)) if found else {"where": "request", "message": "invalid"}
     return error_response(
-        422, "invalid_request", f"{first['where']}: {first['message']}", {"problems": problems}
+        422, "invalid_request", f"{first['where']}: {first['message']}", {"problems": listed}
     )
+
+
+def _problem(error: Any) -> dict[str, str]:
+    return {"where": problems.where(error["loc"]), "message": error["msg"], "type": error["type"]}
 
 
 def _http(_: Request, exc: Exception) -> JSONResponse:

@@ -146,6 +146,15 @@ def assert_one(
     )
 
 
+def written(body: Mapping[str, Any]) -> dict[str, Any]:
+    """An assertion body as sent: its ``evidence`` may be a quote alone, as in
+    ``assert_fact``."""
+    out = dict(body)
+    if isinstance(out.get("evidence"), str):
+        out["evidence"] = evidence_json(out["evidence"])
+    return out
+
+
 def assert_many(
     bodies: Sequence[Mapping[str, Any]], idempotency_key: str | None = None
 ) -> Call[list[models.WriteResult]]:
@@ -153,7 +162,7 @@ def assert_many(
         "POST",
         "/v1/assertions",
         models.WriteResults,
-        body={"assertions": [dict(b) for b in bodies]},
+        body={"assertions": [written(b) for b in bodies]},
         unwrap="results",
         idempotent=True,
         headers=keyed(idempotency_key),
@@ -229,6 +238,8 @@ def observation_body(
         "idempotency_key": idempotency_key or new_idempotency_key(),
     }
     body.update({k: v for k, v in optional.items() if v is not None})
+    if "assertions" in body:
+        body["assertions"] = [written(a) for a in body["assertions"]]
     return body
 
 
@@ -322,6 +333,8 @@ def event_body(
     if root:
         body["root"] = True
     body.update({k: v for k, v in optional.items() if v is not None})
+    if "assertions" in body:
+        body["assertions"] = [written(a) for a in body["assertions"]]
     return body
 
 

@@ -157,6 +157,16 @@ class AssertionWrite(Strict):
             raise ValueError("source_kind must be a string")
         return value
 
+    @field_validator("evidence", mode="before")
+    @classmethod
+    def _evidence_is_spans(cls, value: Any) -> Any:
+        if not isinstance(value, dict | list):
+            raise ValueError(
+                "must be one span, an object with a quote (and optionally source_text, start "
+                f"and end, or observation_id), or a list of 1 to {MAX_EVIDENCE} spans"
+            )
+        return value
+
     @model_validator(mode="after")
     def _consistent(self) -> AssertionWrite:
         if self.polarity and self.object is None:

@@ -20,6 +20,7 @@ from typing import Any, Final, Literal
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from graph_schema.core import problems
 from graph_schema.core.errors import TractatusError
 from graph_schema.observations.types import ObservationIn
 from graph_schema.schema.ontology import seed_predicates
@@ -192,8 +193,8 @@ def _parse(content: str) -> DraftList:
     try:
         return DraftList.model_validate(data)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "answer"
+        first = problems.first(error.errors())
+        where = problems.where(first["loc"], "answer")
         raise DistillationFailed(
             "llm_schema_mismatch",
             f"the model's answer has the wrong shape: {where}: {first['msg']}",

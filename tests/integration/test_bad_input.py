@@ -54,6 +54,7 @@ def _bad(subject: str) -> dict[str, dict[str, Any]]:
         "object_wrong_type": {**good, "object": {"nested": True}},
         "unknown_field": {**good, "valid_form": "2026-06-01T09:00:00Z"},
         "missing_evidence": {k: v for k, v in good.items() if k != "evidence"},
+        "evidence_a_bare_string": {**good, "evidence": "we use Vue"},
         "bad_group": {**good, "access": ["no spaces allowed"]},
         "group_not_mine": {**good, "access": ["finance"]},
         "valid_to_before_from": {
@@ -104,6 +105,32 @@ def test_reasons_are_specific(api: dict[str, Api], subject: str) -> None:
         "unknown_field": "unknown_field",
         "group_not_mine": "access_not_allowed",
     }
+
+
+def test_messages_name_what_was_sent_never_the_validators_insides(
+    api: dict[str, Api], subject: str, driver: Driver
+) -> None:
+    before = _record_counts(driver)
+    sent = _bad(subject)["evidence_a_bare_string"]
+    bare = _error(api["public"].post("/v1/assertions", sent), 422)
+    assert bare["message"].startswith("refused by the gate: evidence: must be one span")
+    blank = assertion(subject, "uses", "Vue", evidence=[{"quote": "Vue"}, {"quote": " "}])
+    second = _error(api["public"].post("/v1/assertions", blank), 422)
+    assert second["message"] == "refused by the gate: evidence[1]: evidence quote must not be blank"
+    event = {
+        "task_id": f"{subject}-task",
+        "actor": "agent:checkout",
+        "action": "charge_card",
+        "outcome": "failure",
+        "occurred_at": "2026-06-01T10:00:00Z",
+        "root": True,
+        "assertions": [assertion(subject, "uses", "Vue", evidence="charge declined")],
+    }
+    refused = _error(api["public"].post("/v1/events", event), 422)
+    assert "assertions[0]: evidence: must be one span" in refused["message"]
+    for message in (bare["message"], second["message"], refused["message"]):
+        assert "function-after" not in message and "EvidenceWrite" not in message
+    assert _record_counts(driver) == before
 
 
 def test_a_batch_with_one_bad_item_is_refused_whole(

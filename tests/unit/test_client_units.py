@@ -167,3 +167,13 @@ def test_bodies_leave_out_what_was_not_given_and_keep_an_explicit_null() -> None
     assert keys[0].startswith("tc-") and keys[1] == "k"
     with pytest.raises(ValueError, match="naive"):
         _calls.time_text(__import__("datetime").datetime(2026, 1, 1))
+
+
+def test_a_quote_alone_is_a_span_in_every_assertion_body_the_client_sends() -> None:
+    body = {"subject": "order:1", "predicate": "payment_status", "evidence": "declined"}
+    event = _calls.event_body("t", "agent:a", "charge", "failure", assertions=[body])
+    assert event["assertions"][0]["evidence"] == {"quote": "declined"}
+    many = _calls.assert_many([body, {**body, "evidence": [{"quote": "x"}]}]).body
+    assert many is not None
+    assert [b["evidence"] for b in many["assertions"]] == [{"quote": "declined"}, [{"quote": "x"}]]
+    assert body["evidence"] == "declined"  # the caller's mapping is left as it was

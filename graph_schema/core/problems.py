@@ -1,0 +1,35 @@
+"""Where a validation problem is, said in the request's own terms. Pure.
+
+Pydantic names the member of a union it tried in an error's location
+(``evidence.function-after[_quote_in_source(), EvidenceWrite]``, ``object.str``) and reports
+one error per member: the caller sent ``evidence``, and the member it did not choose says
+nothing useful ("Input should be a valid list" for a list whose first span is blank). The
+error shape (``where``, ``message``) names fields and list positions only, and the first
+problem reported is the most specific one: the one that reached deepest into what was sent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+# a union member's tag: ``function-after[...]``, ``list[...]``, ``str``, ``int``...
+_MEMBER = re.compile(r"^[\w-]+\[.*\]$|^(?:str|int|float|bool|dict|list|none)$", re.S)
+
+
+def where(loc: Sequence[int | str], default: str = "body") -> str:
+    """``loc`` as dotted field names and ``[index]`` positions, union members left out."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif not _MEMBER.match(part):
+            out += f".{part}" if out else part
+    return out or default
+
+
+def first(errors: Sequence[Any]) -> Any:
+    """The most specific of pydantic's ``errors()``: the deepest location, the earliest of
+    equals (pydantic lists a union's members in order)."""
+    return max(errors, key=lambda e: len(e["loc"]))
