@@ -129,8 +129,10 @@ def _memory_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None
         conversation_id: str | None = None,
     ) -> dict[str, Any]:
         """Search the memory: ranked facts with their evidence, why each was found and the
-        whole turn each came from (`turn.text`: the answer may be in another sentence of it).
-        `status` is `answered` or `not_found`; `relevance` says how well the best one fits;
+        whole turn each came from (`turn.text`: the answer may be in another sentence of it);
+        for a fact a recorded step wrote, `chain`: that step and its causes, newest first (why
+        it happened). `status` is `answered` or `not_found`; `relevance` says how well the
+        best one fits;
         `person`, for a question about one person, how well the others' statements fit;
         `unmentioned`, the names in the query that nothing in memory mentions;
         `missing_kinds`, the kinds of thing it asks for (an instrument, a colour, a brother)

@@ -318,6 +318,7 @@ class RecallResult(Model):
     evidence: list[Evidence]
     why: RecallWhy
     turn: RecallTurn | None = None
+    chain: Chain | None = None  # the event that wrote it and its causes, newest first
 
 
 class NamedPerson(Model):

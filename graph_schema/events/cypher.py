@@ -146,10 +146,12 @@ RETURN {id: $task_id, started_at: first_seen, goal: COLLECT {
 """
 )
 
-ASSERTION_ORIGIN = (
+# The visible events that wrote each assertion, and the version a remnant was cut from.
+ASSERTION_ORIGINS = (
     """
-MATCH (a:Assertion {id: $id})
-RETURN a.remnant_of AS remnant_of,
+UNWIND $ids AS id
+MATCH (a:Assertion {id: id})
+RETURN a.id AS id, a.remnant_of AS remnant_of,
        [(a)-[:CAUSED_BY]->(e:Event) WHERE """
     + visible("e")
     + """ | e.id] AS events

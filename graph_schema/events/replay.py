@@ -12,7 +12,7 @@ from collections import deque
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from neo4j import Driver
+from neo4j import READ_ACCESS, Driver, ManagedTransaction
 
 from graph_schema.core.records import native
 from graph_schema.core.types import Principal, Status, Tier
@@ -149,21 +149,36 @@ def chain(
     that visits each visible event once. The assertions its steps wrote are counted in the
     access log.
     """
+    with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
+        replay = session.execute_read(
+            chain_in,
+            groups=list(principal.groups),
+            event_id=event_id,
+            direction=direction,
+            max_depth=max_depth,
+        )
+    if replay is not None:
+        access.record(recorder, produced_ids(replay))
+    return replay
+
+
+def chain_in(
+    tx: ManagedTransaction,
+    *,
+    groups: list[str],
+    event_id: str,
+    direction: Direction = Direction.causes,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> Chain | None:
+    """:func:`chain` in a read transaction of the caller's (recall reads the chains of its
+    results in the transaction it ranked them in)."""
     depth = max(0, min(max_depth, MAX_DEPTH_CAP))
     statement, _ = q.chain_statement(direction.value, depth)
-    records, _, _ = driver.execute_query(
-        statement,
-        id=event_id,
-        groups=list(principal.groups),
-        database_=database,
-        routing_="r",
-    )
-    rows = {row["id"]: row for row in (records[0]["events"] if records else [])}
+    record = tx.run(statement, id=event_id, groups=groups).single()
+    rows = {row["id"]: row for row in (record["events"] if record else [])}
     if not rows:
         return None
-    replay = _assemble(event_id, rows, direction=direction, max_depth=depth)
-    access.record(recorder, produced_ids(replay))
-    return replay
+    return _assemble(event_id, rows, direction=direction, max_depth=depth)
 
 
 def produced_ids(replay: Chain) -> list[str]:
@@ -217,23 +232,34 @@ def causing_event(
 ) -> str | None:
     """The visible event that wrote an assertion. A remnant (a trimmed copy made when a
     later version cut into it) answers with the event of the version it was cut from."""
-    current: str | None = assertion_id
-    for _ in range(MAX_REMNANT_HOPS):
-        if current is None:
-            return None
-        records, _, _ = driver.execute_query(
-            q.ASSERTION_ORIGIN,
-            id=current,
-            groups=list(principal.groups),
-            database_=database,
-            routing_="r",
+    with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
+        found = session.execute_read(
+            causing_events, groups=list(principal.groups), assertion_ids=[assertion_id]
         )
-        if not records:
-            return None
-        if records[0]["events"]:
-            return str(sorted(records[0]["events"])[0])
-        current = records[0]["remnant_of"]
-    return None
+    return found.get(assertion_id)
+
+
+def causing_events(
+    tx: ManagedTransaction, *, groups: list[str], assertion_ids: list[str]
+) -> dict[str, str]:
+    """:func:`causing_event` of each assertion, in one query per remnant hop: assertion id ->
+    event id, for those a visible event wrote."""
+    found: dict[str, str] = {}
+    pending = {aid: aid for aid in assertion_ids}  # asked -> the version read next
+    for _ in range(MAX_REMNANT_HOPS):
+        if not pending:
+            break
+        ids = sorted(set(pending.values()))
+        rows = {r["id"]: r for r in tx.run(q.ASSERTION_ORIGINS, ids=ids, groups=groups)}
+        onward = {}
+        for asked, current in pending.items():
+            row = rows.get(current)
+            if row is not None and row["events"]:
+                found[asked] = str(sorted(row["events"])[0])
+            elif row is not None and row["remnant_of"] is not None:
+                onward[asked] = row["remnant_of"]
+        pending = onward
+    return found
 
 
 def why(

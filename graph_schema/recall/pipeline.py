@@ -16,13 +16,13 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction, Result
 
-from graph_schema.core.records import as_datetime, native
+from graph_schema.core.records import as_datetime
 from graph_schema.core.types import Principal, SourceKind, Status, Tier
 from graph_schema.ledger.reads import DEFAULT_TIERS
 from graph_schema.ledger.records import assertion_out
 from graph_schema.lifecycle import access
 from graph_schema.recall import cypher as q
-from graph_schema.recall import fusion, kinds, rerank
+from graph_schema.recall import fusion, kinds, origins, rerank
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
 from graph_schema.recall.named import named_terms, thing_terms, unheld_in
 from graph_schema.recall.query import (
@@ -38,7 +38,6 @@ from graph_schema.recall.types import (
     RecallAnswer,
     RecallFilters,
     RecallResult,
-    TurnOut,
     Why,
 )
 
@@ -432,43 +431,12 @@ def _result(
 def _read(
     tx: ManagedTransaction, p: dict[str, Any], query: RecallQuery, config: FusionConfig
 ) -> tuple[_Work, list[RecallResult], _Status]:
-    """The search, the answer's results and the turns they come from: one read transaction,
-    so the turns are read from the same state as the ranking."""
+    """The search, the answer's results and what they come from (their turns and the chains of
+    the events that wrote them): one read transaction, so all is read from the same state as
+    the ranking."""
     work = _search(tx, p, query, config)
     chosen, status = _results(work, query, config)
-    return work, _with_turns(tx, p, chosen), status
-
-
-def _with_turns(
-    tx: ManagedTransaction, p: dict[str, Any], chosen: list[tuple[str, RecallResult]]
-) -> list[RecallResult]:
-    """Each result with the turn its group is (``RecallResult.turn``): a window of the turn
-    centred on the result's evidence in it, as the caller may read the observation."""
-    wanted = []
-    for gid, result in chosen:
-        span = next((e for e in result.evidence if e.observation_id == gid), None)
-        if span is not None:
-            start = span.start or 0
-            centre = (start + (span.end if span.end is not None else start)) // 2
-            wanted.append({"id": gid, "from": centre - q.TURN_CHARS // 2})
-    turns: dict[str, TurnOut] = {}
-    if wanted:
-        for r in _run(tx, q.RESULT_TURNS, {**p, "lists": {"turns": wanted}}):
-            turns[r["id"]] = _turn(r)
-    return [result.model_copy(update={"turn": turns.get(gid)}) for gid, result in chosen]
-
-
-def _turn(record: Any) -> TurnOut:
-    text = record["text"]
-    return TurnOut(
-        observation_id=record["id"],
-        speaker=record["speaker"],
-        occurred_at=native(record["occurred_at"]),
-        text=text,
-        start=record["start"],
-        end=min(record["chars"], record["start"] + q.TURN_CHARS),
-        chars=record["chars"],
-    )
+    return work, origins.attach(tx, p["groups"], chosen), status
 
 
 def _person_relevance(s: Scored, records: list[Any], terms: list[str], cjk: bool) -> float:

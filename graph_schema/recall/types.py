@@ -30,6 +30,7 @@ from graph_schema.core.types import (
     check_text,
     text_schema,
 )
+from graph_schema.events.types import Chain
 from graph_schema.ledger.types import AssertionOut, Confidence, EvidenceOut
 
 MAX_QUERY_CHARS = 2_000
@@ -105,6 +106,14 @@ class RecallResult(BaseModel):
         description=(
             "The whole conversation turn (observation) the result was distilled from; null "
             "for an assertion from no observation (a structured write, an event's)."
+        ),
+    )
+    chain: Chain | None = Field(
+        default=None,
+        description=(
+            "The event that wrote the result's assertion and its causes, newest first, as "
+            "GET /v1/events/{id}/chain replays them, cut at 10 hops (truncated: the chain "
+            "goes on); null when no event the caller may read wrote it."
         ),
     )
 

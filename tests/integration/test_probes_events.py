@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -169,3 +170,40 @@ def test_citing_a_hidden_cause_is_refused_like_an_unknown_one(
     assert probe.status_code == 422
     text = probe.text.replace(ids["hidden_root"], "01HZZZZZZZZZZZZZZZZZZZZZZZ")
     check("event:cite-hidden-cause", secret, httpx.Response(probe.status_code, text=text), control)
+
+
+def _recalled_chain(api: Api, subject: str) -> httpx.Response:
+    """The chain of recall's best result for a query naming ``subject``, alone, the subject
+    blanked: what recall shows of the steps behind a fact."""
+    response = api.post("/v1/recall", {"query": subject, "k": 1})
+    assert response.status_code == 200, response.text
+    results = response.json()["results"]
+    assert results and results[0]["assertion"]["subject"] == subject, response.text
+    text = json.dumps(results[0]["chain"], sort_keys=True).replace(subject, "<S>")
+    return httpx.Response(200, text=text)
+
+
+def test_recall_shows_a_chain_through_a_hidden_cause_cut_silently(
+    story: tuple[Secret, dict[str, str]], api: dict[str, Api]
+) -> None:
+    """A public fact written by a public step whose cause is hidden: the chain recall shows
+    with it looks exactly like that of the same fact written by a step with no cause."""
+    secret, ids = story
+    probed, control = (f"order:{uuid.uuid4().hex[:12]}" for _ in range(2))
+
+    def paid(subject: str) -> list[dict[str, Any]]:
+        return [fact(subject, "order_status", "paid", "paid", "tool_returned", "agent")]
+
+    owner = api[secret.owner]
+    step = event(ids["hidden_task"], "ship_order", at("11:00"), caused_by=[ids["hidden_root"]])
+    _post(owner, {**step, "assertions": paid(probed)})
+    _post(
+        owner,
+        {**event(ids["control_task"], "ship_order", at("11:00")), "assertions": paid(control)},
+    )
+    check(
+        "recall:chain-cut-at-hidden-cause",
+        secret,
+        _recalled_chain(api[secret.prober], probed),
+        _recalled_chain(api[secret.prober], control),
+    )
