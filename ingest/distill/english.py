@@ -136,7 +136,8 @@ DEICTIC = frozenset(
         "genre",
     }
 )  # "the migration to Postgres 16" names one migration
-KIND_ONLY = frozenset({"event", "activity"})  # an object only with a modifier saying which
+# an object only with a modifier saying which ("a charity event", "celiac disease")
+KIND_ONLY = frozenset({"event", "activity", "disease", "intolerance"})
 MAX_OBJECT_TOKENS = 8
 MAX_OBJECT_CHARS = 80
 Kind = Literal["speaker", "relative", "thing", "person"]
@@ -488,10 +489,19 @@ def dobjs(verb: Token) -> list[Token]:
     """The verb's direct objects; in a relative clause ("the books I bought", "a concert
     that we enjoyed") the noun the clause describes."""
     found = [c for c in verb.children if c.dep_ == "dobj" and c.tag_ not in ("WDT", "WP")]
+    found = found[:1] + [o for o in found[1:] if not _appositive(o)]
     relative = verb.dep_ == "relcl" and not any(
         c.dep_ == "dobj" and c.tag_ not in ("WDT", "WP") for c in verb.children
     )
     return [verb.head] if relative and verb.head.pos_ in ("NOUN", "PROPN") else found
+
+
+def _appositive(obj: Token) -> bool:
+    """A second object set off by a comma ("I bought a used road bike last Saturday, a blue
+    Bianchi, to ride ..."): the small model reads it as another object of the verb; it
+    names the first one again (version 14), one thing."""
+    first = obj.left_edge.i
+    return first > obj.sent.start and obj.doc[first - 1].text == ","
 
 
 def pobj(token: Token, *preps: str) -> Token | None:
@@ -649,7 +659,8 @@ def _not_done(verb: Token) -> bool:
     return intended and any(a.tag_ == "VBD" for a in children(head, "aux"))
 
 
-def _future(verb: Token) -> bool:
+def future_tense(verb: Token) -> bool:
+    """ "will" / "shall" / "'ll", or "going to": the verb tells of what is still ahead."""
     if any(
         a.lemma_ in ("will", "shall") or a.lower_ in ("'ll", "’ll") for a in children(verb, "aux")
     ):
@@ -838,9 +849,9 @@ def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
             node.i < verb.i and node.lemma_ in HEDGE_VERBS and _negated(node) for node in chain
         ),  # "I don't think I like sushi": the doubt is the denial
         hedged=hedged,
-        future=any(_future(node) for node in chain) or _plan_head(verb),
+        future=any(future_tense(node) for node in chain) or _plan_head(verb),
         blocked=blocked,
-        planned=_plan_head(verb) or _future(verb),
+        planned=_plan_head(verb) or future_tense(verb),
     )
 
 

@@ -42,6 +42,7 @@ from ingest.distill.english_rules import (
     ahead,
     liked_only,
     liked_phrases,
+    says_ahead,
     unnamed_liking,
 )
 from ingest.distill.facts import Fact
@@ -110,11 +111,9 @@ def _plan(c: Clause, cut: set[int]) -> list[Fact]:
     if c.verb.lemma_ in NOT_PLANNED or not children(c.verb, "dobj", "prep", "dative"):
         return []
     vp = verb_phrase(c.verb, cut)
-    return (
-        [Fact(c.who.id, "plans", vp, confidence=0.8 - (0.3 if c.hedged else 0), plan=True)]
-        if vp
-        else []
-    )
+    if not vp or _verb_alone(vp, c.verb):
+        return []  # "I'll start at a startup called Nimbus in January": never a bare "start"
+    return [Fact(c.who.id, "plans", vp, confidence=0.8 - (0.3 if c.hedged else 0), plan=True)]
 
 
 def _cannot_wait(verb: Token, speaker: str, cut: set[int]) -> list[Fact]:
@@ -318,13 +317,16 @@ def _progressive(verb: Token | None) -> bool:
 
 def _habitual(verb: Token | None) -> bool:
     """A verb in the simple present ("I volunteer at X"): what it says is a habit, which a
-    past time ("yesterday") cannot date; a parse that hangs one there misplaced it."""
-    return (
-        verb is not None
-        and verb.pos_ == "VERB"
-        and verb.tag_ in ("VBP", "VBZ")
-        and not any(a.dep_ == "aux" for a in verb.children)
-    )  # not a copula: "Here's a photo from my trip last year" is dated
+    past time ("yesterday") cannot date; a parse that hangs one there misplaced it. Not a
+    verb whose past is spelled as its present ("I hurt my back on Saturday": the tagger's
+    present is the past the time says, version 14)."""
+    if verb is None or verb.pos_ != "VERB" or any(a.dep_ == "aux" for a in verb.children):
+        return False  # not a copula: "Here's a photo from my trip last year" is dated
+    return verb.tag_ == "VBZ" or (verb.tag_ == "VBP" and verb.lower_ not in _SAME_PAST)
+
+
+# verbs whose simple past is spelled as their present (the tagger may read either)
+_SAME_PAST = frozenset({"hurt", "cut", "put", "hit", "quit", "set", "shut", "split", "cost"})
 
 
 def _dated(
@@ -380,29 +382,61 @@ def _attach(
             at = next(iter(anchors))
         if at is not None:
             timed.setdefault(at, time)
-    result: list[Fact] = []
+    result: list[tuple[Fact, Token | None]] = []
     for fact, verb in found:
         given = timed.get(verb.i) if verb is not None else None
+        forward = given is not None and _said_ahead(sentence, given)
         if fact.ahead_only:
-            result.extend(_ahead(fact, given, today, verb))
+            result.extend((f, verb) for f in _ahead(fact, given, today, verb, forward))
             continue
         if given is None or today is None:
-            result.append(fact)
+            result.append((fact, verb))
             continue
         since = sentence.text[: given.start].rstrip().lower().endswith("since")
-        dated = _dated(fact, given.resolve(today, future=fact.plan), today, verb, cut, since)
+        when = given.resolve(today, future=fact.plan or forward)
+        dated = _dated(fact, when, today, verb, cut, since)
         if dated is not None:
-            result.append(dated)
-    return result
+            result.append((dated, verb))
+    return _not_yet(result)
 
 
-def _ahead(fact: Fact, given: Phrase | None, today: date | None, verb: Token | None) -> list[Fact]:
+def _said_ahead(sentence: Span, time: Phrase) -> bool:
+    """Whether the verb a time phrase hangs from tells of what is still ahead ("a class
+    that *starts* on the 15th", "I'll call on Tuesday"): a time with no direction of its own
+    is then the one to come (version 14); under a past verb ("on the 15th I went") the last."""
+    tokens = _tokens_at(sentence, time)
+    node = tokens[0] if tokens else None
+    while node is not None and node.pos_ not in ("VERB", "AUX"):
+        node = node.head if node.head.i != node.i else None
+    return node is not None and says_ahead(node)
+
+
+def _not_yet(found: list[tuple[Fact, Token | None]]) -> list[Fact]:
+    """A thing signed up for that a time still ahead makes a plan ("a pottery class that
+    starts next month") is no activity taken up, event attended or plan of the signing up
+    as well: it has not begun (version 14)."""
+    planned = [
+        (verb.i, str(f.object).lower()) for f, verb in found if f.ahead_only and verb is not None
+    ]
+    return [
+        f
+        for f, verb in found
+        if f.ahead_only
+        or verb is None
+        or not any(at == verb.i and what in str(f.object).lower() for at, what in planned)
+    ]
+
+
+def _ahead(
+    fact: Fact, given: Phrase | None, today: date | None, verb: Token | None, forward: bool
+) -> list[Fact]:
     """A plan written only when a time still ahead dates it: read as the verb reads it
     ("I signed up for a race in May", said in October, is May past; "next May" is ahead;
-    "I start as charge nurse in January" is the January to come)."""
+    "I start as charge nurse in January" is the January to come), or as the verb the time
+    hangs from reads it (``forward``: "a class that starts on the 15th")."""
     if given is None or today is None or verb is None:
         return []
-    when = given.resolve(today, future=verb.tag_ != "VBD")
+    when = given.resolve(today, future=verb.tag_ != "VBD" or forward)
     return [replace(fact, when=when)] if when is not None and when.start > today else []
 
 
@@ -620,8 +654,8 @@ def _without_time(fact: Fact, times: list[Phrase]) -> Fact:
         spoken = time.text.lower()
         bare = next((spoken[len(p) :] for p in _TIME_PREPOSITIONS if spoken.startswith(p)), spoken)
         lowered = value.lower()
-        if lowered in (spoken, bare):
-            return replace(fact, object="")
+        if lowered in (spoken, bare, bare.removeprefix("the ")):
+            return replace(fact, object="")  # "on the 10th": never the object "10th"
         for tail in (spoken, bare):
             if lowered.endswith(" " + tail):
                 value = value[: -len(tail) - 1].rstrip(" ,")

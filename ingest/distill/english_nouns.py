@@ -16,6 +16,7 @@ from spacy.tokens import Span, Token
 
 from ingest.distill import lexicon as lx
 from ingest.distill.english import (
+    KIND_ONLY,
     TIME_NOUNS,
     Clause,
     children,
@@ -31,7 +32,7 @@ from ingest.distill.english import (
     text_of,
     verb_phrase,
 )
-from ingest.distill.english_rules import liked_phrases, unnamed_liking
+from ingest.distill.english_rules import employers, liked_phrases, unnamed_liking
 from ingest.distill.english_work import version_value
 from ingest.distill.facts import Fact
 from ingest.distill.identifiers import relation
@@ -195,8 +196,7 @@ def _person_is(c: Clause) -> list[Fact]:
 def _occupation(c: Clause, comp: Token) -> list[Fact]:
     found = [c.fact("works_as", p) for p in phrases(comp)[:1]]
     employer = pobj(comp, "at", "for") or pobj(c.verb, "at", "for")
-    if employer is not None and phrase(employer):
-        found.append(c.fact("works_at", phrase(employer) or "", confidence=0.85))
+    found.extend(c.fact("works_at", p, confidence=0.85) for p in employers(employer)[:1])
     return found
 
 
@@ -418,6 +418,16 @@ def _we_subject(sentence: Span) -> bool:
 OTHERS = frozenset({"you", "your", "he", "his", "him", "she", "her", "they", "their", "them"})
 
 
+def _someone_elses(prep: Token) -> bool:
+    """A condition after a preposition of a clause whose subject is another person ("my dad
+    was diagnosed with X": the condition is the dad's; "my week was hard with this flu" is
+    mine)."""
+    return any(
+        s.lower_ in OTHERS or s.pos_ == "PROPN" or relation(s.lower_)
+        for s in children(prep.head, "nsubj", "nsubjpass")
+    )
+
+
 def unowned_condition(sentence: Span, speaker: str) -> list[tuple[Fact, Token]]:
     """ "Anxiety has been hard, but I'm coping", "a slow month for me with this
     flu": a condition named with no owner, in a sentence only about the speaker, is the
@@ -429,6 +439,8 @@ def unowned_condition(sentence: Span, speaker: str) -> list[tuple[Fact, Token]]:
     for token in sentence:
         if token.lemma_.lower() not in lx.CONDITIONS or token.pos_ not in ("NOUN", "PROPN"):
             continue
+        if token.lemma_.lower() in KIND_ONLY:
+            continue  # "diagnosed with celiac disease": never the bare "disease"
         if children(token, "poss", "compound") or any(
             d.lower_ != "this" for d in children(token, "det")
         ):
@@ -442,6 +454,8 @@ def unowned_condition(sentence: Span, speaker: str) -> list[tuple[Fact, Token]]:
                 or prep.head.lemma_ in TIME_NOUNS
             )
         )  # "dealing with / a month with this flu", not "helping kids with anxiety"
+        if held and token.dep_ == "pobj" and _someone_elses(prep):
+            continue  # "My dad was diagnosed with diabetes": his, not mine (version 14)
         if held:
             found.append(
                 (Fact(speaker, "health_condition", token.lemma_.lower(), confidence=0.75), token)

@@ -21,6 +21,7 @@ from ingest.distill.english import (
     Clause,
     children,
     dobjs,
+    future_tense,
     gerund,
     name_of,
     of_person,
@@ -84,6 +85,8 @@ def _kind_of(token: Token) -> set[str]:
             kinds.add(name)
     if token.pos_ == "PROPN":
         kinds.add("proper")
+    if token.lemma_.lower() == "attack" and words & lx.ATTACKS:
+        kinds.add("condition")  # "a heart attack", "a panic attack" (version 14)
     return kinds
 
 
@@ -354,10 +357,7 @@ def _work(c: Clause) -> list[Fact]:
     """works at / for X, works as a Y, is working on Z."""
     if not of_person(c):
         return []
-    found: list[Fact] = []
-    employer = phrase_or_none(pobj(c.verb, "at", "for", "by"))
-    if employer and employer.lower() not in lx.NOT_EMPLOYERS:
-        found.append(c.fact("works_at", employer))
+    found = [c.fact("works_at", p) for p in employers(pobj(c.verb, "at", "for", "by"))[:1]]
     role = pobj(c.verb, "as")
     if role is not None and _head(role) in lx.OCCUPATIONS:
         found.extend(c.fact("works_as", p) for p in [phrase(role)] if p)
@@ -614,7 +614,7 @@ def _take_up(c: Clause) -> list[Fact]:
         return []
     if c.verb.lemma_ == "take" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
         return _course_taken(c)
-    if c.verb.lemma_ in ("sign", "enroll") and children(c.verb, "dobj"):
+    if c.verb.lemma_ in ("sign", "enroll", "enrol") and children(c.verb, "dobj"):
         return []  # "I signed my kids up for X", "signed up a sponsor": theirs, not mine
     targets = [*children(c.verb, "dobj", "xcomp"), *filter(None, [pobj(c.verb, "for", "in")])]
     if c.verb.lemma_ in ("carry", "keep", "continue"):  # "carrying on volunteering"
@@ -643,10 +643,7 @@ def _course_taken(c: Clause) -> list[Fact]:
         return []
     found: list[Fact] = []
     for obj in children(c.verb, "dobj"):
-        named = any(
-            x.dep_ in ("compound", "amod") and x.lower_ not in lx.EVALUATIVE for x in obj.children
-        )
-        if obj.lemma_.lower() in lx.LESSONS and named:
+        if obj.lemma_.lower() in lx.LESSONS and _named_kind(obj):
             found.extend(c.fact("activity", p, confidence=0.85) for p in phrases(obj))
     return found
 
@@ -699,7 +696,7 @@ def _owned(c: Clause, owner: str, obj: Token) -> list[Fact]:
         or (lemma in ("build", "open", "launch", "create") and "business" in kinds)
     ):
         return [c.fact("owns", p, confidence=0.85) for p in phrases(obj)]
-    if lemma in ("have", "get", "catch") and "condition" in kinds:
+    if lemma in ("have", "get", "catch") and "condition" in kinds and pobj(obj, "of") is None:
         return [c.fact("health_condition", p, confidence=0.85) for p in phrases(obj)]
     if lemma == "have" and obj.lemma_.lower() in lx.CONVERSATIONS:
         return []  # "had a long talk about gardening": a conversation, not a talk attended
@@ -737,15 +734,54 @@ def _work_on(c: Clause) -> list[Fact]:
 # --- health -----------------------------------------------------------------------------------
 
 
+_INJURED = {"break": "broken", "hurt": "hurt", "injure": "injured", "sprain": "sprained"}
+# whose body part a person's injury is in: the speaker's "my", a relative's "his" / "her"
+_OWN_BODY = {"speaker": frozenset({"my", "our"}), "relative": frozenset({"his", "her", "their"})}
+
+
 def _injure(c: Clause) -> list[Fact]:
-    if not of_speaker(c) or c.negated:
+    """ "I broke my wrist"; a relative's too (version 14: "My grandmother fell and broke her
+    hip on Tuesday" is the grandmother's ``broken hip``); never another's body part ("I
+    broke his nose")."""
+    if not of_person(c) or c.negated or c.who is None:
         return []
-    participle = {"break": "broken", "hurt": "hurt", "injure": "injured", "sprain": "sprained"}
     found = []
     for obj in children(c.verb, "dobj"):
-        if obj.lemma_ in lx.BODY_PARTS:
-            found.append(c.fact("health_condition", f"{participle[c.verb.lemma_]} {obj.lower_}"))
+        owners = {p.lower_ for p in children(obj, "poss")}
+        if obj.lemma_ in lx.BODY_PARTS and owners <= _OWN_BODY[c.who.kind]:
+            found.append(c.fact("health_condition", f"{_INJURED[c.verb.lemma_]} {obj.lower_}"))
     return found
+
+
+def _diagnosed(c: Clause) -> list[Fact]:
+    """ "My mum was diagnosed with diabetes last year", "I got diagnosed with ADHD": the
+    subject's condition, whatever its name (version 14)."""
+    if not of_person(c) or c.negated or not children(c.verb, "auxpass", "nsubjpass"):
+        return []
+    return [c.fact("health_condition", p, confidence=0.85) for p in phrases(pobj(c.verb, "with"))]
+
+
+def _condition_said(c: Clause) -> list[Fact]:
+    """A condition a copula says of a person by an adjective: "I'm diabetic", "my son is
+    asthmatic", "I'm lactose intolerant" (``lactose intolerance``; version 14). The small
+    model may read "gluten" of "I'm gluten intolerant" as the verb, with "'m" its auxiliary."""
+    if not of_person(c) or not (c.verb.lemma_ in ("be", "become") or children(c.verb, "auxpass")):
+        return []
+    found: list[Fact] = []
+    for comp in children(c.verb, "acomp", "attr", "oprd"):
+        named = lx.CONDITION_ADJECTIVES.get(comp.lower_) or _intolerance(comp)
+        found.extend([c.fact("health_condition", named, confidence=0.85)] if named else [])
+    return found
+
+
+def _intolerance(comp: Token) -> str | None:
+    """ "lactose intolerant", "gluten-intolerant": what the word before says is not tolerated."""
+    if comp.lower_ != "intolerant" or comp.i == 0:
+        return None
+    before = comp.doc[comp.i - 1]
+    if before.text in ("-", "‐") and before.i > 0:
+        before = comp.doc[before.i - 1]
+    return f"{before.lower_} intolerance" if before.lower_ in lx.INTOLERANCES else None
 
 
 def _recover(c: Clause) -> list[Fact]:
@@ -783,10 +819,34 @@ def _job(c: Clause) -> list[Fact]:
             employer = pobj(obj, "at", "with") or pobj(c.verb, "at", "with")
             if employer is None and role is not None:
                 employer = pobj(role, "at", "with")
-            found.extend(c.fact("works_at", p) for p in phrases(employer))
+            found.extend(c.fact("works_at", p) for p in employers(employer))
             if role is not None and _head(role) in lx.OCCUPATIONS:
                 found.extend(c.fact("works_as", p) for p in [phrase(role)] if p)
     return found
+
+
+def employers(token: Token | None) -> list[str]:
+    """The employer a phrase names; one named by "called" / "named" after its kind is its
+    name ("a job at a fintech called Pagaqui": ``Pagaqui``, version 14)."""
+    if token is None:
+        return []
+    for named in children(token, "acl"):
+        names = [n for n in children(named, "oprd", "attr", "dobj") if n.pos_ == "PROPN"]
+        if named.lemma_ in ("call", "name") and names:
+            return [p for p in [phrase(names[0])] if p]
+    return [p for p in phrases(token) if p.lower() not in lx.NOT_EMPLOYERS]
+
+
+def _job_for(c: Clause) -> list[Fact]:
+    """ "I just moved to Lisbon for a new job at a fintech called Pagaqui", "I left Madrid
+    for a job with Acme": the job moved for is held (version 14); not a move still ahead
+    ("we're moving for a job at X"), nor one only wished for."""
+    if not of_person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
+        return []
+    job = pobj(c.verb, "for")
+    if job is None or job.lemma_ not in _JOBS:
+        return []
+    return [c.fact("works_at", p, confidence=0.85) for p in employers(pobj(job, "at", "with"))]
 
 
 def _at_event(c: Clause) -> list[Fact]:
@@ -808,9 +868,14 @@ def _at_event(c: Clause) -> list[Fact]:
     named = target is not None and any(
         x.dep_ in ("compound", "amod") and x.lower_ not in lx.EVALUATIVE for x in target.children
     )  # "in pottery class", not "in class": which class, the turn does not say
+    if c.verb.lemma_ in SIGN_UP:
+        return []  # "I enrolled in an evening class": signed up for, not a session attended
     if target is not None and named and target.lemma_.lower() in lx.CLASS_EVENTS:
         return [c.fact("attended", p) for p in phrases(target)]  # "I made it in yoga class"
     return []
+
+
+SIGN_UP = frozenset({"sign", "register", "enroll", "enrol"})
 
 
 def _back_from(c: Clause) -> list[Fact]:
@@ -871,11 +936,25 @@ _JOBS = frozenset({"job", "position", "role", "internship"})
 def scheduled(verb: Token) -> bool:
     """ "I start ...", "I'm starting ...": a start in the simple present or the present
     progressive, which says a start arranged, still ahead (not "I started", "I'll start")."""
-    if verb.lemma_ not in ("start", "begin"):
-        return False
+    return verb.lemma_ in ("start", "begin") and _present_schedule(verb)
+
+
+def _present_schedule(verb: Token) -> bool:
     if verb.tag_ in ("VBP", "VBZ"):
         return not any(a.dep_ == "aux" for a in verb.children)
     return arranged(verb)
+
+
+# verbs whose simple present (or present progressive) tells of an arrangement still ahead:
+# "a class that starts on the 15th", "the exhibition opens on Friday" (version 14)
+SCHEDULE_VERBS = frozenset({"start", "begin", "open", "resume", "launch", "kick"})
+
+
+def says_ahead(verb: Token) -> bool:
+    """Whether a verb tells of what is still ahead: "will", "going to", or a schedule in the
+    present ("starts", "is starting", "opens"); a time it governs that has no direction of its
+    own ("on the 15th", "on Tuesday", "in March") is then the one to come."""
+    return future_tense(verb) or (verb.lemma_ in SCHEDULE_VERBS and _present_schedule(verb))
 
 
 def _start_ahead(c: Clause) -> list[Fact]:
@@ -903,18 +982,36 @@ def _signed_up_ahead(c: Clause) -> list[Fact]:
     """ "I signed up for the Berlin marathon next September": an event of the speaker's
     own still ahead, a plan; written only when a time still ahead dates it ("I signed up
     for a race last year" says nothing of the race). A class or club signed up for is an
-    activity (_take_up)."""
+    activity (_take_up); a class that a time ahead dates is a plan instead (version 14: "I
+    signed up for a pottery class that starts next month", the class not yet begun)."""
     if not of_person(c) or c.negated or c.who is None or children(c.verb, "dobj"):
         return []
     if c.verb.lemma_ == "sign" and not any(p.lower_ == "up" for p in children(c.verb, "prt")):
         return []
     target = pobj(c.verb, "for", "in")
-    if target is None or not ("event" in _kind_of(target) and "activity" not in _kind_of(target)):
+    if target is None or not _enrolled_in(target):
         return []
     return [
         Fact(c.who.id, "plans", p, confidence=0.75, plan=True, ahead_only=True)
         for p in phrases(target)
     ]
+
+
+def _enrolled_in(target: Token) -> bool:
+    """What one signs up for that a time ahead makes a plan: an event, or (version 14) a class
+    or course the phrase says the kind of ("an evening class at the institute that starts on
+    the 15th"; "a class" alone names nothing); a club stays an activity."""
+    kinds = _kind_of(target)
+    return ("event" in kinds and "activity" not in kinds) or (
+        target.lemma_.lower() in lx.LESSONS and _named_kind(target)
+    )
+
+
+def _named_kind(token: Token) -> bool:
+    """ "pottery class", "evening class", not "a class" or "an amazing class"."""
+    return any(
+        x.dep_ in ("compound", "amod") and x.lower_ not in lx.EVALUATIVE for x in token.children
+    )
 
 
 def _coming(event: Token) -> bool:
@@ -1001,6 +1098,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
             "practise",
             "sign",
             "enroll",
+            "enrol",
             "pick",
             "take",
             "carry",
@@ -1013,6 +1111,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("start",), _own),
     (("find", "get", "land", "start", "accept"), _job),
     (("start", "begin"), _start_ahead),
+    (("move", "relocate", "leave", "quit"), _job_for),
     (("sign", "register", "enroll", "enrol"), _signed_up_ahead),
     (("try",), tried_rule),
     (("give", "drop", "abandon", "quit", "ditch", "scrap"), dropped_rule),
@@ -1036,6 +1135,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     ),
     (("break", "hurt", "injure", "sprain"), _injure),
     (("recover", "heal"), _recover),
+    (("diagnose",), _diagnosed),
     (("maintain", "manage"), owner_rule),
     (tuple(lx.STATUS_VERBS), status_verb_rule),
     (("update", "upgrade", "bump"), update_rule),
@@ -1049,7 +1149,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("share", "have"), _love_for),
 )
 BY_WORD: dict[str, tuple[Rule, ...]] = _rules((tuple(lx.STATUSES), status_word_rule))
-ANY_VERB: tuple[Rule, ...] = (_at_event,)
+ANY_VERB: tuple[Rule, ...] = (_at_event, _condition_said)
 
 
 @lru_cache(maxsize=1)

@@ -95,8 +95,23 @@ BUSINESSES: Final = _words(
 CONDITIONS: Final = _words(
     "cold flu covid fever cough cancer diabetes asthma anxiety depression migraine migraines "
     "headache headaches injury injuries allergies allergy arthritis insomnia adhd autism "
-    "concussion infection pneumonia bronchitis backache burnout ptsd ocd surgery"
+    "concussion infection pneumonia bronchitis backache burnout ptsd ocd surgery disease "
+    "intolerance stroke"
 )
+# what an "attack" that is a condition is of: "a heart attack", "a panic attack"
+ATTACKS: Final = _words("heart panic asthma anxiety")
+# a condition said of a person by an adjective: "I'm diabetic", "my son is asthmatic"
+CONDITION_ADJECTIVES: Final = {
+    "diabetic": "diabetes",
+    "celiac": "celiac disease",
+    "coeliac": "coeliac disease",
+    "asthmatic": "asthma",
+    "epileptic": "epilepsy",
+    "anemic": "anemia",
+    "anaemic": "anaemia",
+}
+# what one is intolerant of, before "intolerant": "I'm lactose intolerant", "gluten-intolerant"
+INTOLERANCES: Final = _words("lactose gluten fructose histamine dairy wheat soy caffeine")
 STATUSES: Final = _words(
     "blocked done finished complete completed pending down live broken fixed merged deployed "
     "released delayed cancelled canceled failing passing stuck ready paused approved "
@@ -171,7 +186,7 @@ ASPIRATIONAL: Final = _words("ideal dream future next imaginary perfect")
 CUE_NOUNS: Final = (
     (EVENTS | PLACES | ACTIVITIES | POSSESSIONS | BUSINESSES | CONDITIONS | OCCUPATIONS | STATUSES)
     | (VERSION_WORDS | FAVOURITE | PLAN_NOUNS | WRITINGS | BODY_PARTS | THING_WORDS | TRIPS)
-) | (GROUPS | LESSONS)
+) | (GROUPS | LESSONS | frozenset(CONDITION_ADJECTIVES) | {"intolerant"})
 IRREGULAR: Final = _words(
     "bought lost broke broken grew grown drew wrote written tried decided passed died wait quit "
     "gave"

@@ -81,8 +81,16 @@ SAID_CONFIDENCE = 1.0
 # (明年四月 -> 2027-04) and no time in its object, 我家的狗 a pet, a relative's surgery or
 # illness (白内障手术, 得了糖尿病), a mountain climbed, a place gone to (去了成都, 去过日本), a
 # daily or weekly habit an activity (每天早上跑五公里) and 每周六 no date, 离职 a life event,
-# 还没退休 no event
-DISTILLER_VERSION = "13"
+# 还没退休 no event; 14: from a new user's trial, a time with no direction of its own under a
+# verb of what is ahead ("a class that starts on the 15th") the one to come, a class signed up
+# for that a time ahead dates a plan (never `attended`: "I enrolled in an evening class"), a
+# job moved for and an employer "called" its name ("for a new job at a fintech called
+# Pagaqui"), a condition said by an adjective ("I'm lactose intolerant", "diabetic") or a
+# diagnosis, a relative's injury ("broke her hip") and a heart attack or a stroke, an
+# appositive no second object ("a used road bike, a blue Bianchi"), "on the 10th" never an
+# object, "I hurt my back on Saturday" dated, a plan never a bare verb, a relative's condition
+# not the speaker's ("my dad was diagnosed with diabetes")
+DISTILLER_VERSION = "14"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"

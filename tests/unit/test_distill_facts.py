@@ -221,12 +221,14 @@ def test_a_home_in_a_city_and_a_team_at_a_company(
 def test_a_time_ahead_in_what_a_past_clause_is_about_makes_no_plan() -> None:
     """ "…a pottery class that starts next month" wrote `plans: signed up (2026-12)`: the class's
     time made a plan of the signing, cut down to its verb. The signing is done; the class is
-    the activity taken up. A plan is never the bare verb."""
+    the activity taken up. A plan is never the bare verb. Version 14: a class that a time
+    still ahead dates is not begun, a plan of the class with its date (not of the signing)."""
     text = "I signed up for a pottery class that starts next month."
-    assert facts(text) == [(A, "activity", "pottery class", True)]
+    assert facts(text) == [(A, "plans", "pottery class (2026-07)", True)]
     assert facts("I'm signing up for a pottery class that starts next month.") == [
-        (A, "activity", "pottery class", True)
+        (A, "plans", "pottery class (2026-07)", True)
     ]
+    assert facts("I signed up for a pottery class.") == [(A, "activity", "pottery class", True)]
     (plan,) = drafts("I will sign up for a pottery class next month.")
     assert (plan["predicate"], plan["object"]) == ("plans", "sign up for a pottery class (2026-07)")
     assert facts("I bought tickets for a concert that is next week.") == [
@@ -498,7 +500,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("13", "13-said-only")
+    assert (default.version, off.version) == ("14", "14-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -807,7 +809,7 @@ def test_an_event_signed_up_for_ahead_is_a_plan_with_its_date() -> None:
     assert facts("I signed up for a half marathon last year.") == []  # the race is not said
     assert facts("I signed up for the Berlin marathon.") == []
     assert facts("I signed up for a pottery class that starts next month.") == [
-        (A, "activity", "pottery class", True)  # as version 10
+        (A, "plans", "pottery class (2026-07)", True)  # version 14: a class not yet begun
     ]
 
 

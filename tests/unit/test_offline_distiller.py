@@ -435,3 +435,170 @@ def test_distilling_is_deterministic_and_the_gate_accepts_every_draft(text: str)
             as_write(d, observation), index=0, ontology=ONTOLOGY, principal=Principal(id="a")
         )
         assert isinstance(result, AssertionWrite), result
+
+
+# --- version 14: a new user's trial (our own sentences; each test failed on version 13) -------
+
+SEPT_3 = "2026-09-03T10:00:00+01:00"  # a Thursday
+SEPT_20 = "2026-09-20T10:00:00+01:00"  # a Sunday
+OCT_11 = "2026-10-11T10:00:00+01:00"  # a Sunday
+
+
+def dated(text: str, at: str) -> list[tuple[str, str, Any, bool, str]]:
+    """(subject, predicate, object, polarity, the day of valid_from or "") of the structured
+    drafts of ``text`` said at ``at``, sorted."""
+    drafts = OfflineDistiller().distill_text(text, speaker=SPEAKER, occurred_at=at)
+    return sorted(
+        (d["subject"], d["predicate"], d["object"], d["polarity"], d.get("valid_from", "")[:10])
+        for d in drafts
+        if d["predicate"] != "said"
+    )
+
+
+A = SPEAKER
+
+
+def test_a_class_enrolled_in_that_starts_ahead_is_a_plan_never_attended() -> None:
+    """ "I enrolled in an evening class ... that starts on the 15th" wrote `attended evening
+    class` from 2026-08-15: the class is not begun (a plan), and the 15th is the one to come."""
+    text = (
+        "I want to learn Portuguese properly. I enrolled in an evening class at the "
+        "Instituto Camões that starts on the 15th."
+    )
+    assert dated(text, SEPT_3) == [(A, "plans", "evening class (2026-09-15)", True, "")]
+    assert dated("I registered for a Spanish course that begins in October.", SEPT_3) == [
+        (A, "plans", "Spanish course (2026-10)", True, "")
+    ]
+    assert dated("I enrolled in an evening class.", SEPT_3) == []  # no session attended
+    assert dated("I enrolled in a pottery class.", SEPT_3) == [
+        (A, "activity", "pottery class", True, "")
+    ]
+
+
+def test_a_time_under_a_verb_of_what_is_ahead_is_the_one_to_come() -> None:
+    """A time with no direction of its own ("on the 15th", "on Monday") hanging from a verb
+    that tells of what is ahead ("starts", "opens", "will") resolves forward; under a past
+    verb, backward as before."""
+    assert dated("I bought tickets for a concert that starts on the 15th.", SEPT_3) == [
+        (A, "owns", "tickets", True, "")  # version 13: from 2026-08-15
+    ]
+    assert dated("On the 15th I went to a jazz concert.", SEPT_3) == [
+        (A, "attended", "jazz concert", True, "2026-08-15")
+    ]
+    assert dated("I start yoga on Monday.", SEPT_3) == [
+        (A, "plans", "start yoga (2026-09-07)", True, "")
+    ]
+
+
+def test_a_job_moved_for_is_held_and_an_employer_called_by_its_name_is_the_name() -> None:
+    """ "I just moved to Lisbon from Valencia for a new job at a fintech called Pagaqui" wrote
+    no employer; "a <kind> called <Name>" is the Name."""
+    text = (
+        "Hi! I'm Tomás. I just moved to Lisbon from Valencia for a new job at a fintech "
+        "called Pagaqui."
+    )
+    assert dated(text, SEPT_3) == [
+        (A, "lives_in", "Lisbon", True, ""),
+        (A, "works_at", "Pagaqui", True, ""),
+    ]
+    assert dated("I got a job at a bakery called Crumbs.", SEPT_3) == [
+        (A, "works_at", "Crumbs", True, "")
+    ]
+    assert dated("We're moving to Berlin for a new job at SAP.", SEPT_3) == [
+        (A, "plans", "moving to Berlin", True, "")  # not begun
+    ]
+    assert dated("I'm applying for a new job at Google.", SEPT_3) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "condition", "polarity"),
+    [
+        (
+            "Also I should mention I'm lactose intolerant, so please never suggest recipes "
+            "with cream.",
+            A,
+            "lactose intolerance",
+            True,
+        ),
+        ("I'm gluten-intolerant.", A, "gluten intolerance", True),
+        ("I'm not lactose intolerant.", A, "lactose intolerance", False),
+        ("I'm diabetic.", A, "diabetes", True),
+        ("I have celiac disease.", A, "celiac disease", True),
+        ("My son is asthmatic.", f"{A}/son", "asthma", True),
+    ],
+)
+def test_a_condition_said_by_an_adjective_or_named_is_the_persons(
+    text: str, subject: str, condition: str, polarity: bool
+) -> None:
+    """ "I'm lactose intolerant" wrote nothing."""
+    found = [f for f in dated(text, SEPT_3) if f[1] == "health_condition"]
+    assert found == [(subject, "health_condition", condition, polarity, "")]
+
+
+def test_intolerant_of_something_else_is_no_condition() -> None:
+    """A guard (version 13 wrote nothing either): "intolerant" names a condition only after
+    what is not tolerated, a food."""
+    assert dated("I'm very intolerant of rudeness.", SEPT_3) == []
+
+
+def test_a_relatives_injury_or_diagnosis_is_their_condition_dated_by_its_day() -> None:
+    """ "My grandmother in Valencia fell and broke her hip on Tuesday" wrote only the
+    relative; "My dad was diagnosed with diabetes" wrote the speaker's diabetes."""
+    grandmother = f"{A}/grandmother"
+    text = "Bad week. My grandmother in Valencia fell and broke her hip on Tuesday."
+    assert dated(text, OCT_11) == [
+        (A, "has_relative", grandmother, True, ""),
+        (grandmother, "health_condition", "broken hip", True, "2026-10-06"),
+    ]
+    father = f"{A}/father"
+    assert dated("My dad was diagnosed with diabetes last year.", SEPT_3) == [
+        (A, "has_relative", father, True, ""),
+        (father, "health_condition", "diabetes", True, "2025-01-01"),
+    ]
+    grandfather = f"{A}/grandfather"
+    assert (grandfather, "health_condition", "stroke", True, "2026-08-31") in dated(
+        "My grandfather had a stroke on Monday.", SEPT_3
+    )
+    assert dated("I broke his nose.", SEPT_3) == []  # not the speaker's nose
+    assert dated("I had a stroke of luck.", SEPT_3) == []
+
+
+def test_an_appositive_names_the_thing_once() -> None:
+    """ "I bought a used road bike last Saturday, a blue Bianchi, ..." wrote two `owns`."""
+    text = (
+        "I bought a used road bike last Saturday, a blue Bianchi, to ride along the river to work."
+    )
+    assert dated(text, SEPT_20) == [(A, "owns", "used road bike", True, "2026-09-19")]
+    assert [f[2] for f in dated("I bought a bike, a helmet and gloves.", SEPT_20)] == [
+        "bike",
+        "gloves",
+        "helmet",
+    ]
+
+
+def test_a_day_of_the_month_is_never_an_object_and_a_past_spelled_as_present_is_dated() -> None:
+    """ "I started a ceramics class on the 10th" wrote `works_on 10th`; "I hurt my back on
+    Saturday" was read as a habit, undated."""
+    assert dated("I started a ceramics class on the 10th.", SEPT_3) == [
+        (A, "activity", "ceramics class", True, "2026-08-10")
+    ]
+    assert dated("I hurt my back on Saturday.", SEPT_3) == [
+        (A, "health_condition", "hurt back", True, "2026-08-29")
+    ]
+
+
+def test_a_plan_is_never_a_bare_verb() -> None:
+    """ "I'll start at a startup called Nimbus in January" wrote `plans start (2027-01)`."""
+    assert dated("I'll start at a startup called Nimbus in January.", SEPT_3) == []
+
+
+def test_a_race_only_thought_about_is_no_plan() -> None:
+    """A guard (version 13 wrote nothing either): a race thought about, not signed up for."""
+    text = (
+        "I'm thinking about running the Lisbon half marathon in March, but I haven't signed up yet."
+    )
+    assert dated(text, SEPT_20) == []
+    later = (
+        "Good news though: Inês found a job in Lisbon, she starts at a design studio in November."
+    )
+    assert dated(later, OCT_11) == []  # a third person's job
