@@ -71,6 +71,9 @@ ROOTS: dict[str, tuple[str, ...]] = {
     "nephew": ("10373054",),
     "boyfriend": ("09890770",),
     "girlfriend": ("10150397",),
+    # "How many kids does Tom have?" is answered by a text that names a child ("my son",
+    # "the kids", "our baby"): a young person; a son or daughter; offspring
+    "child": ("09937051", "09937706", "10393697"),
 }
 FAMILY = ("brother", "sister", "mother", "father", "son", "daughter", "wife", "husband",
           "grandmother", "grandfather", "aunt", "uncle", "cousin", "niece", "nephew",
@@ -80,6 +83,8 @@ FAMILY = ("brother", "sister", "mother", "father", "son", "daughter", "wife", "h
 EXTRA: dict[str, tuple[str, ...]] = {
     "feline": ("kitten", "kitty", "kitty-cat"),
     "dog": ("pup", "doggy", "doggie"),
+    # a boy or a girl is first a young person of a sex (not under "child"), "our boys" a son
+    "child": ("boy", "girl", "teen", "teenager", "twin", "little one"),
 }
 
 # The words of a question that ask for a kind, and the kind each asks for.
@@ -114,6 +119,8 @@ ASKED: dict[str, str] = {
     "dad": "father",
     "grandma": "grandmother",
     "grandpa": "grandfather",
+    "child": "child",
+    "kid": "child",
 }
 
 

@@ -9,7 +9,8 @@ are ("What is Priya's favourite colour?" against Priya's turns about a new job).
 The kinds and their members come from WordNet 3.1 (``kinds.json``, written by
 ``scripts/wordnet_kinds.py``): a word names a kind when one of its two most frequent noun
 senses lies under the kind's synset. Only kinds whose members are common nouns are checked
-(colours, musical instruments, animals, food, drinks, plants, languages, relatives):
+(colours, musical instruments, animals, food, drinks, plants, languages, relatives,
+children):
 the answer to "which song" or "what book" is a title, which no word list holds.
 """
 
@@ -33,6 +34,9 @@ _WHICH = re.compile(
     r"|should|might|may)\b)([a-z]+)(?:\s+([a-z]+))?"
 )
 _FAVOURITE = re.compile(r"\bfavou?rite\s+([a-z]+)")
+# "how many kids", "does she have a brother", "has he any pets"
+_COUNTED = re.compile(r"\bhow\s+many\s+([a-z]+)")
+_HAS = re.compile(r"\b(?:have|has|had)\s+(?:a|an|any)\s+([a-z]+)")
 _POSSESSED = re.compile(
     r"\b[A-Z][\w-]*['\u2019]s?\s+(?:(?:new|old|first|second|pet|own|little|only)\s+)?([a-z]+)"
 )
@@ -77,6 +81,8 @@ class Kinds:
         for m in _WHICH.finditer(lower):
             words += [w for w in m.groups() if w]
         words += [m.group(1) for m in _FAVOURITE.finditer(lower)]
+        words += [m.group(1) for m in _COUNTED.finditer(lower)]
+        words += [m.group(1) for m in _HAS.finditer(lower)]
         words += [m.group(1) for m in _POSSESSED.finditer(query)]
         kinds = (self.asked.get(w) or self.asked.get(self.singular(w)) for w in words)
         return list(dict.fromkeys(k for k in kinds if k is not None))

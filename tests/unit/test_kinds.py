@@ -34,6 +34,13 @@ from graph_schema.recall import kinds
         ("When did Tom's gearbox die?", []),
         ("What did Tom give up learning?", []),
         ("小李养了什么宠物？", []),
+        # a count of a kind, or whether someone has one of it
+        ("How many kids does Tomás have?", ["child"]),
+        ("How many children does Melanie have?", ["child"]),
+        ("Does Tomás have a brother?", ["brother"]),
+        ("Has Inês had any pets?", ["animal"]),
+        ("How many times did Jon go there?", []),
+        ("What did Caroline have a chance to do?", []),
     ],
 )  # fmt: skip
 def test_the_kinds_a_question_asks_for(query: str, asked: list[str]) -> None:
@@ -103,3 +110,17 @@ def test_the_status_reads_the_persons_own_turns_and_the_questions_they_answer() 
     assert _missing_kinds(_Work([tom, answer], {}), query, "Tom") == []
     asked = Scored("g4", speaker="Tom", turn="Tom: Yes, since school.", question="A violin?")
     assert _missing_kinds(_Work([tom, asked], {}), query, "Tom") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("We have two boys and a baby girl.", True),
+        ("My daughter starts school in May.", True),
+        ("The kids loved the beach.", True),
+        ("It's just me and my cat Miso for now.", False),
+        ("My girlfriend Inês stayed in Valencia.", False),
+    ],
+)
+def test_a_child_is_named_by_a_son_a_daughter_a_kid_a_baby_a_boy(text: str, names: bool) -> None:
+    assert kinds.missing("How many kids does Tomás have?", [text]) == ([] if names else ["child"])
