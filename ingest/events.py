@@ -18,7 +18,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from neo4j import Driver, ManagedTransaction
-from pydantic import ValidationError
 
 from graph_schema.core.errors import TractatusError
 from graph_schema.core.records import as_datetime
@@ -56,17 +55,7 @@ def check_event(
 ) -> EventWrite | gate.Rejection:
     """Schema, access and clock checks of the event itself (causes are checked in the
     write)."""
-    try:
-        event = EventWrite.model_validate(raw)
-    except ValidationError as error:
-        reason, message = gate.schema_reason(error)
-        return gate.Rejection(0, reason, message, raw)
-    outside = [g for g in event.access if g not in principal.groups]
-    if outside and not principal.is_admin:
-        return gate.Rejection(
-            0, "access_not_allowed", "access may only name groups the writer belongs to", raw
-        )
-    return gate.not_ahead(event.occurred_at, index=0, raw=raw, max_future=max_future) or event
+    return gate.check_record(EventWrite, raw, index=0, principal=principal, max_future=max_future)
 
 
 def _in_task(item: Any, task_id: str) -> Any:

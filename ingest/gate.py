@@ -12,7 +12,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from neo4j import Driver
 from pydantic import BaseModel, ValidationError
@@ -21,8 +21,10 @@ from graph_schema.core import problems
 from graph_schema.core.errors import GateRejected
 from graph_schema.core.timeutil import new_id, parse_rfc3339, to_rfc3339, utcnow
 from graph_schema.core.types import Principal
+from graph_schema.events.types import EventWrite
 from graph_schema.ledger.types import AssertionWrite, EvidenceWrite
 from graph_schema.observations import cypher as observations_cypher
+from graph_schema.observations.types import ObservationIn
 from graph_schema.quarantine import cypher as quarantine_cypher
 from graph_schema.quarantine.retention import prune
 from graph_schema.quarantine.types import Retention
@@ -111,10 +113,39 @@ def _semantic_reason(
         return "bad_value_type", f"object does not match value type {predicate.value_type}"
     if predicate.cardinality == "many" and item.object is None:
         return "invalid", "a retraction of a many-valued predicate names the object it retracts"
-    outside = [g for g in item.access if g not in principal.groups]
-    if outside and not principal.is_admin:
-        return "access_not_allowed", "access may only name groups the writer belongs to"
-    return None
+    return access_reason(item.access, principal)
+
+
+def access_reason(access: list[str], principal: Principal) -> tuple[str, str] | None:
+    """A write's access list may only name groups the writer belongs to (an admin's, any)."""
+    if principal.is_admin or all(g in principal.groups for g in access):
+        return None
+    return "access_not_allowed", "access may only name groups the writer belongs to"
+
+
+# what an observation and an event are checked as before anything else: a record of the past
+Recorded = TypeVar("Recorded", ObservationIn, EventWrite)
+
+
+def check_record(
+    model: type[Recorded],
+    raw: Any,
+    *,
+    index: int,
+    principal: Principal,
+    max_future: timedelta,
+) -> Recorded | Rejection:
+    """An observation or an event as sent: its schema (the gate's wording, so reasons match
+    those of ``/v1/assertions``), its access, and a time not ahead of the clock."""
+    try:
+        record = model.model_validate(raw)
+    except ValidationError as error:
+        reason, message = schema_reason(error)
+        return Rejection(index, reason, message, raw)
+    denied = access_reason(record.access, principal)
+    if denied is not None:
+        return Rejection(index, *denied, raw)
+    return not_ahead(record.occurred_at, index=index, raw=raw, max_future=max_future) or record
 
 
 def check_item(

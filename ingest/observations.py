@@ -34,7 +34,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from neo4j import Driver, ManagedTransaction
-from pydantic import ValidationError
 
 from graph_schema.core.errors import TractatusError
 from graph_schema.core.timeutil import new_id, parse_rfc3339, utcnow, with_rfc3339
@@ -114,18 +113,9 @@ def request_digest(obs: ObservationIn) -> str:
 
 
 def _validate(raw: Any, index: int, ctx: Context) -> ObservationIn | gate.Rejection:
-    try:
-        obs = ObservationIn.model_validate(raw)
-    except ValidationError as error:
-        # the gate's own wording, so reasons match those of /v1/assertions
-        reason, message = gate.schema_reason(error)
-        return gate.Rejection(index, reason, message, raw)
-    outside = [g for g in obs.access if g not in ctx.principal.groups]
-    if outside and not ctx.principal.is_admin:
-        return gate.Rejection(
-            index, "access_not_allowed", "access may only name groups the writer belongs to", raw
-        )
-    return gate.not_ahead(obs.occurred_at, index=index, raw=raw, max_future=ctx.max_future) or obs
+    return gate.check_record(
+        ObservationIn, raw, index=index, principal=ctx.principal, max_future=ctx.max_future
+    )
 
 
 # --- 2. idempotency ---------------------------------------------------------------------------
