@@ -166,26 +166,38 @@ _PATTERNS = {
 }
 
 
-def _chain_statement(direction: str, bound: int) -> str:
-    pattern = _PATTERNS[direction].format(bound=int(bound))
+def _replayed(direction: str, bound: int) -> str:
+    """From a visible start ``s``: the visible events ``e`` a replay reaches within ``bound``
+    hops through visible events only."""
     return (
-        """
-MATCH (s:Event {id: $id})
-WHERE """
-        + visible("s")
-        + """
-MATCH p = """
-        + pattern
+        "MATCH p = "
+        + _PATTERNS[direction].format(bound=int(bound))
         + """
 WHERE all(x IN nodes(p) WHERE """
         + visible("x")
         + """)
 WITH DISTINCT n AS e
-RETURN collect("""
-        + _EVENT_MAP
-        + (_WITH_EFFECTS if direction == "effects" else "")
-        + """}) AS events
 """
+    )
+
+
+def _collected(direction: str) -> str:
+    return (
+        "collect(" + _EVENT_MAP + (_WITH_EFFECTS if direction == "effects" else "") + "}) AS events"
+    )
+
+
+def _chain_statement(direction: str, bound: int) -> str:
+    return (
+        """
+MATCH (s:Event {id: $id})
+WHERE """
+        + visible("s")
+        + "\n"
+        + _replayed(direction, bound)
+        + "RETURN "
+        + _collected(direction)
+        + "\n"
     )
 
 
@@ -194,6 +206,27 @@ CHAIN: dict[tuple[str, int], str] = {
     for direction in _PATTERNS
     for bound in CHAIN_BOUNDS
 }
+
+# The causes of several events in one statement (recall's results, each with the chain of the
+# event that wrote it), within RESULT_CHAIN_BOUND hops.
+RESULT_CHAIN_BOUND = 10
+RESULT_CHAINS = (
+    """
+UNWIND $ids AS id
+MATCH (s:Event {id: id})
+WHERE """
+    + visible("s")
+    + """
+CALL (s) {
+"""
+    + _replayed("causes", RESULT_CHAIN_BOUND)
+    + "RETURN "
+    + _collected("causes")
+    + """
+}
+RETURN id, events
+"""
+)
 
 
 def chain_statement(direction: str, max_depth: int) -> tuple[str, int]:

@@ -149,36 +149,39 @@ def chain(
     that visits each visible event once. The assertions its steps wrote are counted in the
     access log.
     """
-    with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
-        replay = session.execute_read(
-            chain_in,
-            groups=list(principal.groups),
-            event_id=event_id,
-            direction=direction,
-            max_depth=max_depth,
-        )
-    if replay is not None:
-        access.record(recorder, produced_ids(replay))
+    depth = max(0, min(max_depth, MAX_DEPTH_CAP))
+    statement, _ = q.chain_statement(direction.value, depth)
+    records, _, _ = driver.execute_query(
+        statement,
+        id=event_id,
+        groups=list(principal.groups),
+        database_=database,
+        routing_="r",
+    )
+    rows = {row["id"]: row for row in (records[0]["events"] if records else [])}
+    if not rows:
+        return None
+    replay = _assemble(event_id, rows, direction=direction, max_depth=depth)
+    access.record(recorder, produced_ids(replay))
     return replay
 
 
-def chain_in(
-    tx: ManagedTransaction,
-    *,
-    groups: list[str],
-    event_id: str,
-    direction: Direction = Direction.causes,
-    max_depth: int = DEFAULT_MAX_DEPTH,
-) -> Chain | None:
-    """:func:`chain` in a read transaction of the caller's (recall reads the chains of its
-    results in the transaction it ranked them in)."""
-    depth = max(0, min(max_depth, MAX_DEPTH_CAP))
-    statement, _ = q.chain_statement(direction.value, depth)
-    record = tx.run(statement, id=event_id, groups=groups).single()
-    rows = {row["id"]: row for row in (record["events"] if record else [])}
-    if not rows:
-        return None
-    return _assemble(event_id, rows, direction=direction, max_depth=depth)
+RESULT_CHAIN_DEPTH = q.RESULT_CHAIN_BOUND
+
+
+def result_chains(
+    tx: ManagedTransaction, *, groups: list[str], event_ids: list[str]
+) -> dict[str, Chain]:
+    """The causes of each visible event, newest first, within :data:`RESULT_CHAIN_DEPTH`
+    hops, in one statement (recall's results); an invisible or unknown event is left out."""
+    found: dict[str, Chain] = {}
+    for record in tx.run(q.RESULT_CHAINS, ids=event_ids, groups=groups):
+        rows = {row["id"]: row for row in record["events"]}
+        if rows:
+            found[record["id"]] = _assemble(
+                record["id"], rows, direction=Direction.causes, max_depth=RESULT_CHAIN_DEPTH
+            )
+    return found
 
 
 def produced_ids(replay: Chain) -> list[str]:

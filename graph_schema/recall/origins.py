@@ -1,13 +1,13 @@
 """What a recall result comes from, read in the ranking's own read transaction: the turn
 (observation) its assertion was distilled from, and the event that wrote it with that event's
-causes (docs/recall.md, *Turns and chains*).
+causes (docs/recall.md, *The answer*: `turn`, `chain`).
 
 An agent asking "why did the payment for order 8841 fail?" is answered with the fact
 ``order:8841 payment_status declined``; the answer to *why* is the chain of steps that led
 to it (the risk check that flagged the card, the card's tokenisation, the order). Each result
 carries that chain, newest first, as ``GET /v1/events/{id}/chain`` replays it, cut at
-:data:`CHAIN_DEPTH` hops (``truncated`` says the chain goes on). Both are read under the
-caller's visibility: a turn or an event the caller may not read is not there.
+``replay.RESULT_CHAIN_DEPTH`` (10) hops (``truncated`` says the chain goes on). Both are read
+under the caller's visibility: a turn or an event the caller may not read is not there.
 """
 
 from __future__ import annotations
@@ -22,17 +22,17 @@ from graph_schema.events.types import Chain
 from graph_schema.recall import cypher as q
 from graph_schema.recall.types import RecallResult, TurnOut
 
-CHAIN_DEPTH = 10  # hops from the event that wrote a result to the causes shown with it
-
 
 def attach(
     tx: ManagedTransaction, groups: list[str], chosen: list[tuple[str, RecallResult]]
 ) -> list[RecallResult]:
     """Each result (with the id of the group it ranked as) with its turn and its chain."""
     turns = _turns(tx, groups, chosen)
-    chains = _chains(tx, groups, [result.assertion.id for _, result in chosen])
+    replays = chains(tx, groups, [result.assertion.id for _, result in chosen])
     return [
-        result.model_copy(update={"turn": turns.get(gid), "chain": chains.get(result.assertion.id)})
+        result.model_copy(
+            update={"turn": turns.get(gid), "chain": replays.get(result.assertion.id)}
+        )
         for gid, result in chosen
     ]
 
@@ -67,14 +67,12 @@ def _turn(record: Any) -> TurnOut:
     )
 
 
-def _chains(
-    tx: ManagedTransaction, groups: list[str], assertion_ids: list[str]
-) -> dict[str, Chain]:
+def chains(tx: ManagedTransaction, groups: list[str], assertion_ids: list[str]) -> dict[str, Chain]:
     """Assertion id -> the replay of the visible event that wrote it (a remnant: the event
-    of the version it was cut from), for the results an event wrote."""
+    of the version it was cut from), for the results an event wrote: two statements for all
+    the results (one more per remnant hop)."""
     events = replay.causing_events(tx, groups=groups, assertion_ids=assertion_ids)
-    replays = {
-        event_id: replay.chain_in(tx, groups=groups, event_id=event_id, max_depth=CHAIN_DEPTH)
-        for event_id in sorted(set(events.values()))
-    }
-    return {aid: chain for aid, eid in events.items() if (chain := replays[eid]) is not None}
+    if not events:
+        return {}
+    replays = replay.result_chains(tx, groups=groups, event_ids=sorted(set(events.values())))
+    return {aid: replays[eid] for aid, eid in events.items() if eid in replays}
