@@ -238,15 +238,17 @@ def observation_body(
         "idempotency_key": idempotency_key or new_idempotency_key(),
     }
     body.update({k: v for k, v in optional.items() if v is not None})
-    if "assertions" in body:
-        body["assertions"] = [written(a) for a in body["assertions"]]
     return body
 
 
-def with_key(item: Mapping[str, Any]) -> dict[str, Any]:
+def observation_item(item: Mapping[str, Any]) -> dict[str, Any]:
+    """A body of a batch, with what the one-text form defaults when it is left out: a
+    generated idempotency key, ``source_kind`` ``user_stated``, ``occurred_at`` now."""
     body = dict(item)
     if not body.get("idempotency_key"):
         body["idempotency_key"] = new_idempotency_key()
+    body.setdefault("source_kind", "user_stated")
+    body.setdefault("occurred_at", now_text())
     return body
 
 
@@ -261,7 +263,7 @@ def observe_many(items: Sequence[Mapping[str, Any]]) -> Call[list[models.Observa
         "POST",
         "/v1/observations",
         models.ObservationItems,
-        body={"observations": [with_key(item) for item in items]},
+        body={"observations": [observation_item(item) for item in items]},
         idempotent=True,
         unwrap="results",
     )

@@ -238,8 +238,10 @@ class AsyncTractatus:
     ) -> models.ObservationResult | list[models.ObservationItem]:
         """Raw text, distilled into assertions through the gate. One text (with ``speaker``)
         answers an ``ObservationResult`` (or raises); a list of observation bodies answers one
-        ``ObservationItem`` per body, each with its own ``status``. An idempotency key is
-        generated for every observation without one, so a retry never writes twice."""
+        ``ObservationItem`` per body, each with its own ``status``; a body left without
+        ``source_kind`` or ``occurred_at`` gets the one-text form's defaults (``user_stated``,
+        now). An idempotency key is generated for every observation without one, so a retry
+        never writes twice."""
         if not isinstance(text, str):
             return await self.run(_calls.observe_many(text))
         if speaker is None:

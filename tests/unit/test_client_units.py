@@ -177,3 +177,16 @@ def test_a_quote_alone_is_a_span_in_every_assertion_body_the_client_sends() -> N
     assert many is not None
     assert [b["evidence"] for b in many["assertions"]] == [{"quote": "declined"}, [{"quote": "x"}]]
     assert body["evidence"] == "declined"  # the caller's mapping is left as it was
+
+
+def test_a_batch_of_observations_gets_the_defaults_of_the_one_text_form() -> None:
+    bare = {"text": "I moved to Neukölln", "speaker": "Nadia"}
+    given = {**bare, "source_kind": "document", "occurred_at": "2026-07-01T09:00:00Z"}
+    sent = _calls.observe_many([bare, given]).body
+    assert sent is not None
+    first, second = sent["observations"]
+    assert first["source_kind"] == "user_stated" and first["occurred_at"].startswith("20")
+    assert (second["source_kind"], second["occurred_at"]) == ("document", "2026-07-01T09:00:00Z")
+    assert first["idempotency_key"] != second["idempotency_key"]
+    one = _calls.observation_body("I moved", speaker="Nadia")
+    assert "assertions" not in one and one["source_kind"] == "user_stated"
