@@ -37,6 +37,7 @@ FEATURES = (
     "names",
     "unmentioned",
     "kinds",
+    "present",
 )
 EXPAND = 30  # groups whose graph neighbours are looked up
 # Fitted on LoCoMo with bench/locomo/crossval.py (round grid values, with e5-small-v2);

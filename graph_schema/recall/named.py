@@ -143,6 +143,10 @@ _THING_ASKED = re.compile(
     re.I,
 )
 _WHY_FAIL = re.compile(r"^\s*why\s+did\s+.+?\s+(?:fail|break|crash)(?=[\s?]|$)", re.I)
+# what a thing cost: "How much did the new mixer cost?" (the thing ends at "cost")
+_COST_ASKED = re.compile(
+    r"^\s*how\s+much\s+(?:did|does|do|will|would)\s+(?P<thing>[^?]+?)\s+cost(?=[\s?]|$)", re.I
+)
 # words of such a phrase that name no thing of their own
 _NOT_THING = frozenset((
     "current", "latest", "new", "old", "now", "last", "first", "next", "this", "that", "these",
@@ -152,11 +156,11 @@ _NOT_THING = frozenset((
 
 def thing_terms(text: str) -> list[str]:
     """The words of the thing an agent's work question asks about by common nouns: who owns
-    it, which version of it, its status, why it failed. Each must be held by something
+    it, which version of it, its status, why it failed, what it cost. Each must be held by something
     visible, as a name must ("Who owns the mobile app?" of notes that never say "app").
     Only these question shapes: a thing asked about this way is named by all its words,
     where "What is Maya's hobby?" asks for a word its answer need not hold."""
-    found = _THING_ASKED.match(text)
+    found = _THING_ASKED.match(text) or _COST_ASKED.match(text)
     if found is None or (text.lower().lstrip().startswith("why") and not _WHY_FAIL.match(text)):
         return []
     words = [w.strip("'\u2019") for w in re.findall(r"[^\W\d_][\w'\u2019-]*", found["thing"])]

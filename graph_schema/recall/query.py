@@ -207,6 +207,25 @@ def asks_when(query: str) -> bool:
     return _ASKS_WHEN.search(query) is not None
 
 
+# a question about the present state of something ("Where does Nadia live now?", "Who owns
+# the ledger service now?", "What is the latest crash-free rate?"), not about a past one
+_PRESENT = re.compile(
+    r"\b(now|nowadays|currently|current|latest|most recent|these days|at the moment|at present)\b",
+    re.IGNORECASE,
+)
+_PAST_PRESENT = re.compile(r"\b(was|were|had been)\s+(the\s+)?(current|latest)\b", re.IGNORECASE)
+
+
+def asks_present(query: str) -> bool:
+    """The query asks how things stand now: a word of the present, no time of its own ("in
+    late May", "in April 2026") and no past frame ("which version was current")."""
+    return (
+        _PRESENT.search(query) is not None
+        and _PAST_PRESENT.search(query) is None
+        and not time_windows(query)
+    )
+
+
 def mentions_time(text: str) -> bool:
     """The text places something in time (a date, a weekday, "last week", "ago", …)."""
     return _TIME_WORDS.search(text) is not None

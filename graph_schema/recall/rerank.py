@@ -43,6 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from graph_schema.recall.fusion import DEFAULT_WEIGHTS, Candidate, FusionConfig, Scored, fuse
 from graph_schema.recall.query import (
+    asks_present,
     asks_when,
     content_terms,
     coverage,
@@ -259,8 +260,37 @@ def rank(
     weights: Mapping[str, float] = WEIGHTS,
     fact_weights: Mapping[str, float] | None = None,
 ) -> list[Scored]:
-    """The whole ranking of recall (steps 1-5), best first; used by recall and the bench."""
+    """The whole ranking of recall (steps 1-6), best first; used by recall and the bench."""
     fused = fuse(lists, text, config, neighbours_of)
-    if not config.enabled("rerank"):
-        return fused
-    return rerank(fused, text, config, weights, fact_weights)
+    if config.enabled("rerank"):
+        fused = rerank(fused, text, config, weights, fact_weights)
+    if config.enabled("present") and asks_present(text):
+        return present_first(fused)
+    return fused
+
+
+NEAR_TIE = 0.8  # a group scoring this share of the best is as good an answer as the best
+PRESENT_DEPTH = 5  # the best groups among which a question about the present prefers the newest
+
+
+def present_first(ranked: list[Scored]) -> list[Scored]:
+    """Step 6, for a question about the present ("Where does Nadia live now?"): the groups of
+    the best PRESENT_DEPTH that score at least NEAR_TIE of the best, newest first, then the
+    rest in order. Two statements nearly tied as answers, the newer one says how things stand
+    ("I live in Kreuzberg" in March, "we moved to Neukölln" in July); a group moved up carries
+    the boost ``present``. Scores are left as they are."""
+    head = ranked[:PRESENT_DEPTH]
+    first = head[0].occurred_at if head else None
+    if first is None:
+        return ranked
+    best = _value(head[0])
+    tied = [s for s in head if s.occurred_at is not None and _value(s) >= NEAR_TIE * best]
+    newest = sorted(tied, key=lambda s: s.occurred_at or first, reverse=True)
+    for before, s in enumerate(tied):
+        if newest.index(s) < before:
+            s.boosts.append("present")
+    return newest + [s for s in ranked if s not in tied]
+
+
+def _value(s: Scored) -> float:
+    return s.rerank if s.rerank is not None else s.score

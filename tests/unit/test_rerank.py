@@ -11,7 +11,7 @@ import pytest
 
 from graph_schema.recall import fusion, rerank
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
-from graph_schema.recall.query import asks_when, content_terms, mentions_time
+from graph_schema.recall.query import asks_present, asks_when, content_terms, mentions_time
 
 CONFIG = FusionConfig()
 
@@ -205,3 +205,60 @@ def test_the_word_weights_come_from_the_groups_being_ranked() -> None:
     ranked = rerank.rerank(fused, "kayak on the lake", CONFIG, weights)
     assert [s.gid for s in ranked] == ["k", "a", "b", "c"]
     assert all(0.0 < (s.rerank or 0.0) < 1.0 for s in ranked)
+
+
+@pytest.mark.parametrize(
+    ("query", "present"),
+    [
+        ("Where does Nadia live now?", True),
+        ("What shifts does Nadia currently work?", True),
+        ("What is the latest crash-free session rate?", True),
+        ("Which version of the runbook is current?", True),
+        ("Which version of the runbook was current in late August?", False),  # a time of its own
+        ("Which version of the runbook was the latest?", False),  # a past frame
+        ("Where did Nadia live in March 2026?", False),
+        ("Where did Nadia live?", False),
+    ],
+)
+def test_a_question_about_the_present(query: str, present: bool) -> None:
+    assert asks_present(query) is present
+
+
+def _scored(gid: str, score: float, at: datetime | None) -> Scored:
+    return Scored(gid=gid, rerank=score, occurred_at=at)
+
+
+def test_a_present_question_puts_the_newest_of_the_near_ties_first() -> None:
+    old = _scored("kreuzberg", 0.211, when(2026, 3, 2))
+    new = _scored("neukoelln", 0.208, when(2026, 7, 1))
+    far = _scored("phone", 0.15, when(2026, 9, 9))  # newer, but no near tie of the best
+    mid = _scored("shifts", 0.2, when(2026, 8, 22))
+    ranked = rerank.present_first([old, new, far, mid])
+    assert [s.gid for s in ranked] == ["shifts", "neukoelln", "kreuzberg", "phone"]
+    assert "present" in mid.boosts  # moved up
+    assert "present" not in new.boosts and "present" not in old.boosts  # not moved up
+    assert [s.rerank for s in ranked] == [0.2, 0.208, 0.211, 0.15]  # scores as they were
+
+
+def test_the_order_stays_when_the_best_is_newest_or_has_no_time() -> None:
+    newest = [_scored("a", 0.3, when(2026, 9, 1)), _scored("b", 0.29, when(2026, 3, 1))]
+    assert [s.gid for s in rerank.present_first(newest)] == ["a", "b"]
+    untimed = [_scored("a", 0.3, None), _scored("b", 0.29, when(2026, 3, 1))]
+    assert [s.gid for s in rerank.present_first(untimed)] == ["a", "b"]
+    assert not any("present" in s.boosts for s in newest + untimed)
+
+
+def test_switched_off_a_present_question_keeps_the_ranks_order() -> None:
+    lists = {
+        "passage_vector": [
+            turn("old", "I live in Kreuzberg", 0.9, occurred_at=when(2026, 3, 2)),
+            turn("new", "We moved to Neukölln", 0.89, occurred_at=when(2026, 7, 1)),
+        ]
+    }
+    query = "Where does Nadia live now?"
+    fused = FusionConfig.disabling({"rerank"})  # fused scores: rank 1 and 2, a near tie
+    on = rerank.rank(lists, query, fused, lambda _: {})
+    off = rerank.rank(lists, query, FusionConfig.disabling({"rerank", "present"}), lambda _: {})
+    past = rerank.rank(lists, "Where did Nadia live in March 2026?", fused, lambda _: {})
+    assert [s.gid for s in on] == ["new", "old"]
+    assert [s.gid for s in off] == [s.gid for s in past] == ["old", "new"]
