@@ -295,7 +295,8 @@ class RecallWhy(Model):
     ranks: dict[str, int] = Field(default_factory=dict)
     similarity: float | None = None
     coverage: float = 0.0
-    boosts: list[str] = Field(default_factory=list)
+    # the person or time the query names, a graph neighbour, a question about the present
+    boosts: list[Literal["speaker", "time", "graph", "present"]] = Field(default_factory=list)
 
 
 class RecallTurn(Model):

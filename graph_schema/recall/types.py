@@ -8,7 +8,7 @@ nothing to quarantine.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import (
     AfterValidator,
@@ -72,7 +72,13 @@ class Why(BaseModel):
     ranks: dict[str, int] = Field(default_factory=dict)
     similarity: float | None = None
     coverage: float = 0.0
-    boosts: list[str] = Field(default_factory=list)
+    boosts: list[Literal["speaker", "time", "graph", "present"]] = Field(
+        default_factory=list,
+        description=(
+            "What lifted it: the person or the time the query names, a graph neighbour of a "
+            "result, a question about the present that put the newest of the near ties first."
+        ),
+    )
 
 
 class TurnOut(BaseModel):
