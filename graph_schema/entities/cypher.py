@@ -48,7 +48,8 @@ RETURN [e0.id] + [i IN ids WHERE i <> e0.id] AS ids
 # What visible assertions say each entity is called: every spelling (the subject of those
 # about it, the object of those pointing at it, known at $known_at, first written first), its
 # current `name` and `alias` objects, whether it holds a person's predicate or is the object of
-# one whose object is a person (`personal`), or is the object of a place's (`placed`). An
+# one whose object is a person (`personal`), or is the object of a place's (`placed`) or an
+# organization's (`employs`). An
 # entity no visible assertion names returns nothing.
 NAMES = (
     """
@@ -72,6 +73,10 @@ RETURN n.id AS id, spellings,
   EXISTS { MATCH (n)<-[:OBJECT]-(a:Assertion) WHERE a.predicate IN $place_predicates AND """
     + _CURRENT
     + """ } AS placed,
+  EXISTS { MATCH (n)<-[:OBJECT]-(a:Assertion)
+           WHERE a.predicate IN $organization_predicates AND """
+    + _CURRENT
+    + """ } AS employs,
   COLLECT { MATCH (n)<-[:ABOUT]-(a:Assertion {predicate: '"""
     + NAME
     + "'}) WHERE "

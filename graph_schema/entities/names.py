@@ -90,19 +90,29 @@ PERSON_OBJECT_PREDICATES = frozenset({"owner"})
 # something is located in, in an assertion the caller may read, is a place, not a thing.
 PLACE_PREDICATES = frozenset({"visited", "lives_in", "comes_from", "located_in"})
 
+# Predicates whose object is an organization: where someone works or studied ("a new job at
+# a fintech called Pagaqui", "I studied at the Sorbonne").
+ORGANIZATION_PREDICATES = frozenset({"works_at", "studied_at"})
 
-def kind_of(name: str, *, personal: bool = False, placed: bool = False) -> str:
+
+def kind_of(
+    name: str, *, personal: bool = False, placed: bool = False, employs: bool = False
+) -> str:
     """The kind an identifier says: ``person`` (``user:``/``person:``, a relative or friend
     of someone), ``people`` (a group: ``user:alice/parents``), ``pet`` (``user:alice/dog:Max``),
     the prefix of any other ``prefix:rest`` identifier (``order:42`` -> ``order``), else
     ``thing``; ``personal``: the entity holds one of :data:`PERSON_PREDICATES` or is the
     object of one of :data:`PERSON_OBJECT_PREDICATES`, which makes a plain name (a ``thing``
     by its identifier) a ``person``; ``placed``: it is the object of
-    one of :data:`PLACE_PREDICATES`, which makes a plain name that is no person a ``place``."""
+    one of :data:`PLACE_PREDICATES`, which makes a plain name that is no person a ``place``;
+    ``employs``: it is the object of one of :data:`ORGANIZATION_PREDICATES`, which makes a
+    plain name that is neither an ``organization``."""
     kind = _kind_of_identifier(name)
     if kind != "thing":
         return kind
-    return "person" if personal else "place" if placed else kind
+    if personal or placed:
+        return "person" if personal else "place"
+    return "organization" if employs else kind
 
 
 def _kind_of_identifier(name: str) -> str:

@@ -14,6 +14,7 @@ from neo4j import Driver, ManagedTransaction
 from graph_schema.core.types import Principal, Status, Tier
 from graph_schema.entities import cypher
 from graph_schema.entities.names import (
+    ORGANIZATION_PREDICATES,
     PERSON_OBJECT_PREDICATES,
     PERSON_PREDICATES,
     PLACE_PREDICATES,
@@ -57,7 +58,12 @@ def _summary(record: Any) -> EntitySummary:
     names = record["names"]
     return EntitySummary(
         id=record["id"],
-        kind=kind_of(spellings[0], personal=record["personal"], placed=record["placed"]),
+        kind=kind_of(
+            spellings[0],
+            personal=record["personal"],
+            placed=record["placed"],
+            employs=record["employs"],
+        ),
         name=names[0] if names else spellings[0],
         names=spellings,
         aliases=_unique(record["aliases"]),
@@ -72,6 +78,7 @@ def _summaries(tx: ManagedTransaction, ids: list[str], at: At) -> list[EntitySum
         person_predicates=sorted(PERSON_PREDICATES),
         person_object_predicates=sorted(PERSON_OBJECT_PREDICATES),
         place_predicates=sorted(PLACE_PREDICATES),
+        organization_predicates=sorted(ORGANIZATION_PREDICATES),
         **at.params(),
     )
     found = {r["id"]: _summary(r) for r in rows}

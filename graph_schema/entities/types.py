@@ -20,7 +20,8 @@ class EntitySummary(BaseModel):
         " `prefix:rest` identifier (`order:42` -> order); a plain name is a person when it holds"
         " a person's predicate (has_relative, works_at...) or is the object of owner, else a"
         " place when it is the object of"
-        " visited, lives_in, comes_from or located_in, in assertions the caller may read"
+        " visited, lives_in, comes_from or located_in, else an organization when it is the"
+        " object of works_at or studied_at, in assertions the caller may read"
     )
     name: str = Field(
         description="the object of its current visible `name` assertion, else its identifier"

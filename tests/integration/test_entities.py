@@ -66,7 +66,7 @@ def test_page_of_an_entity_and_the_walk_alice_acme_berlin(
     page = _page(api["public"], _id(f"  ACME   {tag} "))
     assert page["status"] == "answered"
     assert page["entity"]["id"] == _id(acme)
-    assert page["entity"]["kind"] == "thing"
+    assert page["entity"]["kind"] == "organization", "someone works there"
     assert page["entity"]["name"] == acme
     assert [a["id"] for a in page["about"]] == [located]
     assert [a["id"] for a in page["pointing_at"]] == [works]
@@ -300,6 +300,26 @@ def test_a_plain_name_visited_or_lived_in_is_a_place_for_whoever_may_read_it(
     restricted = _id(vault, ["finance"])
     assert _page(api["alice"], restricted)["entity"]["kind"] == "place"
     assert api["bob"].get(f"/v1/entities/{restricted}").status_code == 404
+
+
+def test_where_someone_works_or_studied_is_an_organization(api: dict[str, Api]) -> None:
+    """ "A new job at a fintech called Pagaqui": Pagaqui, a thing by its identifier, is an
+    organization while a visible assertion says someone works or studied there."""
+    tag = _tag()
+    fintech, school, plain = f"Pagaqui {tag}", f"Sorbonne {tag}", f"Bianchi {tag}"
+    _write(
+        api["alice"],
+        assertion(f"Tomas{tag}", "works_at", fintech, valid_from=T0),
+        assertion(f"Tomas{tag}", "studied_at", school, valid_from=T0),
+        assertion(f"Tomas{tag}", "owns", plain, valid_from=T0),
+        assertion(f"Ines{tag}", "owns", plain, valid_from=T0, access=["finance"]),
+        assertion(f"Ines{tag}", "works_at", plain, valid_from=T0, access=["finance"]),
+    )
+    found = {e["name"]: e["kind"] for e in _search(api["bob"], tag)["entities"]}
+    assert found[fintech] == found[school] == "organization"
+    assert found[plain] == "thing", "the work there is restricted: the public see a thing"
+    assert found[f"Tomas{tag}"] == "person"
+    assert _page(api["alice"], _id(plain, ["finance"]))["entity"]["kind"] == "organization"
 
 
 def test_the_owner_of_a_thing_is_a_person_only_while_the_ownership_is_visible(

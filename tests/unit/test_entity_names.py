@@ -99,6 +99,11 @@ def test_a_plain_name_that_is_visited_or_lived_in_is_a_place_unless_a_person() -
     assert kind_of("Ana", personal=True, placed=True) == "person"
     assert kind_of("order:42", placed=True) == "order"
     assert kind_of("user:ana/dog:Pico", placed=True) == "pet"
+    # where someone works or studied: an organization, unless a person or a place
+    assert (kind_of("Pagaqui"), kind_of("Pagaqui", employs=True)) == ("thing", "organization")
+    assert kind_of("Ana", personal=True, employs=True) == "person"
+    assert kind_of("Lisbon", placed=True, employs=True) == "place"
+    assert kind_of("org:acme", employs=True) == "org"  # the identifier's own kind stays
     assert {"visited", "lives_in", "comes_from", "located_in"} == PLACE_PREDICATES
 
 
