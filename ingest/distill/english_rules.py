@@ -849,6 +849,9 @@ def _job_for(c: Clause) -> list[Fact]:
     return [c.fact("works_at", p, confidence=0.85) for p in employers(pobj(job, "at", "with"))]
 
 
+SIGN_UP = frozenset({"sign", "register", "enroll", "enrol"})
+
+
 def _at_event(c: Clause) -> list[Fact]:
     """Any clause of the speaker's set at an event: "we had a blast at a live music event",
     "last Friday at dance class ... I felt it"."""
@@ -865,17 +868,12 @@ def _at_event(c: Clause) -> list[Fact]:
     if c.verb.tag_ == "VBD":
         held = [c.verb, *children(c.verb, "dobj")]
         target = next((t for t in (pobj(h, "in") for h in held) if t is not None), None)
-    named = target is not None and any(
-        x.dep_ in ("compound", "amod") and x.lower_ not in lx.EVALUATIVE for x in target.children
-    )  # "in pottery class", not "in class": which class, the turn does not say
     if c.verb.lemma_ in SIGN_UP:
         return []  # "I enrolled in an evening class": signed up for, not a session attended
-    if target is not None and named and target.lemma_.lower() in lx.CLASS_EVENTS:
+    # "in pottery class", not "in class": which class, the turn does not say
+    if target is not None and _named_kind(target) and target.lemma_.lower() in lx.CLASS_EVENTS:
         return [c.fact("attended", p) for p in phrases(target)]  # "I made it in yoga class"
     return []
-
-
-SIGN_UP = frozenset({"sign", "register", "enroll", "enrol"})
 
 
 def _back_from(c: Clause) -> list[Fact]:
