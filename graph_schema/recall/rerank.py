@@ -289,7 +289,8 @@ def present_first(ranked: list[Scored]) -> list[Scored]:
     for before, s in enumerate(tied):
         if newest.index(s) < before:
             s.boosts.append("present")
-    return newest + [s for s in ranked if s not in tied]
+    moved = {s.gid for s in tied}
+    return newest + [s for s in ranked if s.gid not in moved]
 
 
 def _value(s: Scored) -> float:
