@@ -297,6 +297,9 @@ def _practice(verb: Token) -> bool:
     )
 
 
+_WENT = frozenset({"go", "goes", "went"})
+
+
 def subject_token(verb: Token) -> Token | None:
     """The verb's own subject, or the one it shares: conjoined verbs ("I live in X and work
     at Y") and complements ("I started to learn X", "I'm going to X")."""
@@ -312,6 +315,11 @@ def subject_token(verb: Token) -> Token | None:
         return subject_token(verb.head)
     if verb.dep_ == "advcl" and _practice(verb) and not children(verb, "mark", "advmod"):
         return subject_token(verb.head)  # "I had a summer with friends, surfing": mine
+    if verb.dep_ == "dobj" and verb.tag_ == "VBG" and verb.head.lemma_ == "go":
+        return subject_token(verb.head)  # "we went camping": the small model's object (v15)
+    went = [a for a in children(verb, "aux") if a.lower_ in _WENT and verb.tag_ == "VBG"]
+    if went:  # "I went fishing", parsed with "went" an auxiliary holding the subject (v15)
+        return next((s for s in went[0].children if s.dep_ in SUBJECTS), None)
     had = _chance_taken(verb)
     return subject_token(had) if had is not None else None
 

@@ -18,6 +18,7 @@ from spacy.tokens import Token
 from ingest.distill import lexicon as lx
 from ingest.distill.english import (
     DEMONSTRATIVES,
+    NOT_NAMES,
     Clause,
     children,
     dobjs,
@@ -441,7 +442,76 @@ def _lose(c: Clause) -> list[Fact]:
             found.append(c.fact("deceased", True, subject=rel[1], confidence=0.85))
         elif obj.lemma_ == "job":
             found.append(c.fact("life_event", "lost job"))
+            found.extend(_job_left(c, obj))
     return found
+
+
+def _job_left(c: Clause, job: Token | None) -> list[Fact]:
+    """The employer and the occupation of a job lost (version 15: "I lost my job at the
+    bank" no longer works at the bank, "lost my job as a banker" is no banker now)."""
+    holders = [t for t in (job, c.verb) if t is not None]
+    employer = next((e for e in (pobj(h, "at", "with", "from") for h in holders) if e), None)
+    role = next((r for r in (pobj(h, "as") for h in holders) if r is not None), None)
+    found = [c.fact("works_at", p, polarity=False) for p in employers(employer)]
+    if role is not None and _head(role) in lx.OCCUPATIONS:
+        found.extend(c.fact("works_as", p, polarity=False) for p in [phrase(role)] if p)
+    return found
+
+
+def _passive(verb: Token) -> bool:
+    """ "I got engaged", "she was laid off": a passive participle."""
+    return verb.tag_ == "VBN" and bool(children(verb, "auxpass", "nsubjpass"))
+
+
+def _engaged(c: Clause) -> list[Fact]:
+    """ "We got engaged in Paris" (version 15): a life event, in the passive only, and not
+    engaged *in* or *with* something ("engaged in a long debate", "engaged with the
+    community")."""
+    if not _passive(c.verb) or pobj(c.verb, "with") is not None:
+        return []
+    within = pobj(c.verb, "in")
+    if within is not None and within.pos_ != "PROPN" and "place" not in _kind_of(within):
+        return []
+    return _life("got engaged")(c)
+
+
+def _laid_off(c: Clause) -> list[Fact]:
+    """ "I got laid off from Amazon", "my dad was fired" (version 15): a job lost, and the
+    employer left; only in the passive ("I laid off three people" is someone else's loss,
+    "I got fired up" no job lost)."""
+    if not of_person(c) or c.negated or not _passive(c.verb):
+        return []
+    particles = {p.lower_ for p in children(c.verb, "prt")}
+    if (c.verb.lemma_ == "lay") != ("off" in particles) or "up" in particles:
+        return []
+    return [c.fact("life_event", "lost job"), *_job_left(c, None)]
+
+
+def _born(c: Clause) -> list[Fact]:
+    """ "I was born in Brazil", "my dad was raised in Ohio" (version 15): where the person
+    comes from, when a name says the place (not "born in 1990", "born in March")."""
+    if not of_person(c) or c.negated or not _passive(c.verb):
+        return []
+    place = pobj(c.verb, "in")
+    if place is None:  # "born and raised in Porto": the place hangs on the last verb
+        place = next((p for v in children(c.verb, "conj") for p in [pobj(v, "in")] if p), None)
+    if place is None or place.pos_ != "PROPN" or place.text in NOT_NAMES:
+        return []
+    return [c.fact("comes_from", p, confidence=0.85) for p in [phrase(place)] if p]
+
+
+def _birth(c: Clause) -> list[Fact]:
+    """ "We just had a baby girl", "my sister gave birth" (version 15): a life event of the
+    subject's ("a baby shower" is none)."""
+    if not of_person(c) or c.negated or c.verb.tag_ != "VBD":
+        return []
+    for obj in children(c.verb, "dobj"):
+        baby = obj.lemma_ == "baby" or (
+            obj.lemma_ in ("girl", "boy") and any(x.lower_ == "baby" for x in obj.children)
+        )
+        if baby or (c.verb.lemma_ == "give" and obj.lemma_ == "birth"):
+            return [c.fact("life_event", "had a baby", confidence=0.85)]
+    return []
 
 
 # --- events, places, activities, possessions --------------------------------------------------
@@ -465,6 +535,45 @@ def _go(c: Clause) -> list[Fact]:
             if place is not None:
                 found.extend(f for f in _event_or_place(c, place) if f.predicate == "visited")
     return found
+
+
+def _been_to(c: Clause) -> list[Fact]:
+    """ "I've been to Japan twice", "I haven't been to Edinburgh yet" (version 15): a place
+    visited, or never visited (``polarity: false``); an event attended."""
+    if not of_person(c) or c.verb.tag_ != "VBN":
+        return []
+    if not any(a.lemma_ == "have" for a in children(c.verb, "aux")):
+        return []
+    target = pobj(c.verb, "to")
+    return _event_or_place(c, target, travelled=True) if target is not None else []
+
+
+def _outing(c: Clause) -> list[Fact]:
+    """ "I went for a run", "we went on a hike" (version 15): the outing's activity."""
+    if not of_person(c) or c.negated or arranged(c.verb):
+        return []
+    found: list[Fact] = []
+    for prep in (p for p in children(c.verb, "prep") if p.lower_ in ("for", "on")):
+        for outing in children(prep, "pobj"):
+            kinds = [x.lower_ for x in children(outing, "compound")] + [outing.lemma_.lower()]
+            done = lx.OUTING_NOUNS.get(" ".join(kinds)) or lx.OUTING_NOUNS.get(kinds[-1])
+            if done and not children(outing, "nummod", "poss"):
+                found.append(c.fact("activity", done, confidence=0.8))
+    return found
+
+
+def _spent(c: Clause) -> list[Fact]:
+    """ "We spent a week in Greece", "I spent the day at the beach" (version 15): a place
+    visited, an event attended; past only ("I spend weekends at the lake" is a habit)."""
+    if not of_person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
+        return []
+    spans = [o for o in children(c.verb, "dobj") if o.lemma_.lower() in lx.VISIT_SPANS]
+    if not spans:
+        return []
+    target = pobj(c.verb, "in", "at") or pobj(spans[0], "in", "at")
+    if target is None or any(x.dep_ == "case" for x in target.children):
+        return []  # "at Tom's": someone's home, no place named
+    return _event_or_place(c, target, travelled=True)
 
 
 def arranged(verb: Token) -> bool:
@@ -734,7 +843,16 @@ def _work_on(c: Clause) -> list[Fact]:
 # --- health -----------------------------------------------------------------------------------
 
 
-_INJURED = {"break": "broken", "hurt": "hurt", "injure": "injured", "sprain": "sprained"}
+_INJURED = {
+    "break": "broken",
+    "hurt": "hurt",
+    "injure": "injured",
+    "sprain": "sprained",
+    "tear": "torn",  # version 15: "I tore my ACL", "fractured my wrist", "twisted my ankle"
+    "fracture": "fractured",
+    "twist": "twisted",
+    "dislocate": "dislocated",
+}
 # whose body part a person's injury is in: the speaker's "my", a relative's "his" / "her"
 _OWN_BODY = {"speaker": frozenset({"my", "our"}), "relative": frozenset({"his", "her", "their"})}
 
@@ -748,8 +866,9 @@ def _injure(c: Clause) -> list[Fact]:
     found = []
     for obj in children(c.verb, "dobj"):
         owners = {p.lower_ for p in children(obj, "poss")}
-        if obj.lemma_ in lx.BODY_PARTS and owners <= _OWN_BODY[c.who.kind]:
-            found.append(c.fact("health_condition", f"{_INJURED[c.verb.lemma_]} {obj.lower_}"))
+        part = obj.text if obj.pos_ == "PROPN" else obj.lower_  # "torn ACL" (version 15)
+        if obj.lemma_.lower() in lx.BODY_PARTS and owners <= _OWN_BODY[c.who.kind]:
+            found.append(c.fact("health_condition", f"{_INJURED[c.verb.lemma_]} {part}"))
     return found
 
 
@@ -913,19 +1032,36 @@ def _accident(c: Clause) -> list[Fact]:
 def ahead(c: Clause) -> list[Fact]:
     """ "I have a meeting coming up", "getting ready for a concert", "preparing for the
     race": an event of the speaker's own still ahead, a plan."""
-    if not of_person(c) or c.negated or c.who is None or c.verb.tag_ in ("VBD", "VBN"):
+    if not of_person(c) or c.negated or c.who is None:
         return []
+    if _held(c.verb):
+        events = [o for o in children(c.verb, "dobj") if "event" in _kind_of(o)]
+        return [  # version 15: without "coming up", only when a time still ahead dates it
+            Fact(c.who.id, "plans", p, confidence=0.75, plan=True, ahead_only=not _coming(e))
+            for e in events
+            for p in phrases(e)
+        ]
     lemma, events = c.verb.lemma_, []
-    if lemma == "have":
-        events = [o for o in children(c.verb, "dobj") if _coming(o)]
-    elif lemma in ("get", "prepare"):
+    if c.verb.tag_ in ("VBD", "VBN"):
+        return []
+    if lemma in ("get", "prepare", "train"):
         ready = [a for a in children(c.verb, "acomp") if a.lower_ == "ready"]
         target = pobj(ready[0], "for") if ready else pobj(c.verb, "for")
-        events = [target] if target is not None and (ready or lemma == "prepare") else []
+        readying = ready or lemma == "prepare" or (lemma == "train" and c.verb.tag_ == "VBG")
+        events = [target] if target is not None and readying else []
     events = [e for e in events if "event" in _kind_of(e)]
     return [
         Fact(c.who.id, "plans", p, confidence=0.75, plan=True) for e in events for p in phrases(e)
     ]
+
+
+def _held(verb: Token) -> bool:
+    """ "I have an interview", "I'm having a show", "I've got a tournament": an event held,
+    not one had ("I had a meeting") nor got to ("we got to the concert")."""
+    if verb.lemma_ == "have":
+        return verb.tag_ not in ("VBD", "VBN")
+    aux = children(verb, "aux")
+    return verb.lemma_ == "get" and verb.tag_ == "VBN" and any(a.tag_ == "VBP" for a in aux)
 
 
 _JOBS = frozenset({"job", "position", "role", "internship"})
@@ -1029,6 +1165,22 @@ def _involved(c: Clause) -> list[Fact]:
     return [c.fact("activity", p, confidence=0.8) for p in phrases(work)] if work else []
 
 
+def _member_of(c: Clause) -> list[Fact]:
+    """ "I'm a member of a running club", "I'm now part of the fire-fighting brigade" (version
+    15): a club, a group or a team the phrase says the kind of is an activity ("part of the
+    team" names none)."""
+    if not of_person(c) or c.verb.lemma_ != "be":
+        return []
+    found: list[Fact] = []
+    for role in children(c.verb, "attr"):
+        group = pobj(role, "of") if role.lemma_.lower() in lx.MEMBERSHIPS else None
+        if group is None:
+            continue
+        if group.lemma_.lower() in lx.CLUBS | lx.GROUPS | {"team"} and _named_kind(group):
+            found.extend(c.fact("activity", p, confidence=0.8) for p in phrases(group))
+    return found
+
+
 def _emphatic(c: Clause) -> list[Fact]:
     """ "I do like jazz": the small model reads *like* as a preposition of *do*."""
     if not of_person(c) or c.negated:
@@ -1059,11 +1211,20 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("graduate",), _graduate),
     (("retire",), _life("retired")),
     (("marry",), _life("got married")),
+    (("divorce",), _life("got divorced")),
+    (("engage",), _engaged),
+    (("lay", "fire"), _laid_off),
+    (("bear", "raise"), _born),
+    (("have", "give"), _birth),
     (("promote",), _promote),
     (("die", "pass"), _die),
     (("lose",), _lose),
     (("go", "travel", "fly", "head", "take", "drive"), _go),
     (("visit", "explore", "tour"), _visit),
+    (("be",), _been_to),
+    (("be",), _member_of),
+    (("go",), _outing),
+    (("spend",), _spent),
     (("take", "go", "have", "make", "plan", "book"), _trip),
     (
         (
@@ -1131,7 +1292,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
         ),
         _work_on,
     ),
-    (("break", "hurt", "injure", "sprain"), _injure),
+    (tuple(_INJURED), _injure),
     (("recover", "heal"), _recover),
     (("diagnose",), _diagnosed),
     (("maintain", "manage"), owner_rule),
@@ -1141,7 +1302,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("get", "come"), _back_from),
     (("help",), _help_out),
     (("get", "have", "be"), _accident),
-    (("have", "get", "prepare"), ahead),
+    (("have", "get", "prepare", "train"), ahead),
     (("do",), _emphatic),
     (("involve",), _involved),
     (("share", "have"), _love_for),

@@ -22,7 +22,7 @@ EVENTS: Final = _words(
     "retreat gala fundraiser lecture talk play musical opera recital reunion summit hackathon "
     "premiere screening tour game match trivia camp session gig celebration ball fest run "
     "5k 10k triathlon drive walk clinic course bootcamp championship picnic barbecue bbq "
-    "potluck cookout"
+    "potluck cookout appointment checkup"
 )
 PLACES: Final = _words(
     "beach park museum mountains mountain lake zoo island islands center centre gallery city "
@@ -63,6 +63,11 @@ ACTIVITY_VERBS: Final = {
     "climb": "climbing",
     "sew": "sewing",
     "journal": "journaling",
+    # outings as verbs (version 15): "we went camping", "I fished with my dad"
+    "camp": "camping",
+    "fish": "fishing",
+    "kayak": "kayaking",
+    "snowboard": "snowboarding",
 }
 INSTRUMENTS_AND_SPORTS: Final = _words(
     "guitar piano violin drums cello flute ukulele saxophone trumpet bass harp chess tennis "
@@ -173,7 +178,8 @@ WRITINGS: Final = _words(
 )
 BODY_PARTS: Final = _words(
     "arm arms leg legs ankle ankles wrist wrists knee knees foot feet hand hands finger "
-    "fingers toe toes back neck shoulder shoulders hip hips rib ribs nose elbow head"
+    "fingers toe toes back neck shoulder shoulders hip hips rib ribs nose elbow head "
+    "acl meniscus hamstring ligament collarbone thumb jaw tooth spine pelvis"
 )
 FAVOURITE: Final = _words("favorite favourite fave")
 PLAN_NOUNS: Final = _words("goal plan dream aim intention")
@@ -182,6 +188,24 @@ PLANNED: Final = _words("plan intention goal")
 OUTINGS: Final = _words(
     "camping hiking fishing skiing swimming surfing sightseeing shopping kayaking"
 )
+# an outing gone on or for, as its activity (version 15): "went for a run", "went on a hike"
+OUTING_NOUNS: Final = {
+    "hike": "hiking",
+    "run": "running",
+    "jog": "jogging",
+    "swim": "swimming",
+    "walk": "walking",
+    "bike ride": "biking",
+}
+# the stretch of time one spends somewhere on a visit (version 15: "we spent a week in
+# Greece"); years are a life there, not a visit
+VISIT_SPANS: Final = _words(
+    "day days week weeks weekend weekends afternoon morning evening night nights month "
+    "holiday holidays vacation"
+)
+# groups one is a member or a part of, as an activity (version 15: "I'm a member of a
+# running club", "I'm part of the fire-fighting brigade")
+MEMBERSHIPS: Final = _words("member part")
 ASPIRATIONAL: Final = _words("ideal dream future next imaginary perfect")
 CUE_NOUNS: Final = (
     (EVENTS | PLACES | ACTIVITIES | POSSESSIONS | BUSINESSES | CONDITIONS | OCCUPATIONS | STATUSES)
@@ -189,7 +213,7 @@ CUE_NOUNS: Final = (
 ) | (GROUPS | LESSONS | frozenset(CONDITION_ADJECTIVES) | {"intolerant"})
 IRREGULAR: Final = _words(
     "bought lost broke broken grew grown drew wrote written tried decided passed died wait quit "
-    "gave"
+    "gave tore torn spent born"
 )
 COMMON_VERBS: Final = _words(
     "have get go do take make find start give run set come play begin head drive fly lose pass "
@@ -197,5 +221,6 @@ COMMON_VERBS: Final = _words(
 )
 EXTRA_CUES: Final = _words(
     "fan into allergic allergy allergies name passionate joy from job love will 'll ’ll gonna "
-    "going plan planning favorite favourite owner owns version passion pick group"
+    "going plan planning favorite favourite owner owns version passion pick group "
+    "member engaged divorced"
 )

@@ -89,8 +89,15 @@ SAID_CONFIDENCE = 1.0
 # diagnosis, a relative's injury ("broke her hip") and a heart attack or a stroke, an
 # appositive no second object ("a used road bike, a blue Bianchi"), "on the 10th" never an
 # object, "I hurt my back on Saturday" dated, a plan never a bare verb, a relative's condition
-# not the speaker's ("my dad was diagnosed with diabetes")
-DISTILLER_VERSION = "14"
+# not the speaker's ("my dad was diagnosed with diabetes"); 15: the ways a new user states
+# facts: got engaged, divorced, laid off or fired ("lost job", the employer no longer held, as
+# after "lost my job at X" / "as a Y"), had a baby; born or raised in X (`comes_from`); "I've
+# been to X" a visit and "never been" none (polarity false); "went camping / fishing" and
+# "went for a run / on a hike" activities; an event one has, is having or has got dated by a
+# time ahead a plan ("I have a dentist appointment tomorrow"); a race trained for a plan; a
+# torn / fractured / twisted body part; a club one is a member or part of an activity; "we
+# spent a week in Greece" a visit
+DISTILLER_VERSION = "15"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"

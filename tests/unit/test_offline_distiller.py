@@ -602,3 +602,131 @@ def test_a_race_only_thought_about_is_no_plan() -> None:
         "Good news though: Inês found a job in Lisbon, she starts at a design studio in November."
     )
     assert dated(later, OCT_11) == []  # a third person's job
+
+
+# --- version 15: the ways a new user states facts (our own sentences; each failed on 14) ------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I got engaged last month.", [(A, "life_event", "got engaged", True, "2026-08-01")]),
+        ("We divorced two years ago.", [(A, "life_event", "got divorced", True, "2024-01-01")]),
+        (
+            "I got laid off from Amazon.",
+            [(A, "life_event", "lost job", True, ""), (A, "works_at", "Amazon", False, "")],
+        ),
+        ("We just had a baby girl.", [(A, "life_event", "had a baby", True, "")]),
+        (
+            "My sister gave birth last week.",
+            [
+                (A, "has_relative", f"{A}/sister", True, ""),
+                (f"{A}/sister", "life_event", "had a baby", True, "2026-08-24"),
+            ],
+        ),
+    ],
+)
+def test_life_events_engaged_divorced_laid_off_a_baby(
+    text: str, expected: list[tuple[str, str, Any, bool, str]]
+) -> None:
+    """Version 14 wrote nothing for any of them."""
+    assert dated(text, SEPT_3) == expected
+
+
+def test_a_job_lost_is_no_longer_held() -> None:
+    """ "I lost my job at the bank" wrote only `life_event lost job`: the employer and the
+    occupation lost are no longer held (polarity false)."""
+    assert (A, "works_at", "bank", False, "") in dated("I lost my job at the bank.", SEPT_3)
+    assert (A, "works_as", "banker", False, "2026-09-02") in dated(
+        "Lost my job as a banker yesterday.", SEPT_3
+    )
+
+
+def test_born_or_raised_in_a_place_is_where_one_comes_from() -> None:
+    assert dated("I was born in Brazil.", SEPT_3) == [(A, "comes_from", "Brazil", True, "")]
+    assert dated("I was born and raised in Porto.", SEPT_3) == [
+        (A, "comes_from", "Porto", True, "")
+    ]
+    assert dated("I was born in 1990.", SEPT_3) == []  # a year is no place
+
+
+def test_been_to_a_place_is_a_visit_and_never_been_is_none() -> None:
+    assert dated("I've been to Japan twice.", SEPT_3) == [(A, "visited", "Japan", True, "")]
+    assert dated("I haven't been to Edinburgh yet.", SEPT_3) == [
+        (A, "visited", "Edinburgh", False, "")
+    ]
+    assert dated("Have you been to Paris?", SEPT_3) == []
+    assert dated("I've been to therapy.", SEPT_3) == []  # no place
+
+
+def test_an_outing_gone_on_is_its_activity() -> None:
+    """ "We went camping", "I went fishing" (the small model hangs the subject on "went" as an
+    auxiliary), "we went on a hike": the activity."""
+    assert dated("We went camping last weekend.", SEPT_3) == [
+        (A, "activity", "camping", True, "2026-08-24")
+    ]
+    assert (A, "activity", "fishing", True, "") in dated("I went fishing with my dad.", SEPT_3)
+    assert dated("We went on a hike yesterday.", SEPT_3) == [
+        (A, "activity", "hiking", True, "2026-09-02")
+    ]
+    assert dated("We went shopping yesterday.", SEPT_3) == []
+
+
+def test_an_event_one_has_on_a_day_ahead_is_a_plan() -> None:
+    """ "I have a dentist appointment tomorrow", "I've got a job interview next week": a plan
+    dated ahead; without a time ahead, nothing."""
+    assert dated("I have a dentist appointment tomorrow.", SEPT_3) == [
+        (A, "plans", "dentist appointment (2026-09-04)", True, "")
+    ]
+    assert dated("I've got a job interview next week.", SEPT_3) == [
+        (A, "plans", "job interview (2026-W37)", True, "")
+    ]
+    assert dated("I have a meeting every Tuesday.", SEPT_3) == []
+
+
+def test_a_race_trained_for_is_a_plan() -> None:
+    assert dated("I'm training for a half marathon.", SEPT_3) == [
+        (A, "plans", "half marathon", True, "")
+    ]
+    assert dated("I train for races.", SEPT_3) == []  # a habit, no race named
+
+
+def test_a_torn_or_fractured_body_part_is_a_condition() -> None:
+    assert dated("I tore my ACL.", SEPT_3) == [(A, "health_condition", "torn ACL", True, "")]
+    assert dated("I fractured my wrist last month.", SEPT_3) == [
+        (A, "health_condition", "fractured wrist", True, "2026-08-01")
+    ]
+
+
+def test_a_club_one_is_a_member_of_is_an_activity() -> None:
+    assert dated("I'm a member of a running club.", SEPT_3) == [
+        (A, "activity", "running club", True, "")
+    ]
+    assert dated("I'm part of the team.", SEPT_3) == []  # which team, it does not say
+
+
+def test_days_spent_in_a_place_are_a_visit() -> None:
+    assert dated("We spent a week in Greece.", SEPT_3) == [(A, "visited", "Greece", True, "")]
+    assert dated("I spent two years in Japan.", SEPT_3) == []  # a life there, not a visit
+    assert dated("We spent the weekend at Tom's.", SEPT_3) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I was engaged in a long debate.",
+        "I was fired up about it.",
+        "I laid off three people.",
+        "I'd love to have a baby.",
+        "I wish I could go camping.",
+        "Do you go camping?",
+        "I want to go for a run.",
+        "You went on a hike.",
+        "You have a meeting tomorrow.",
+        "If I have an interview next week, I'll tell you.",
+    ],
+)
+def test_near_misses_of_version_15_state_nothing(text: str) -> None:
+    """Guards: another's job cut, "engaged in", "fired up", a wish, a question, the addressee,
+    a condition."""
+    assert dated(text, SEPT_3) == []
