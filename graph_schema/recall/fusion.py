@@ -38,6 +38,7 @@ FEATURES = (
     "unmentioned",
     "kinds",
     "present",
+    "mentioned",
 )
 EXPAND = 30  # groups whose graph neighbours are looked up
 # Fitted on LoCoMo with bench/locomo/crossval.py (round grid values, with e5-small-v2);

@@ -147,6 +147,13 @@ _WHY_FAIL = re.compile(r"^\s*why\s+did\s+.+?\s+(?:fail|break|crash)(?=[\s?]|$)",
 _COST_ASKED = re.compile(
     r"^\s*how\s+much\s+(?:did|does|do|will|would)\s+(?P<thing>[^?]+?)\s+cost(?=[\s?]|$)", re.I
 )
+# what a thing costs, asked as "How much is the rent for the new flat?" (the thing is what
+# follows an article or a possessive; "How much is left?" names none)
+_PRICE_ASKED = re.compile(
+    r"^\s*how\s+much\s+(?:is|was|are|were)\s+(?P<thing>(?:the|a|an|my|your|his|her|their|our|"
+    r"[^\W\d_][\w-]*(?:'s|\u2019s))\s+[^?]+?)\s*\?*\s*$",
+    re.I,
+)
 # words of such a phrase that name no thing of their own
 _NOT_THING = frozenset((
     "current", "latest", "new", "old", "now", "last", "first", "next", "this", "that", "these",
@@ -160,7 +167,7 @@ def thing_terms(text: str) -> list[str]:
     visible, as a name must ("Who owns the mobile app?" of notes that never say "app").
     Only these question shapes: a thing asked about this way is named by all its words,
     where "What is Maya's hobby?" asks for a word its answer need not hold."""
-    found = _THING_ASKED.match(text) or _COST_ASKED.match(text)
+    found = _THING_ASKED.match(text) or _COST_ASKED.match(text) or _PRICE_ASKED.match(text)
     if found is None or (text.lower().lstrip().startswith("why") and not _WHY_FAIL.match(text)):
         return []
     words = [w.strip("'\u2019") for w in re.findall(r"[^\W\d_][\w'\u2019-]*", found["thing"])]

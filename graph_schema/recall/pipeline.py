@@ -22,8 +22,9 @@ from graph_schema.ledger.reads import DEFAULT_TIERS
 from graph_schema.ledger.records import assertion_out
 from graph_schema.lifecycle import access
 from graph_schema.recall import cypher as q
-from graph_schema.recall import fusion, kinds, origins, rerank
+from graph_schema.recall import fusion, kinds, mentions, origins, rerank
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
+from graph_schema.recall.mentions import Mentioned
 from graph_schema.recall.named import named_terms, thing_terms, unheld_in
 from graph_schema.recall.query import (
     content_terms,
@@ -271,6 +272,7 @@ class _Work:
     ranked: list[Scored]
     records: dict[str, list[Any]]
     unmentioned: list[str] = field(default_factory=list)
+    mentioned: Mentioned | None = None
 
     @property
     def window(self) -> list[Scored]:
@@ -327,10 +329,33 @@ def _search(
     fused = rerank.rank(
         lists, query.text, config, lambda gids: neighbours(tx, p, gids), weights, facts
     )
-    ranked = fused[: max(query.k, STATUS_DEPTH) + READ_BEYOND]
-    records = fetch_results(tx, p, [s.gid for s in ranked])
+    depth = max(query.k, STATUS_DEPTH) + READ_BEYOND
+    records = fetch_results(tx, p, [s.gid for s in fused[:depth]])
+    mentioned = _mentioned(fused[:depth], records, query, config)
+    if mentioned is not None:
+        # a group about the person mentioned counts as one by a person named (the rerank's
+        # ``speaker``), steps 5-6 again, and the results of the groups new to the top read
+        for s in fused:
+            if mentioned.in_group(s, records.get(s.gid, [])):
+                s.boosts.append("mentioned")
+        fused = rerank.reorder(
+            fusion.ordered({s.gid: s for s in fused}), query.text, config, weights, facts
+        )
+        new = [s.gid for s in fused[:depth] if s.gid not in records]
+        records |= fetch_results(tx, p, new) if new else {}
     unmentioned = _unmentioned(tx, p, query, lists, fused) if config.enabled("unmentioned") else []
-    return _Work(ranked, records, unmentioned)
+    return _Work(fused[:depth], records, unmentioned, mentioned)
+
+
+def _mentioned(
+    window: list[Scored], records: dict[str, list[Any]], query: RecallQuery, config: FusionConfig
+) -> Mentioned | None:
+    """The person the query mentions who is not a speaker (:mod:`graph_schema.recall.mentions`),
+    when it names no speaker."""
+    window = window[: STATUS_DEPTH + READ_BEYOND]
+    if not config.enabled("mentioned") or fusion.named_person(window, query.text, config):
+        return None
+    return mentions.mentioned_person(query.text, records, window)
 
 
 def _best(records: list[Any], terms: list[str]) -> tuple[Any, float | None, float]:
@@ -350,23 +375,53 @@ class _Status:
     query naming one person, that person and the best of the other people's (fusion.answered).
     The contrast is between people: statements (``user_stated``) count, not a tool's output
     or an agent's inferences, and a named one with no statement of their own among the
-    results gets none (``others`` None)."""
+    results gets none (``others`` None). The person is a speaker, or one the speakers mention
+    (``mentioned``: a relative, a friend; :mod:`graph_schema.recall.mentions`), whose groups
+    are those about them, read against the threshold of a query naming no one: all that is
+    said of them is said by others, so there is no contrast."""
 
     person: str | None = None
     terms: list[str] = field(default_factory=list)  # the query's, without the person's name
     relevance: float = 0.0
     others: float = 0.0
     stated: bool = False
+    mentioned: Mentioned | None = None
 
     @classmethod
     def of(cls, person: str | None, query: RecallQuery) -> _Status:
         return cls(person, without_name(query.text, person) if person else [])
 
+    @classmethod
+    def reading(cls, work: _Work, query: RecallQuery, config: FusionConfig) -> _Status:
+        """The status of ``work``: about the speaker the query names, else about the person
+        it mentions, else about no one."""
+        person = fusion.named_person(work.window, query.text, config)
+        if person is not None or work.mentioned is None or not config.enabled("person"):
+            return cls.of(person, query)
+        name = work.mentioned.name
+        return cls(name, without_name(query.text, name), mentioned=work.mentioned)
+
+    def answers(self, s: Scored, records: list[Any]) -> bool:
+        """Whether group ``s`` can answer: any group, the person's own, or one about the
+        person mentioned."""
+        if self.mentioned is not None:
+            return self.mentioned.in_group(s, records)
+        return fusion.answers_for(s, self.person)
+
     def add(self, s: Scored, records: list[Any], query: RecallQuery, plain: float) -> None:
         if self.person is None:
             self.relevance = max(self.relevance, plain)
             return
-        own = fusion.answers_for(s, self.person)
+        own = self.answers(s, records)
+        if self.mentioned is not None:
+            # all said of them is said by others: no contrast between people, the threshold
+            # of a query naming no one on what is said about them (``stated`` stays False)
+            # a question asking nothing but the person ("Who is Sam?", "What does Sam do?")
+            # is covered by whatever is said of them
+            if own:
+                rel = _person_relevance(s, records, self.terms, query.cjk, bare=not self.terms)
+                self.relevance = max(self.relevance, rel)
+            return
         stated = any(r["assertion"]["source_kind"] == SourceKind.user_stated for r in records)
         if s.speaker is None or not (own or stated):
             return
@@ -394,7 +449,7 @@ def _results(
     # does not separate Chinese texts (docs/recall.md, "Threshold").
     terms = content_terms(query.text)
     top = config.max_score()
-    status = _Status.of(fusion.named_person(work.window, query.text, config), query)
+    status = _Status.reading(work, query, config)
     results: list[tuple[str, RecallResult]] = []
     read = 0
     for s in work.ranked:
@@ -439,7 +494,9 @@ def _read(
     return work, origins.attach(tx, p["groups"], chosen), status
 
 
-def _person_relevance(s: Scored, records: list[Any], terms: list[str], cjk: bool) -> float:
+def _person_relevance(
+    s: Scored, records: list[Any], terms: list[str], cjk: bool, *, bare: bool = False
+) -> float:
     """The relevance of a group by the person the query names, without the name: it selected
     the group, so it is not evidence again. Only what that person states of their own counts
     (:func:`~graph_schema.recall.query.own_sentences`: not their questions, not what they say
@@ -448,7 +505,8 @@ def _person_relevance(s: Scored, records: list[Any], terms: list[str], cjk: bool
     of the other query terms in each text of the group less its other sentences, and in the
     question the turn answers when the turn before it asks one ("Did you go to the
     festival?" - "Yes, with my sister"); a turn that only follows another person's statement
-    gains nothing from it."""
+    gains nothing from it. ``bare``: the query asks nothing but the person, any own text
+    covers it."""
     own = [r for r in records if states_own(r["text"] or "")]
     # each text read as a whole, less what is not the speaker's own
     sentences = [x for x in (" ".join(own_sentences(t)) for t in s.texts) if x]
@@ -459,18 +517,20 @@ def _person_relevance(s: Scored, records: list[Any], terms: list[str], cjk: bool
     embedded = any(r["similarity"] is not None for r in records)
     # no own sentence carries a vector while the others do: nothing of theirs is similar
     similarity = None if cjk or not embedded else max(cosines, default=0.0)
-    return fusion.relevance(similarity, max(coverage(terms, t) for t in texts))
+    cover = 1.0 if bare else max(coverage(terms, t) for t in texts)
+    return fusion.relevance(similarity, cover)
 
 
-def _missing_kinds(work: _Work, query: RecallQuery, person: str | None) -> list[str]:
+def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str]:
     """The kinds the query asks for that no group read for the answer names
-    (:mod:`graph_schema.recall.kinds`): for a query naming one person, that person's groups,
-    each its own turn and the question it answers; otherwise every group's texts."""
+    (:mod:`graph_schema.recall.kinds`): for a query naming one person, that person's groups
+    (or those about the person mentioned), each its own turn and the question it answers;
+    otherwise every group's texts."""
     texts: list[str] = []
     for s in work.window:
-        if not fusion.answers_for(s, person):
+        if not status.answers(s, work.records.get(s.gid, [])):
             continue
-        own = [s.turn] if person is not None and s.turn is not None else s.texts
+        own = [s.turn] if status.person is not None and s.turn is not None else s.texts
         texts += [*own, *([s.question] if s.question else [])]
     return kinds.missing(query.text, texts)
 
@@ -524,7 +584,7 @@ def recall(
     # a thing the query names that nothing visible mentions: nothing can answer it
     answered = answered and not work.unmentioned
     # a kind of thing asked for that nothing read names ("What instrument does Tom play?")
-    missing = _missing_kinds(work, query, status.person) if config.enabled("kinds") else []
+    missing = _missing_kinds(work, query, status) if config.enabled("kinds") else []
     answered = answered and not missing
     return RecallAnswer(
         status=Status.answered if answered else Status.not_found,

@@ -177,7 +177,7 @@ def features(
         1.0 / position,
         own,
         covered,
-        float("speaker" in s.boosts),
+        float("speaker" in s.boosts or "mentioned" in s.boosts),
         float("time" in s.boosts),
         own if s.near is None else max(s.near, 0.0),
         _length(len(s.turn) if s.turn is not None else TYPICAL_TURN),
@@ -261,7 +261,19 @@ def rank(
     fact_weights: Mapping[str, float] | None = None,
 ) -> list[Scored]:
     """The whole ranking of recall (steps 1-6), best first; used by recall and the bench."""
-    fused = fuse(lists, text, config, neighbours_of)
+    return reorder(fuse(lists, text, config, neighbours_of), text, config, weights, fact_weights)
+
+
+def reorder(
+    fused: list[Scored],
+    text: str,
+    config: FusionConfig,
+    weights: Mapping[str, float] = WEIGHTS,
+    fact_weights: Mapping[str, float] | None = None,
+) -> list[Scored]:
+    """Steps 5-6 on groups in their fused order (:func:`~graph_schema.recall.fusion.ordered`);
+    again when reading the results found a boost (a group about the person a question
+    mentions, :mod:`graph_schema.recall.mentions`)."""
     if config.enabled("rerank"):
         fused = rerank(fused, text, config, weights, fact_weights)
     if config.enabled("present") and asks_present(text):

@@ -94,7 +94,7 @@ def test_the_status_reads_the_persons_own_turns_and_the_questions_they_answer() 
     from datetime import UTC, datetime
 
     from graph_schema.recall.fusion import Scored
-    from graph_schema.recall.pipeline import RecallQuery, _missing_kinds, _Work
+    from graph_schema.recall.pipeline import RecallQuery, _missing_kinds, _Status, _Work
 
     now = datetime(2026, 1, 1, tzinfo=UTC)
     query = RecallQuery(text="What instrument does Tom play?", k=10, as_of=now, known_at=now)
@@ -104,12 +104,12 @@ def test_the_status_reads_the_persons_own_turns_and_the_questions_they_answer() 
     context = "Ana: I play the cello.\nTom: Nice, I mostly run."
     tom = Scored("g2", speaker="Tom", texts=[context], turn="Tom: Nice, I mostly run.")
     work = _Work([ana, tom], {})
-    assert _missing_kinds(work, query, "Tom") == ["musical_instrument"]
-    assert _missing_kinds(work, query, None) == []  # naming no one: Ana's turn is read
+    assert _missing_kinds(work, query, _Status.of("Tom", query)) == ["musical_instrument"]
+    assert _missing_kinds(work, query, _Status()) == []  # naming no one: Ana's turn is read
     answer = Scored("g3", speaker="Tom", turn="Tom: The piano, since school.", texts=["…"])
-    assert _missing_kinds(_Work([tom, answer], {}), query, "Tom") == []
+    assert _missing_kinds(_Work([tom, answer], {}), query, _Status.of("Tom", query)) == []
     asked = Scored("g4", speaker="Tom", turn="Tom: Yes, since school.", question="A violin?")
-    assert _missing_kinds(_Work([tom, asked], {}), query, "Tom") == []
+    assert _missing_kinds(_Work([tom, asked], {}), query, _Status.of("Tom", query)) == []
 
 
 @pytest.mark.parametrize(

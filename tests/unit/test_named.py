@@ -98,6 +98,9 @@ def test_a_verbatim_match_is_a_whole_word() -> None:
         ("Who owns Tomasz's billing export?", ["billing", "export"]),
         ("How much did the new mixer cost?", ["mixer"]),
         ("How much does a sack of flour cost now?", ["sack", "flour"]),
+        ("How much is the rent for the new flat?", ["rent", "flat"]),
+        ("How much was Sam's new bike?", ["bike"]),
+        ("How much is left in the budget?", []),  # a quantity, no thing named
         ("How much did Melanie spend on the trip?", []),  # spending: the answer need not say it
         # other shapes ask for what their answer need not spell
         ("Why did Caroline move to Sweden?", []),

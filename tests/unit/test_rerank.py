@@ -218,6 +218,12 @@ def test_the_word_weights_come_from_the_groups_being_ranked() -> None:
         ("Which version of the runbook was the latest?", False),  # a past frame
         ("Where did Nadia live in March 2026?", False),
         ("Where did Nadia live?", False),
+        ("Is Priya still running the half marathon?", True),
+        ("Does Sam still teach at the school in Cascais?", True),
+        ("Does Sam not teach there anymore?", True),
+        ("Is Meera no longer engaged?", True),
+        ("How long did the job take while it still scanned every transfer?", False),
+        ("Would Caroline still want to pursue counseling as a career?", False),
     ],
 )
 def test_a_question_about_the_present(query: str, present: bool) -> None:

@@ -1,0 +1,66 @@
+"""The person a question mentions who never speaks (graph_schema.recall.mentions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph_schema.recall.fusion import Scored
+from graph_schema.recall.mentions import Mentioned, mentioned_person, persons
+
+
+def fact(subject: str, predicate: str, obj: Any) -> dict[str, Any]:
+    return {"assertion": {"subject": subject, "predicate": predicate, "object": obj}}
+
+
+RECORDS = {
+    "t1": [fact("Priya", "has_relative", "Priya/partner"), fact("Priya/partner", "name", "Sam")],
+    "t2": [fact("Priya", "has_relative", "Priya/sister:Meera")],
+    "t3": [fact("Priya", "lives_in", "Lisbon")],
+    "t4": [fact("Priya", "said", "Ana called.")],
+}
+
+
+def group(gid: str, speaker: str, turn: str) -> Scored:
+    return Scored(gid, speaker=speaker, texts=[f"{speaker}: {turn}"], turn=turn)
+
+
+WINDOW = [
+    group("t1", "Priya", "My partner Sam is in Manchester."),
+    group("t2", "Priya", "My sister Meera is visiting."),
+    group("t3", "Priya", "I live in Lisbon."),
+    group("t4", "Ana", "Ana called."),
+]
+
+
+def test_the_persons_known_by_a_name_are_named_relatives_and_the_subjects_of_name_facts() -> None:
+    known = persons(RECORDS.values())
+    assert known == {"Sam": {"Priya/partner"}, "Meera": {"Priya/sister:Meera"}}
+
+
+def test_a_question_naming_a_mentioned_person_finds_them() -> None:
+    found = mentioned_person("Where does Meera work?", RECORDS, WINDOW)
+    assert found == Mentioned("Meera", frozenset({"Priya/sister:Meera"}))
+    assert mentioned_person("What does Sam do?", RECORDS, WINDOW) == Mentioned(
+        "Sam", frozenset({"Priya/partner"})
+    )
+
+
+def test_places_speakers_and_two_persons_are_no_mentioned_person() -> None:
+    assert mentioned_person("Where is Lisbon?", RECORDS, WINDOW) is None  # a place
+    assert mentioned_person("Where do Sam and Meera live?", RECORDS, WINDOW) is None  # two
+    speaking = {**RECORDS, "t4": [fact("Priya/friend:Ana", "said", "x")]}
+    assert mentioned_person("What did Ana say?", speaking, WINDOW) is None  # Ana speaks
+
+
+def test_a_group_is_about_the_person_by_their_name_in_its_own_turn_or_by_its_facts() -> None:
+    sam = Mentioned("Sam", frozenset({"Priya/partner"}))
+    assert sam.in_group(WINDOW[0], RECORDS["t1"])
+    by_fact = group("t9", "Priya", "He starts teaching in May.")
+    assert sam.in_group(by_fact, [fact("Priya/partner", "works_as", "teacher")])
+    assert not sam.in_group(WINDOW[2], RECORDS["t3"])
+    # a name inside another word, or only in the turn before (the passage), is not about them
+    assert not sam.in_group(group("t5", "Priya", "We ate samosas."), [])
+    passage = Scored(
+        "t6", speaker="Priya", texts=["Priya: Sam called.\nPriya: Lunch?"], turn="Lunch?"
+    )
+    assert not sam.in_group(passage, [])
