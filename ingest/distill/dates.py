@@ -230,7 +230,8 @@ _NUM = r"(?P<num>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|e
 # a weekday, or a short form no other word spells ("last Tues"; not "sat", "sun", "wed")
 _WD = (
     r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-    r"|tues|tue|weds|thurs|thur|thu|fri)(?:(?P<habit>s)\b|\.)?"
+    r"|tues|tue|weds|thurs|thur|thu|fri)"
+    r"(?:(?P<habit>s\b|\s+(?:mornings|afternoons|evenings|nights)\b)|\.)?"
 )
 _MONTH = (
     r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|"
@@ -325,7 +326,7 @@ def _english(kind: str, m: re.Match[str]) -> Phrase | None:
         return Phrase(*base, _EN_UNITS[m.group("unit").lower()], -n if kind == "ago" else n)
     if kind == "weekday":
         if m.group("habit"):
-            return None  # "on Sundays": a habit, no one day
+            return None  # "on Sundays", "on Tuesday evenings" (version 16): a habit, no one day
         rel = (m.group("rel") or "bare").lower()
         return Phrase(
             *base, "weekday", _weekday_number(m.group("wd")), "bare" if rel == "on" else rel

@@ -37,6 +37,15 @@ from ingest.distill.english import (
     verb_phrase,
     whole_clause,
 )
+from ingest.distill.english_jobs import (
+    at_employer_rule,
+    dropped_out_rule,
+    joined_rule,
+    left_employer_rule,
+    moving_in_rule,
+    organisation,
+    started_at_rule,
+)
 from ingest.distill.english_work import (
     decided_rule,
     dropped_rule,
@@ -458,6 +467,18 @@ def _job_left(c: Clause, job: Token | None) -> list[Fact]:
     return found
 
 
+def _job_quit_at(c: Clause) -> list[Fact]:
+    """ "I left my job at Helios Grid", "I quit my job as a nurse": the employer and the
+    occupation are no longer held (version 16), as after "I lost my job at X"; an employer
+    by its name only ("my job at the bank" stays the life event)."""
+    if not left_job_rule(c):
+        return []
+    job = next((o for o in children(c.verb, "dobj") if o.lemma_ in _JOBS), None)
+    at = [e for h in (job, c.verb) if h is not None for e in [pobj(h, "at", "with", "from")] if e]
+    named = {organisation(e, named=True) for e in at} - {None}
+    return [f for f in _job_left(c, job) if f.predicate != "works_at" or f.object in named]
+
+
 def _passive(verb: Token) -> bool:
     """ "I got engaged", "she was laid off": a passive participle."""
     return verb.tag_ == "VBN" and bool(children(verb, "auxpass", "nsubjpass"))
@@ -734,7 +755,10 @@ def _take_up(c: Clause) -> list[Fact]:
             continue  # "I did an oil painting": one piece, not a practice
         if target.tag_ == "VBG" and any(_one_piece(o) for o in children(target, "dobj")):
             continue  # "I started writing another one": one piece begun, not a practice
-        if target.tag_ == "VBG" and target.lower_ in lx.ACTIVITIES:
+        subject = _lessons_in(target)
+        if subject:  # "I started Portuguese lessons": a language studied (version 16)
+            found.append(c.fact("studies", subject, confidence=0.85))
+        elif target.tag_ == "VBG" and target.lower_ in lx.ACTIVITIES:
             found.append(c.fact("activity", gerund(target) or target.text, confidence=0.85))
         elif target.pos_ in ("NOUN", "PROPN") and (
             "activity" in _kind_of(target) or _group_joined(c.verb, target)
@@ -743,6 +767,16 @@ def _take_up(c: Clause) -> list[Fact]:
         elif c.verb.lemma_ == "start" and "business" in _kind_of(target):
             found.extend(c.fact("owns", p, confidence=0.85) for p in phrases(target))
     return found
+
+
+def _lessons_in(target: Token) -> str | None:
+    """ "Portuguese lessons", "English lit classes": the subject of lessons, named by its
+    capital ("pottery lessons" are an activity; "my Spanish lessons" are studied too)."""
+    mods = [x for x in target.lefts if x.dep_ in ("compound", "amod")]
+    if target.lemma_.lower() not in lx.LESSONS or not mods or len(mods) > 3:
+        return None
+    named = mods[0].text[:1].isupper() and not mods[0].is_sent_start
+    return " ".join(m.text for m in mods) if named else None
 
 
 def _course_taken(c: Clause) -> list[Fact]:
@@ -1275,6 +1309,13 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("try",), tried_rule),
     (("give", "drop", "abandon", "quit", "ditch", "scrap"), dropped_rule),
     (("leave",), left_job_rule),
+    (("leave", "quit"), _job_quit_at),
+    (("leave", "quit"), left_employer_rule),
+    (("be",), at_employer_rule),
+    (("join",), joined_rule),
+    (("start", "begin"), started_at_rule),
+    (("move",), moving_in_rule),
+    (("drop",), dropped_out_rule),
     (("decide",), decided_rule),
     (("hand", "transfer", "assign", "reassign"), handed_rule),
     (

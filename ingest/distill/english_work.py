@@ -26,6 +26,7 @@ from ingest.distill.english import (
     speakers_own,
     verb_phrase,
 )
+from ingest.distill.english_jobs import organisation
 from ingest.distill.facts import Fact
 
 
@@ -58,6 +59,8 @@ def dropped_rule(c: Clause) -> list[Fact]:
         return []
     if lemma == "quit" and target and target[0].lemma_ in _JOBS:
         return left_job_rule(c)
+    if lemma == "quit" and target and organisation(target[0]):
+        return []  # "I quit Acme Corp": an employer left (version 16), not a tool given up
     return [c.fact("dropped", p) for t in target for p in _dropped(t)]
 
 

@@ -93,6 +93,31 @@ POSSESSIONS: Final = _words(
     "business company bakery cafe restaurant website blog channel podcast farm cabin "
     "tattoo painting paintings puzzle kit telescope drone biz"
 )
+# version 16: what names an employer. A kind of organisation before "called" ("a fintech
+# called Moeda"), and a word that makes a proper name a company's ("Helios Grid", "Acme
+# Corp"): a name without one ("I left Paris", "I left Tom") is never taken for an employer
+# by the verbs that also leave places and people. No venue ("I'm at a cafe called Luna" is
+# a visit), no school, no hospital. The small model's entity recogniser is
+# no help here (it reads "Helios" as a place, "Moeda" as a person) and is not loaded.
+ORG_NOUNS: Final = _words(
+    "company startup start-up fintech firm agency bank consultancy business employer "
+    "organisation organization nonprofit non-profit charity ngo lab brand insurer retailer "
+    "publisher manufacturer scaleup scale-up corporation conglomerate council ministry "
+    "newspaper magazine airline carrier provider vendor distributor supplier utility "
+    "cooperative co-op"
+)
+ORG_NAME_WORDS: Final = _words(
+    "corp corp. corporation inc inc. incorporated ltd ltd. llc plc gmbh ag co co. labs lab "
+    "group systems technologies technology tech bank capital partners health healthcare "
+    "energy power grid solutions software media studios consulting analytics foundation "
+    "ventures holdings insurance pharma pharmaceuticals therapeutics biotech motors airlines "
+    "airways robotics networks logistics games digital financial finance industries "
+    "international associates agency council ministry bancorp telecom communications "
+    "entertainment publishing press enterprises dynamics semiconductors devices"
+)
+# an idiom of employment beside "at X": a role or a time there counted in months or years
+# ("I've been at Stripe for two years")
+TENURES: Final = _words("year years month months decade decades")
 BUSINESSES: Final = _words(
     "store shop studio business company bakery cafe restaurant website blog channel podcast "
     "brand startup app farm salon gym biz"

@@ -96,8 +96,14 @@ SAID_CONFIDENCE = 1.0
 # "went for a run / on a hike" activities; an event one has, is having or has got dated by a
 # time ahead a plan ("I have a dentist appointment tomorrow"); a race trained for a plan; a
 # torn / fractured / twisted body part; a club one is a member or part of an activity; "we
-# spent a week in Greece" a visit
-DISTILLER_VERSION = "15"
+# spent a week in Greece" a visit; 16: from a new user's trial, an employer one is at, joined,
+# started at, left or quit when the phrase names an organisation for certain ("I'm now at a
+# fintech called Moeda as a senior data engineer", "I left Helios Grid last month": works_at
+# polarity false; never "I left Paris", "I'm at the beach"), a move in dated ahead a plan to
+# the place of the home ("a flat in Campo de Ourique, we move in on December 1st"), a race
+# dropped out of `dropped`, lessons in a named subject studied ("Portuguese lessons") and "on
+# Tuesday evenings" a habit
+DISTILLER_VERSION = "16"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
@@ -121,7 +127,9 @@ _ELIDED = re.compile(
 
 # a place named after a preposition or a visit ("I was in Chicago", "went to Madrid"): a cue
 # the word lists cannot hold
-_PLACE_NAME = re.compile(r"\b(?:in|to|from|visited|visiting)\s+(?:the\s+)?[A-Z][a-z]{2,}")
+_PLACE_NAME = re.compile(
+    r"\b(?:in|to|from|visited|visiting|at|left|quit|joined)\s+(?:the\s+)?[A-Z][a-z]{2,}"
+)  # version 16: an employer named after "at", "left", "quit", "joined"
 
 
 def chinese_text(text: str) -> bool:

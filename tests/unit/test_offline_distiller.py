@@ -730,3 +730,112 @@ def test_near_misses_of_version_15_state_nothing(text: str) -> None:
     """Guards: another's job cut, "engaged in", "fired up", a wish, a question, the addressee,
     a condition."""
     assert dated(text, SEPT_3) == []
+
+
+# --- version 16: a new user's trial (our own sentences; each test failed on version 15) -------
+
+NOV_20 = "2026-11-20T10:00:00+00:00"  # a Friday
+
+
+def test_being_at_an_organisation_is_working_there() -> None:
+    """ "I'm now at a fintech called Moeda as a senior data engineer" wrote nothing: being at
+    a kind of organisation named, a company's name, or a name with a role or a tenure is
+    where one works, with the role said beside it."""
+    assert dated("I'm now at a fintech called Moeda as a senior data engineer.", NOV_20) == [
+        (A, "works_as", "senior data engineer", True, ""),
+        (A, "works_at", "Moeda", True, ""),
+    ]
+    assert dated("I'm at a startup called Kite.", NOV_20) == [(A, "works_at", "Kite", True, "")]
+    assert dated("I've been at Google for two years.", NOV_20) == [
+        (A, "works_at", "Google", True, "")
+    ]
+    assert dated("I'm no longer at Stripe.", NOV_20) == [(A, "works_at", "Stripe", False, "")]
+
+
+def test_an_employer_left_or_quit_is_no_longer_held() -> None:
+    """ "I left Helios Grid last month" wrote nothing and "I quit Acme Corp" `dropped Acme
+    Corp`: a company left is no longer the employer, dated when the text says."""
+    assert dated("I left Helios Grid last month.", NOV_20) == [
+        (A, "works_at", "Helios Grid", False, "2026-10-01")
+    ]
+    assert dated("I quit Acme Corp.", NOV_20) == [(A, "works_at", "Acme Corp", False, "")]
+    assert dated("I left my job at Helios Grid.", NOV_20) == [
+        (A, "life_event", "left job", True, ""),
+        (A, "works_at", "Helios Grid", False, ""),
+    ]
+    assert dated("We quit Slack.", NOV_20) == [(A, "dropped", "Slack", True, "")]  # a tool
+
+
+def test_an_employer_joined_or_started_at_is_held_from_then() -> None:
+    assert dated("I joined Stripe as a product manager in March.", NOV_20) == [
+        (A, "works_as", "product manager", True, "2026-03-01"),
+        (A, "works_at", "Stripe", True, "2026-03-01"),
+    ]
+    assert dated("I started at Google last week.", NOV_20) == [
+        (A, "works_at", "Google", True, "2026-11-09")
+    ]
+    assert dated("I joined a startup called Kite last year.", NOV_20) == [
+        (A, "works_at", "Kite", True, "2025-01-01")
+    ]
+    assert dated("I start as charge nurse in January.", NOV_20) == [  # version 12, kept
+        (A, "plans", "start as charge nurse (2027-01)", True, "")
+    ]
+
+
+def test_a_move_in_on_a_day_ahead_is_a_plan_to_the_place_of_the_home() -> None:
+    text = "We signed the lease for a flat in Campo de Ourique, we move in on December 1st."
+    assert dated(text, NOV_20) == [
+        (A, "plans", "moving to Campo de Ourique (2026-12-01)", True, "")
+    ]
+    assert dated("We found a flat in Alfama and we're moving in next month.", NOV_20) == [
+        (A, "plans", "moving to Alfama (2026-12)", True, "")
+    ]
+    assert dated("We move in on December 1st.", NOV_20) == []  # where, it does not say
+    no_time = dated("We rented a flat in Alfama and we move in soon.", NOV_20)
+    assert [f for f in no_time if f[1] == "plans"] == []  # written only when a time dates it
+
+
+def test_a_race_dropped_out_of_is_dropped() -> None:
+    assert dated("I dropped out of the half marathon.", NOV_20) == [
+        (A, "dropped", "half marathon", True, "")
+    ]
+    son = dated("My son dropped out of college.", NOV_20)  # his, not the speaker's
+    assert [f for f in son if f[1] == "dropped"] == []
+
+
+def test_lessons_in_a_named_subject_are_studied_and_a_weekly_evening_is_no_date() -> None:
+    """ "I started Portuguese lessons on Tuesday evenings" wrote nothing; "on Tuesday
+    evenings" is a habit, not last Tuesday."""
+    assert dated("I started Portuguese lessons on Tuesday evenings.", NOV_20) == [
+        (A, "studies", "Portuguese", True, "")
+    ]
+    assert dated("I started pottery lessons last week.", NOV_20) == [
+        (A, "activity", "pottery lessons", True, "2026-11-09")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm at the beach.",
+        "I'm at home.",
+        "I'm at a cafe called Luna.",
+        "I was at Google for five years.",
+        "I left Paris last month.",
+        "I left the party early.",
+        "I left Tom.",
+        "You left Helios Grid.",
+        "I'd love to join Google.",
+        "Did you join Stripe?",
+        "If I join Acme Corp, I'll tell you.",
+        "I joined Parkrun.",
+        "I'm joining Stripe in January.",
+        "I didn't leave Acme Corp.",
+        "I'm not at Google.",
+        "I started at Harvard University.",
+    ],
+)
+def test_near_misses_of_version_16_state_no_employer(text: str) -> None:
+    """Guards: a place, an event, a venue, home, a person, the addressee, a wish, a question,
+    a condition, a club, a past employer, a job not yet begun, a denial, a school."""
+    assert [f for f in dated(text, NOV_20) if f[1] in ("works_at", "works_as")] == []

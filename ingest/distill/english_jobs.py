@@ -1,0 +1,216 @@
+"""Employers joined, held and left, a move in still ahead, a race dropped out of (version 16).
+
+Being *at* an employer is said with the verbs that also take places, events and people ("I'm
+at the beach", "I left Paris", "I left Tom", "I joined a book club"), so a clause here writes
+``works_at`` only when its phrase names an organisation for certain: a kind of organisation
+with its name ("a fintech called Moeda"), a company's name (a proper name with a word such as
+*Corp*, *Labs*, *Grid*: "Helios Grid"), or a proper name beside an idiom of employment (a
+role, "as a data engineer"; a tenure, "for two years"; "no longer"; "started at"). The small
+model's entity recogniser would not tell these apart (it reads "Helios" as a place and
+"Moeda" as a person) and is not loaded.
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Token
+
+from ingest.distill import lexicon as lx
+from ingest.distill.dates import find_times
+from ingest.distill.english import Clause, children, of_person, of_speaker, phrase, pobj
+from ingest.distill.facts import Fact
+
+# words that make a proper name a place, an event or a school, never an employer here
+_NOT_ORGS = lx.PLACES | lx.EVENTS | frozenset({"university", "college", "school", "academy"})
+_HOMES = frozenset({"apartment", "flat", "house", "home", "place", "condo", "studio"})
+
+
+def _called(token: Token) -> Token | None:
+    """ "a fintech called Moeda": the name a kind of organisation is given."""
+    if token.lemma_.lower() not in lx.ORG_NOUNS:
+        return None
+    for named in children(token, "acl"):
+        names = [n for n in children(named, "oprd", "attr", "dobj") if n.pos_ == "PROPN"]
+        if named.lemma_ in ("call", "name") and names:
+            return names[0]
+    return None
+
+
+def _name_words(token: Token) -> list[str]:
+    return [t.lower_ for t in token.lefts if t.dep_ == "compound"] + [token.lower_]
+
+
+def company_name(token: Token) -> bool:
+    """A proper name with a company's word after its first ("Helios Grid", "Acme Corp.")."""
+    words = _name_words(token)
+    return token.pos_ == "PROPN" and any(w in lx.ORG_NAME_WORDS for w in words[1:])
+
+
+def _employer(token: Token) -> str | None:
+    value = phrase(token)
+    if not value or value.lower() in lx.NOT_EMPLOYERS:
+        return None
+    return value
+
+
+def organisation(token: Token | None, *, named: bool = False) -> str | None:
+    """The employer a phrase names for certain (see the module); with ``named`` (an idiom of
+    employment beside it), also any other proper name that is no place, event or school."""
+    if token is None:
+        return None
+    name = _called(token)
+    if name is not None:
+        return _employer(name)
+    if company_name(token):
+        return _employer(token)
+    if named and token.pos_ == "PROPN" and not set(_name_words(token)) & _NOT_ORGS:
+        return _employer(token)
+    return None
+
+
+def _role(*holders: Token | None) -> str | None:
+    """An occupation after "as" on any of ``holders`` ("as a senior data engineer")."""
+    for holder in holders:
+        role = pobj(holder, "as") if holder is not None else None
+        if role is not None and role.lemma_.lower() in lx.OCCUPATIONS:
+            return phrase(role)
+    return None
+
+
+def _holders(target: Token) -> list[Token]:
+    """Where the parse may hang "as a Y": the phrase, its "called", the name."""
+    called = [n for n in children(target, "acl") if n.lemma_ in ("call", "name")]
+    return [target, *called, *(n for a in called for n in children(a, "oprd", "attr", "dobj"))]
+
+
+def _past(verb: Token) -> bool:
+    return verb.tag_ in ("VBD", "VBN")
+
+
+def _tenure(verb: Token) -> bool:
+    """ "for two years", "since 2019": a time there, as one is at an employer."""
+    span = pobj(verb, "for")
+    since = pobj(verb, "since")
+    return (span is not None and span.lemma_.lower() in lx.TENURES) or (
+        since is not None and since.like_num and len(since.text) == 4
+    )
+
+
+def _held(c: Clause, target: Token, *, named: bool) -> list[Fact]:
+    """works_at the organisation (and works_as the role said with it), polarity as said."""
+    role = _role(c.verb, *_holders(target))
+    employer = organisation(target, named=named or role is not None)
+    if employer is None:
+        return []
+    found = [c.fact("works_at", employer, confidence=0.85)]
+    if role and not c.negated:
+        found.append(c.fact("works_as", role, confidence=0.85))
+    return found
+
+
+def at_employer_rule(c: Clause) -> list[Fact]:
+    """ "I'm now at a fintech called Moeda as a senior data engineer", "I've been at Stripe
+    for two years", "I'm no longer at Acme Corp" (``polarity: false``). Now or up to now
+    only ("I was at Google" says nothing of now); a bare place, event or home is no
+    employer ("I'm at the beach", "I'm at home")."""
+    target = pobj(c.verb, "at")
+    if target is None or not of_speaker(c) or c.future or c.verb.tag_ == "VBD":
+        return []
+    if any(a.tag_ == "VBD" for a in children(c.verb, "aux")):
+        return []  # "I had been at X": before some past time
+    gone = any(a.lower_ in ("longer", "anymore") for a in c.verb.children)
+    if c.negated and not gone:
+        return []  # "I'm not at work": no employer left
+    return _held(c, target, named=gone or _tenure(c.verb))
+
+
+def left_employer_rule(c: Clause) -> list[Fact]:
+    """ "I left Helios Grid last month", "I quit Acme Corp": the employer no longer held; a
+    name that is no company's is not taken ("I left Paris", "I left the party")."""
+    if not of_speaker(c) or c.negated or c.future or not _past(c.verb):
+        return []
+    return [
+        c.fact("works_at", e, polarity=False, confidence=0.85)
+        for obj in children(c.verb, "dobj")
+        for e in [organisation(obj)]
+        if e
+    ]
+
+
+def joined_rule(c: Clause) -> list[Fact]:
+    """ "I joined Stripe as a product manager in May", "I joined a startup called Kite": the
+    employer joined (the proper name alone with a role: "I joined Parkrun" may be a club);
+    past only ("I'm joining Stripe" has not begun, "I'd love to join Google" is a wish)."""
+    if not of_speaker(c) or c.negated or c.future or not _past(c.verb):
+        return []
+    return [f for obj in children(c.verb, "dobj") for f in _held(c, obj, named=False)]
+
+
+def started_at_rule(c: Clause) -> list[Fact]:
+    """ "I started at Google last week", "I started as a nurse at St Luke's": a job begun
+    (past; "I start at Google in January" is a plan, version 12)."""
+    if not of_speaker(c) or c.negated or c.future or not _past(c.verb):
+        return []
+    role = pobj(c.verb, "as")
+    target = pobj(c.verb, "at") or (pobj(role, "at") if role is not None else None)
+    if target is not None:
+        return _held(c, target, named=True)
+    said = _role(c.verb)
+    return [c.fact("works_as", said, confidence=0.8)] if said else []
+
+
+def _timed(token: Token) -> bool:
+    """Whether a token lies in a time phrase of its sentence ("in March", "next month")."""
+    sent = token.sent
+    at = token.idx - sent.start_char
+    return any(p.start <= at < p.end for p in find_times(sent.text))
+
+
+def _home_place(verb: Token) -> str | None:
+    """The one named place a home of the sentence is in ("a flat in Campo de Ourique", "we
+    bought a house in Alfama": the parse may hang the place on the verb of the home)."""
+    places = {
+        p.i: p
+        for t in verb.sent
+        if t.lemma_.lower() in _HOMES
+        for p in [pobj(t, "in") or (pobj(t.head, "in") if t.dep_ == "dobj" else None)]
+        if p is not None and p.pos_ == "PROPN" and not _timed(p)
+    }
+    return phrase(next(iter(places.values()))) if len(places) == 1 else None
+
+
+def _in(verb: Token) -> bool:
+    """ "move in", "moving in next month" (the small model may read the time as its object)."""
+    return any(
+        t.lower_ == "in"
+        and (t.dep_ in ("advmod", "prt") or (t.dep_ == "prep" and all(map(_timed, t.children))))
+        for t in verb.children
+    )
+
+
+def moving_in_rule(c: Clause) -> list[Fact]:
+    """ "We signed the lease for a flat in Campo de Ourique, we move in on December 1st", "we're
+    moving in next month": a move still ahead to the place the sentence names, a plan written
+    only when a time still ahead dates it (as "we're moving to Berlin", version 12)."""
+    if not of_person(c) or c.negated or c.who is None or pobj(c.verb, "to", "into"):
+        return []
+    inside = _in(c.verb)
+    aux = children(c.verb, "aux")
+    present = c.verb.tag_ in ("VBP", "VBZ") and not aux
+    progressive = c.verb.tag_ == "VBG" and any(a.lemma_ == "be" for a in aux)
+    place = _home_place(c.verb) if inside and (present or progressive) else None
+    if not place:
+        return []
+    return [
+        Fact(c.who.id, "plans", f"moving to {place}", confidence=0.7, plan=True, ahead_only=True)
+    ]
+
+
+def dropped_out_rule(c: Clause) -> list[Fact]:
+    """ "I dropped out of the half marathon": something given up (``dropped``), an event or
+    a course; not another's ("my son dropped out" is his)."""
+    if not of_speaker(c) or c.negated or c.future or not _past(c.verb):
+        return []
+    out = next((t for t in c.verb.children if t.lower_ == "out"), None)
+    target = (pobj(out, "of") if out is not None else None) or pobj(c.verb, "of")
+    value = phrase(target) if target is not None else None
+    return [c.fact("dropped", value, confidence=0.85)] if value else []
