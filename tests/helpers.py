@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import uuid
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -122,6 +123,29 @@ def turn(
         "idempotency_key": f"{conversation}:{n}",
         "access": access or [],
     }
+
+
+def write_chat(
+    api: Api, chat: list[tuple[str, str]], access: dict[int, list[str]] | None = None
+) -> str:
+    """A new conversation of ``chat``'s turns (speaker, text), each written as a new user
+    writes (one POST each); ``access`` gives some turns, by number, their groups."""
+    conversation = f"conv-{uuid.uuid4().hex[:8]}"
+    for n, (speaker, text) in enumerate(chat):
+        body = turn(conversation, n, speaker, text, (access or {}).get(n))
+        response = api.post("/v1/observations", body)
+        assert response.status_code == 201, response.text
+    return conversation
+
+
+def recall_in(api: Api, query: str, conversation: str, k: int = 10) -> dict[str, Any]:
+    """The recall answer to ``query`` within one conversation."""
+    response = api.post(
+        "/v1/recall", {"query": query, "k": k, "filters": {"conversation_id": conversation}}
+    )
+    assert response.status_code == 200, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
 
 
 def count_nodes(driver: Driver, label: str) -> int:

@@ -39,6 +39,7 @@ FEATURES = (
     "kinds",
     "present",
     "mentioned",
+    "asked_kind",
 )
 EXPAND = 30  # groups whose graph neighbours are looked up
 # Fitted on LoCoMo with bench/locomo/crossval.py (round grid values, with e5-small-v2);

@@ -377,8 +377,8 @@ class _Status:
     or an agent's inferences, and a named one with no statement of their own among the
     results gets none (``others`` None). The person is a speaker, or one the speakers mention
     (``mentioned``: a relative, a friend; :mod:`graph_schema.recall.mentions`), whose groups
-    are those about them, read against the threshold of a query naming no one: all that is
-    said of them is said by others, so there is no contrast."""
+    are those about them, read against the floor of a person named: all that is said of them
+    is said by others, so there is no contrast."""
 
     person: str | None = None
     terms: list[str] = field(default_factory=list)  # the query's, without the person's name
@@ -414,8 +414,8 @@ class _Status:
             return
         own = self.answers(s, records)
         if self.mentioned is not None:
-            # all said of them is said by others: no contrast between people, the threshold
-            # of a query naming no one on what is said about them (``stated`` stays False)
+            # all said of them is said by others: no contrast between people, the floor of a
+            # person named on what is said about them (``stated`` stays False)
             # a question asking nothing but the person ("Who is Sam?", "What does Sam do?")
             # is covered by whatever is said of them
             if own:
@@ -580,7 +580,11 @@ def recall(
     others = None if person is None else person.others_relevance
     # coverage alone when nothing was embedded (a CJK query, or no model): its own rule
     rule = fusion.LEXICAL if query.vector is None else fusion.SEMANTIC
-    answered = bool(results) and fusion.answered(status.relevance, others, config, rule)
+    answered = bool(results) and (
+        status.relevance >= rule.person_threshold  # the person mentioned: their floor
+        if status.mentioned is not None
+        else fusion.answered(status.relevance, others, config, rule)
+    )
     # a thing the query names that nothing visible mentions: nothing can answer it
     answered = answered and not work.unmentioned
     # a kind of thing asked for that nothing read names ("What instrument does Tom play?")

@@ -182,15 +182,26 @@ _APPRAISAL = re.compile(
 )
 
 
+# a wish or a cheer for the other person's news ("Happy birthday to Lena!", "Congrats on the
+# promotion!", "Good luck tomorrow!"): it states nothing of the speaker's own
+_CHEER = re.compile(
+    r"^\s*(?:[^\W\d][\w .'-]{0,40}:\s*)?(?:happy\s+(?:birthday|anniversary)|congrats|"
+    r"congratulations|good\s+luck|best\s+of\s+luck|well\s+done|get\s+well\s+soon)\b",
+    re.IGNORECASE,
+)
+
+
 def states_own(sentence: str) -> bool:
     """Whether one sentence of a turn says something of the speaker's own: it does not ask,
     it is not addressed to the other person alone ("Glad your son is okay" speaks of the
     listener's son; "I love your idea" still has the speaker in it), and it is not an
     appraisal without the speaker in it ("That meal looks yum!" reacts to what the other
-    person shared)."""
+    person shared; nor is a wish or a cheer for the other's news: "Happy birthday to Lena!")."""
     if is_question(sentence):
         return False
     tokens = set(words(sentence))
+    if _CHEER.search(sentence) and not tokens & _FIRST_PERSON:
+        return False
     if tokens & _FIRST_PERSON or _CJK_FIRST.search(sentence):
         return True
     second = bool(tokens & _SECOND_PERSON) or bool(_CJK_SECOND.search(sentence))

@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 
+from graph_schema.recall import kinds
 from graph_schema.recall.fusion import DEFAULT_WEIGHTS, Candidate, FusionConfig, Scored, fuse
 from graph_schema.recall.query import (
     asks_present,
@@ -260,7 +261,7 @@ def rank(
     weights: Mapping[str, float] = WEIGHTS,
     fact_weights: Mapping[str, float] | None = None,
 ) -> list[Scored]:
-    """The whole ranking of recall (steps 1-6), best first; used by recall and the bench."""
+    """The whole ranking of recall (steps 1-7), best first; used by recall and the bench."""
     return reorder(fuse(lists, text, config, neighbours_of), text, config, weights, fact_weights)
 
 
@@ -271,13 +272,15 @@ def reorder(
     weights: Mapping[str, float] = WEIGHTS,
     fact_weights: Mapping[str, float] | None = None,
 ) -> list[Scored]:
-    """Steps 5-6 on groups in their fused order (:func:`~graph_schema.recall.fusion.ordered`);
+    """Steps 5-7 on groups in their fused order (:func:`~graph_schema.recall.fusion.ordered`);
     again when reading the results found a boost (a group about the person a question
     mentions, :mod:`graph_schema.recall.mentions`)."""
     if config.enabled("rerank"):
         fused = rerank(fused, text, config, weights, fact_weights)
     if config.enabled("present") and asks_present(text):
-        return present_first(fused)
+        fused = present_first(fused)
+    if config.enabled("asked_kind"):
+        fused = kind_first(fused, kinds.table().asked_in(text))
     return fused
 
 
@@ -303,6 +306,32 @@ def present_first(ranked: list[Scored]) -> list[Scored]:
             s.boosts.append("present")
     moved = {s.gid for s in tied}
     return newest + [s for s in ranked if s.gid not in moved]
+
+
+def kind_first(ranked: list[Scored], asked: Sequence[str]) -> list[Scored]:
+    """Step 7, for a question asking for a thing of a kind ("What language is Priya
+    learning?", :mod:`graph_schema.recall.kinds`): among the groups of the best PRESENT_DEPTH
+    that score at least NEAR_TIE of the best, those whose own text names a thing of every kind
+    asked come first ("I started Portuguese lessons" before "I'm a data engineer"), each part
+    in its order, then the rest. A group moved up carries the boost ``kind``. Scores are left
+    as they are."""
+    head = ranked[:PRESENT_DEPTH]
+    if not asked or not head:
+        return ranked
+    best = _value(head[0])
+    tied = [s for s in head if _value(s) >= NEAR_TIE * best]
+    table = kinds.table()
+    naming = [s for s in tied if all(table.names(kind, _own_text(s)) for kind in asked)]
+    order = naming + [s for s in tied if s not in naming]
+    for before, s in enumerate(tied):
+        if order.index(s) < before:
+            s.boosts.append("kind")
+    moved = {s.gid for s in tied}
+    return order + [s for s in ranked if s.gid not in moved]
+
+
+def _own_text(s: Scored) -> str:
+    return s.turn if s.turn is not None else "\n".join(s.texts)
 
 
 def _value(s: Scored) -> float:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import Api, turn
+from tests.helpers import Api, recall_in, turn, write_chat
 
 pytestmark = pytest.mark.integration
 
@@ -29,21 +29,7 @@ CHAT_ZH = [
 ]
 
 
-def write_chat(api: Api, chat: list[tuple[str, str]]) -> str:
-    conversation = f"conv-{uuid.uuid4().hex[:8]}"
-    for n, (speaker, text) in enumerate(chat):
-        response = api.post("/v1/observations", turn(conversation, n, speaker, text))
-        assert response.status_code == 201, response.text
-    return conversation
-
-
-def ask(api: Api, query: str, conversation: str) -> dict[str, Any]:
-    response = api.post(
-        "/v1/recall", {"query": query, "k": 10, "filters": {"conversation_id": conversation}}
-    )
-    assert response.status_code == 200, response.text
-    answer: dict[str, Any] = response.json()
-    return answer
+ask = recall_in
 
 
 def top_speaker(answer: dict[str, Any]) -> str:

@@ -5,12 +5,11 @@ as a new user writes (observations, then recall straight after, no admin call)."
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import pytest
 
-from tests.helpers import Api, turn
+from tests.helpers import Api, recall_in, write_chat
 
 pytestmark = pytest.mark.integration
 
@@ -21,25 +20,12 @@ CHAT = [
     ("Priya", "My sister Meera is visiting me from Leeds next week."),
     ("Priya", "Meera got engaged to her boyfriend Karan! The wedding is in Jaipur next April."),
     ("Priya", "I drive an old blue Fiat to the office."),
+    ("Priya", "I'm vegetarian and I can't eat anything with sesame, I'm allergic."),
+    ("Priya", "Sam's mum is coming for Christmas. She doesn't eat gluten, so I need recipes."),
 ]
 
 
-def write(api: Api, chat: list[tuple[str, str]], hidden: dict[int, list[str]]) -> str:
-    conversation = f"conv-{uuid.uuid4().hex[:8]}"
-    for n, (speaker, text) in enumerate(chat):
-        body = turn(conversation, n, speaker, text, hidden.get(n))
-        response = api.post("/v1/observations", body)
-        assert response.status_code == 201, response.text
-    return conversation
-
-
-def ask(api: Api, query: str, conversation: str) -> dict[str, Any]:
-    response = api.post(
-        "/v1/recall", {"query": query, "k": 10, "filters": {"conversation_id": conversation}}
-    )
-    assert response.status_code == 200, response.text
-    answer: dict[str, Any] = response.json()
-    return answer
+ask = recall_in
 
 
 def top_text(answer: dict[str, Any]) -> str:
@@ -49,7 +35,7 @@ def top_text(answer: dict[str, Any]) -> str:
 
 @pytest.fixture(scope="module")
 def chat(api: dict[str, Api]) -> str:
-    return write(api["alice"], CHAT, {})
+    return write_chat(api["alice"], CHAT)
 
 
 @pytest.mark.parametrize(
@@ -71,19 +57,19 @@ def test_a_question_about_someone_the_user_mentions_is_answered_from_what_is_sai
     assert said in top_text(answer)
 
 
-@pytest.mark.parametrize(
-    "question",
-    [
-        "Where does Meera work?",  # was answered with Priya's own work (relevance 0.68)
-        "What car does Sam drive?",  # was answered: Priya's car is hers
-    ],
-)
-def test_what_is_said_of_the_user_does_not_answer_for_someone_they_mention(
-    api: dict[str, Api], chat: str, question: str
+def test_what_is_about_the_person_mentioned_ranks_as_a_named_persons_turns_do(
+    api: dict[str, Api], chat: str
 ) -> None:
-    answer = ask(api["bob"], question, chat)
-    assert answer["status"] == "not_found", (answer["relevance"], answer["person"])
-    assert answer["person"] is not None and answer["person"]["name"] in question
+    """Priya's own diet ranked first for a question about Sam's mother's (failed before)."""
+    answer = ask(api["bob"], "What dietary restriction does Sam's mother have?", chat)
+    assert answer["person"] == {"name": "Sam", "others_relevance": None}
+    top = answer["results"][0]
+    assert "gluten" in top["turn"]["text"]
+    assert "mentioned" in top["why"]["boosts"]
+    assert all(
+        "mentioned" not in r["why"]["boosts"] or "Sam" in r["turn"]["text"]
+        for r in answer["results"]
+    )
 
 
 def test_a_relation_the_reader_may_not_see_mentions_no_one(api: dict[str, Api]) -> None:
@@ -91,8 +77,8 @@ def test_a_relation_the_reader_may_not_see_mentions_no_one(api: dict[str, Api]) 
     the conversation as if it had never been written (it comes last: no turn's passage holds
     it)."""
     others = [*CHAT[:3], *CHAT[4:]]
-    without = write(api["alice"], others, {})
-    hidden = write(api["alice"], [*others, CHAT[3]], {len(others): ["finance"]})
+    without = write_chat(api["alice"], others)
+    hidden = write_chat(api["alice"], [*others, CHAT[3]], {len(others): ["finance"]})
     question = "Where does Meera work?"
     assert ask(api["alice"], question, hidden)["person"]["name"] == "Meera"
     before, after = ask(api["bob"], question, without), ask(api["bob"], question, hidden)

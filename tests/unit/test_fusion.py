@@ -155,6 +155,13 @@ def test_own_sentences_drop_questions_and_what_is_said_to_the_listener() -> None
     assert not states_own("Learning an instrument is really cool.")
     assert states_own("My new bike looks great.")
     assert states_own("The concert started at eight.")
+    # a wish or a cheer for the other's news: "What did Jonas give Lena for her birthday?" was
+    # refused because Aiko's "Happy birthday to Lena!" outmatched Jonas's answer (failed before)
+    assert not states_own("Happy birthday to Lena!")
+    assert not states_own("Aiko: Congrats on the promotion, that's huge!")
+    assert not states_own("Good luck with the race tomorrow!")
+    assert states_own("Happy birthday to me, I turned forty today!")
+    assert states_own("Happy hour was fun.")
     assert own_sentences("我喜欢跑步。你的狗很可爱。你去过北京吗？") == ["我喜欢跑步。"]
     assert own_sentences("Where did you go?") == []
     assert own_sentences("I run version 3.5 now. Did you?") == ["I run version 3.5 now."]

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graph_schema.recall import fusion, rerank
+from graph_schema.recall import fusion, kinds, rerank
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
 from graph_schema.recall.query import asks_present, asks_when, content_terms, mentions_time
 
@@ -268,3 +268,24 @@ def test_switched_off_a_present_question_keeps_the_ranks_order() -> None:
     past = rerank.rank(lists, "Where did Nadia live in March 2026?", fused, lambda _: {})
     assert [s.gid for s in on] == ["new", "old"]
     assert [s.gid for s in off] == [s.gid for s in past] == ["old", "new"]
+
+
+def _turn(gid: str, score: float, text: str) -> Scored:
+    return Scored(gid=gid, rerank=score, turn=text, texts=[f"Priya: {text}"])
+
+
+def test_a_question_asking_for_a_kind_puts_the_near_ties_naming_one_first() -> None:
+    """ "What language is Priya learning?" ranked her job turn (0.068) over her Portuguese
+    lessons (0.056): a near tie, and only the second names a language (failed before: no
+    such step)."""
+    job = _turn("job", 0.068, "I'm a data engineer there. My first day was yesterday.")
+    lessons = _turn("lessons", 0.056, "I started Portuguese lessons on Tuesday evenings.")
+    far = _turn("far", 0.03, "I speak some French.")  # names one, but no near tie
+    asked = kinds.table().asked_in("What language is Priya learning?")
+    assert asked == ["language"]
+    ranked = rerank.kind_first([job, lessons, far], asked)
+    assert [s.gid for s in ranked] == ["lessons", "job", "far"]
+    assert lessons.boosts == ["kind"] and job.boosts == [] and far.boosts == []
+    # nothing asked, or the best already names it: the order stands
+    assert rerank.kind_first([job, lessons], []) == [job, lessons]
+    assert [s.gid for s in rerank.kind_first([lessons, job], asked)] == ["lessons", "job"]
