@@ -14,7 +14,7 @@ from graph_schema.schema.ontology import predicate_map
 from ingest.observations import Context, ingest_observations
 from server.settings import Settings
 from tests.fakes import SaidDistiller
-from tests.helpers import Api, assertion, turn
+from tests.helpers import Api, assertion, recall_in, turn
 
 pytestmark = pytest.mark.integration
 
@@ -40,13 +40,7 @@ def turns(answer: dict[str, Any]) -> list[str]:
     return [r["evidence"][0]["observation_id"] for r in answer["results"]]
 
 
-def ask(api: Api, query: str, conversation: str, k: int = 10) -> dict[str, Any]:
-    response = api.post(
-        "/v1/recall", {"query": query, "k": k, "filters": {"conversation_id": conversation}}
-    )
-    assert response.status_code == 200, response.text
-    data: dict[str, Any] = response.json()
-    return data
+ask = recall_in
 
 
 @pytest.fixture
