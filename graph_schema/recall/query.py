@@ -35,12 +35,14 @@ _CJK_OR_NOT = re.compile(
 )
 
 # Lucene's English stop set plus question words: they carry no topic, and in a chat log they
-# match every turn that asks something.
+# match every turn that asks something. And the words a question about the present is framed
+# by ("Who owns the Atlas API now?"): they ask when, not what, and matched "The API spec is
+# now at version 1.4" over the note that answers.
 _STOP_TEXT = """a an and are as at be but by for if in into is it no not of on or such that
     the their then there these they this to was will with what when where who whom whose which
     why how did do does done doing has have had having can could would should shall might may must
     much many kind type sort some any ever i me my you your he him his she her we us our its
-    s t am been being were"""
+    s t am been being were now nowadays still anymore"""
 STOP_WORDS = frozenset(_STOP_TEXT.split())
 
 
@@ -183,9 +185,11 @@ _APPRAISAL = re.compile(
 
 
 # a wish or a cheer for the other person's news ("Happy birthday to Lena!", "Congrats on the
-# promotion!", "Good luck tomorrow!"): it states nothing of the speaker's own
+# promotion!", "Good luck tomorrow!"), alone, after "Aiko: " (a passage) or "Aiko said " (the
+# said assertion's text): it states nothing of the speaker's own
 _CHEER = re.compile(
-    r"^\s*(?:[^\W\d][\w .'-]{0,40}:\s*)?(?:happy\s+(?:birthday|anniversary)|congrats|"
+    r"^\s*(?:[^\W\d][\w.'-]{0,40}(?:\s+[^\W\d][\w.'-]{0,40}){0,3}(?::|\s+said)\s+)?"
+    r"(?:happy\s+(?:birthday|anniversary)|congrats|"
     r"congratulations|good\s+luck|best\s+of\s+luck|well\s+done|get\s+well\s+soon)\b",
     re.IGNORECASE,
 )

@@ -76,6 +76,11 @@ def test_content_terms_drop_question_words_and_stem() -> None:
         "group",
     ]
     assert content_terms("she lives, he lived, living") == ["liv"]
+    # the words that frame a question about the present ask when, not what: "now" matched
+    # "The API spec is now at version 1.4" over the note that answers (failed before)
+    assert content_terms("Who owns the Atlas API now?") == content_terms("Who owns the Atlas API?")
+    assert content_terms("Is she still running? Not anymore.") == content_terms("running")
+    assert content_terms("What is Jon currently reading?") == ["jon", "current", "read"]
     assert content_terms("我们项目从Vue换成React了") == [
         *("我们", "们项", "项目", "目从"),
         *("vue", "换成", "react"),
@@ -159,6 +164,8 @@ def test_own_sentences_drop_questions_and_what_is_said_to_the_listener() -> None
     # refused because Aiko's "Happy birthday to Lena!" outmatched Jonas's answer (failed before)
     assert not states_own("Happy birthday to Lena!")
     assert not states_own("Aiko: Congrats on the promotion, that's huge!")
+    assert not states_own("Aiko said Happy birthday to Lena!")  # a said assertion's text
+    assert not states_own("Mary Ann said Good luck with the race tomorrow!")
     assert not states_own("Good luck with the race tomorrow!")
     assert states_own("Happy birthday to me, I turned forty today!")
     assert states_own("Happy hour was fun.")
