@@ -493,6 +493,20 @@ def children(token: Token, *deps: str) -> list[Token]:
     return [c for c in token.children if c.dep_ in deps]
 
 
+def naming_clauses(token: Token) -> list[Token]:
+    """The clauses that give ``token`` a name: "a fintech *called* Moeda"."""
+    return [c for c in children(token, "acl") if c.lemma_ in ("call", "name")]
+
+
+def called_name(token: Token) -> Token | None:
+    """The proper name a clause gives ``token`` ("a fintech called Moeda": ``Moeda``)."""
+    for named in naming_clauses(token):
+        names = [n for n in children(named, "oprd", "attr", "dobj") if n.pos_ == "PROPN"]
+        if names:
+            return names[0]
+    return None
+
+
 def dobjs(verb: Token) -> list[Token]:
     """The verb's direct objects; in a relative clause ("the books I bought", "a concert
     that we enjoyed") the noun the clause describes."""

@@ -16,7 +16,16 @@ from spacy.tokens import Token
 
 from ingest.distill import lexicon as lx
 from ingest.distill.dates import find_times
-from ingest.distill.english import Clause, children, of_person, of_speaker, phrase, pobj
+from ingest.distill.english import (
+    Clause,
+    called_name,
+    children,
+    naming_clauses,
+    of_person,
+    of_speaker,
+    phrase,
+    pobj,
+)
 from ingest.distill.facts import Fact
 
 # words that make a proper name a place, an event or a school, never an employer here
@@ -26,13 +35,7 @@ _HOMES = frozenset({"apartment", "flat", "house", "home", "place", "condo", "stu
 
 def _called(token: Token) -> Token | None:
     """ "a fintech called Moeda": the name a kind of organisation is given."""
-    if token.lemma_.lower() not in lx.ORG_NOUNS:
-        return None
-    for named in children(token, "acl"):
-        names = [n for n in children(named, "oprd", "attr", "dobj") if n.pos_ == "PROPN"]
-        if named.lemma_ in ("call", "name") and names:
-            return names[0]
-    return None
+    return called_name(token) if token.lemma_.lower() in lx.ORG_NOUNS else None
 
 
 def _name_words(token: Token) -> list[str]:
@@ -78,7 +81,7 @@ def _role(*holders: Token | None) -> str | None:
 
 def _holders(target: Token) -> list[Token]:
     """Where the parse may hang "as a Y": the phrase, its "called", the name."""
-    called = [n for n in children(target, "acl") if n.lemma_ in ("call", "name")]
+    called = naming_clauses(target)
     return [target, *called, *(n for a in called for n in children(a, "oprd", "attr", "dobj"))]
 
 

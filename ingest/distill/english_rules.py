@@ -20,6 +20,7 @@ from ingest.distill.english import (
     DEMONSTRATIVES,
     NOT_NAMES,
     Clause,
+    called_name,
     children,
     dobjs,
     future_tense,
@@ -983,10 +984,9 @@ def employers(token: Token | None) -> list[str]:
     name ("a job at a fintech called Pagaqui": ``Pagaqui``, version 14)."""
     if token is None:
         return []
-    for named in children(token, "acl"):
-        names = [n for n in children(named, "oprd", "attr", "dobj") if n.pos_ == "PROPN"]
-        if named.lemma_ in ("call", "name") and names:
-            return [p for p in [phrase(names[0])] if p]
+    name = called_name(token)
+    if name is not None:
+        return [p for p in [phrase(name)] if p]
     return [p for p in phrases(token) if p.lower() not in lx.NOT_EMPLOYERS]
 
 
