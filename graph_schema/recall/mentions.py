@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from graph_schema.recall.fusion import Scored
@@ -33,13 +34,17 @@ class Mentioned:
     name: str
     identifiers: frozenset[str]
 
+    @cached_property
+    def _word(self) -> re.Pattern[str]:
+        """The name as a word, compiled once: every ranked group is read with it."""
+        return re.compile(rf"(?<!\w){re.escape(self.name)}(?!\w)", re.IGNORECASE)
+
     def in_group(self, s: Scored, records: Sequence[Any]) -> bool:
         """Whether group ``s`` is about this person: its own turn (or, for a group from no
         observation, its text) names them as a word, or one of its facts has them as subject
         or object."""
         own = [s.turn] if s.turn is not None else s.texts
-        word = re.compile(rf"(?<!\w){re.escape(self.name)}(?!\w)", re.IGNORECASE)
-        if any(word.search(t) for t in own):
+        if any(self._word.search(t) for t in own):
             return True
         return any(_ends(r) & self.identifiers for r in records)
 

@@ -298,14 +298,11 @@ def present_first(ranked: list[Scored]) -> list[Scored]:
     first = head[0].occurred_at if head else None
     if first is None:
         return ranked
-    best = _value(head[0])
-    tied = [s for s in head if s.occurred_at is not None and _value(s) >= NEAR_TIE * best]
-    newest = sorted(tied, key=lambda s: s.occurred_at or first, reverse=True)
-    for before, s in enumerate(tied):
-        if newest.index(s) < before:
-            s.boosts.append("present")
-    moved = {s.gid for s in tied}
-    return newest + [s for s in ranked if s.gid not in moved]
+
+    def newest(tied: list[Scored]) -> list[Scored]:
+        return sorted(tied, key=lambda s: s.occurred_at or first, reverse=True)
+
+    return _near_ties_first(ranked, newest, "present", lambda s: s.occurred_at is not None)
 
 
 def kind_first(ranked: list[Scored], asked: Sequence[str]) -> list[Scored]:
@@ -315,17 +312,35 @@ def kind_first(ranked: list[Scored], asked: Sequence[str]) -> list[Scored]:
     asked come first ("I started Portuguese lessons" before "I'm a data engineer"), each part
     in its order, then the rest. A group moved up carries the boost ``kind``. Scores are left
     as they are."""
+    if not asked:
+        return ranked
+    table = kinds.table()
+
+    def naming_first(tied: list[Scored]) -> list[Scored]:
+        naming = [s for s in tied if all(table.names(kind, _own_text(s)) for kind in asked)]
+        return naming + [s for s in tied if s not in naming]
+
+    return _near_ties_first(ranked, naming_first, "kind")
+
+
+def _near_ties_first(
+    ranked: list[Scored],
+    arrange: Callable[[list[Scored]], list[Scored]],
+    boost: str,
+    eligible: Callable[[Scored], bool] = lambda s: True,
+) -> list[Scored]:
+    """Steps 6 and 7: the groups of the best PRESENT_DEPTH that are ``eligible`` and score at
+    least NEAR_TIE of the best, put in the order ``arrange`` gives them, then the rest in
+    order; a group moved up carries ``boost``. Scores are left as they are."""
     head = ranked[:PRESENT_DEPTH]
-    if not asked or not head:
+    if not head:
         return ranked
     best = _value(head[0])
-    tied = [s for s in head if _value(s) >= NEAR_TIE * best]
-    table = kinds.table()
-    naming = [s for s in tied if all(table.names(kind, _own_text(s)) for kind in asked)]
-    order = naming + [s for s in tied if s not in naming]
+    tied = [s for s in head if eligible(s) and _value(s) >= NEAR_TIE * best]
+    order = arrange(tied)
     for before, s in enumerate(tied):
         if order.index(s) < before:
-            s.boosts.append("kind")
+            s.boosts.append(boost)
     moved = {s.gid for s in tied}
     return order + [s for s in ranked if s.gid not in moved]
 
