@@ -136,7 +136,7 @@ def _memory_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None
         `person`, for a question about one person, how well the others' statements fit;
         `unmentioned`, the names in the query that nothing in memory mentions;
         `missing_kinds`, the kinds of thing it asks for (an instrument, a colour, a brother)
-        that none of the results names."""
+        that none of the results names, or `amount` for a price none of them states."""
         filters = {"conversation_id": conversation_id} if conversation_id else None
         return await _answer(
             client.recall(query, k=k, as_of=as_of, known_at=known_at, filters=filters)

@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 TABLE = Path(__file__).with_name("kinds.json")
-WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")  # "my daughter's": "my", "daughter", "s"
+# a word is letters of any alphabet ("Tomás" is one word, never "tom", a tomcat);
+# "my daughter's": "my", "daughter", "s"
+WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 LONGEST = 3  # words in the longest member checked ("french horn", "chow chow")
 # where a question asks for a kind: "what kind of X", "which X", "what colour", "X's favourite Y"
 _KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\s+([a-z]+)")
@@ -64,10 +67,12 @@ class Kinds:
         """Whether ``text`` names a thing of ``kind`` (one to three words, the last one
         read in the singular too)."""
         members = self.members[kind]
-        words = WORD.findall(text.lower())
+        words = WORD.findall(_folded(text.lower()))
         for n in range(1, LONGEST + 1):
             for i in range(len(words) - n + 1):
                 *head, last = words[i : i + n]
+                if n == 1 and len(last) == 1:
+                    continue  # "a" is no vitamin A (WordNet's food holds the letters)
                 if " ".join([*head, last]) in members:
                     return True
                 if " ".join([*head, self.singular(last)]) in members:
@@ -86,6 +91,13 @@ class Kinds:
         words += [m.group(1) for m in _POSSESSED.finditer(query)]
         kinds = (self.asked.get(w) or self.asked.get(self.singular(w)) for w in words)
         return list(dict.fromkeys(k for k in kinds if k is not None))
+
+
+def _folded(text: str) -> str:
+    """``text`` without its accents: WordNet's words are written without them ("café au
+    lait" is its "cafe au lait")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 @cache

@@ -21,8 +21,8 @@ from graph_schema.core.types import Principal, SourceKind, Status, Tier
 from graph_schema.ledger.reads import DEFAULT_TIERS
 from graph_schema.ledger.records import assertion_out
 from graph_schema.lifecycle import access
+from graph_schema.recall import amounts, fusion, kinds, mentions, origins, rerank
 from graph_schema.recall import cypher as q
-from graph_schema.recall import fusion, kinds, mentions, origins, rerank
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
 from graph_schema.recall.mentions import Mentioned
 from graph_schema.recall.named import named_terms, thing_terms, unheld_in
@@ -525,14 +525,18 @@ def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str
     """The kinds the query asks for that no group read for the answer names
     (:mod:`graph_schema.recall.kinds`): for a query naming one person, that person's groups
     (or those about the person mentioned), each its own turn and the question it answers;
-    otherwise every group's texts."""
+    otherwise every group's texts. A sum of money asked for and stated by none of the groups
+    about the thing (:mod:`graph_schema.recall.amounts`, whoever said it) is the kind
+    ``amount``."""
     texts: list[str] = []
     for s in work.window:
         if not status.answers(s, work.records.get(s.gid, [])):
             continue
         own = [s.turn] if status.person is not None and s.turn is not None else s.texts
         texts += [*own, *([s.question] if s.question else [])]
-    return kinds.missing(query.text, texts)
+    missing = kinds.missing(query.text, texts)
+    read = [amounts.Read(s.texts, s.question) for s in work.window]
+    return [*missing, amounts.KIND] if amounts.missing(query.text, read) else missing
 
 
 def _score(s: Scored, top: float) -> float:

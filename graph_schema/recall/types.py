@@ -163,8 +163,9 @@ class RecallAnswer(BaseModel):
         description=(
             "Kinds of thing the query asks for ('What instrument…', 'favourite colour') that "
             "none of the results read for the answer names, as WordNet kinds "
-            "('musical_instrument', 'color'); when any, the status is not_found "
-            "(docs/recall.md)."
+            "('musical_instrument', 'color'), or 'amount' for a sum of money asked for "
+            "('How much did the camera cost?') that none of them states; when any, the "
+            "status is not_found (docs/recall.md)."
         ),
     )
     as_of: datetime

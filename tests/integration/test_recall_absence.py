@@ -338,6 +338,40 @@ def test_a_kind_named_later_answers_the_question(api: dict[str, Api]) -> None:
     assert answer["missing_kinds"] == []
 
 
+SHOP_CHAT = [
+    ("Marcus", "I finally sold the Sony and bought a Canon R6 Mark II last week."),
+    ("Elena", "Nice! And the studio in RiNo, what would that cost?"),
+    ("Marcus", "About 1,400 dollars a month for the small one."),
+    ("Elena", "I got a new bike for the commute."),
+    ("Marcus", "How much was the bike?"),
+    ("Elena", "Only 300 euros, second hand."),
+]
+
+
+@pytest.fixture(scope="module")
+def shop_chat(api: dict[str, Api]) -> str:
+    return write_chat(api["alice"], SHOP_CHAT)
+
+
+def test_a_price_nothing_states_is_not_found(api: dict[str, Api], shop_chat: str) -> None:
+    """The purchase is there, close in words; its price is not: the studio's is another's."""
+    answer = ask(api["bob"], "How much did the Canon R6 cost?", shop_chat)
+    assert answer["status"] == "not_found", (answer["relevance"], answer["missing_kinds"])
+    assert answer["missing_kinds"] == ["amount"]
+    assert "Canon R6" in answer["results"][0]["evidence"][0]["quote"]
+
+
+@pytest.mark.parametrize(
+    "question", ["How much does the studio in RiNo cost?", "How much did Elena's bike cost?"]
+)
+def test_a_price_stated_or_answered_in_a_reply_is_answered(
+    api: dict[str, Api], shop_chat: str, question: str
+) -> None:
+    answer = ask(api["bob"], question, shop_chat)
+    assert answer["status"] == "answered", (answer["relevance"], answer["missing_kinds"])
+    assert answer["missing_kinds"] == []
+
+
 # sixteen turns of two people: enough that the turns about Tom's anniversary rank below the
 # top three for a question about Priya's
 LONG_CHAT = [

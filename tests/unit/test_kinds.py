@@ -65,6 +65,11 @@ def test_the_kinds_a_question_asks_for(query: str, asked: list[str]) -> None:
         ("brother", "By the way, my sister Anika is moving to Lisbon.", False),
         ("daughter", "We celebrated my daughter's birthday.", True),  # a possessive
         ("mother", "My mom taught me to bake.", True),
+        # a word with a letter outside a-z is one word: "Tomás" is no "tom" (a tomcat)
+        ("feline", "My brother Tomás is getting married in June.", False),
+        # no "caf"; and "a" is no vitamin A (WordNet's food holds the letters)
+        ("food", "We met at a café near the river.", False),
+        ("beverage", "Zoë brought café au lait.", True),  # WordNet's "cafe au lait"
     ],
 )  # fmt: skip
 def test_whether_a_text_names_a_thing_of_a_kind(kind: str, text: str, names: bool) -> None:

@@ -1,0 +1,72 @@
+"""A sum of money asked for, and whether the texts about the thing state one (recall's
+``missing_kinds``: ``amount``, graph_schema/recall/amounts.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph_schema.recall import amounts
+from graph_schema.recall.amounts import Read
+
+
+@pytest.mark.parametrize(
+    ("query", "asks"),
+    [
+        ("How much did the Canon R6 cost?", True),
+        ("How much is the rent for the new flat?", True),
+        ("How much does Marcus pay for the studio?", True),
+        ("How much did Snowflake quote for the warehouse?", True),
+        ("What did BigQuery cost in April 2026?", True),
+        ("What is the price of the tickets?", True),
+        ("How much error budget is left now?", False),  # an amount, but of no money
+        ("How many weddings has Marcus booked?", False),
+        ("What did Marcus buy?", False),
+    ],
+)  # fmt: skip
+def test_the_questions_that_ask_for_a_sum_of_money(query: str, asks: bool) -> None:
+    assert amounts.asked(query) is asks
+
+
+@pytest.mark.parametrize(
+    ("text", "states"),
+    [
+        ("About 1,400 dollars a month for the small one.", True),
+        ("It was $30 at the market.", True),
+        ("Only 300 euros, second hand.", True),
+        ("They quoted two grand for the whole thing.", True),
+        ("The first lesson was free.", True),
+        ("Cut by 30% since May.", True),
+        ("我花了三千块。", True),
+        ("I finally sold the Sony and bought a Canon R6 Mark II last week.", False),  # R6: a name
+        ("The build on node p99-3 passed.", False),
+    ],
+)  # fmt: skip
+def test_whether_a_text_states_an_amount(text: str, states: bool) -> None:
+    assert amounts.states(text) is states
+
+
+CANON = Read(["I finally sold the Sony and bought a Canon R6 Mark II last week."])
+STUDIO = Read(["I'm thinking of renting a studio in RiNo, about 1,400 dollars a month."])
+BIKE = Read(["I got a new bike for the commute."])
+PRICE = Read(["Only 300 euros, second hand."], question="Marcus: How much was the bike?")
+OTHER = Read(["About 1,400 dollars."], question="Elena: And the studio, what would that cost?")
+
+
+def test_the_amount_must_be_stated_about_the_thing_asked_about() -> None:
+    """The studio's price in another text does not answer what the camera cost."""
+    assert amounts.missing("How much did the Canon R6 cost?", [CANON, STUDIO]) is True
+    assert amounts.missing("How much does the studio in RiNo cost?", [CANON, STUDIO]) is False
+
+
+def test_a_reply_to_a_question_naming_the_thing_answers_it() -> None:
+    """The amount is in the reply to the question about the bike, not to the one about the
+    studio."""
+    assert amounts.missing("How much did the bike cost?", [BIKE, PRICE]) is False
+    assert amounts.missing("How much did the bike cost?", [BIKE, OTHER]) is True
+
+
+def test_without_the_things_words_every_text_is_read() -> None:
+    query = "How much does Marcus pay for the studio?"  # no thing read from this shape
+    assert amounts.missing(query, [CANON, STUDIO]) is False
+    assert amounts.missing(query, [CANON]) is True
+    assert amounts.missing("What camera did Marcus buy?", [CANON]) is False  # asks no sum
