@@ -102,8 +102,10 @@ SAID_CONFIDENCE = 1.0
 # polarity false; never "I left Paris", "I'm at the beach"), a move in dated ahead a plan to
 # the place of the home ("a flat in Campo de Ourique, we move in on December 1st"), a race
 # dropped out of `dropped`, lessons in a named subject studied ("Portuguese lessons") and "on
-# Tuesday evenings" a habit
-DISTILLER_VERSION = "16"
+# Tuesday evenings" a habit; 17: from a new user's trial, a pet named by the kids and up to
+# two sentences after it was told of ("We got a puppy on Sunday! A golden retriever. The kids
+# named him Biscuit")
+DISTILLER_VERSION = "17"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
@@ -250,11 +252,14 @@ def _carry_times(text: _Text) -> None:
         ]
 
 
-# "Her name is Pepper", "We named him Biscuit": the name of a pet the turn just told of
+# "Her name is Pepper", "We named him Biscuit", "The kids named him Biscuit": the name of a
+# pet the turn just told of
 _PET_NAMED = re.compile(
     r"(?:^|,\s*)(?i:(?:her|his|its) name(?: is|'s|’s)|(?:she|he|it)(?: is|'s|’s)"
-    r" called|(?:we|i) (?:named|called) (?:her|him|it))\s+([A-Z][a-z]+)\s*[.!]*$"
+    r" called|(?:we|i|the kids|the children) (?:named|called) (?:her|him|it))"
+    r"\s+([A-Z][a-z]+)\s*[.!]*$"
 )
+_PET_BACK = 2  # sentences back the pet may have been told of, with none between saying more
 
 
 def _name_pets(text: _Text) -> None:
@@ -268,9 +273,21 @@ def _name_pets(text: _Text) -> None:
         found = _PET_NAMED.search(said)
         if found is None or found.group(1).lower() in NOT_NAMES:
             continue
-        at = n if found.start() > 0 else n - 1
-        if at >= 0 and (at == n or not text.facts[n]):
+        at = n if found.start() > 0 else _pet_told(text, n)
+        if at is not None:
             text.facts[at] = _pet_renamed(text.facts[at], text.speaker, found.group(1))
+
+
+def _pet_told(text: _Text, n: int) -> int | None:
+    """The sentence before sentence ``n`` that told of a pet ("We got a puppy on Sunday! A
+    golden retriever. The kids named him Biscuit"): the nearest of the two before it, when
+    no sentence from there on has a fact of its own."""
+    for at in range(n - 1, max(n - 1 - _PET_BACK, -1), -1):
+        if any(text.facts[i] for i in range(at + 1, n + 1)):
+            return None
+        if any(f.predicate == "has_pet" for f in text.facts[at]):
+            return at
+    return None
 
 
 def _pet_renamed(facts: list[Fact], speaker: str, name: str) -> list[Fact]:

@@ -501,7 +501,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("16", "16-said-only")
+    assert (default.version, off.version) == ("17", "17-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -843,6 +843,21 @@ def test_a_pet_named_right_after_takes_its_name() -> None:
         (A, "has_relative", sister, True),
     ]
     assert facts("I got a dog. Her name is Monday.") == [(A, "has_pet", f"{A}/dog", True)]
+
+
+def test_a_pet_named_by_the_kids_two_sentences_on_takes_its_name() -> None:
+    """Version 17, a new user's trial: "We got a puppy on Sunday! A golden retriever. The
+    kids named him Biscuit." wrote /dog: the name was two sentences on, given by the kids."""
+    (pet,) = drafts("We got a puppy on Sunday! A golden retriever. The kids named him Biscuit.")
+    assert (pet["predicate"], pet["object"]) == ("has_pet", f"{A}/dog:Biscuit")
+    assert facts("I adopted a kitten. The children named her Luna.") == [
+        (A, "has_pet", f"{A}/cat:Luna", True)
+    ]
+    # a sentence between that says more of its own: whose name it is, the words do not say
+    between = "We got a puppy. We moved to Berlin. The kids named him Biscuit."
+    assert (A, "has_pet", f"{A}/dog", True) in facts(between)
+    three_back = "We got a puppy. It was raining. It was cold. The kids named him Rex."
+    assert facts(three_back) == [(A, "has_pet", f"{A}/dog", True)]
 
 
 def test_an_event_of_a_friends_was_attended_and_a_translator_is_an_occupation() -> None:
