@@ -55,6 +55,7 @@ from ingest.distill.english_work import (
     owner_rule,
     status_verb_rule,
     status_word_rule,
+    took_over_rule,
     tried_rule,
     update_rule,
 )
@@ -1337,6 +1338,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("recover", "heal"), _recover),
     (("diagnose",), _diagnosed),
     (("maintain", "manage"), owner_rule),
+    (("take",), took_over_rule),
     (tuple(lx.STATUS_VERBS), status_verb_rule),
     (("update", "upgrade", "bump"), update_rule),
     (("call",), _name_me),

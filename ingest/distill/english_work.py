@@ -133,6 +133,14 @@ def handed_rule(c: Clause) -> list[Fact]:
     ]
 
 
+def took_over_rule(c: Clause) -> list[Fact]:
+    """ "Kofi takes over the replicas from Monday", "I took over the on-call rotation": who
+    owns the thing now (as a hand-over says it from the other side)."""
+    if not any(p.lower_ == "over" for p in children(c.verb, "prt")):
+        return []
+    return owner_rule(c)
+
+
 def owner_rule(c: Clause) -> list[Fact]:
     """Alice owns / maintains / is responsible for the billing service."""
     if c.who is None or c.who.kind not in ("person", "speaker") or c.negated:

@@ -248,4 +248,4 @@ EXTRA_CUES: Final = _words(
     "fan into allergic allergy allergies name passionate joy from job love will 'll ’ll gonna "
     "going plan planning favorite favourite owner owns version passion pick group "
     "member engaged divorced"
-)
+) | {"take over", "takes over", "took over", "taking over"}  # version 18: who owns a thing now

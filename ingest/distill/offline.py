@@ -104,13 +104,14 @@ SAID_CONFIDENCE = 1.0
 # dropped out of `dropped`, lessons in a named subject studied ("Portuguese lessons") and "on
 # Tuesday evenings" a habit; 17: from a new user's trial, a pet named by the kids and up to
 # two sentences after it was told of ("We got a puppy on Sunday! A golden retriever. The kids
-# named him Biscuit")
-DISTILLER_VERSION = "17"
+# named him Biscuit"); 18: from a new user's trial of an agent's notes, a thing taken over is
+# owned by who took it over ("Kofi takes over the replicas from Monday")
+DISTILLER_VERSION = "18"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
     r"owns?|owned|owner|maintains?|maintained|responsible|charge|version|revision|draft|"
-    r"handed|assigned|reassigned|transferred|"
+    r"handed|assigned|reassigned|transferred|takes?\s+over|took\s+over|taking\s+over|"
     r"status|blocked|pending|finished|completed|complete|done|down|broken|failed|failing|"
     r"passed|passing|crashed|deployed|"
     r"released|merged|shipped|live|progress|hold|stalled|delayed|scheduled|"

@@ -374,6 +374,19 @@ def test_an_agent_owning_or_handing_over_a_thing_writes_its_owner() -> None:
     assert facts("She was assigned to Omar.") == []
 
 
+def test_a_thing_taken_over_is_owned_by_who_took_it_over() -> None:
+    """Version 18, a new user's trial of an agent's notes: "Arjun is moving to the data
+    platform team; Kofi takes over the replicas from Monday" wrote nothing (the sentence was
+    not even parsed), so "Arjun handles the replicas" stayed the only owner."""
+    found = facts("Arjun is moving to the data platform team; Kofi takes over the replicas.")
+    assert found == [("replicas", "owner", "Kofi", True)]
+    (took,) = drafts("I took over the on-call rotation last week.")
+    assert (took["subject"], took["predicate"], took["object"]) == ("on-call rotation", "owner", A)
+    assert took["valid_from"].startswith("2026-06-01")
+    assert facts("Kofi takes the replicas to the new cluster.") == []  # no "over"
+    assert facts("Anxiety took over.") == []  # nothing named taken over
+
+
 def test_a_decision_against_keeps_its_against() -> None:
     """ "We decided against using Kafka" wrote nothing."""
     assert facts("We decided against using Kafka.") == [(A, "decided", "against using Kafka", True)]
@@ -501,7 +514,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("17", "17-said-only")
+    assert (default.version, off.version) == ("18", "18-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
