@@ -7,9 +7,10 @@ speak of the thing asked about state no amount at all, nothing there answers it,
 close their words are ("I bought a Canon R6 last week"). The answer lists the kind
 ``amount`` in ``missing_kinds``, as it lists a kind of thing nothing names.
 
-Lenient on purpose: any number standing alone counts as an amount ("19 weddings"), and so do
-a currency sign or word, a scale word ("thousand", "grand") and "free"; the rule refuses only
-where no such word is there to read.
+An amount is a currency sign or word ("$30", "300 euros"), "free", or a number or a word of
+scale in a text that speaks of money ("I paid 300 for it", "they quoted two grand"): an
+agent's notes are full of numbers that are no price ("p99 latency 38 ms", "lag 0.3
+seconds"). Lenient otherwise: any such number counts, a year too.
 """
 
 from __future__ import annotations
@@ -40,14 +41,26 @@ _WHAT_COST = re.compile(
     r"budget|bill)\b",
     re.I,
 )
-# an amount stated: a number standing alone ("1,400", "30%", "2.5k"), a currency sign, or
-# a word of money or of scale
-_AMOUNT = re.compile(
-    r"(?<![\w.,-])\d[\d,.]*(?:k|m|bn|%)?(?![^\W\d_])|[$\u20ac\u00a3\u00a5\u20b9]"
+# an amount stated: a currency sign or word, or "free"; or a number standing alone ("1,400",
+# "30%", "2.5k": not one inside a name, "R6", "p99-3") or a word of scale, in a text that
+# speaks of money ("paid 300 for it", "the bill was cut by 30%")
+_CURRENCY = re.compile(
+    r"[$\u20ac\u00a3\u00a5\u20b9\u5143\u5757]"  # $ € £ ¥ ₹ 元 块
     r"|\b(?:dollars?|bucks?|cents?|euros?|pounds?|quid|yen|yuan|rupees?|francs?|pesos?|"
-    r"grand|hundreds?|thousands?|millions?|billions?|free|twenty|thirty|forty|fifty|sixty|"
-    r"seventy|eighty|ninety)\b"
-    r"|[\u5143\u5757\u4e07\u5343\u767e]",  # 元 块 万 千 百
+    r"usd|eur|gbp|free)\b",
+    re.I,
+)
+_NUMBER = re.compile(
+    r"(?<![\w.,-])\d[\d,.]*(?:k|m|bn|%)?(?![^\W\d_])"
+    r"|\b(?:grand|hundreds?|thousands?|millions?|billions?|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety)\b",
+    re.I,
+)
+_MONEY = re.compile(
+    r"\b(?:cost|costs|costing|price|prices|priced|pay|pays|paid|paying|payment|spend|spends|"
+    r"spent|spending|charge|charges|charged|quote|quotes|quoted|bill|bills|billed|budget|"
+    r"fee|fees|rent|salary|earn|earns|earned|owe|owes|owed|sold|bought|invoice|invoiced|"
+    r"discount|refund|refunded|cheap|expensive)\b|[\u82b1\u94b1\u4ef7\u8d39]",  # 花 钱 价 费
     re.I,
 )
 
@@ -58,8 +71,11 @@ def asked(query: str) -> bool:
 
 
 def states(text: str) -> bool:
-    """Whether ``text`` states an amount (module docstring: any number standing alone)."""
-    return _AMOUNT.search(text) is not None
+    """Whether ``text`` states an amount: a currency sign or word, or a number in a text of
+    money (module docstring)."""
+    if _CURRENCY.search(text) is not None:
+        return True
+    return _NUMBER.search(text) is not None and _MONEY.search(text) is not None
 
 
 @dataclass(frozen=True)

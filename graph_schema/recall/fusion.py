@@ -40,6 +40,7 @@ FEATURES = (
     "present",
     "mentioned",
     "asked_kind",
+    "fact",
 )
 EXPAND = 30  # groups whose graph neighbours are looked up
 # Fitted on LoCoMo with bench/locomo/crossval.py (round grid values, with e5-small-v2);
@@ -269,10 +270,17 @@ def fuse(
     scored = rrf(lists, config)
     speakers = {s.speaker for s in scored.values() if s.speaker}
     boost_named(scored, names_in_query(text, speakers), config)
-    boost_time(scored, time_windows(text), config)
+    boost_time(scored, time_windows(text, _latest(scored)), config)
     if config.enabled("graph") and scored:
         expand(scored, neighbours_of([s.gid for s in ordered(scored)[:EXPAND]]), config)
     return ordered(scored)
+
+
+def _latest(scored: Mapping[str, Scored]) -> datetime | None:
+    """The newest time among the groups: a day the query names without its year is the
+    last such day on or before it."""
+    times = [s.occurred_at for s in scored.values() if s.occurred_at is not None]
+    return max(times) if times else None
 
 
 def named_person(ranked: Sequence[Scored], text: str, config: FusionConfig) -> str | None:

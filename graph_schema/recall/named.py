@@ -14,7 +14,8 @@ is. Pure functions, no model, unit-tested in ``tests/unit/test_named.py``:
   hyphenated word without digits is read part by part ("Wars-related" -> "Wars"). A number
   is an identifier when it numbers a thing of work: after ``#`` ("#512") or after one of
   :data:`NUMBERED` ("build 2300", "PR 512", "run 2207", "release 5.2"): "Why did build 2300
-  fail?" asks about one build, and build 2291's failure does not answer it.
+  fail?" asks about one build, and build 2291's failure does not answer it; and so is one
+  of two or three digits right after a name, its version or model ("Postgres 17").
 * :func:`thing_terms`: the words of a thing an agent's work question asks about by common
   nouns ("Who owns the mobile app?", "Which version of the Heron runbook is current?", "Why
   did the email digest job fail?"): in these shapes the thing is named by all its words, so
@@ -94,19 +95,30 @@ def named_terms(text: str) -> list[str]:
     found: dict[str, None] = {}
     latin = _CJK_RUN.sub(" , ", text)
     starts_sentence = latin == text  # in CJK text a capital always marks a name
-    previous = ""
+    previous, after_name = "", False
     for match in _PIECE.finditer(latin):
         piece = match.group()
         if not piece[0].isalnum():
-            starts_sentence = previous.lower() not in _TITLES
+            starts_sentence, after_name = previous.lower() not in _TITLES, False
             continue
         terms = _token_terms(piece, starts_sentence)
-        if _numbers_a_thing(match, latin):
+        if _numbers_a_thing(match, latin) or (after_name and _versions_a_name(match, latin)):
             terms = [piece.rstrip(".")]
         for term in terms:
             found.setdefault(term, None)
+        after_name = terms == [piece] and not piece[0].isdigit()
         starts_sentence, previous = False, piece
     return list(found)
+
+
+def _versions_a_name(match: re.Match[str], text: str) -> bool:
+    """The piece ``match`` found in ``text``, right after a name, is a whole number of two or
+    three digits that is no count: the name's version or model ("Postgres 17", "Windows 11",
+    "Boeing 737"), told apart from another by it as a dotted version is ("Trailhead 4.9.0");
+    a single digit ("Python 3") or a year ("Coachella 2023") is not."""
+    number = match.group()
+    after = text[match.end() :]
+    return number.isdigit() and len(number) in (2, 3) and _COUNTED.match(after) is None
 
 
 def _numbers_a_thing(match: re.Match[str], text: str) -> bool:
@@ -134,7 +146,7 @@ def _numbers_a_thing(match: re.Match[str], text: str) -> bool:
 # "Which version of the Heron runbook is current?", "Why did the email digest job fail?"):
 # the thing is what follows the question's head, up to a verb or time of the question.
 _THING_ASKED = re.compile(
-    r"^\s*(?:who\s+(?:owns|owned|maintains|is\s+(?:responsible\s+for|the\s+owner\s+of|"
+    r"^\s*(?:who\s+(?:owns|owned|maintains|handles|leads|is\s+(?:responsible\s+for|the\s+owner\s+of|"
     r"in\s+charge\s+of))|(?:which|what)\s+(?:is\s+the\s+)?(?:current\s+|latest\s+)?"
     r"version\s+of|what\s+(?:is|was)\s+the\s+(?:current\s+)?status\s+of|why\s+did)\s+"
     r"(?P<thing>[^?]+?)"

@@ -21,7 +21,7 @@ from graph_schema.core.types import Principal, SourceKind, Status, Tier
 from graph_schema.ledger.reads import DEFAULT_TIERS
 from graph_schema.ledger.records import assertion_out
 from graph_schema.lifecycle import access
-from graph_schema.recall import amounts, fusion, kinds, mentions, origins, rerank
+from graph_schema.recall import amounts, facts_asked, fusion, kinds, mentions, origins, rerank
 from graph_schema.recall import cypher as q
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
 from graph_schema.recall.mentions import Mentioned
@@ -343,6 +343,9 @@ def _search(
         )
         new = [s.gid for s in fused[:depth] if s.gid not in records]
         records |= fetch_results(tx, p, new) if new else {}
+    question = facts_asked.asked(query.text) if config.enabled("fact") else None
+    if question is not None:  # step 8: the current fact asked for first
+        fused = facts_asked.fact_first(fused[:depth], records, question) + fused[depth:]
     unmentioned = _unmentioned(tx, p, query, lists, fused) if config.enabled("unmentioned") else []
     return _Work(fused[:depth], records, unmentioned, mentioned)
 

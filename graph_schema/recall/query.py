@@ -245,7 +245,7 @@ def asks_present(query: str) -> bool:
     return (
         (_PRESENT.search(query) is not None or _STILL.search(query) is not None)
         and _PAST_PRESENT.search(query) is None
-        and not time_windows(query)
+        and not names_a_day(query)
     )
 
 
@@ -323,6 +323,20 @@ _PATTERNS = (
 )
 
 
+# a day named without its year, the month capitalised ("on October 20", "as of 20 March";
+# never "you may 2", nor the "May 8" of "May 8, 2023", read above with its year)
+_CAP_MONTH = (
+    r"(?P<month>"
+    + "|".join(sorted((m.capitalize() for m in _MONTHS), key=len, reverse=True))
+    + r")\.?"
+)
+_NO_YEAR = r"(?!\d)(?!,?\s*(?:19|20)\d\d)"
+_YEARLESS = (
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_CAP_MONTH}\b{_NO_YEAR}"),
+    re.compile(rf"\b{_CAP_MONTH}\s+{_DAY}\b{_NO_YEAR}"),
+)
+
+
 @dataclass(frozen=True)
 class Window:
     start: datetime
@@ -345,8 +359,11 @@ def _window(year: int, month: int | None, day: int | None) -> Window | None:
     return Window(start, start + timedelta(days=1))
 
 
-def time_windows(query: str) -> list[Window]:
-    """Every date the query names, most specific first, overlapping mentions once."""
+def time_windows(query: str, latest: datetime | None = None) -> list[Window]:
+    """Every date the query names, most specific first, overlapping mentions once. With
+    ``latest`` (the newest time among what recall read), a day named without its year ("on
+    October 20", "as of 20 March") is the last such day on or before it; without, it is
+    none."""
     found: list[Window] = []
     taken: list[tuple[int, int]] = []
     for pattern in _PATTERNS:
@@ -365,4 +382,32 @@ def time_windows(query: str) -> list[Window]:
             if window is not None:
                 found.append(window)
                 taken.append((m.start(), m.end()))
+    if latest is not None:
+        # "between August 11 and August 15 2023": the year the query names, else the latest
+        year = found[0].start.year if found else None
+        found += [w for w in _yearless(query, taken, latest, year) if w is not None]
     return found
+
+
+def names_a_day(query: str) -> bool:
+    """The query names a day, with or without its year ("on 20 August" asks about then)."""
+    return bool(time_windows(query)) or bool(_yearless(query, [], datetime.now(UTC)))
+
+
+def _yearless(
+    query: str, taken: list[tuple[int, int]], latest: datetime, year: int | None = None
+) -> list[Window | None]:
+    """The days ``query`` names without a year, outside the spans ``taken``: in ``year``, or
+    the last such day on or before ``latest``."""
+    windows: list[Window | None] = []
+    for pattern in _YEARLESS:
+        for m in pattern.finditer(query):
+            if any(m.start() < end and start < m.end() for start, end in taken):
+                continue
+            month, day = _MONTHS[m["month"].lower().rstrip(".")], int(m["day"])
+            window = _window(year or latest.year, month, day)
+            if year is None and window is not None and window.start > latest:
+                window = _window(latest.year - 1, month, day)
+            windows.append(window)
+            taken.append((m.start(), m.end()))
+    return windows

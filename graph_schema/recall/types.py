@@ -65,6 +65,9 @@ class RecallRequest(Strict):
     filters: RecallFilters = Field(default_factory=RecallFilters)
 
 
+Boost = Literal["speaker", "time", "graph", "present", "mentioned", "kind", "fact"]
+
+
 class Why(BaseModel):
     """How a result was found: which candidate lists held it and at what rank."""
 
@@ -72,13 +75,15 @@ class Why(BaseModel):
     ranks: dict[str, int] = Field(default_factory=dict)
     similarity: float | None = None
     coverage: float = 0.0
-    boosts: list[Literal["speaker", "time", "graph", "present", "mentioned", "kind"]] = Field(
+    boosts: list[Boost] = Field(
         default_factory=list,
         description=(
             "What lifted it: the person or the time the query names, a graph neighbour of a "
             "result, a question about the present that put the newest of the near ties first, "
             "the person the query mentions who never speaks (a relative, a friend) it is about, "
-            "a question asking for a kind of thing that put the near ties naming one first."
+            "a question asking for a kind of thing that put the near ties naming one first, "
+            "a question asking for a current fact (an owner, a version, a status) that put "
+            "the groups holding it first."
         ),
     )
 

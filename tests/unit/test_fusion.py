@@ -193,6 +193,23 @@ def test_time_windows_month_day_year_and_iso() -> None:
     assert day.contains(when(2023, 5, 8, 13, 56)) and not day.contains(when(2023, 5, 9))
 
 
+def test_a_day_named_without_its_year_is_the_last_such_day_read() -> None:
+    """A new user's "What was the replication lag on October 20?" of notes from October 2026
+    named no window, and a note from the 22nd ranked first."""
+    latest = when(2026, 11, 10)
+    (oct20,) = time_windows("What was the replication lag on October 20?", latest)
+    assert (oct20.start, oct20.end) == (when(2026, 10, 20), when(2026, 10, 21))
+    (aug,) = time_windows("How much error budget was left on 20 August?", latest)
+    assert aug.start == when(2026, 8, 20)
+    (dec,) = time_windows("Who was on call on 12 December?", latest)  # after the latest
+    assert dec.start == when(2025, 12, 12)
+    both = time_windows("Where was John between August 11 and August 15 2023?", latest)
+    assert [w.start for w in both] == [when(2023, 8, 15), when(2023, 8, 11)]  # the year named
+    assert time_windows("What was the replication lag on October 20?") == []  # no latest
+    assert time_windows("you may 2 of them", latest) == []  # a month is capitalised
+    assert time_windows("shared on December 1,2023", latest) == []  # a year it has
+
+
 # --- fusion -----------------------------------------------------------------------------------
 
 

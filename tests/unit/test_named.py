@@ -31,6 +31,11 @@ from graph_schema.recall.named import Vocabulary, named_terms, thing_terms, unhe
         ("What was merged in PR #512?", ["PR", "512"]),
         ("What about #42?", ["42"]),
         ("Which test timed out in pipeline run 2207?", ["2207"]),
+        # a name's version or model (a new user's trial: failed before, no "17")
+        ("When is the Postgres 17 upgrade planned?", ["Postgres", "17"]),
+        ("Did Maria see Route 66 twice?", ["Maria", "Route", "66"]),
+        ("Is Python 3 used at Coachella 2023?", ["Python", "Coachella"]),  # a digit, a year
+        ("Was Nate 25 years old when John 12 hours later left?", ["Nate", "John"]),  # counts
         # ... not a count, a single digit, or a number after another word
         ("I ran the job 10 times, then the build 3 hours later", []),
         ("What failed in step 3?", []),

@@ -217,6 +217,7 @@ def test_the_word_weights_come_from_the_groups_being_ranked() -> None:
         ("Which version of the runbook was current in late August?", False),  # a time of its own
         ("Which version of the runbook was the latest?", False),  # a past frame
         ("Where did Nadia live in March 2026?", False),
+        ("What is the replication lag now, and what was it on October 20?", False),  # a day
         ("Where did Nadia live?", False),
         ("Is Priya still running the half marathon?", True),
         ("Does Sam still teach at the school in Cascais?", True),

@@ -1,0 +1,64 @@
+"""Step 8: a question asking for a current fact of one value per thing (an owner, a version,
+a status) puts the groups holding that fact first (graph_schema/recall/facts_asked.py).
+Written as a new user writes: notes, then recall straight after."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.harness import serve_app
+from server.app import create_app
+from server.settings import Settings
+from tests.helpers import KEYS, Api, recall_in, write_chat
+
+pytestmark = pytest.mark.integration
+
+NOTES = [
+    (
+        "lena",
+        "We need to move the orders database from Postgres 13 to Postgres 16 before support"
+        " ends. I'm leading it; Arjun handles the replicas and Bea owns the runbook.",
+    ),
+    ("ops", "Plan: logical replication into a new cluster, then a cutover in a short window."),
+    ("arjun", "Upgraded pg_partman to 5.1 on the new cluster; job 772 passed."),
+    ("lena", "Arjun is moving to the data platform team; Kofi takes over the replicas."),
+]
+
+
+@pytest.fixture(scope="module")
+def notes(api: dict[str, Api]) -> str:
+    return write_chat(api["alice"], NOTES)
+
+
+def top(answer: dict[str, object]) -> dict[str, object]:
+    results = answer["results"]
+    assert isinstance(results, list) and results
+    first: dict[str, object] = results[0]
+    return first
+
+
+def test_the_current_owner_comes_first(api: dict[str, Api], notes: str) -> None:
+    """The first note shares more words with the question; the last one's fact (`replicas
+    owner Kofi`) is the owner as of now, and its turn comes first."""
+    answer = recall_in(api["bob"], "Who handles the replicas now?", notes)
+    first = top(answer)
+    assert first["assertion"]["object"] == "Kofi", first["assertion"]  # type: ignore[index]
+    assert "fact" in first["why"]["boosts"]  # type: ignore[index]
+    assert answer["status"] == "answered"
+
+
+def test_switched_off_the_longer_note_comes_first(settings: Settings, notes: str) -> None:
+    """``TRACTATUS_RECALL_DISABLE=fact``: the order the rerank gave."""
+    without = settings.model_copy(update={"recall_disable": frozenset({"fact"})})
+    with serve_app(create_app(without)) as url:
+        answer = recall_in(Api(url, KEYS["bob"]), "Who handles the replicas now?", notes)
+    first = top(answer)
+    assert first["assertion"]["object"] != "Kofi"  # type: ignore[index]
+    assert "fact" not in first["why"]["boosts"]  # type: ignore[index]
+
+
+def test_a_question_about_an_earlier_owner_is_not_reordered(
+    api: dict[str, Api], notes: str
+) -> None:
+    answer = recall_in(api["bob"], "Who handled the replicas before Kofi?", notes)
+    assert all("fact" not in r["why"]["boosts"] for r in answer["results"])
