@@ -110,6 +110,26 @@ def table() -> Kinds:
     )
 
 
+# a relative named through two others ("My sister Leila just had a baby girl": a niece): the
+# kinds, one of each slot, that one text names
+_THROUGH: dict[str, tuple[tuple[str, ...], ...]] = {
+    "niece": (("brother", "sister"), ("daughter", "child")),
+    "nephew": (("brother", "sister"), ("son", "child")),
+    "aunt": (("mother", "father"), ("sister",)),
+    "uncle": (("mother", "father"), ("brother",)),
+    "cousin": (("aunt", "uncle"), ("son", "daughter", "child")),
+    "grandmother": (("mother", "father"), ("mother",)),
+    "grandfather": (("mother", "father"), ("father",)),
+}
+
+
+def names_through(kinds: Kinds, kind: str, text: str) -> bool:
+    """Whether ``text`` names a relative of ``kind`` through two others: a sibling and a
+    child for a niece or a nephew, a parent and a sibling for an aunt or an uncle..."""
+    slots = _THROUGH.get(kind, ())
+    return bool(slots) and all(any(kinds.names(k, text) for k in slot) for slot in slots)
+
+
 def missing(query: str, texts: Iterable[str]) -> list[str]:
     """The kinds ``query`` asks for that none of ``texts`` names (each by its question word's
     kind: ``color``, ``musical_instrument``...); empty when it asks for none."""
@@ -118,4 +138,8 @@ def missing(query: str, texts: Iterable[str]) -> list[str]:
     if not asked:
         return []
     read = list(texts)
-    return [kind for kind in asked if not any(kinds.names(kind, t) for t in read)]
+    return [
+        kind
+        for kind in asked
+        if not any(kinds.names(kind, t) or names_through(kinds, kind, t) for t in read)
+    ]

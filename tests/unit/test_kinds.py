@@ -84,6 +84,22 @@ def test_missing_lists_each_kind_no_text_names() -> None:
     assert kinds.missing("Where did Priya get a job?", []) == []  # asks for no kind
 
 
+def test_a_relative_named_through_two_others_is_named() -> None:
+    """A new user's "What is the name of Omar's niece?" of "My sister Leila just had a baby
+    girl, her name is Yasmin" was refused: no word of the turn is a niece."""
+    baby = ["My sister Leila just had a baby girl, her name is Yasmin."]
+    assert kinds.missing("What is the name of Omar's niece?", baby) == []
+    assert kinds.missing("What is the name of Omar's niece?", ["My sister is a nurse."]) == [
+        "niece"
+    ]
+    bakery = ["My mom and her sister run a bakery."]
+    assert kinds.missing("Where does Mia's aunt live?", bakery) == []
+    assert kinds.missing("Where does Mia's uncle live?", bakery) == ["uncle"]
+    # one text names both: a sister in one turn and a baby in another name no niece
+    apart = ["My sister is a nurse.", "We had a baby girl!"]
+    assert kinds.missing("What is the name of Omar's niece?", apart) == ["niece"]
+
+
 def test_the_table_keeps_wordnets_licence_and_every_asked_kind_has_members() -> None:
     data = json.loads(kinds.TABLE.read_text(encoding="utf-8"))
     assert "WordNet 3.1 Copyright 2011 by Princeton University" in data["licence"]
