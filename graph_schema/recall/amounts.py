@@ -91,8 +91,9 @@ def missing(query: str, groups: Iterable[Read]) -> bool:
     """Whether ``query`` asks for an amount that none of ``groups`` states. When it names
     the thing asked about by its words ("How much did the Canon R6 cost?"), only the groups
     that hold all of them, in their texts or in the question they answer ("How much was
-    the bike?" - "Only 300 euros"), are read; otherwise every group. Whoever said it: an
-    amount someone else states may be the answer.
+    the bike?" - "Only 300 euros"), are read; otherwise every group. Recall passes the
+    groups that can answer: for a question about one person, theirs ("How much does Nadia
+    earn?" is not answered by Omar's "Twenty-five euros").
 
     A reply to a question that names the thing by a pronoun only ("I got a bike." - "How
     much was it?" - "300 euros") is not read: the turn before "How much was that?" may as

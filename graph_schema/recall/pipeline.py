@@ -528,17 +528,17 @@ def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str
     """The kinds the query asks for that no group read for the answer names
     (:mod:`graph_schema.recall.kinds`): for a query naming one person, that person's groups
     (or those about the person mentioned), each its own turn and the question it answers;
-    otherwise every group's texts. A sum of money asked for and stated by none of the groups
-    about the thing (:mod:`graph_schema.recall.amounts`, whoever said it) is the kind
-    ``amount``."""
+    otherwise every group's texts. A sum of money asked for and stated by none of the same
+    groups (their texts, :mod:`graph_schema.recall.amounts`) is the kind ``amount``."""
     texts: list[str] = []
+    read: list[amounts.Read] = []
     for s in work.window:
         if not status.answers(s, work.records.get(s.gid, [])):
             continue
         own = [s.turn] if status.person is not None and s.turn is not None else s.texts
         texts += [*own, *([s.question] if s.question else [])]
+        read.append(amounts.Read(s.texts, s.question))
     missing = kinds.missing(query.text, texts)
-    read = [amounts.Read(s.texts, s.question) for s in work.window]
     return [*missing, amounts.KIND] if amounts.missing(query.text, read) else missing
 
 

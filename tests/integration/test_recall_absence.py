@@ -372,6 +372,25 @@ def test_a_price_stated_or_answered_in_a_reply_is_answered(
     assert answer["missing_kinds"] == []
 
 
+JOB_CHAT = [
+    ("Nadia", "Yes! I got the job at the marine institute, I start in May."),
+    ("Omar", "I sold my first bowl at the winter market! Twenty-five euros."),
+    ("Nadia", "Amazing. I'm diving twice a week for the survey project."),
+]
+
+
+def test_a_price_another_person_states_does_not_answer_for_the_one_asked_about(
+    api: dict[str, Api],
+) -> None:
+    """Nadia's pay is stated nowhere; Omar's bowl's price is his."""
+    conversation = write_chat(api["alice"], JOB_CHAT)
+    answer = ask(api["bob"], "How much does Nadia earn at the institute?", conversation)
+    assert answer["status"] == "not_found", (answer["relevance"], answer["missing_kinds"])
+    assert answer["missing_kinds"] == ["amount"]
+    answer = ask(api["bob"], "How much did Omar sell his first bowl for?", conversation)
+    assert answer["status"] == "answered", (answer["relevance"], answer["missing_kinds"])
+
+
 # sixteen turns of two people: enough that the turns about Tom's anniversary rank below the
 # top three for a question about Priya's
 LONG_CHAT = [
