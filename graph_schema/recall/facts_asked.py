@@ -90,8 +90,8 @@ def fact_first(
     first = [s for s in ranked if holds(records.get(s.gid, []), question)]
     if not first:
         return ranked
-    rest = [s for s in ranked if s not in first]
-    for before, s in enumerate(ranked):
-        if s in first and first.index(s) < before:
+    moved = {s.gid for s in first}
+    for after, s in enumerate(first):
+        if ranked.index(s) > after:
             s.boosts.append(BOOST)
-    return first + rest
+    return first + [s for s in ranked if s.gid not in moved]

@@ -385,29 +385,27 @@ def time_windows(query: str, latest: datetime | None = None) -> list[Window]:
     if latest is not None:
         # "between August 11 and August 15 2023": the year the query names, else the latest
         year = found[0].start.year if found else None
-        found += [w for w in _yearless(query, taken, latest, year) if w is not None]
+        for month, day in _yearless(query, taken):
+            window = _window(year or latest.year, month, day)
+            if year is None and window is not None and window.start > latest:
+                window = _window(latest.year - 1, month, day)
+            found += [window] if window is not None else []
     return found
 
 
 def names_a_day(query: str) -> bool:
     """The query names a day, with or without its year ("on 20 August" asks about then)."""
-    return bool(time_windows(query)) or bool(_yearless(query, [], datetime.now(UTC)))
+    return bool(time_windows(query)) or bool(_yearless(query, []))
 
 
-def _yearless(
-    query: str, taken: list[tuple[int, int]], latest: datetime, year: int | None = None
-) -> list[Window | None]:
-    """The days ``query`` names without a year, outside the spans ``taken``: in ``year``, or
-    the last such day on or before ``latest``."""
-    windows: list[Window | None] = []
+def _yearless(query: str, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The days (month, day) ``query`` names without a year, outside the spans ``taken``
+    (the dated mentions), each mention once."""
+    days: list[tuple[int, int]] = []
     for pattern in _YEARLESS:
         for m in pattern.finditer(query):
             if any(m.start() < end and start < m.end() for start, end in taken):
                 continue
-            month, day = _MONTHS[m["month"].lower().rstrip(".")], int(m["day"])
-            window = _window(year or latest.year, month, day)
-            if year is None and window is not None and window.start > latest:
-                window = _window(latest.year - 1, month, day)
-            windows.append(window)
-            taken.append((m.start(), m.end()))
-    return windows
+            days.append((_MONTHS[m["month"].lower().rstrip(".")], int(m["day"])))
+            taken = [*taken, (m.start(), m.end())]
+    return days

@@ -103,6 +103,19 @@ def _package_folders() -> set[str]:
     }
 
 
+def test_every_recall_switch_is_documented() -> None:
+    """The README's `TRACTATUS_RECALL_DISABLE` row names every step that can be switched
+    off (``fusion.FEATURES``), and docs/recall.md lists them too (the `fact` step was first
+    missing from the latter's list, as five others were)."""
+    from graph_schema.recall.fusion import FEATURES
+
+    row = next(line for line in README.splitlines() if "`TRACTATUS_RECALL_DISABLE`" in line)
+    assert set(FEATURES) <= set(re.findall(r"`([a-z_]+)`", row))
+    recall_doc = (ROOT / "docs" / "recall.md").read_text("utf-8")
+    listed = recall_doc.split("`TRACTATUS_RECALL_DISABLE` (comma list of", 1)[1].split(")", 1)[0]
+    assert set(FEATURES) <= set(re.findall(r"`([a-z_]+)`", listed))
+
+
 def test_readme_layout_matches_the_tree() -> None:
     listed = _layout(README)
     missing = [folder for folder in listed if not (ROOT / folder).is_dir()]
