@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from graph_schema.recall.named import Vocabulary, thing_terms
+from graph_schema.recall.named import thing_terms, unheld_in
 
 KIND = "amount"
 # "How much did X cost / charge / quote", "How much do they pay", "How much is the rent",
@@ -109,5 +109,4 @@ def missing(query: str, groups: Iterable[Read]) -> bool:
 
 
 def _holds(group: Read, terms: list[str]) -> bool:
-    words = Vocabulary.of([*group.texts, group.question or ""])
-    return all(words.holds(t) for t in terms)
+    return not unheld_in(terms, [*group.texts, group.question or ""])

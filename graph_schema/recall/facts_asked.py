@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph_schema.recall.fusion import Scored
-from graph_schema.recall.named import Vocabulary, thing_terms
+from graph_schema.recall.named import thing_terms, unheld_in
 from graph_schema.recall.query import names_a_day
+from graph_schema.recall.rerank import mark_moved_up
 
 BOOST = "fact"
 # the question's head, each with the predicate it asks for
@@ -76,8 +77,7 @@ def holds(records: Sequence[Mapping[str, Any]], question: Asked) -> bool:
         a = record["assertion"]
         if a["predicate"] != question.predicate or a.get("polarity") is False:
             continue
-        words = Vocabulary.of([str(a["subject"])])
-        if all(words.holds(t) for t in question.thing):
+        if not unheld_in(list(question.thing), [str(a["subject"])]):
             return True
     return False
 
@@ -91,7 +91,6 @@ def fact_first(
     if not first:
         return ranked
     moved = {s.gid for s in first}
-    for after, s in enumerate(first):
-        if ranked.index(s) > after:
-            s.boosts.append(BOOST)
-    return first + [s for s in ranked if s.gid not in moved]
+    order = first + [s for s in ranked if s.gid not in moved]
+    mark_moved_up(ranked, order, BOOST)
+    return order

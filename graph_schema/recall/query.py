@@ -368,7 +368,7 @@ def time_windows(query: str, latest: datetime | None = None) -> list[Window]:
     taken: list[tuple[int, int]] = []
     for pattern in _PATTERNS:
         for m in pattern.finditer(query):
-            if any(m.start() < end and start < m.end() for start, end in taken):
+            if _overlaps(m, taken):
                 continue
             groups = m.groupdict()
             month = groups.get("month")
@@ -393,6 +393,11 @@ def time_windows(query: str, latest: datetime | None = None) -> list[Window]:
     return found
 
 
+def _overlaps(m: re.Match[str], taken: list[tuple[int, int]]) -> bool:
+    """Whether mention ``m`` overlaps one of the spans ``taken`` (each mention read once)."""
+    return any(m.start() < end and start < m.end() for start, end in taken)
+
+
 def names_a_day(query: str) -> bool:
     """The query names a day, with or without its year ("on 20 August" asks about then)."""
     return bool(time_windows(query)) or bool(_yearless(query, []))
@@ -404,7 +409,7 @@ def _yearless(query: str, taken: list[tuple[int, int]]) -> list[tuple[int, int]]
     days: list[tuple[int, int]] = []
     for pattern in _YEARLESS:
         for m in pattern.finditer(query):
-            if any(m.start() < end and start < m.end() for start, end in taken):
+            if _overlaps(m, taken):
                 continue
             days.append((_MONTHS[m["month"].lower().rstrip(".")], int(m["day"])))
             taken = [*taken, (m.start(), m.end())]

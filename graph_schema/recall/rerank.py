@@ -338,11 +338,17 @@ def _near_ties_first(
     best = _value(head[0])
     tied = [s for s in head if eligible(s) and _value(s) >= NEAR_TIE * best]
     order = arrange(tied)
-    for before, s in enumerate(tied):
-        if order.index(s) < before:
-            s.boosts.append(boost)
+    mark_moved_up(tied, order, boost)
     moved = {s.gid for s in tied}
     return order + [s for s in ranked if s.gid not in moved]
+
+
+def mark_moved_up(before: list[Scored], after: list[Scored], boost: str) -> None:
+    """Each group ``after`` puts higher than ``before`` had it carries ``boost`` (steps 6-8)."""
+    was = {s.gid: n for n, s in enumerate(before)}
+    for n, s in enumerate(after):
+        if n < was[s.gid]:
+            s.boosts.append(boost)
 
 
 def _own_text(s: Scored) -> str:
