@@ -16,6 +16,7 @@ An imperative ("Enjoy your trip!") is a base form and stays blocked.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -405,7 +406,10 @@ def usable(tokens: list[Token]) -> bool:
         return False  # a coordinated modifier: "reading and fantasy novels" is two things or one
     if ordered[-1].pos_ in ("ADP", "DET", "CCONJ", "SCONJ", "PART", "AUX"):
         return False
-    return any(t.is_alpha or t.like_num for t in ordered)
+    return any(t.is_alpha or t.like_num or _VERSION.fullmatch(t.lower_) for t in ordered)
+
+
+_VERSION = re.compile(r"v\d+(?:\.\d+)*")  # "v2": content (version 19), as "2" is
 
 
 def says_nothing(token: Token) -> bool:
@@ -788,12 +792,17 @@ def _blocked_by(verb: Token, node: Token, below: Token) -> bool:
     if modal in ("may", "might") and not any(a.lemma_ == "have" for a in children(node, "aux")):
         return True
     if node.i != verb.i and node.lemma_ in WISH_VERBS and _complement_of(below, node):
-        return not (node.lemma_ == "try" and below.tag_ == "VBG")
+        return not ((node.lemma_ == "try" and below.tag_ == "VBG") or _had_to(node))
     if node.i != verb.i and node.pos_ == "VERB" and _infinitive_of(below, node):
         return node.lemma_ not in IMPLICATIVE | PLAN_VERBS  # "I chose to go to X": not gone
     if node.lemma_ == "use" and node.tag_ == "VBD" and verb.dep_ == "xcomp":
         return True  # "I used to live in Rome"
     return _childhood(node) or (node.lemma_ == "let" and node.i != verb.i)
+
+
+def _had_to(node: Token) -> bool:
+    """ "I had to quit the class" (version 19): it was done, as "I have to quit" is not yet."""
+    return node.lemma_ == "have" and node.tag_ == "VBD"
 
 
 def _childhood(node: Token) -> bool:

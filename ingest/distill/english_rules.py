@@ -824,12 +824,19 @@ def _for_you(token: Token) -> bool:
     return any(p.lower_ == "for" and o.lower_ == "you" for p in preps for o in children(p, "pobj"))
 
 
+def _toy(pet: Token) -> bool:
+    """A pet word that names a toy: "stuffed animal dog", "toy dog", "plush cat"."""
+    return any(t.lower_ in lx.TOY_WORDS for t in pet.lefts)
+
+
 def _owned(c: Clause, owner: str, obj: Token) -> list[Fact]:
     lemma, kinds = c.verb.lemma_, _kind_of(obj)
     allergens = [x.text for x in children(obj, "compound")] if obj.lemma_ == "allergy" else []
     if allergens and lemma in ("have", "get"):
         return [c.fact("allergic_to", a, confidence=0.85) for a in allergens]
     related = relation(obj.lower_)
+    if related is not None and related[0] == "has_pet" and _toy(obj):
+        related = None  # "that stuffed animal dog you gave me" (version 19): a thing owned
     if related is not None and related[0] == "has_pet" and lemma in ("adopt", "get", "have"):
         return [c.fact("has_pet", relative_id(owner, related[1], name_of(obj)), confidence=0.85)]
     if related is not None and lemma == "have" and relative_of(obj, owner) is None:
@@ -951,11 +958,15 @@ def _recover(c: Clause) -> list[Fact]:
 
 
 def _name_me(c: Clause) -> list[Fact]:
-    """Call me Ishmael; I'm called Bob."""
+    """Call me Ishmael; I'm called Bob. Not "I called him Max" (version 19: his name, not
+    the speaker's)."""
     names = [t for t in c.verb.children if t.dep_ in ("oprd", "xcomp", "attr", "dobj")]
     names = [t for t in names if t.pos_ == "PROPN"]
     me = any(t.lower_ == "me" for t in children(c.verb, "dobj", "nsubj"))
-    if not names or c.negated or not (me or of_speaker(c)):
+    other = any(
+        t.pos_ != "PROPN" and t.lower_ not in ("me", "myself") for t in children(c.verb, "dobj")
+    )
+    if not names or c.negated or other or not (me or of_speaker(c)):
         return []
     value = " ".join(t.text for t in (*names[0].lefts, names[0]) if t.pos_ == "PROPN")
     return [Fact(c.speaker, "name", value, confidence=0.8)]
@@ -977,6 +988,11 @@ def _job(c: Clause) -> list[Fact]:
             found.extend(c.fact("works_at", p) for p in employers(employer))
             if role is not None and _head(role) in lx.OCCUPATIONS:
                 found.extend(c.fact("works_as", p) for p in [phrase(role)] if p)
+        elif obj.lemma_ == "offer" and c.verb.lemma_ == "accept":
+            # "I accepted an offer from Brightpath" (version 19); an offer only got is not taken
+            employer = pobj(obj, "from") or pobj(c.verb, "from")
+            if employer is not None and employer.pos_ == "PROPN":
+                found.extend(c.fact("works_at", p) for p in employers(employer))
     return found
 
 
@@ -1031,11 +1047,18 @@ def _at_event(c: Clause) -> list[Fact]:
 
 
 def _back_from(c: Clause) -> list[Fact]:
-    """ "I just got back from a jazz festival": an event attended or a place visited."""
+    """ "I just got back from a jazz festival": an event attended or a place visited;
+    version 19: "I'm back from Lisbon", "I returned from Lisbon", "I came back from a trip
+    to Lisbon" (the place the trip was to)."""
     if not of_person(c) or c.negated:
         return []
-    for back in (t for t in c.verb.children if t.lower_ == "back"):
+    backs = [t for t in c.verb.children if t.lower_ == "back"]
+    if c.verb.lemma_ == "return":
+        backs.append(c.verb)
+    for back in backs:
         target = pobj(back, "from") or pobj(c.verb, "from")
+        if target is not None and target.lemma_ in lx.TRIPS:
+            target = pobj(target, "to", "in")
         if target is not None:
             return _event_or_place(c, target, travelled=True)
     return []
@@ -1342,7 +1365,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (tuple(lx.STATUS_VERBS), status_verb_rule),
     (("update", "upgrade", "bump"), update_rule),
     (("call",), _name_me),
-    (("get", "come"), _back_from),
+    (("get", "come", "be", "return"), _back_from),
     (("help",), _help_out),
     (("get", "have", "be"), _accident),
     (("have", "get", "prepare", "train"), ahead),

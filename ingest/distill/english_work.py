@@ -138,11 +138,13 @@ def took_over_rule(c: Clause) -> list[Fact]:
     owns the thing now (as a hand-over says it from the other side)."""
     if not any(p.lower_ == "over" for p in children(c.verb, "prt")):
         return []
-    return owner_rule(c)
+    return owner_rule(c, bare=True)
 
 
-def owner_rule(c: Clause) -> list[Fact]:
-    """Alice owns / maintains / is responsible for the billing service."""
+def owner_rule(c: Clause, bare: bool = False) -> list[Fact]:
+    """Alice owns / maintains / is responsible for the billing service. ``bare``: a thing
+    taken over may be a compound without a determiner ("Sana takes over feature engineering",
+    version 19: a duty, never a generic thing as "Alice owns cars" would read)."""
     if c.who is None or c.who.kind not in ("person", "speaker") or c.negated:
         return []
     owner = c.who.id
@@ -150,9 +152,19 @@ def owner_rule(c: Clause) -> list[Fact]:
     found = []
     for target in targets:
         thing = phrase(target)
-        if thing and named_thing(target):
+        if thing and (named_thing(target) or (bare and _compound(target))):
             found.append(c.fact("owner", owner, subject=thing, confidence=0.85))
     return found
+
+
+def _compound(token: Token) -> bool:
+    """A noun with a noun before it and no determiner: "feature engineering", "on-call
+    rotation"."""
+    return (
+        token.pos_ == "NOUN"
+        and any(n.dep_ == "compound" for n in token.children)
+        and not any(n.dep_ in ("det", "poss") for n in token.children)
+    )
 
 
 def named_thing(token: Token) -> bool:

@@ -195,6 +195,8 @@ CLASS_EVENTS: Final = _words("class lesson workshop session course seminar")
 CONVERSATIONS: Final = _words("talk talks chat chats conversation conversations discussion")
 ACCIDENTS: Final = _words("accident crash collision")
 HEDGE_VERBS: Final = _words("think guess believe suppose reckon")
+# words before a pet word that make it a toy ("stuffed animal dog"): a thing owned, no pet
+TOY_WORDS: Final = _words("stuffed plush robot robotic stuffy cuddly")
 NOT_PLACES: Final = _words("peace fear hope denial harmony moment past present future")
 NOT_EMPLOYERS: Final = _words("home night nights weekends remote remotely moment")
 WRITINGS: Final = _words(

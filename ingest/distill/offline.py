@@ -106,14 +106,14 @@ SAID_CONFIDENCE = 1.0
 # two sentences after it was told of ("We got a puppy on Sunday! A golden retriever. The kids
 # named him Biscuit"); 18: from a new user's trial of an agent's notes, a thing taken over is
 # owned by who took it over ("Kofi takes over the replicas from Monday")
-DISTILLER_VERSION = "18"
+DISTILLER_VERSION = "19"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
     r"owns?|owned|owner|maintains?|maintained|responsible|charge|version|revision|draft|"
     r"handed|assigned|reassigned|transferred|takes?\s+over|took\s+over|taking\s+over|"
     r"status|blocked|pending|finished|completed|complete|done|down|broken|failed|failing|"
-    r"passed|passing|crashed|deployed|"
+    r"passed|passing|crashed|deployed|updated|bumped|upgraded|"
     r"released|merged|shipped|live|progress|hold|stalled|delayed|scheduled|"
     r"can['’]t\s+wait|call\s+me)\b",
     re.IGNORECASE,
@@ -151,9 +151,15 @@ def may_state(text: str) -> bool:
     return cues().search(text) is not None or _PLACE_NAME.search(text) is not None
 
 
+# "Guess what, I signed up for a class": the parser reads "what" as the object of "signed"
+# (version 19), so the opener is left out of what is parsed (the quote keeps it)
+_GUESS_WHAT = re.compile(r"^\s*guess\s+what\s*(?:[,:;!-]|\s[\u2013\u2014-])\s*", re.IGNORECASE)
+
+
 def _english_part(sentence: Sentence) -> str:
-    """What of an English sentence is parsed: the text before an attached image caption."""
-    return sentence.text.split(IMAGE_MARK, 1)[0].rstrip()
+    """What of an English sentence is parsed: the text before an attached image caption,
+    without a "Guess what," opener."""
+    return _GUESS_WHAT.sub("", sentence.text.split(IMAGE_MARK, 1)[0].rstrip(), count=1)
 
 
 def _draft(fact: Fact, sentence: Sentence, at: datetime | None) -> Draft:
@@ -254,11 +260,13 @@ def _carry_times(text: _Text) -> None:
 
 
 # "Her name is Pepper", "We named him Biscuit", "The kids named him Biscuit": the name of a
-# pet the turn just told of
+# pet the turn just told of; version 19: after "so" or "and" ("She's orange so I named her
+# Mango", "I adopted a cat and named her Mango") and before "and" ("Her name's Coco and
+# she's adorable")
 _PET_NAMED = re.compile(
-    r"(?:^|,\s*)(?i:(?:her|his|its) name(?: is|'s|’s)|(?:she|he|it)(?: is|'s|’s)"
-    r" called|(?:we|i|the kids|the children) (?:named|called) (?:her|him|it))"
-    r"\s+([A-Z][a-z]+)\s*[.!]*$"
+    r"(?:^|,\s*|\s(?i:so|and)\s+)(?i:(?:her|his|its) name(?: is|'s|’s)|(?:she|he|it)"
+    r"(?: is|'s|’s) called|(?:(?:we|i|the kids|the children) )?(?:named|called) (?:her|him|it))"
+    r"\s+([A-Z][a-z]+)(?=\s*[.!]*$|,|\s+and\s)"
 )
 _PET_BACK = 2  # sentences back the pet may have been told of, with none between saying more
 
@@ -274,7 +282,8 @@ def _name_pets(text: _Text) -> None:
         found = _PET_NAMED.search(said)
         if found is None or found.group(1).lower() in NOT_NAMES:
             continue
-        at = n if found.start() > 0 else _pet_told(text, n)
+        here = found.start() > 0 and any(f.predicate == "has_pet" for f in text.facts[n])
+        at = n if here else _pet_told(text, n)
         if at is not None:
             text.facts[at] = _pet_renamed(text.facts[at], text.speaker, found.group(1))
 

@@ -53,6 +53,16 @@ _MOVE_VERBS = (
     r"port(?:ed|ing)?|convert(?:ed|ing)?|transition(?:ed|ing)?|relocat(?:ed|ing|e)|went|gone"
 )
 
+# a document or thing named by up to four words, none of them a pronoun, an auxiliary, a
+# negation or a conjunction ("If the doc is updated to v2" is no update)
+_DOC_WORD = (
+    r"(?!(?:if|when|whether|unless|once|after|before|not|never|no|was|is|has|have|had|will|"
+    r"would|should|could|might|may|i|we|you|it|they)\b)[A-Za-z][\w-]*"
+)
+_DOC = rf"(?P<thing>{_DOC_WORD}(?:\s+{_DOC_WORD}){{0,3}}?)"
+_UPDATED = r"(?:updated|bumped|upgraded)"
+_V = r"(?:version\s)?(?P<obj>(?<=version\s)\d+(?:\.\d+)*|v\d+(?:\.\d+)*)\b"
+
 _RULES: tuple[Rule, ...] = (
     Rule(
         "tech_from_to",
@@ -210,6 +220,23 @@ _RULES: tuple[Rule, ...] = (
         "allergic_to",
         0.85,
         many=True,
+    ),
+    # version 19: "The design doc was updated to v2", "Design doc updated to v2" (a note's
+    # headline), "We bumped the runbook to version 3.1": the small parser reads "doc" or "to
+    # version" as verbs; the version is a number, never "updated to the new layout"
+    Rule(
+        "version_updated_by",
+        _en(rf"^(?:I|we)(?:\s+just)?\s+{_UPDATED}\s+(?:the\s+|our\s+)?{_DOC}\s+to\s+{_V}"),
+        "current_version",
+        0.85,
+    ),
+    Rule(
+        "version_updated",
+        _en(
+            rf"^(?:the\s+|our\s+)?{_DOC}(?:\s+(?:was|is|has\s+been|got))?\s+{_UPDATED}\s+to\s+{_V}"
+        ),
+        "current_version",
+        0.85,
     ),
     Rule("name", _en(rf"\bmy\s+name(?:\s+is|['’]s)\s+(?P<obj>{_TAIL})"), "name", 0.9),
     Rule("name_called", _en(rf"{_S}{_BE}\s+called\s+(?P<obj>{_TAIL})"), "name", 0.85),

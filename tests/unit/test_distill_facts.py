@@ -387,6 +387,57 @@ def test_a_thing_taken_over_is_owned_by_who_took_it_over() -> None:
     assert facts("Anxiety took over.") == []  # nothing named taken over
 
 
+def test_version_19_reads_a_new_users_trial_of_two_friends() -> None:
+    """Version 19, from a new user's trial (two friends over six months): each sentence
+    wrote no fact, or a wrong one, on version 18."""
+    # "Guess what," opens the sentence: the parser read "what" as the thing signed up for
+    assert facts("Guess what, I finally signed up for a pottery class.") == [
+        (A, "activity", "pottery class", True)
+    ]
+    # a pet named after "so" or "and", or with more said after its name
+    (cat,) = facts("I adopted a cat last weekend. She's orange so I named her Mango.")
+    assert cat == (A, "has_pet", f"{A}/cat:Mango", True)
+    assert facts("I adopted a cat and named her Mango.") == [(A, "has_pet", f"{A}/cat:Mango", True)]
+    (dog,) = facts("I got a puppy! Her name's Coco and she's adorable.")
+    assert dog == (A, "has_pet", f"{A}/dog:Coco", True)
+    # back from a place: visited
+    assert facts("I'm back from Lisbon! Five days of pastries.") == [(A, "visited", "Lisbon", True)]
+    assert facts("I returned from Lisbon.") == [(A, "visited", "Lisbon", True)]
+    assert facts("I came back from a trip to Lisbon.") == [(A, "visited", "Lisbon", True)]
+    assert facts("I'll be back from Lisbon on Monday.") == []
+    # "had to" is done, "have to" is not yet
+    assert facts("I had to quit the pottery class.") == [(A, "dropped", "pottery class", True)]
+    assert facts("I have to quit the pottery class.") == []
+    # an offer accepted names the employer; an offer got does not
+    assert facts("I accepted an offer from Brightpath.") == [(A, "works_at", "Brightpath", True)]
+    assert facts("I got an offer from Brightpath.") == []
+    # a stuffed animal dog is no pet; "I called him Max" is not the speaker's name
+    assert facts("I still have that stuffed animal dog you gave me!") == []
+    assert facts("I called him Max and he was upset.") == []
+    assert facts("Call me Ishmael.") == [(A, "name", "Ishmael", True)]
+
+
+def test_version_19_reads_an_agents_notes_on_a_refresh() -> None:
+    """Version 19, from a new user's trial (an agent's notes on a model refresh): "Sana takes
+    over feature engineering" (a duty without a determiner) and a document updated to a
+    numbered version, as a headline or in the passive, wrote nothing on version 18."""
+    found = facts("I'm moving to the fraud team next week. Sana takes over feature engineering.")
+    assert ("feature engineering", "owner", "Sana", True) in found
+    assert facts("I took over payroll.") == []  # one bare word: not named as a duty
+    assert facts("Design doc updated to v2: added the calibration section.") == [
+        ("Design doc", "current_version", "v2", True)
+    ]
+    assert facts("The runbook was updated to version 3.1.") == [
+        ("runbook", "current_version", "3.1", True)
+    ]
+    assert facts("We bumped the runbook to version 3.1.") == [
+        ("runbook", "current_version", "3.1", True)
+    ]
+    assert facts("The doc was not updated to v2.") == []
+    assert facts("If the doc is updated to v2, tell me.") == []
+    assert facts("The price was updated to 40 dollars.") == []
+
+
 def test_a_decision_against_keeps_its_against() -> None:
     """ "We decided against using Kafka" wrote nothing."""
     assert facts("We decided against using Kafka.") == [(A, "decided", "against using Kafka", True)]
@@ -514,7 +565,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("18", "18-said-only")
+    assert (default.version, off.version) == ("19", "19-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
