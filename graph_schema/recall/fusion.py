@@ -25,7 +25,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from graph_schema.recall.query import Window, is_question, names_in_query, time_windows
+from graph_schema.recall.query import (
+    Window,
+    is_question,
+    names_in_query,
+    not_compared,
+    time_windows,
+)
 
 FEATURES = (
     "speaker",
@@ -285,10 +291,11 @@ def _latest(scored: Mapping[str, Scored]) -> datetime | None:
 
 def named_person(ranked: Sequence[Scored], text: str, config: FusionConfig) -> str | None:
     """The one speaker/subject among the ranked groups that the query names, if exactly one
-    (the status then counts only that person's groups: :func:`answers_for`)."""
+    (the status then counts only that person's groups: :func:`answers_for`); a name it
+    compares with ("Who handled X before Sana?") is not the one asked about."""
     if not config.enabled("person"):
         return None
-    named = names_in_query(text, {s.speaker for s in ranked if s.speaker})
+    named = names_in_query(not_compared(text), {s.speaker for s in ranked if s.speaker})
     return next(iter(named)) if len(named) == 1 else None
 
 

@@ -43,6 +43,11 @@ _HAS = re.compile(r"\b(?:have|has|had)\s+(?:a|an|any)\s+([a-z]+)")
 _POSSESSED = re.compile(
     r"\b[A-Z][\w-]*['\u2019]s?\s+(?:(?:new|old|first|second|pet|own|little|only)\s+)?([a-z]+)"
 )
+# a kind narrowed by the word before it to things known by their names, which no word list
+# holds: "What programming language is the team moving to?" is answered by "Rust"
+_NAMED_BY_TITLES = {
+    "language": frozenset({"programming", "coding", "computer", "scripting", "query", "markup"})
+}
 _PLURALS = (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("xes", "x"), ("s", ""))
 
 
@@ -84,6 +89,8 @@ class Kinds:
         lower = query.lower()
         words = [m.group(1) for m in _KIND_OF.finditer(lower)]
         for m in _WHICH.finditer(lower):
+            if m.group(1) in _NAMED_BY_TITLES.get(m.group(2) or "", ()):
+                continue  # "which programming language": Rust, Go, no common noun
             words += [w for w in m.groups() if w]
         words += [m.group(1) for m in _FAVOURITE.finditer(lower)]
         words += [m.group(1) for m in _COUNTED.finditer(lower)]

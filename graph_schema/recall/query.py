@@ -290,6 +290,18 @@ def names_in_query(query: str, candidates: set[str]) -> set[str]:
 
 
 _CAPITALISED = re.compile(r"\b([A-Z][a-z]{2,})\b")
+# a name the query compares with or sets in a succession ("Who handled X before Sana?"):
+# not the person the question is about
+_COMPARED = re.compile(
+    r"\b(?:before|after|than|instead\s+of|replac(?:ed|ing)|succeed(?:ed|ing))\s+"
+    r"[A-Z][\w\u2019'-]*",
+)
+
+
+def not_compared(query: str) -> str:
+    """``query`` without the names it compares with or sets in a succession ("before
+    Sana", "than Omar", "instead of Leo"): what is left names the person asked about."""
+    return _COMPARED.sub(" ", query)
 
 
 def _short_forms(query: str, candidates: set[str]) -> set[str]:

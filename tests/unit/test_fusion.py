@@ -142,6 +142,19 @@ def test_the_status_counts_only_the_named_persons_groups() -> None:
     assert fusion.answers_for(ranked[0], None)
 
 
+def test_a_name_the_question_compares_with_is_not_the_person_asked_about() -> None:
+    """A new user's trial of an agent's notes: "Who handled feature engineering before Sana?"
+    read Sana as the person asked about, and her own note (0.37) was outmatched by the
+    kickoff note that answers it: ``not_found``."""
+    ranked = [fusion.Scored("g1", speaker="Maya"), fusion.Scored("g2", speaker="Sana")]
+    config = FusionConfig()
+    assert fusion.named_person(ranked, "Who handled the API before Sana?", config) is None
+    assert fusion.named_person(ranked, "Who was faster than Sana?", config) is None
+    assert fusion.named_person(ranked, "Who took over instead of Sana?", config) is None
+    assert fusion.named_person(ranked, "What did Sana fix before Friday?", config) == "Sana"
+    assert fusion.named_person(ranked, "What did Maya do after Sana left?", config) == "Maya"
+
+
 def test_own_sentences_drop_questions_and_what_is_said_to_the_listener() -> None:
     turn = (
         "Mia: Sorry about the crash! Glad your son is okay. I love your new bike, though. "

@@ -29,6 +29,9 @@ from graph_schema.recall import kinds
         ("What was grandpa's gift to Caroline?", []),  # "what was": no noun asked for
         # no kind asked for: the answer may be a title, a name, a place, a time
         ("Which song motivates Caroline?", []),
+        # a language known by its name: Rust, Go (a new user's trial)
+        ("What programming language is Dev's team moving to?", []),
+        ("What is Dev's favourite coding language?", []),
         ("What book did Melanie read?", []),
         ("Where did Priya get a job?", []),
         ("When did Tom's gearbox die?", []),
