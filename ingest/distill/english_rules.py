@@ -825,7 +825,8 @@ def _for_you(token: Token) -> bool:
 
 
 def _toy(pet: Token) -> bool:
-    """A pet word that names a toy: "stuffed animal dog", "toy dog", "plush cat"."""
+    """A pet word that names a toy: "stuffed animal dog", "plush cat" (not "toy": a toy
+    poodle is a dog)."""
     return any(t.lower_ in lx.TOY_WORDS for t in pet.lefts)
 
 

@@ -105,7 +105,10 @@ SAID_CONFIDENCE = 1.0
 # Tuesday evenings" a habit; 17: from a new user's trial, a pet named by the kids and up to
 # two sentences after it was told of ("We got a puppy on Sunday! A golden retriever. The kids
 # named him Biscuit"); 18: from a new user's trial of an agent's notes, a thing taken over is
-# owned by who took it over ("Kofi takes over the replicas from Monday")
+# owned by who took it over ("Kofi takes over the replicas from Monday"); 19: from two new
+# users' trials, "Guess what," openers, pets named after so / and, back from a place, "had
+# to" done, an offer accepted, toys no pets, a duty taken over bare, a document updated to
+# a numbered version
 DISTILLER_VERSION = "19"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
