@@ -135,6 +135,8 @@ def _memory_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None
         best one fits;
         `person`, for a question about one person, how well the others' statements fit;
         `unmentioned`, the names in the query that nothing in memory mentions;
+        `unsaid`, for a question about one person, the names in it that only someone else
+        speaks of (a place they never went);
         `missing_kinds`, the kinds of thing it asks for (an instrument, a colour, a brother)
         that none of the results names, or `amount` for a price none of them states."""
         filters = {"conversation_id": conversation_id} if conversation_id else None

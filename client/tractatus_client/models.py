@@ -340,6 +340,8 @@ class RecallAnswer(Model):
     person: NamedPerson | None = None
     # names and identifiers of the query that nothing visible mentions (then not_found)
     unmentioned: list[str] = Field(default_factory=list)
+    # names the query holds that the one speaker it asks about never says (then not_found)
+    unsaid: list[str] = Field(default_factory=list)
     # kinds of thing the query asks for that no result read names (then not_found)
     missing_kinds: list[str] = Field(default_factory=list)
     as_of: datetime

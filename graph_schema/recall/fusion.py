@@ -47,6 +47,7 @@ FEATURES = (
     "mentioned",
     "asked_kind",
     "fact",
+    "unsaid",
 )
 EXPAND = 30  # groups whose graph neighbours are looked up
 # Fitted on LoCoMo with bench/locomo/crossval.py (round grid values, with e5-small-v2);

@@ -21,7 +21,16 @@ from graph_schema.core.types import Principal, SourceKind, Status, Tier
 from graph_schema.ledger.reads import DEFAULT_TIERS
 from graph_schema.ledger.records import assertion_out
 from graph_schema.lifecycle import access
-from graph_schema.recall import amounts, facts_asked, fusion, kinds, mentions, origins, rerank
+from graph_schema.recall import (
+    amounts,
+    facts_asked,
+    fusion,
+    kinds,
+    mentions,
+    origins,
+    rerank,
+    unsaid,
+)
 from graph_schema.recall import cypher as q
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
 from graph_schema.recall.mentions import Mentioned
@@ -273,6 +282,7 @@ class _Work:
     records: dict[str, list[Any]]
     unmentioned: list[str] = field(default_factory=list)
     mentioned: Mentioned | None = None
+    unsaid: list[str] = field(default_factory=list)  # names the person asked about never says
 
     @property
     def window(self) -> list[Scored]:
@@ -347,7 +357,36 @@ def _search(
     if question is not None:  # step 8: the current fact asked for first
         fused = facts_asked.fact_first(fused[:depth], records, question) + fused[depth:]
     unmentioned = _unmentioned(tx, p, query, lists, fused) if config.enabled("unmentioned") else []
-    return _Work(fused[:depth], records, unmentioned, mentioned)
+    work = _Work(fused[:depth], records, unmentioned, mentioned)
+    if config.enabled("unsaid"):
+        work.unsaid = _unsaid(tx, p, query, lists, work, config)
+    return work
+
+
+def _unsaid(
+    tx: ManagedTransaction,
+    p: dict[str, Any],
+    query: RecallQuery,
+    lists: dict[str, list[Candidate]],
+    work: _Work,
+    config: FusionConfig,
+) -> list[str]:
+    """For a query about one speaker, its names and identifiers that none of that speaker's
+    own turns holds (read in the candidates, then in a full-text probe of the visible,
+    filtered lists) while another person's statement among the groups read does
+    (:mod:`graph_schema.recall.unsaid`)."""
+    person = fusion.named_person(work.window, query.text, config)
+    if person is None or not unsaid.states(work.window, work.records, person):
+        return []
+    speakers = {s.speaker for s in work.window if s.speaker}
+    terms = unsaid.asked_names(query.text, person, speakers, work.unmentioned)
+    own = [c.text for rows in lists.values() for c in rows if c.speaker == person]
+    missing = unheld_in(terms, own) if terms else []
+    if not missing:
+        return []
+    probe = _probe_lists(tx, p, query, missing)
+    missing = unheld_in(missing, [c.text for c in probe if c.speaker == person])
+    return unsaid.unsaid(missing, unsaid.stated_by_others(work.window, work.records, person))
 
 
 def _mentioned(
@@ -594,6 +633,9 @@ def recall(
     )
     # a thing the query names that nothing visible mentions: nothing can answer it
     answered = answered and not work.unmentioned
+    # a name the person asked about never says, that another person states ("When did Dev go
+    # to Lisbon?" when only Priya was there)
+    answered = answered and not work.unsaid
     # a kind of thing asked for that nothing read names ("What instrument does Tom play?")
     missing = _missing_kinds(work, query, status) if config.enabled("kinds") else []
     answered = answered and not missing
@@ -603,6 +645,7 @@ def recall(
         relevance=status.relevance,
         person=person,
         unmentioned=work.unmentioned,
+        unsaid=work.unsaid,
         missing_kinds=missing,
         as_of=query.as_of,
         known_at=query.known_at,

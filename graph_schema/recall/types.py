@@ -163,6 +163,14 @@ class RecallAnswer(BaseModel):
             "within the filters; when any, the status is not_found (docs/recall.md)."
         ),
     )
+    unsaid: list[str] = Field(
+        default_factory=list,
+        description=(
+            "For a query about one speaker ('When did Dev go to Lisbon?'), the names and "
+            "identifiers it holds that none of that speaker's own turns says while another "
+            "person's statement does; when any, the status is not_found (docs/recall.md)."
+        ),
+    )
     missing_kinds: list[str] = Field(
         default_factory=list,
         description=(

@@ -1,0 +1,75 @@
+"""A name the person asked about never says, that another person states, is not_found
+(graph_schema/recall/unsaid.py): "When did Dev go to Lisbon?" of a chat where only Priya was
+there. Written as a new user writes: turns, then recall straight after."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from bench.harness import serve_app
+from server.app import create_app
+from server.settings import Settings
+from tests.helpers import KEYS, Api, recall_in, write_chat
+
+pytestmark = pytest.mark.integration
+
+CHAT = [
+    ("Priya", "I'm back from Lisbon! Five days of pastries and tiles."),
+    ("Dev", "Jealous. I bought a used Subaru Outback last month, so road trips are possible."),
+    ("Priya", "Nice! What color is it?"),
+    ("Dev", "Dark green, a 2019 model. I drove it to Porto and back last weekend."),
+]
+QUESTION = "When did Dev go to Lisbon?"
+
+
+@pytest.fixture(scope="module")
+def chat(api: dict[str, Api]) -> str:
+    return write_chat(api["alice"], CHAT)
+
+
+def test_a_place_only_another_person_went_to_is_not_found(api: dict[str, Api], chat: str) -> None:
+    answer = recall_in(api["bob"], QUESTION, chat)
+    assert answer["status"] == "not_found"
+    assert answer["unsaid"] == ["Lisbon"]
+    assert answer["unmentioned"] == []  # Lisbon is mentioned, by Priya
+    assert answer["results"]  # the results are still returned
+
+
+def test_the_person_who_says_it_is_answered(api: dict[str, Api], chat: str) -> None:
+    answer = recall_in(api["bob"], "When did Priya go to Lisbon?", chat)
+    assert answer["status"] == "answered"
+    assert answer["unsaid"] == []
+    porto = recall_in(api["bob"], "When did Dev drive to Porto?", chat)
+    assert porto["status"] == "answered", porto
+    assert porto["unsaid"] == []
+
+
+def test_a_note_about_the_person_is_no_other_persons_statement(api: dict[str, Api]) -> None:
+    """In an agent's notes a teammate's decision is named in the agent's note about it."""
+    conversation = f"conv-{uuid.uuid4().hex[:8]}"
+    bodies = [
+        ("Maya", "user_stated", "We need a queue for the orders service this quarter."),
+        ("agent", "agent_inferred", "Maya decided to drop Kafka for the orders service."),
+    ]
+    for n, (speaker, kind, text) in enumerate(bodies):
+        body = {
+            "text": text,
+            "speaker": speaker,
+            "source_kind": kind,
+            "occurred_at": f"2023-05-08T13:{n:02d}:00+00:00",
+            "conversation_id": conversation,
+            "idempotency_key": f"{conversation}:{n}",
+        }
+        assert api["alice"].post("/v1/observations", body).status_code == 201
+    answer = recall_in(api["bob"], "Why did Maya drop Kafka?", conversation)
+    assert answer["unsaid"] == []
+
+
+def test_switched_off_the_name_is_not_read(settings: Settings, chat: str) -> None:
+    """``TRACTATUS_RECALL_DISABLE=unsaid``."""
+    without = settings.model_copy(update={"recall_disable": frozenset({"unsaid"})})
+    with serve_app(create_app(without)) as url:
+        answer = recall_in(Api(url, KEYS["bob"]), QUESTION, chat)
+    assert answer["unsaid"] == []
