@@ -381,6 +381,9 @@ def _unsaid(
     speakers = {s.speaker for s in work.window if s.speaker}
     terms = unsaid.asked_names(query.text, person, speakers, work.unmentioned)
     own = [c.text for rows in lists.values() for c in rows if c.speaker == person]
+    # a reply is read with the question it answers ("Did you go to the X festival?" - "Yes!
+    # I went with my sister"), as the person's relevance reads it
+    own += [s.question for s in work.window if s.speaker == person and s.question]
     missing = unheld_in(terms, own) if terms else []
     if not missing:
         return []
