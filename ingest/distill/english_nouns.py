@@ -16,6 +16,7 @@ from spacy.tokens import Span, Token
 
 from ingest.distill import lexicon as lx
 from ingest.distill.english import (
+    DEMONSTRATIVES,
     KIND_ONLY,
     TIME_NOUNS,
     Clause,
@@ -115,6 +116,8 @@ def _my_passion(c: Clause, subject: Token) -> list[Fact]:
         and c.verb.tag_ in ("VBZ", "VBP")
     ):
         return [Fact(c.speaker, "likes", p, confidence=0.8) for p in _named(subject)]
+    if _favourite_of_mine(comp) and _present(c.verb) and _plainly_named(subject):
+        return [Fact(c.speaker, "likes", p, confidence=0.8) for p in _named(subject)]
     if (
         possessed_by_speaker(comp)
         and comp.lemma_ in ("passion", "thing")
@@ -130,6 +133,40 @@ def _my_passion(c: Clause, subject: Token) -> list[Fact]:
     if good and (_for_me(comp) or _for_me(c.verb)) and subject.lower_ in lx.ACTIVITIES:
         return [Fact(c.speaker, "activity", subject.lower_, confidence=0.8)]
     return []
+
+
+def _favourite_of_mine(comp: Token) -> bool:
+    """Version 20: "X is one of my favourites / favourite cities", "X has always been a
+    favourite of mine": the subject is liked."""
+    if comp.lemma_ == "one":
+        kind = pobj(comp, "of")
+        return (
+            kind is not None
+            and (
+                (kind.lemma_.lower() in lx.FAVOURITE or kind.lower_ in lx.FAVOURITE)
+                or any(a.lower_ in lx.FAVOURITE for a in kind.children)
+            )
+            and possessed_by_speaker(kind)
+        )
+    mine = pobj(comp, "of")
+    return comp.lemma_.lower() in lx.FAVOURITE and mine is not None and mine.lower_ == "mine"
+
+
+def _plainly_named(subject: Token) -> bool:
+    """Not a demonstrative ("This trilogy is one of my faves": which, an image shows), nor
+    a word cut off by a hyphen ("Spider" of "Spider-Man")."""
+    if subject.lower_ in DEMONSTRATIVES or any(
+        d.lower_ in DEMONSTRATIVES for d in children(subject, "det")
+    ):
+        return False
+    return not (subject.i + 1 < len(subject.doc) and subject.nbor().tag_ == "HYPH")
+
+
+def _present(verb: Token) -> bool:
+    """A present ("is"), or a present perfect ("has always been")."""
+    return verb.tag_ in ("VBZ", "VBP") or (
+        verb.tag_ == "VBN" and any(a.lower_ in ("has", "have") for a in children(verb, "aux"))
+    )
 
 
 def _my_noun(c: Clause, subject: Token) -> list[Fact]:

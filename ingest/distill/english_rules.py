@@ -35,6 +35,7 @@ from ingest.distill.english import (
     relative_of,
     says_nothing,
     speakers_own,
+    text_of,
     verb_phrase,
     whole_clause,
 )
@@ -638,7 +639,26 @@ def _trip(c: Clause) -> list[Fact]:
         target = pobj(trip, "to", "in") or pobj(c.verb, "to", "in")
         if target is not None and (target.pos_ == "PROPN" or "place" in _kind_of(target)):
             found.extend(c.fact("visited", p) for p in [phrase(target)] if p)
+        found.extend(trip_of_a_kind(c, trip))
     return found
+
+
+def trip_of_a_kind(c: Clause, trip: Token) -> list[Fact]:
+    """Version 20: a trip named by what one does on it ("a camping trip", "a hiking trip",
+    "a road trip") is that outing, an activity, as labelled: "I went on a mountaineering trip",
+    "Max and I had a blast on our camping trip", "I got back from a family road trip"."""
+    kinds = [k for k in trip.children if k.dep_ in ("compound", "amod") and k.i < trip.i]
+    if trip.lemma_ != "trip" or not any(_trip_kind(k) for k in kinds) or arranged(c.verb):
+        return []
+    start = min(k.i for k in kinds)
+    return [c.fact("activity", trip.doc[start : trip.i + 1].text.lower(), confidence=0.8)]
+
+
+def _trip_kind(token: Token) -> bool:
+    word = token.lower_
+    return word == "road" or (
+        word.endswith("ing") and (word in lx.OUTINGS or word in lx.ACTIVITIES or len(word) > 6)
+    )
 
 
 def _trip_planned(c: Clause, trips: list[Token]) -> list[Fact]:
@@ -674,6 +694,22 @@ def _attend(c: Clause) -> list[Fact]:
         if "event" in _kind_of(target) and phrase(target):
             found.append(c.fact("attended", phrase(target) or ""))
     return found
+
+
+def _won(c: Clause) -> list[Fact]:
+    """Version 20: a win is something that happened to the speaker, as labelled: "I won my
+    second tournament" (``won my second tournament``, beside the tournament attended), "We
+    won!" (``won``); past only ("when I win a tournament" is no win)."""
+    if not of_person(c) or c.negated or c.verb.tag_ not in ("VBD", "VBN"):
+        return []
+    prizes = children(c.verb, "dobj")
+    if not prizes:
+        return [] if children(c.verb, "prep", "ccomp") else [c.fact("life_event", "won")]
+    prize = prizes[0]
+    tokens = [t for t in prize.subtree if t.i <= prize.i]  # as written: "won a big tournament"
+    if not phrase(prize) or any(t.pos_ == "PRON" and t.lower_ not in ("my", "our") for t in tokens):
+        return []
+    return [c.fact("life_event", "won " + text_of(tokens), confidence=0.8)]
 
 
 def _organize(c: Clause) -> list[Fact]:
@@ -1059,7 +1095,10 @@ def _back_from(c: Clause) -> list[Fact]:
     for back in backs:
         target = pobj(back, "from") or pobj(c.verb, "from")
         if target is not None and target.lemma_ in lx.TRIPS:
+            done = trip_of_a_kind(c, target)
             target = pobj(target, "to", "in")
+            if target is None:
+                return done
         if target is not None:
             return _event_or_place(c, target, travelled=True)
     return []
@@ -1240,6 +1279,21 @@ def _member_of(c: Clause) -> list[Fact]:
     return found
 
 
+def _planning(c: Clause) -> list[Fact]:
+    """Version 20: "I'm planning a ring-toss tournament", "we planned a gaming session": an
+    event the speaker organises, a plan of their own (a trip: :func:`_trip_planned`)."""
+    if not of_person(c) or c.who is None or c.negated:
+        return []
+    events = [o for o in children(c.verb, "dobj") if "event" in _kind_of(o)]
+    return [
+        Fact(c.who.id, "plans", p, confidence=0.75 - (0.3 if c.hedged else 0), plan=True)
+        for event in events
+        if event.lemma_ not in lx.TRIPS
+        for p in [phrase(event, preps=())]
+        if p
+    ]
+
+
 def _emphatic(c: Clause) -> list[Fact]:
     """ "I do like jazz": the small model reads *like* as a preposition of *do*."""
     if not of_person(c) or c.negated:
@@ -1285,6 +1339,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("go",), _outing),
     (("spend",), _spent),
     (("take", "go", "have", "make", "plan", "book"), _trip),
+    (("plan",), _planning),
     (
         (
             "attend",
@@ -1304,6 +1359,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
         _attend,
     ),
     (("organize", "organise", "host", "set"), _organize),
+    (("win",), _won),
     (tuple(lx.ACTIVITY_VERBS), _activity_verb),
     (("play",), _play),
     (

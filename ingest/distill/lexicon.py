@@ -240,7 +240,7 @@ CUE_NOUNS: Final = (
 ) | (GROUPS | LESSONS | frozenset(CONDITION_ADJECTIVES) | {"intolerant"})
 IRREGULAR: Final = _words(
     "bought lost broke broken grew grown drew wrote written tried decided passed died wait quit "
-    "gave tore torn spent born"
+    "gave tore torn spent born won"
 )
 COMMON_VERBS: Final = _words(
     "have get go do take make find start give run set come play begin head drive fly lose pass "

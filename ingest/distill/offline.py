@@ -108,8 +108,11 @@ SAID_CONFIDENCE = 1.0
 # owned by who took it over ("Kofi takes over the replicas from Monday"); 19: from two new
 # users' trials, "Guess what," openers, pets named after so / and, back from a place, "had
 # to" done, an offer accepted, toys no pets, a duty taken over bare, a document updated to
-# a numbered version
-DISTILLER_VERSION = "19"
+# a numbered version; 20: from the development labels, a practice named as the subject of
+# what is said of the speaker ("Painting's great for expressing myself"), a trip named by
+# its outing ("a camping trip") an activity, "X is one of my favourites" a liking, an event
+# being planned a plan, a win a life event
+DISTILLER_VERSION = "20"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"

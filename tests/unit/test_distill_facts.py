@@ -438,6 +438,65 @@ def test_version_19_reads_an_agents_notes_on_a_refresh() -> None:
     assert facts("The price was updated to 40 dollars.") == []
 
 
+def test_version_20_reads_a_practice_named_as_the_subject() -> None:
+    """Version 20, from the development labels: an activity opening the sentence, said in
+    the present of the speaker, wrote nothing on version 19."""
+    assert facts("Painting's great for expressing myself.") == [(A, "activity", "painting", True)]
+    assert facts("Gaming has been my focus lately.") == [(A, "activity", "gaming", True)]
+    assert facts("Writing has become a way to express my feelings.") == [
+        (A, "activity", "writing", True)
+    ]
+    assert facts("Playing video games or watching movies helps me unwind.") == [
+        (A, "activity", "playing video games", True),
+        (A, "activity", "watching movies", True),
+    ]
+    assert facts("Dancing for me is like a way to express myself.") == [
+        (A, "activity", "dancing", True)
+    ]
+    # not a practice of the speaker's: a past, a difficulty, a negation, someone else's, a
+    # passion (a liking), a joy (a liking), nothing said of the speaker
+    assert facts("Dancing was my escape.") == []
+    assert facts("Running is hard for me.") == []
+    assert facts("Writing isn't easy for me.") == []
+    assert facts("Swimming is what my kids love.") == [(A, "has_relative", f"{A}/children", True)]
+    assert facts("Dance is my passion.") == [(A, "likes", "dance", True)]
+    assert facts("Dancing brings me joy.") == [(A, "likes", "dancing", True)]
+    assert facts("Painting is fun.") == []
+
+
+def test_version_20_reads_trips_favourites_plans_and_wins() -> None:
+    """Version 20, from the development labels: each sentence wrote nothing on version 19."""
+    # a trip named by what one does on it is that outing, an activity
+    (trip,) = drafts("I went on a mountaineering trip last week with some workmates.")
+    assert (trip["predicate"], trip["object"]) == ("activity", "mountaineering trip")
+    assert trip["valid_from"].startswith("2026-06-01")
+    assert facts("I just got back from a family road trip.") == [
+        (A, "activity", "family road trip", True)
+    ]
+    assert facts("We went on a business trip.") == []  # no outing named
+    # one of my favourites, a favourite of mine: the subject is liked (named, not shown)
+    assert facts("Coconut milk ice cream is one of my favorites.") == [
+        (A, "likes", "Coconut milk ice cream", True)
+    ]
+    assert facts("Seattle is one of my favorite cities to explore.") == [
+        (A, "likes", "Seattle", True)
+    ]
+    assert facts("This trilogy is one of my faves.") == []  # which: an image shows it
+    assert facts("Spider-Man has always been a favorite of mine.") == []  # cut at the hyphen
+    assert facts("That was one of my favorite days.") == []  # a past
+    # an event being planned is a plan of the speaker's own
+    assert facts("We already planned a gaming session together.") == [
+        (A, "plans", "gaming session", True)
+    ]
+    assert facts("I'm not planning a party.") == []
+    # a win is a life event, past only, as written
+    assert (A, "life_event", "won my second tournament", True) in facts(
+        "Last week I won my second tournament!"
+    )
+    assert facts("We won!") == [(A, "life_event", "won", True)]
+    assert facts("I hope we win the final.") == []
+
+
 def test_a_decision_against_keeps_its_against() -> None:
     """ "We decided against using Kafka" wrote nothing."""
     assert facts("We decided against using Kafka.") == [(A, "decided", "against using Kafka", True)]
@@ -565,7 +624,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("19", "19-said-only")
+    assert (default.version, off.version) == ("20", "20-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -1181,7 +1240,8 @@ def test_a_liked_conjunct_of_someone_elses_is_refused_on_its_own(
 
 
 def test_one_of_my_favourite_kinds_said_of_a_thing_is_not_the_kind_liked() -> None:
-    assert facts('"Dune" is one of my favourite novels.') == []
+    # the thing is liked (version 20), never the kind it is one of
+    assert facts('"Dune" is one of my favourite novels.') == [(A, "likes", "Dune", True)]
     assert facts("My favourite novels are thrillers.") == [(A, "likes", "thrillers", True)]
 
 
