@@ -6,14 +6,14 @@ How to run (no Neo4j, no server; the LoCoMo dev file is found as by `tractatus i
     .venv/bin/python bench/distill.py                 # offline distiller; LLM when configured
     # --llm-url URL --llm-model NAME   an OpenAI-compatible endpoint (default: TRACTATUS_LLM_URL,
     #                                  TRACTATUS_LLM_MODEL); without one the LLM part is skipped
-    # --errors dev|test|sealed|sealed2|...|sealed11
+    # --errors dev|test|sealed|sealed2|...|sealed12
     #                                  list a development set's misses and false facts
-    # --sealed                         also score the twelfth sealed LoCoMo test set (its
-    #                                  errors are never listed: `--errors sealed12` is refused)
+    # --sealed                         also score the thirteenth sealed LoCoMo test set (its
+    #                                  errors are never listed: `--errors sealed13` is refused)
     # --out bench/results/distill.json
 
 What it does, for each distiller, on each set (LoCoMo turns, Chinese sentences, English notes)
-and each split (dev, test; LoCoMo also sealed to sealed11, and sealed12 when asked):
+and each split (dev, test; LoCoMo also sealed to sealed12, and sealed13 when asked):
 
 1. Builds each labelled turn's observation exactly as `tractatus ingest` would (LoCoMo: read
    from the dev file by conversation and dia_id; ours: the text in the label file) and distils
@@ -29,11 +29,11 @@ and each split (dev, test; LoCoMo also sealed to sealed11, and sealed12 when ask
    where the label has none is wrong, and so is a labelled time not given.
 4. Coverage: the share of turns with at least one structured fact (and the labels' share).
 
-The sets' `dev` and `test` halves and the first eleven sealed LoCoMo sets
-(`locomo-sealed-labels.jsonl`, split `sealed`, to `locomo-sealed11-labels.jsonl`, split
-`sealed11`) are all development data now: each was read after it was scored once.
+The sets' `dev` and `test` halves and the first twelve sealed LoCoMo sets
+(`locomo-sealed-labels.jsonl`, split `sealed`, to `locomo-sealed12-labels.jsonl`, split
+`sealed12`) are all development data now: each was read after it was scored once.
 `ALL/development` pools them, and is what the extractor is tuned on. The headline is the
-twelfth sealed LoCoMo set (`locomo-sealed12-labels.jsonl`, split `sealed12`, labelled blind),
+thirteenth sealed LoCoMo set (`locomo-sealed13-labels.jsonl`, split `sealed13`, labelled blind),
 scored only with `--sealed`, once the extractor is frozen. Results go to --out with the machine.
 """
 
@@ -77,9 +77,10 @@ SPLITS = (
     "sealed9",
     "sealed10",
     "sealed11",
+    "sealed12",
 )
 DEVELOPMENT = "development"
-SEALED = "sealed12"  # the test set: scored with --sealed only, its errors never listed
+SEALED = "sealed13"  # the test set: scored with --sealed only, its errors never listed
 # the development LoCoMo labels
 LOCOMO_FILES = (
     "locomo",
@@ -94,6 +95,7 @@ LOCOMO_FILES = (
     "locomo-sealed9",
     "locomo-sealed10",
     "locomo-sealed11",
+    "locomo-sealed12",
 )
 SAID = "said"
 _PLAN_DATE = re.compile(r"\s*\((\d{4}(?:-W\d{2}|-\d{2}(?:-\d{2})?)?)\)\s*$")
@@ -283,7 +285,7 @@ def show_fact(fact: dict[str, Any]) -> str:
 
 
 def label_path(name: str) -> Path:
-    """The label file of a set: ``locomo``, ``locomo-sealed12``, ``zh``, ..."""
+    """The label file of a set: ``locomo``, ``locomo-sealed13``, ``zh``, ..."""
     return LABELS / f"{name}-labels.jsonl"
 
 
@@ -294,7 +296,7 @@ def _rows(name: str) -> list[dict[str, Any]]:
 
 def load_items(locomo: Path | None, *, sealed: bool = False) -> list[Item]:
     """Every labelled turn with its observation; LoCoMo only when its file is available, and
-    the (twelfth) sealed LoCoMo set only when asked for."""
+    the (thirteenth) sealed LoCoMo set only when asked for."""
     items: list[Item] = []
     if locomo is not None:
         turns = {t["idempotency_key"]: t for t in bulk.read_locomo(locomo)}

@@ -108,7 +108,7 @@ def test_the_llm_part_runs_against_a_configured_endpoint() -> None:
     assert "- attended (many, string)" in stub.requests[0].json["messages"][0]["content"]
 
 
-def test_the_development_data_pools_apart_from_the_twelfth_sealed_set() -> None:
+def test_the_development_data_pools_apart_from_the_thirteenth_sealed_set() -> None:
     items = [
         Item("locomo", "a", "dev", OBS, [LABEL]),
         Item("notes", "b", "test", OBS, [LABEL]),
@@ -123,17 +123,20 @@ def test_the_development_data_pools_apart_from_the_twelfth_sealed_set() -> None:
         Item("locomo", "k", "sealed9", OBS, [LABEL]),  # the ninth: development now
         Item("locomo", "l", "sealed10", OBS, [LABEL]),  # the tenth: development now
         Item("locomo", "m", "sealed11", OBS, [LABEL]),  # the eleventh: development now
-        Item("locomo", "n", "sealed12", OBS, [LABEL]),
+        Item("locomo", "n", "sealed12", OBS, [LABEL]),  # the twelfth: development now
+        Item("locomo", "o", "sealed13", OBS, [LABEL]),
     ]
     result = evaluate(lambda _: [draft("half marathon", "2023-05-20T00:00:00+00:00")], items)
     pooled = result["pooled"]
-    assert pooled["development"]["facts_labelled"] == 13
-    assert pooled["sealed12"]["facts_labelled"] == 1
+    assert pooled["development"]["facts_labelled"] == 14
+    assert pooled["sealed13"]["facts_labelled"] == 1
     assert pooled["dev"]["facts_labelled"] == pooled["test"]["facts_labelled"] == 1
 
 
-def test_the_twelfth_sealed_sets_errors_are_never_listed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed12"])
+def test_the_thirteenth_sealed_sets_errors_are_never_listed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed13"])
     with pytest.raises(SystemExit) as refused:
         main()
     assert refused.value.code == 2
@@ -152,6 +155,7 @@ def test_the_sealed_sets_are_their_own_and_share_no_turn_with_any_other_set() ->
     tenth = _rows("locomo-sealed10")
     eleventh = _rows("locomo-sealed11")
     twelfth = _rows("locomo-sealed12")
+    thirteenth = _rows("locomo-sealed13")
     assert (
         len(development),
         len(first),
@@ -164,7 +168,8 @@ def test_the_sealed_sets_are_their_own_and_share_no_turn_with_any_other_set() ->
         len(eighth),
         len(ninth),
         len(twelfth),
-    ) == (308, 155, 153, 154, 151, 155, 153, 154, 155, 155, 153)
+        len(thirteenth),
+    ) == (308, 155, 153, 154, 151, 155, 153, 154, 155, 155, 153, 153)
     assert {r["split"] for r in first} == {"sealed"}
     assert {r["split"] for r in second} == {"sealed2"}
     assert {r["split"] for r in third} == {"sealed3"}
@@ -177,6 +182,7 @@ def test_the_sealed_sets_are_their_own_and_share_no_turn_with_any_other_set() ->
     assert {r["split"] for r in tenth} == {"sealed10"}
     assert {r["split"] for r in eleventh} == {"sealed11"}
     assert {r["split"] for r in twelfth} == {"sealed12"}
+    assert {r["split"] for r in thirteenth} == {"sealed13"}
     assert not _turns(development) & _turns(first)
     assert not _turns(second) & (_turns(development) | _turns(first))
     assert not _turns(third) & (_turns(development) | _turns(first) | _turns(second))
@@ -201,6 +207,16 @@ def test_the_sealed_sets_are_their_own_and_share_no_turn_with_any_other_set() ->
         | _turns(eighth)
         | _turns(ninth)
     )
+    assert not _turns(thirteenth) & (
+        earlier
+        | later
+        | _turns(twelfth)
+        | _turns(eleventh)
+        | _turns(tenth)
+        | _turns(seventh)
+        | _turns(eighth)
+        | _turns(ninth)
+    )
     for rows in (
         first,
         second,
@@ -214,9 +230,10 @@ def test_the_sealed_sets_are_their_own_and_share_no_turn_with_any_other_set() ->
         tenth,
         eleventh,
         twelfth,
+        thirteenth,
     ):  # no LoCoMo text here
         assert all("text" not in r for r in rows)
-    sealed = tuple(f"sealed{n}" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11))
+    sealed = tuple(f"sealed{n}" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12))
     assert not [i for i in load_items(None) if i.split in sealed]
 
 
@@ -238,7 +255,7 @@ def _numbered(residue: int) -> set[str]:
     return chosen
 
 
-def test_the_sealed_sets_are_every_turn_numbered_4_13_7_16_2_11_5_1_3_6_8_and_10_mod_18() -> None:
+def test_the_sealed_sets_are_every_turn_numbered_4_13_7_16_2_11_5_1_3_6_8_10_12_mod_18() -> None:
     assert _numbered(4) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed"))}
     assert _numbered(13) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed2"))}
     assert _numbered(7) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed3"))}
@@ -251,19 +268,20 @@ def test_the_sealed_sets_are_every_turn_numbered_4_13_7_16_2_11_5_1_3_6_8_and_10
     assert _numbered(6) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed10"))}
     assert _numbered(8) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed11"))}
     assert _numbered(10) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed12"))}
-    # multiples of 9 are 0 or 9 modulo 18: the thirteen rules pick disjoint turns
-    assert len({0, 9, 4, 13, 7, 16, 2, 11, 5, 1, 3, 6, 8, 10}) == 14
+    assert _numbered(12) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed13"))}
+    # multiples of 9 are 0 or 9 modulo 18: the fourteen rules pick disjoint turns
+    assert len({0, 9, 4, 13, 7, 16, 2, 11, 5, 1, 3, 6, 8, 10, 12}) == 15
 
 
-def test_the_first_eleven_sealed_sets_are_development_data_and_the_twelfth_only_asked_for() -> None:
+def test_twelve_sealed_sets_are_development_data_and_the_thirteenth_only_asked_for() -> None:
     try:
         locomo = locomo_file()
     except LocomoMissing:
         pytest.skip("the LoCoMo dev file is not here (TRACTATUS_LOCOMO)")
     plain = {i.split for i in load_items(locomo) if i.set == "locomo"}
-    numbers = ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+    numbers = ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
     assert plain == {"dev", "test", *(f"sealed{n}" for n in numbers)}
-    if not label_path("locomo-sealed12").exists():
-        pytest.skip("the twelfth sealed set is not labelled yet (locomo-sealed12-labels.jsonl)")
+    if not label_path("locomo-sealed13").exists():
+        pytest.skip("the thirteenth sealed set is not labelled yet (locomo-sealed13-labels.jsonl)")
     asked = {i.split for i in load_items(locomo, sealed=True) if i.set == "locomo"}
-    assert asked == plain | {"sealed12"}
+    assert asked == plain | {"sealed13"}
