@@ -37,8 +37,9 @@ _HOW_MUCH_IS = re.compile(
 )
 _WHAT_COST = re.compile(
     r"^\s*what\s+(?:did|does|do|will|would)\s+[^?]+?\s+cost(?=[\s?]|$)"
-    r"|^\s*what\s+(?:is|was|were|are)\s+(?:the\s+)?(?:price|cost|fee|fees|rent|salary|"
-    r"budget|bill)\b",
+    r"|^\s*what\s+(?:is|was|were|are)\s+(?:the\s+|(?:my|your|his|her|their|our)\s+|"
+    r"[^\W\d_][\w-]*(?:'s|\u2019s)\s+)?(?:price|cost|fee|fees|rent|salary|budget|bill|income|"
+    r"wage|wages)\b",
     re.I,
 )
 # an amount stated: a currency sign or word, or "free"; or a number standing alone ("1,400",

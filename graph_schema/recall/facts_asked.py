@@ -3,9 +3,12 @@
 
 "Who owns the replicas now?", "Which version of the runbook is current?", "What is the
 status of the migration?" ask for a predicate of one value per thing (``owner``,
-``current_version``, ``status``): recall reads only facts valid as of the question's time,
-and a newer fact supersedes the older, so a current fact about the thing asked about is the
-answer as of then. Its turn may still rank below an older, longer turn that shares more
+``current_version``, ``status``), and "Where does Hana work now?", "Where does Dev live?" for
+one of a person (``works_at``, ``lives_in``; the person named by a capital): recall reads
+only facts valid as of the question's time, and a newer fact supersedes the older, so a
+current fact about the thing asked about is the answer as of then. "Is Hana still learning
+Korean?" asks whether a practice goes on: a ``dropped`` fact whose object holds a word of
+the question answers it. Its turn may still rank below an older, longer turn that shares more
 words with the question ("Arjun handles the replicas and Bea owns the runbook" above "Kofi
 takes over the replicas from Monday"). Among the groups read for the answer, those holding
 such a fact come first, each in its order, then the rest; a group moved up carries the boost
@@ -24,7 +27,7 @@ from typing import Any
 
 from graph_schema.recall.fusion import Scored
 from graph_schema.recall.named import thing_terms, unheld_in
-from graph_schema.recall.query import names_a_day
+from graph_schema.recall.query import STOP_WORDS, names_a_day
 from graph_schema.recall.rerank import mark_moved_up
 
 BOOST = "fact"
@@ -48,15 +51,42 @@ _HEADS = (
     ),
     (re.compile(r"^\s*what\s+is\s+the\s+(?:current\s+)?status\s+of\s", re.I), "status"),
 )
+# a person's fact of one value (version 2 of this step): "Where does Hana work now?", "Who
+# does Hana work for?", "Where is Dev living these days?"; the person named by a capital
+_NAME = r"(?P<who>[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*)?)"
+_NOW = r"(?:(?:currently|still|now)\s+)?"
+_PERSON_HEADS = (
+    (
+        re.compile(rf"^\s*(?i:where\s+(?:does|do))\s+{_NAME}\s+(?i:{_NOW}work)\b(?!\s+out)"),
+        "works_at",
+    ),
+    (re.compile(rf"^\s*(?i:where\s+is)\s+{_NAME}\s+(?i:{_NOW}working)\b(?!\s+out)"), "works_at"),
+    (
+        re.compile(rf"^\s*(?i:(?:who|which\s+company)\s+does)\s+{_NAME}\s+(?i:{_NOW}work\s+for)\b"),
+        "works_at",
+    ),
+    (re.compile(rf"^\s*(?i:where\s+(?:does|do))\s+{_NAME}\s+(?i:{_NOW}live)\b"), "lives_in"),
+    (re.compile(rf"^\s*(?i:where\s+is)\s+{_NAME}\s+(?i:{_NOW}living)\b"), "lives_in"),
+)
 _NOT_NOW = re.compile(r"\b(?:before|previous|previously|originally|first|used\s+to)\b", re.I)
+
+
+# "Is Hana still learning Korean?", "Does Priya still take the pottery class?": a practice
+# given up since answers it ("I've given up Korean for now"), however much closer the turn
+# that took it up is in words
+_STILL_ASKED = re.compile(r"^\s*(?:is|are|does|do|has|have)\b[^?]*\bstill\b", re.I)
+_WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
 
 
 @dataclass(frozen=True)
 class Asked:
-    """The predicate a question asks for and the words of the thing it asks it of."""
+    """The predicate a question asks for and the words of the thing it asks it of; for a
+    practice given up (``dropped``), the words of the question one of which the thing given
+    up holds (``of_object``)."""
 
     predicate: str
     thing: tuple[str, ...]
+    of_object: bool = False
 
 
 def asked(query: str) -> Asked | None:
@@ -67,6 +97,14 @@ def asked(query: str) -> Asked | None:
         if head.search(query):
             terms = thing_terms(query)
             return Asked(predicate, tuple(terms)) if terms else None
+    for shape, person_predicate in _PERSON_HEADS:
+        found = shape.search(query)
+        if found is not None:
+            return Asked(person_predicate, tuple(found["who"].split()))
+    if _STILL_ASKED.search(query):
+        words = [w for w in _WORD.findall(query)[1:] if w.lower() != "still"]
+        practice = tuple(w for w in words if w.lower() not in STOP_WORDS and len(w) > 2)
+        return Asked("dropped", practice, of_object=True) if practice else None
     return None
 
 
@@ -77,7 +115,11 @@ def holds(records: Sequence[Mapping[str, Any]], question: Asked) -> bool:
         a = record["assertion"]
         if a["predicate"] != question.predicate or a.get("polarity") is False:
             continue
-        if not unheld_in(list(question.thing), [str(a["subject"])]):
+        if question.of_object:
+            held = len(unheld_in(list(question.thing), [str(a["object"])]))
+            if held < len(question.thing):
+                return True  # one word of the question names the thing given up
+        elif not unheld_in(list(question.thing), [str(a["subject"])]):
             return True
     return False
 

@@ -137,14 +137,23 @@ def names_through(kinds: Kinds, kind: str, text: str) -> bool:
     return bool(slots) and all(any(kinds.names(k, text) for k in slot) for slot in slots)
 
 
+# Chinese, Japanese and Korean script: the word lists are English, and such a text can name
+# a mother (妈妈) or a cat (猫) in words they do not hold
+_UNREAD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
 def missing(query: str, texts: Iterable[str]) -> list[str]:
     """The kinds ``query`` asks for that none of ``texts`` names (each by its question word's
-    kind: ``color``, ``musical_instrument``...); empty when it asks for none."""
+    kind: ``color``, ``musical_instrument``...); empty when it asks for none, or when a text
+    is written in a script the word lists cannot read ("When is Hana's mother visiting?"
+    against "我妈妈下个月来温哥华看我们": nothing there can be said not to name her)."""
     kinds = table()
     asked = kinds.asked_in(query)
     if not asked:
         return []
     read = list(texts)
+    if any(_UNREAD.search(t) for t in read):
+        return []
     return [
         kind
         for kind in asked

@@ -384,12 +384,27 @@ def _unsaid(
     # a reply is read with the question it answers ("Did you go to the X festival?" - "Yes!
     # I went with my sister"), as the person's relevance reads it
     own += [s.question for s in work.window if s.speaker == person and s.question]
+    # another's turn that speaks of the person is about them ("Carlos is on vacation until
+    # the 22nd; Priya covers Android": Android is no name Carlos never says, for this)
+    own += [s.turn for s in work.window if _spoken_of(s, person) and s.turn]
     missing = unheld_in(terms, own) if terms else []
     if not missing:
         return []
     probe = _probe_lists(tx, p, query, missing)
-    missing = unheld_in(missing, [c.text for c in probe if c.speaker == person])
+    about = [c.text for c in probe if c.speaker == person or mentions.spoken_of(c.text, person)]
+    missing = unheld_in(missing, about)
     return unsaid.unsaid(missing, unsaid.stated_by_others(work.window, work.records, person))
+
+
+def _spoken_of(s: Scored, person: str | None) -> bool:
+    """Whether group ``s`` is another speaker's turn that speaks of ``person`` in the third
+    person (:func:`graph_schema.recall.mentions.spoken_of`): about them, as their own turns."""
+    return (
+        person is not None
+        and s.turn is not None
+        and s.speaker not in (None, person)
+        and mentions.spoken_of(s.turn, person)
+    )
 
 
 def _mentioned(
@@ -451,7 +466,7 @@ class _Status:
         person mentioned."""
         if self.mentioned is not None:
             return self.mentioned.in_group(s, records)
-        return fusion.answers_for(s, self.person)
+        return fusion.answers_for(s, self.person) or _spoken_of(s, self.person)
 
     def add(self, s: Scored, records: list[Any], query: RecallQuery, plain: float) -> None:
         if self.person is None:

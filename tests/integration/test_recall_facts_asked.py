@@ -62,3 +62,33 @@ def test_a_question_about_an_earlier_owner_is_not_reordered(
 ) -> None:
     answer = recall_in(api["bob"], "Who handled the replicas before Kofi?", notes)
     assert all("fact" not in r["why"]["boosts"] for r in answer["results"])
+
+
+PERSON = [
+    ("hana", "I work as a UX designer at Finch Health in Toronto."),
+    ("hana", "I started learning Korean on Duolingo, aiming for 15 minutes a day."),
+    ("hana", "I accepted an offer from Lumen Labs! I start on April 7 as a senior designer."),
+    ("hana", "I've given up Korean for now; work is too busy."),
+]
+
+
+@pytest.fixture(scope="module")
+def person(api: dict[str, Api]) -> str:
+    return write_chat(api["alice"], PERSON)
+
+
+def test_where_a_person_works_now_is_the_current_employer(api: dict[str, Api], person: str) -> None:
+    """A new user's trial: "Where does Hana work now?" put the first turn (Finch Health, a
+    job of the past) first; `works_at Lumen Labs` superseded it."""
+    first = top(recall_in(api["bob"], "Where does Hana work now?", person))
+    assert first["assertion"]["predicate"] == "works_at", first["assertion"]  # type: ignore[index]
+    assert first["assertion"]["object"] == "Lumen Labs"  # type: ignore[index]
+    assert "fact" in first["why"]["boosts"]  # type: ignore[index]
+
+
+def test_a_practice_given_up_answers_still(api: dict[str, Api], person: str) -> None:
+    """A new user's trial: "Is Hana still learning Korean?" put "I started learning Korean"
+    first; "I've given up Korean for now" answers it."""
+    first = top(recall_in(api["bob"], "Is Hana still learning Korean?", person))
+    assert first["assertion"]["predicate"] == "dropped", first["assertion"]  # type: ignore[index]
+    assert "fact" in first["why"]["boosts"]  # type: ignore[index]

@@ -73,3 +73,23 @@ def test_switched_off_the_name_is_not_read(settings: Settings, chat: str) -> Non
     with serve_app(create_app(without)) as url:
         answer = recall_in(Api(url, KEYS["bob"]), QUESTION, chat)
     assert answer["unsaid"] == []
+
+
+TEAM = [
+    ("Carlos", "The SyncServiceTest failures come from the new retry policy. I'm reverting it."),
+    ("Ines", "Carlos is on vacation until September 22; Priya covers Android until then."),
+    ("Wei", "The iOS build is uploaded to TestFlight."),
+]
+
+
+def test_another_persons_turn_about_the_person_answers_for_them(api: dict[str, Api]) -> None:
+    """A new user's trial of a team's notes: "When is Carlos back from vacation?" and "Who
+    covers Android while Carlos is away?" were not_found: Ines's turn about Carlos counted as
+    another person's statement (the contrast between people, and Android a name Carlos never
+    says); a turn speaking of him in the third person is about him."""
+    team = write_chat(api["alice"], TEAM)
+    back = recall_in(api["bob"], "When is Carlos back from vacation?", team)
+    assert back["status"] == "answered", back
+    covers = recall_in(api["bob"], "Who covers Android while Carlos is away?", team)
+    assert covers["status"] == "answered", covers
+    assert covers["unsaid"] == []

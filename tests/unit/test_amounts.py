@@ -18,6 +18,8 @@ from graph_schema.recall.amounts import Read
         ("How much did Snowflake quote for the warehouse?", True),
         ("What did BigQuery cost in April 2026?", True),
         ("What is the price of the tickets?", True),
+        ("What is Hana's salary at Lumen Labs?", True),  # a person's: was read as no sum
+        ("What is my rent?", True),
         ("How much error budget is left now?", False),  # an amount, but of no money
         ("How many weddings has Marcus booked?", False),
         ("What did Marcus buy?", False),

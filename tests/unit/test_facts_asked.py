@@ -26,7 +26,19 @@ from graph_schema.recall.fusion import Scored
         ("Which version of the plan was current in April 2026?", None),
         ("Which version of the mobile app was released in May?", None),
         ("Who handled the replicas before Kofi?", None),
-        ("Where does Priya work now?", None),
+        # a person's fact of one value, the person named by a capital
+        ("Where does Priya work now?", Asked("works_at", ("Priya",))),
+        ("Who does Hana work for?", Asked("works_at", ("Hana",))),
+        ("Where is Dev living these days?", Asked("lives_in", ("Dev",))),
+        ("Where does Hana Kim live?", Asked("lives_in", ("Hana", "Kim"))),
+        ("Where does Hana work out?", None),
+        ("Where did Hana work before Lumen Labs?", None),
+        ("Where does the team work?", None),
+        # a practice asked about "still": given up since answers it
+        ("Is Hana still learning Korean?",
+         Asked("dropped", ("Hana", "learning", "Korean"), of_object=True)),
+        ("Does Priya still take the pottery class?",
+         Asked("dropped", ("Priya", "take", "pottery", "class"), of_object=True)),
     ],
 )  # fmt: skip
 def test_what_current_fact_a_question_asks_for(query: str, asked: Asked | None) -> None:
@@ -56,3 +68,28 @@ def test_a_denied_fact_or_none_leaves_the_order() -> None:
     order = facts_asked.fact_first(ranked, records, Asked("owner", ("replicas",)))
     assert [s.gid for s in order] == ["a", "b"]
     assert all(not s.boosts for s in order)
+
+
+def test_a_person_question_puts_the_current_fact_of_that_person_first() -> None:
+    ranked = [Scored("a", 3.0), Scored("b", 2.0), Scored("c", 1.0)]
+    records = {
+        "a": [record("Hana", "works_as", "UX designer")],  # "I work as a UX designer at Finch"
+        "b": [record("Mei", "works_at", "Osaka Bank")],  # another person
+        "c": [record("Hana", "works_at", "Lumen Labs")],
+    }
+    order = facts_asked.fact_first(ranked, records, Asked("works_at", ("Hana",)))
+    assert [s.gid for s in order] == ["c", "a", "b"]
+
+
+def test_a_practice_given_up_answers_a_still_question() -> None:
+    question = facts_asked.asked("Is Hana still learning Korean?")
+    assert question is not None
+    ranked = [Scored("a", 3.0), Scored("b", 2.0), Scored("c", 1.0)]
+    records = {
+        "a": [record("Hana", "studies", "Korean")],  # "I started learning Korean"
+        "b": [record("Hana", "dropped", "pottery class")],  # another thing given up
+        "c": [record("Hana", "dropped", "Korean")],  # "I've given up Korean for now"
+    }
+    order = facts_asked.fact_first(ranked, records, question)
+    assert [s.gid for s in order] == ["c", "a", "b"]
+    assert order[0].boosts == ["fact"]

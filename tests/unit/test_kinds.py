@@ -87,6 +87,14 @@ def test_missing_lists_each_kind_no_text_names() -> None:
     assert kinds.missing("Where did Priya get a job?", []) == []  # asks for no kind
 
 
+def test_a_text_in_chinese_japanese_or_korean_is_never_read_as_naming_no_kind() -> None:
+    """A new user's "When is Hana's mother visiting?" of "我妈妈下个月来温哥华看我们" was
+    refused with missing_kinds ["mother"]: the English word lists cannot read the text."""
+    assert kinds.missing("When is Hana's mother visiting?", ["我妈妈下个月来温哥华看我们。"]) == []
+    assert kinds.missing("What is Hana's cat's colour?", ["猫很可爱", "I like tea"]) == []
+    assert kinds.missing("When is Hana's mother visiting?", ["I like tea"]) == ["mother"]
+
+
 def test_a_relative_named_through_two_others_is_named() -> None:
     """A new user's "What is the name of Omar's niece?" of "My sister Leila just had a baby
     girl, her name is Yasmin" was refused: no word of the turn is a niece."""

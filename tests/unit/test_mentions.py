@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from graph_schema.recall import mentions
 from graph_schema.recall.fusion import Scored
 from graph_schema.recall.mentions import Mentioned, mentioned_person, persons
 
@@ -64,3 +67,21 @@ def test_a_group_is_about_the_person_by_their_name_in_its_own_turn_or_by_its_fac
         "t6", speaker="Priya", texts=["Priya: Sam called.\nPriya: Lunch?"], turn="Lunch?"
     )
     assert not sam.in_group(passage, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [
+        ("Ines: Carlos is on vacation until September 22.", True),
+        ("Carlos's build failed again.", True),
+        ("I told Carlos about the retry policy.", True),
+        ("Thanks, Carlos! Great job.", False),  # spoken to
+        ("Hey Carlos how was the trip?", False),
+        ("Thanks Carlos for the fix", False),
+        ("Carlos, can you check the build?", False),
+        ("Carlos: I'm reverting it.", False),  # his own turn's speaker
+        ("Carlosito is here.", False),  # another word
+    ],
+)
+def test_a_turn_speaks_of_a_person_in_the_third_person(text: str, about: bool) -> None:
+    assert mentions.spoken_of(text, "Carlos") is about
