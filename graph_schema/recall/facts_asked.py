@@ -116,8 +116,8 @@ def holds(records: Sequence[Mapping[str, Any]], question: Asked) -> bool:
         if a["predicate"] != question.predicate or a.get("polarity") is False:
             continue
         if question.of_object:
-            held = len(unheld_in(list(question.thing), [str(a["object"])]))
-            if held < len(question.thing):
+            unheld = unheld_in(list(question.thing), [str(a["object"])])
+            if len(unheld) < len(question.thing):
                 return True  # one word of the question names the thing given up
         elif not unheld_in(list(question.thing), [str(a["subject"])]):
             return True

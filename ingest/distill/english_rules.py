@@ -647,17 +647,28 @@ def trip_of_a_kind(c: Clause, trip: Token) -> list[Fact]:
     """Version 20: a trip named by what one does on it ("a camping trip", "a hiking trip",
     "a road trip") is that outing, an activity, as labelled: "I went on a mountaineering trip",
     "Max and I had a blast on our camping trip", "I got back from a family road trip"."""
-    kinds = [k for k in trip.children if k.dep_ in ("compound", "amod") and k.i < trip.i]
-    if trip.lemma_ != "trip" or not any(_trip_kind(k) for k in kinds) or arranged(c.verb):
+    if trip.lemma_ != "trip" or arranged(c.verb):
+        return []
+    kinds = [k for k in trip.children if k.i < trip.i and _named_by(k)]
+    if not any(_trip_kind(k) for k in kinds):
         return []
     start = min(k.i for k in kinds)
     return [c.fact("activity", trip.doc[start : trip.i + 1].text.lower(), confidence=0.8)]
 
 
+def _named_by(token: Token) -> bool:
+    """A word of the trip's name: a noun before it ("family road trip"), or an outing the
+    parse reads as an adjective; never an adjective ("an amazing trip", "a great trip")."""
+    outing = token.lower_ in lx.OUTINGS or token.lower_ in lx.ACTIVITIES
+    return (token.dep_ == "compound" and token.pos_ != "ADJ") or (token.dep_ == "amod" and outing)
+
+
 def _trip_kind(token: Token) -> bool:
     word = token.lower_
     return word == "road" or (
-        word.endswith("ing") and (word in lx.OUTINGS or word in lx.ACTIVITIES or len(word) > 6)
+        word.endswith("ing")
+        and token.pos_ != "ADJ"
+        and (word in lx.OUTINGS or word in lx.ACTIVITIES or len(word) > 6)
     )
 
 

@@ -111,8 +111,9 @@ SAID_CONFIDENCE = 1.0
 # a numbered version; 20: from the development labels, a practice named as the subject of
 # what is said of the speaker ("Painting's great for expressing myself"), a trip named by
 # its outing ("a camping trip") an activity, "X is one of my favourites" a liking, an event
-# being planned a plan, a win a life event
-DISTILLER_VERSION = "20"
+# being planned a plan, a win a life event; 21: a review mend, an adjective in -ing names no
+# outing ("an amazing trip" was an activity on version 20)
+DISTILLER_VERSION = "21"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
