@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from graph_schema.recall.query import has_cjk
+
 TABLE = Path(__file__).with_name("kinds.json")
 # a word is letters of any alphabet ("Tomás" is one word, never "tom", a tomcat);
 # "my daughter's": "my", "daughter", "s"
@@ -137,11 +139,6 @@ def names_through(kinds: Kinds, kind: str, text: str) -> bool:
     return bool(slots) and all(any(kinds.names(k, text) for k in slot) for slot in slots)
 
 
-# Chinese, Japanese and Korean script: the word lists are English, and such a text can name
-# a mother (妈妈) or a cat (猫) in words they do not hold
-_UNREAD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
-
-
 def missing(query: str, texts: Iterable[str]) -> list[str]:
     """The kinds ``query`` asks for that none of ``texts`` names (each by its question word's
     kind: ``color``, ``musical_instrument``...); empty when it asks for none, or when a text
@@ -152,8 +149,8 @@ def missing(query: str, texts: Iterable[str]) -> list[str]:
     if not asked:
         return []
     read = list(texts)
-    if any(_UNREAD.search(t) for t in read):
-        return []
+    if any(has_cjk(t) for t in read):
+        return []  # the word lists are English: 妈妈 names a mother in words they lack
     return [
         kind
         for kind in asked

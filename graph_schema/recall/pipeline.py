@@ -283,6 +283,7 @@ class _Work:
     unmentioned: list[str] = field(default_factory=list)
     mentioned: Mentioned | None = None
     unsaid: list[str] = field(default_factory=list)  # names the person asked about never says
+    person: str | None = None  # the one speaker the query names among the window's groups
 
     @property
     def window(self) -> list[Scored]:
@@ -358,8 +359,9 @@ def _search(
         fused = facts_asked.fact_first(fused[:depth], records, question) + fused[depth:]
     unmentioned = _unmentioned(tx, p, query, lists, fused) if config.enabled("unmentioned") else []
     work = _Work(fused[:depth], records, unmentioned, mentioned)
+    work.person = fusion.named_person(work.window, query.text, config)
     if config.enabled("unsaid"):
-        work.unsaid = _unsaid(tx, p, query, lists, work, config)
+        work.unsaid = _unsaid(tx, p, query, lists, work)
     return work
 
 
@@ -369,13 +371,12 @@ def _unsaid(
     query: RecallQuery,
     lists: dict[str, list[Candidate]],
     work: _Work,
-    config: FusionConfig,
 ) -> list[str]:
     """For a query about one speaker, its names and identifiers that none of that speaker's
     own turns holds (read in the candidates, then in a full-text probe of the visible,
     filtered lists) while another person's statement among the groups read does
     (:mod:`graph_schema.recall.unsaid`)."""
-    person = fusion.named_person(work.window, query.text, config)
+    person = work.person
     if person is None or not unsaid.states(work.window, work.records, person):
         return []
     speakers = {s.speaker for s in work.window if s.speaker}
@@ -455,7 +456,7 @@ class _Status:
     def reading(cls, work: _Work, query: RecallQuery, config: FusionConfig) -> _Status:
         """The status of ``work``: about the speaker the query names, else about the person
         it mentions, else about no one."""
-        person = fusion.named_person(work.window, query.text, config)
+        person = work.person
         if person is not None or work.mentioned is None or not config.enabled("person"):
             return cls.of(person, query)
         name = work.mentioned.name

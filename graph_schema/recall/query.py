@@ -78,6 +78,11 @@ _CJK_STOP_TEXT = """为什么 什么 哪里 哪儿 哪个 哪些 怎么 怎样 �
 _CJK_STOP = re.compile("|".join(sorted(_CJK_STOP_TEXT.split(), key=len, reverse=True)))
 
 
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` holds Chinese, Japanese or Korean script."""
+    return _CJK.search(text) is not None
+
+
 def cjk_terms(run: str) -> list[str]:
     """The terms of a CJK run: question words and particles out, then each remaining piece as
     overlapping character bigrams (a one-character piece as itself), as a CJK index reads it."""

@@ -22,7 +22,7 @@ from typing import Any
 from graph_schema.core.types import SourceKind
 from graph_schema.recall.fusion import Scored
 from graph_schema.recall.named import named_terms, unheld_in
-from graph_schema.recall.query import name_keys, names_in_query
+from graph_schema.recall.query import names_in_query
 
 
 def asked_names(
@@ -31,14 +31,11 @@ def asked_names(
     """The names and identifiers of ``query`` other than a speaker's name, the person's
     own included, in full or short ("Mel" for Melanie, whose own turns never say it), and the
     names nothing visible mentions (those are refused already)."""
-    keys = name_keys(person)
     skip = set(unmentioned)
     return [
         term
         for term in named_terms(query)
-        if term.lower() not in keys
-        and term not in skip
-        and not names_in_query(term, speakers | {person})
+        if term not in skip and not names_in_query(term, speakers | {person})
     ]
 
 
