@@ -271,7 +271,14 @@ _EN_FIXED: Final = {
     "this year": ("year", 0),
     "next year": ("year", 1),
 }
-_EN_UNITS: Final = {"day": "day", "week": "week", "month": "month", "year": "year"}
+# "two weekends ago" is the week of the weekend two weeks back (version 22)
+_EN_UNITS: Final = {
+    "day": "day",
+    "week": "week",
+    "weekend": "week",
+    "month": "month",
+    "year": "year",
+}
 
 _EN_PATTERNS: Final = (
     (
@@ -285,7 +292,7 @@ _EN_PATTERNS: Final = (
         "ago",  # "about six years ago" is approximate: left open, never guessed
         re.compile(
             rf"(?<!about )(?<!around )(?<!almost )(?<!nearly )(?<!roughly )(?<!over )"
-            rf"\b{_NUM}\s+(?P<unit>day|week|month|year)s?\s+ago\b",
+            rf"\b{_NUM}\s+(?P<unit>day|weekend|week|month|year)s?\s+ago\b",
             re.I,
         ),
     ),

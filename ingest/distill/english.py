@@ -811,9 +811,11 @@ def _childhood(node: Token) -> bool:
         if token.lower_ == "as" and any(o.lemma_ in CHILDHOOD for o in token.children):
             return True
     clauses = [c for x in (node, *children(node, "xcomp")) for c in x.children]
+    # "I've always liked turtles since I was a boy" (version 22): a perfect since then holds now
+    marks = ("when", "while", "as") if _perfect(node) else ("when", "while", "as", "since")
     for child in clauses:  # "I loved taking lessons when I was younger": on the gerund too
         then = any(
-            m.lower_ in ("when", "while", "as", "since") for m in children(child, "mark", "advmod")
+            m.lower_ in marks for m in children(child, "mark", "advmod")
         )  # "to unwind a little" is no childhood
         if (
             child.dep_ == "advcl"
@@ -822,6 +824,13 @@ def _childhood(node: Token) -> bool:
         ):
             return True
     return False
+
+
+def _perfect(verb: Token) -> bool:
+    """A present perfect: "I've loved", "she has played"."""
+    return verb.tag_ == "VBN" and any(
+        a.lemma_ == "have" and a.tag_ in ("VBP", "VBZ") for a in children(verb, "aux")
+    )
 
 
 def _infinitive_of(verb: Token, node: Token) -> bool:

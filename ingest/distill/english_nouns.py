@@ -36,7 +36,7 @@ from ingest.distill.english import (
 from ingest.distill.english_rules import employers, liked_phrases, unnamed_liking
 from ingest.distill.english_work import version_value
 from ingest.distill.facts import Fact
-from ingest.distill.identifiers import relation
+from ingest.distill.identifiers import relation, relative_id
 
 _VERSION_SHAPE = re.compile(r"^v?\d+(?:\.\d+)*\w*$|\.\w{1,4}$|^v\d", re.IGNORECASE)
 
@@ -364,7 +364,9 @@ def noun_facts(
     when settled."""
     found: list[tuple[Fact, Token]] = []
     for token in sentence:
-        if token.pos_ not in ("NOUN", "PROPN") or not possessed_by_speaker(token):
+        if token.pos_ not in ("NOUN", "PROPN"):
+            continue
+        if not possessed_by_speaker(token) and not _recalled_trip(token):
             continue
         if token.dep_ == "ROOT" and token.lemma_ in ("thing", "passion") and not asked:
             found.extend((fact, token) for fact in _misread_copula(token, speaker))
@@ -375,6 +377,7 @@ def noun_facts(
         if rel is not None and (_my(token) or _we_subject(sentence)):
             found.append((Fact(speaker, rel[0], rel[1], confidence=0.8), token))
             found.extend((fact, token) for fact in _single_role_name(token, rel[1]))
+            found.extend((fact, token) for fact in _possessed_alike(token, speaker))
             continue
         if rel is None and token.lemma_.lower() in lx.LESSONS | lx.CLUBS and not asked:
             found.extend((Fact(speaker, p, v, confidence=0.8), token) for p, v in _lessons(token))
@@ -401,8 +404,11 @@ def noun_facts(
 
 def _owned(token: Token) -> list[tuple[str, str]]:
     word = token.lemma_.lower()
-    if word in lx.TRIPS:  # "my Lisbon trip": a place visited
+    if word in lx.TRIPS:  # "my Lisbon trip", "my trip to the Smoky Mountains": a place visited
         names = [x for x in children(token, "compound") if x.pos_ == "PROPN"]
+        target = pobj(token, "to")
+        if not names and target is not None and target.pos_ == "PROPN" and _told_past(token):
+            return [("visited", p) for p in [phrase(target)] if p]  # version 22
         return [("visited", text_of(list(names[0].subtree)))] if names else []
     if word in lx.CONDITIONS or token.lower_ in lx.CONDITIONS:
         return [("health_condition", p) for p in [phrase(token)] if p]
@@ -411,6 +417,28 @@ def _owned(token: Token) -> list[tuple[str, str]]:
     if _favourite(token):
         return [("likes", p) for p in [phrase(token)] if p]
     return []
+
+
+def _told_past(token: Token) -> bool:
+    """The verb a noun hangs from is in the past, and nothing ahead is named ("next")."""
+    node = token.head
+    while node.pos_ not in ("VERB", "AUX") and node.head.i != node.i:
+        node = node.head
+    ahead = any(t.lower_ in ("next", "upcoming", "coming") for t in token.sent)
+    return node.tag_ in ("VBD", "VBN") and not ahead
+
+
+def _recalled_trip(token: Token) -> bool:
+    """ "I got the idea from that trip to England" (version 22): a trip "that" points back to,
+    in a sentence the speaker tells in the past, is the speaker's."""
+    if token.lemma_.lower() not in lx.TRIPS or not any(d.lower_ == "that" for d in token.lefts):
+        return False
+    node = token.head
+    while node.pos_ not in ("VERB", "AUX") and node.head.i != node.i:
+        node = node.head
+    return _told_past(token) and any(
+        first_person(s) for s in children(node, "nsubj") if s.lower_ in ("i", "we")
+    )
 
 
 def _misread_copula(token: Token, speaker: str) -> list[Fact]:
@@ -440,6 +468,18 @@ def _lessons(token: Token) -> list[tuple[str, str]]:
 def _wished(token: Token, settled: Callable[[Token], bool]) -> bool:
     """ "my own family" in a clause that states nothing (a wish, a plan): one to come."""
     return any(a.lower_ == "own" for a in children(token, "amod")) and not settled(token)
+
+
+def _possessed_alike(token: Token, speaker: str) -> list[Fact]:
+    """ "my husband and kids", "my friends and family" (version 22): a relation noun joined to
+    a possessed one, with no determiner or possessive of its own, is the speaker's too."""
+    found: list[Fact] = []
+    for joined in token.conjuncts:
+        related = relation(joined.lower_) or relation(joined.lemma_)
+        if related is None or joined.i < token.i or children(joined, "det", "poss"):
+            continue
+        found.append(Fact(speaker, related[0], relative_id(speaker, related[1]), confidence=0.8))
+    return found
 
 
 def _my(token: Token) -> bool:

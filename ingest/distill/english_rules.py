@@ -130,6 +130,7 @@ def _likes(c: Clause) -> list[Fact]:
     for comp in children(c.verb, "xcomp"):
         if comp.tag_ == "VBG" and not children(comp, "neg"):  # "I hate not being ...": no
             found.extend(_gerunds(comp))
+        found.extend(_liked_infinitive(c.verb, comp))
     if found:  # "I enjoy reading, watching films, and ...": the list read as an adjunct
         for listed in children(c.verb, "advcl"):
             if listed.tag_ == "VBG" and not children(listed, "mark", "nsubj", "advmod"):
@@ -139,6 +140,36 @@ def _likes(c: Clause) -> list[Fact]:
     if _one_time(c.verb):
         return []
     return [c.fact(predicate, f, polarity=polarity) for f in found if f]
+
+
+def _liked_infinitive(verb: Token, comp: Token) -> list[str]:
+    """ "I like to collect jerseys" (version 22): a liked pastime in the infinitive, said in
+    the present of a habit, is its gerund ("collecting jerseys"); never a wish ("I'd love
+    to"), the past, a negated or a light verb ("I like to think")."""
+    if verb.tag_ not in ("VBP", "VBZ") or comp.tag_ != "VB" or children(verb, "aux"):
+        return []
+    if not any(a.lower_ == "to" for a in children(comp, "aux")) or children(comp, "neg"):
+        return []
+    if comp.lemma_ == "go":  # "I love to go hiking"
+        return [g for x in children(comp, "xcomp") if x.tag_ == "VBG" for g in [gerund(x)] if g]
+    if comp.lemma_.lower() in lx.LIGHT_INFINITIVES:
+        return []
+    said = gerund(comp)
+    if said is None or not said.lower().startswith(comp.lower_):
+        return []
+    return [ing_form(comp.lemma_.lower()) + said[len(comp.text) :]]
+
+
+def ing_form(lemma: str) -> str:
+    """The -ing form of a verb's lemma: "collect" collecting, "bake" baking, "swim"
+    swimming, "tie" tying, "ski" skiing."""
+    if lemma.endswith("ie"):
+        return lemma[:-2] + "ying"
+    if lemma.endswith("e") and not lemma.endswith(("ee", "ye", "oe")):
+        return lemma[:-1] + "ing"
+    if len(lemma) <= 4 and re.search(r"(?:^|[^aeiou])[aeiou][^aeiouwxy]$", lemma):
+        return lemma + lemma[-1] + "ing"
+    return lemma + "ing"
 
 
 def _one_time(verb: Token) -> bool:
@@ -221,6 +252,18 @@ def _theirs(obj: Token) -> bool:
     return any(p.dep_ == "poss" and p.lower_ in ("his", "her", "their") for p in obj.children)
 
 
+_ADVICE = re.compile(r"(?:rec+om+end|suggest|advi[cs]e|idea|tip)", re.IGNORECASE)
+
+
+def _advice(obj: Token) -> bool:
+    """A word for counsel given ("recommendation", as misspelt too; "suggestion", "tip")."""
+    return _ADVICE.match(obj.lower_) is not None
+
+
+def _lowercase_compound(obj: Token) -> bool:
+    return any(c.dep_ == "compound" and c.pos_ == "NOUN" and c.is_lower for c in obj.children)
+
+
 def _yours(obj: Token) -> bool:
     return any(p.dep_ == "poss" and p.lower_ == "your" for p in obj.children)
 
@@ -245,11 +288,13 @@ def unnamed_liking(obj: Token) -> bool:
     the definite article points at ("I love the colour", "loving the support": what is at
     hand, a reaction, not a taste), or a bare one a demonstrative points at ("this puzzle
     I love": which one, the turn does not say). A name ("the Beatles") is not refused."""
-    if _theirs(obj):
-        return True
+    if _theirs(obj) or (_yours(obj) and _advice(obj)):
+        return True  # "I really like your recommendation": the listener's act (version 22)
+    dets = {d.lower_ for d in children(obj, "det")}
+    if obj.pos_ == "PROPN" and "the" in dets and _lowercase_compound(obj):
+        return True  # "I love the thought Nate!": a name called out after "the thought"
     if obj.pos_ != "NOUN" or (obj.text[:1].isupper() and not obj.is_sent_start):
         return False  # a name the tagger read as a noun ("the Beatles") is named
-    dets = {d.lower_ for d in children(obj, "det")}
     described = any(
         m.dep_ in ("compound", "amod", "nmod") and m.lower_ not in lx.EVALUATIVE
         for m in obj.children
@@ -900,6 +945,8 @@ def _owned(c: Clause, owner: str, obj: Token) -> list[Fact]:
         return [c.fact("health_condition", p, confidence=0.85) for p in phrases(obj)]
     if lemma == "have" and obj.lemma_.lower() in lx.CONVERSATIONS:
         return []  # "had a long talk about gardening": a conversation, not a talk attended
+    if lemma == "have" and obj.lemma_.lower() in lx.OUTINGS_HAD and c.verb.tag_ == "VBD":
+        return [c.fact("activity", p) for p in phrases(obj)]  # "we had a picnic" (version 22)
     if lemma == "have" and "event" in kinds and c.verb.tag_ == "VBD":
         return [c.fact("attended", p) for p in phrases(obj)]
     return []

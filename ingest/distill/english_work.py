@@ -31,8 +31,9 @@ from ingest.distill.facts import Fact
 
 
 def tried_rule(c: Clause) -> list[Fact]:
-    """I tried X, tried my hand at X (not "try to": an attempt is not a thing tried)."""
-    if not of_person(c) or c.negated or c.future:
+    """I tried X, tried my hand at X (not "try to": an attempt is not a thing tried); "I've
+    never tried mountain climbing" (version 22): a thing not tried, with its polarity."""
+    if not of_person(c) or c.future or (c.negated and c.verb.tag_ not in ("VBD", "VBN")):
         return []
     found: list[str] = []
     for obj in children(c.verb, "dobj", "xcomp"):
@@ -45,7 +46,7 @@ def tried_rule(c: Clause) -> list[Fact]:
             found.append(gerund(obj) or "")
         elif obj.dep_ == "dobj":
             found.extend(phrases(obj))
-    return [c.fact("tried", f) for f in found if f]
+    return [c.fact("tried", f, polarity=not c.negated) for f in found if f]
 
 
 def dropped_rule(c: Clause) -> list[Fact]:

@@ -24,6 +24,13 @@ EVENTS: Final = _words(
     "5k 10k triathlon drive walk clinic course bootcamp championship picnic barbecue bbq "
     "potluck cookout appointment checkup"
 )
+# verbs whose infinitive says no pastime: "I like to think ...", "I love to see you happy"
+LIGHT_INFINITIVES: Final = _words(
+    "be have get take make do give keep see hear think say know believe let put try help "
+    "share check talk tell remind look come feel find show use send mention point ask"
+)
+# events one holds rather than goes to: "we had a picnic" is an activity, the labels agree
+OUTINGS_HAD: Final = _words("picnic")
 PLACES: Final = _words(
     "beach park museum mountains mountain lake zoo island islands center centre gallery city "
     "countryside forest woods coast coastline river aquarium farm temple church library "
