@@ -17,7 +17,6 @@ from bench.distill import (
     _rows,
     at_granularity,
     evaluate,
-    label_path,
     load_items,
     main,
     normalise,
@@ -108,35 +107,24 @@ def test_the_llm_part_runs_against_a_configured_endpoint() -> None:
     assert "- attended (many, string)" in stub.requests[0].json["messages"][0]["content"]
 
 
-def test_the_development_data_pools_apart_from_the_thirteenth_sealed_set() -> None:
-    items = [
-        Item("locomo", "a", "dev", OBS, [LABEL]),
+def test_the_development_data_pools_apart_from_the_fourteenth_sealed_set() -> None:
+    development = ("dev", "sealed", *(f"sealed{n}" for n in range(2, 14)))  # read once scored
+    items = [Item("locomo", f"t{n}", split, OBS, [LABEL]) for n, split in enumerate(development)]
+    items += [
         Item("notes", "b", "test", OBS, [LABEL]),
-        Item("locomo", "c", "sealed", OBS, [LABEL]),  # the first sealed set: development now
-        Item("locomo", "d", "sealed2", OBS, [LABEL]),  # the second: development now
-        Item("locomo", "e", "sealed3", OBS, [LABEL]),  # the third: development now
-        Item("locomo", "f", "sealed4", OBS, [LABEL]),  # the fourth: development now
-        Item("locomo", "g", "sealed5", OBS, [LABEL]),  # the fifth: development now
-        Item("locomo", "h", "sealed6", OBS, [LABEL]),  # the sixth: development now
-        Item("locomo", "i", "sealed7", OBS, [LABEL]),  # the seventh: development now
-        Item("locomo", "j", "sealed8", OBS, [LABEL]),  # the eighth: development now
-        Item("locomo", "k", "sealed9", OBS, [LABEL]),  # the ninth: development now
-        Item("locomo", "l", "sealed10", OBS, [LABEL]),  # the tenth: development now
-        Item("locomo", "m", "sealed11", OBS, [LABEL]),  # the eleventh: development now
-        Item("locomo", "n", "sealed12", OBS, [LABEL]),  # the twelfth: development now
-        Item("locomo", "o", "sealed13", OBS, [LABEL]),
+        Item("locomo", "o", "sealed14", OBS, [LABEL]),
     ]
     result = evaluate(lambda _: [draft("half marathon", "2023-05-20T00:00:00+00:00")], items)
     pooled = result["pooled"]
-    assert pooled["development"]["facts_labelled"] == 14
-    assert pooled["sealed13"]["facts_labelled"] == 1
+    assert pooled["development"]["facts_labelled"] == 15
+    assert pooled["sealed14"]["facts_labelled"] == 1
     assert pooled["dev"]["facts_labelled"] == pooled["test"]["facts_labelled"] == 1
 
 
-def test_the_thirteenth_sealed_sets_errors_are_never_listed(
+def test_the_fourteenth_sealed_sets_errors_are_never_listed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed13"])
+    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed14"])
     with pytest.raises(SystemExit) as refused:
         main()
     assert refused.value.code == 2
@@ -146,95 +134,37 @@ def _turns(rows: list[dict[str, Any]]) -> set[tuple[str, str]]:
     return {(r["conversation"], r["dia_id"]) for r in rows}
 
 
+# each sealed set: its label file's name, its split, how many turns it labels, the residue
+# modulo 18 of the turns it picks
+SEALED_SETS = (
+    ("locomo-sealed", "sealed", 155, 4),
+    ("locomo-sealed2", "sealed2", 153, 13),
+    ("locomo-sealed3", "sealed3", 154, 7),
+    ("locomo-sealed4", "sealed4", 151, 16),
+    ("locomo-sealed5", "sealed5", 155, 2),
+    ("locomo-sealed6", "sealed6", 153, 11),
+    ("locomo-sealed7", "sealed7", 154, 5),
+    ("locomo-sealed8", "sealed8", 155, 1),
+    ("locomo-sealed9", "sealed9", 155, 3),
+    ("locomo-sealed10", "sealed10", 154, 6),
+    ("locomo-sealed11", "sealed11", 154, 8),
+    ("locomo-sealed12", "sealed12", 153, 10),
+    ("locomo-sealed13", "sealed13", 153, 12),
+    ("locomo-sealed14", "sealed14", 152, 14),
+)
+
+
 def test_the_sealed_sets_are_their_own_and_share_no_turn_with_any_other_set() -> None:
-    development, first, second = _rows("locomo"), _rows("locomo-sealed"), _rows("locomo-sealed2")
-    third, fourth = _rows("locomo-sealed3"), _rows("locomo-sealed4")
-    fifth, sixth = _rows("locomo-sealed5"), _rows("locomo-sealed6")
-    seventh, eighth = _rows("locomo-sealed7"), _rows("locomo-sealed8")
-    ninth = _rows("locomo-sealed9")
-    tenth = _rows("locomo-sealed10")
-    eleventh = _rows("locomo-sealed11")
-    twelfth = _rows("locomo-sealed12")
-    thirteenth = _rows("locomo-sealed13")
-    assert (
-        len(development),
-        len(first),
-        len(second),
-        len(third),
-        len(fourth),
-        len(fifth),
-        len(sixth),
-        len(seventh),
-        len(eighth),
-        len(ninth),
-        len(twelfth),
-        len(thirteenth),
-    ) == (308, 155, 153, 154, 151, 155, 153, 154, 155, 155, 153, 153)
-    assert {r["split"] for r in first} == {"sealed"}
-    assert {r["split"] for r in second} == {"sealed2"}
-    assert {r["split"] for r in third} == {"sealed3"}
-    assert {r["split"] for r in fourth} == {"sealed4"}
-    assert {r["split"] for r in fifth} == {"sealed5"}
-    assert {r["split"] for r in sixth} == {"sealed6"}
-    assert {r["split"] for r in seventh} == {"sealed7"}
-    assert {r["split"] for r in eighth} == {"sealed8"}
-    assert {r["split"] for r in ninth} == {"sealed9"}
-    assert {r["split"] for r in tenth} == {"sealed10"}
-    assert {r["split"] for r in eleventh} == {"sealed11"}
-    assert {r["split"] for r in twelfth} == {"sealed12"}
-    assert {r["split"] for r in thirteenth} == {"sealed13"}
-    assert not _turns(development) & _turns(first)
-    assert not _turns(second) & (_turns(development) | _turns(first))
-    assert not _turns(third) & (_turns(development) | _turns(first) | _turns(second))
-    earlier = _turns(development) | _turns(first) | _turns(second) | _turns(third)
-    assert not _turns(fourth) & earlier
-    assert not _turns(fifth) & (earlier | _turns(fourth))
-    assert not _turns(sixth) & (earlier | _turns(fourth) | _turns(fifth))
-    later = _turns(fourth) | _turns(fifth) | _turns(sixth)
-    assert not _turns(seventh) & (earlier | later)
-    assert not _turns(eighth) & (earlier | later | _turns(seventh))
-    assert not _turns(ninth) & (earlier | later | _turns(seventh) | _turns(eighth))
-    assert not _turns(tenth) & (earlier | later | _turns(seventh) | _turns(eighth) | _turns(ninth))
-    assert not _turns(eleventh) & (
-        earlier | later | _turns(tenth) | _turns(seventh) | _turns(eighth) | _turns(ninth)
-    )
-    assert not _turns(twelfth) & (
-        earlier
-        | later
-        | _turns(eleventh)
-        | _turns(tenth)
-        | _turns(seventh)
-        | _turns(eighth)
-        | _turns(ninth)
-    )
-    assert not _turns(thirteenth) & (
-        earlier
-        | later
-        | _turns(twelfth)
-        | _turns(eleventh)
-        | _turns(tenth)
-        | _turns(seventh)
-        | _turns(eighth)
-        | _turns(ninth)
-    )
-    for rows in (
-        first,
-        second,
-        third,
-        fourth,
-        fifth,
-        sixth,
-        seventh,
-        eighth,
-        ninth,
-        tenth,
-        eleventh,
-        twelfth,
-        thirteenth,
-    ):  # no LoCoMo text here
-        assert all("text" not in r for r in rows)
-    sealed = tuple(f"sealed{n}" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12))
-    assert not [i for i in load_items(None) if i.split in sealed]
+    seen = _turns(_rows("locomo"))
+    assert len(_rows("locomo")) == 308
+    for name, split, size, _ in SEALED_SETS:
+        rows = _rows(name)
+        assert (len(rows), {r["split"] for r in rows}) == (size, {split}), name
+        assert not _turns(rows) & seen, name
+        assert all("text" not in r for r in rows), name  # no LoCoMo text here
+        seen |= _turns(rows)
+    development = {split for _, split, _, _ in SEALED_SETS[:-1]}
+    assert not [i for i in load_items(None) if i.split in development | {"sealed14"}]
 
 
 def _numbered(residue: int) -> set[str]:
@@ -255,33 +185,20 @@ def _numbered(residue: int) -> set[str]:
     return chosen
 
 
-def test_the_sealed_sets_are_every_turn_numbered_4_13_7_16_2_11_5_1_3_6_8_10_12_mod_18() -> None:
-    assert _numbered(4) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed"))}
-    assert _numbered(13) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed2"))}
-    assert _numbered(7) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed3"))}
-    assert _numbered(16) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed4"))}
-    assert _numbered(2) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed5"))}
-    assert _numbered(11) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed6"))}
-    assert _numbered(5) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed7"))}
-    assert _numbered(1) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed8"))}
-    assert _numbered(3) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed9"))}
-    assert _numbered(6) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed10"))}
-    assert _numbered(8) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed11"))}
-    assert _numbered(10) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed12"))}
-    assert _numbered(12) == {f"{c}:{d}" for c, d in _turns(_rows("locomo-sealed13"))}
-    # multiples of 9 are 0 or 9 modulo 18: the fourteen rules pick disjoint turns
-    assert len({0, 9, 4, 13, 7, 16, 2, 11, 5, 1, 3, 6, 8, 10, 12}) == 15
+def test_the_sealed_sets_are_every_turn_numbered_by_their_residue_modulo_18() -> None:
+    for name, _, _, residue in SEALED_SETS:
+        assert _numbered(residue) == {f"{c}:{d}" for c, d in _turns(_rows(name))}, name
+    # multiples of 9 are 0 or 9 modulo 18 (the first set): no two rules pick the same turn
+    residues = [0, 9, *(residue for *_, residue in SEALED_SETS)]
+    assert len(set(residues)) == len(residues) == 16
 
 
-def test_twelve_sealed_sets_are_development_data_and_the_thirteenth_only_asked_for() -> None:
+def test_thirteen_sealed_sets_are_development_data_and_the_fourteenth_only_asked_for() -> None:
     try:
         locomo = locomo_file()
     except LocomoMissing:
         pytest.skip("the LoCoMo dev file is not here (TRACTATUS_LOCOMO)")
     plain = {i.split for i in load_items(locomo) if i.set == "locomo"}
-    numbers = ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
-    assert plain == {"dev", "test", *(f"sealed{n}" for n in numbers)}
-    if not label_path("locomo-sealed13").exists():
-        pytest.skip("the thirteenth sealed set is not labelled yet (locomo-sealed13-labels.jsonl)")
+    assert plain == {"dev", "test", *(split for _, split, _, _ in SEALED_SETS[:-1])}
     asked = {i.split for i in load_items(locomo, sealed=True) if i.set == "locomo"}
-    assert asked == plain | {"sealed13"}
+    assert asked == plain | {"sealed14"}
