@@ -359,7 +359,9 @@ def _of_phrase(token: Token, preps: tuple[str, ...] = ("of",)) -> list[Token]:
             objects = [c for c in child.children if c.dep_ == "pobj"]
             if objects:  # its article stays: "Lord of the Rings", not "Lord of Rings"
                 the = [d for d in children(objects[0], "det") if d.lower_ in ("the", "a", "an")]
-                return [child, *the, *phrase_tokens(objects[0], keep_of=False)]
+                # a name keeps its own "of": "a trip to the Isle of Skye" (version 22)
+                named = objects[0].pos_ == "PROPN"
+                return [child, *the, *phrase_tokens(objects[0], keep_of=named)]
     return []
 
 

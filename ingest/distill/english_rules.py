@@ -1144,8 +1144,9 @@ def _at_event(c: Clause) -> list[Fact]:
 def _back_from(c: Clause) -> list[Fact]:
     """ "I just got back from a jazz festival": an event attended or a place visited;
     version 19: "I'm back from Lisbon", "I returned from Lisbon", "I came back from a trip
-    to Lisbon" (the place the trip was to)."""
-    if not of_person(c) or c.negated:
+    to Lisbon" (the place the trip was to); version 22: not a return still ahead ("once I'm
+    back from Brighton", "when I'm back": the trip has not been made)."""
+    if not of_person(c) or c.negated or _ahead(c.verb):
         return []
     backs = [t for t in c.verb.children if t.lower_ == "back"]
     if c.verb.lemma_ == "return":
@@ -1160,6 +1161,13 @@ def _back_from(c: Clause) -> list[Fact]:
         if target is not None:
             return _event_or_place(c, target, travelled=True)
     return []
+
+
+def _ahead(verb: Token) -> bool:
+    """A clause in the present under "once", "when", "after", "until" or "before": a time
+    still ahead ("once I'm back"), not a fact of now."""
+    marked = any(m.lower_ in ("once", "when", "after", "until", "before") for m in verb.children)
+    return marked and verb.dep_ == "advcl" and verb.tag_ in ("VBP", "VBZ")
 
 
 def _help_out(c: Clause) -> list[Fact]:

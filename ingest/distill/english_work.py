@@ -191,8 +191,12 @@ def status_verb_rule(c: Clause) -> list[Fact]:
 
 
 def status_word_rule(c: Clause) -> list[Fact]:
-    """The contract renewal is still pending; the payment migration is blocked."""
+    """The contract renewal is still pending; the payment migration is blocked; never the
+    doer of a verb with an object (version 22: "the campsite cancelled our booking" says
+    what became of the booking, not of the campsite)."""
     if c.who is None or c.who.kind != "thing" or c.negated or not named_thing(c.who.token):
+        return []
+    if c.verb.tag_ in ("VBD", "VBZ", "VBP") and children(c.verb, "dobj"):
         return []
     return [c.fact("status", c.verb.lower_, confidence=0.85)]
 

@@ -113,7 +113,7 @@ SAID_CONFIDENCE = 1.0
 # its outing ("a camping trip") an activity, "X is one of my favourites" a liking, an event
 # being planned a plan, a win a life event; 21: a review mend, an adjective in -ing names no
 # outing ("an amazing trip" was an activity on version 20)
-DISTILLER_VERSION = "22"
+DISTILLER_VERSION = "23"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"

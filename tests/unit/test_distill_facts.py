@@ -628,7 +628,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("22", "22-said-only")
+    assert (default.version, off.version) == ("23", "23-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -1641,3 +1641,19 @@ def test_weekends_ago_date_the_week_of_that_weekend() -> None:
     """ "two weekends ago" was left open on version 21."""
     (hiking,) = drafts("I went hiking two weekends ago.")  # said on Wednesday 2026-06-10
     assert hiking["valid_from"].startswith("2026-05-25")  # the week of May 30-31
+
+
+def test_version_23_mends_from_a_new_users_trial() -> None:
+    """Version 23, from a new user's trial of two friends' chat (each wrote a wrong fact or a
+    cut object on version 22)."""
+    # a name keeps its own "of" (version 22: "camping trip to the Isle")
+    assert facts("We've booked a camping trip to the Isle of Skye for August.") == [
+        (A, "plans", "camping trip to the Isle of Skye", True)
+    ]
+    # the doer of a verb with an object has no status (version 22: campsite status cancelled)
+    assert facts("Skye is off, the campsite flooded and cancelled our booking.") == []
+    assert facts("The airline cancelled our flight.") == []
+    assert facts("Build 1842 failed.") == [("build 1842", "status", "failed", True)]
+    # a return still ahead is no visit (version 22: visited Brighton)
+    assert facts("Drinks are on me once I'm back from Brighton after the weekend.") == []
+    assert facts("I'm back from Lisbon!") == [(A, "visited", "Lisbon", True)]
