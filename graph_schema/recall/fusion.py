@@ -296,7 +296,8 @@ def named_person(ranked: Sequence[Scored], text: str, config: FusionConfig) -> s
     compares with ("Who handled X before Sana?") is not the one asked about."""
     if not config.enabled("person"):
         return None
-    named = names_in_query(not_compared(text), {s.speaker for s in ranked if s.speaker})
+    speakers = {s.speaker for s in ranked if s.speaker}
+    named = names_in_query(not_compared(text), speakers, people=True)
     return next(iter(named)) if len(named) == 1 else None
 
 

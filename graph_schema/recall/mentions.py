@@ -21,7 +21,7 @@ from functools import cached_property
 from typing import Any
 
 from graph_schema.recall.fusion import Scored
-from graph_schema.recall.query import name_keys, names_in_query
+from graph_schema.recall.query import names_in_query
 
 NAME_PREDICATE = "name"
 
@@ -95,28 +95,3 @@ def mentioned_person(
         return None
     name = next(iter(named))
     return Mentioned(name, frozenset(known[name]))
-
-
-# words that, right before a name, make it the one spoken to ("Thanks Carlos for the fix")
-_GREETINGS = frozenset(
-    {"hey", "hi", "hello", "thanks", "thank", "congrats", "dear", "yo", "bye", "ok", "okay",
-     "wow", "sorry", "oh", "yes", "yeah", "great", "good", "morning", "cheers", "welcome"}
-)  # fmt: skip
-
-
-def spoken_of(text: str, person: str) -> bool:
-    """Whether ``text`` (another speaker's turn) speaks of ``person`` in the third person: the
-    name (:func:`~graph_schema.recall.query.name_keys`: the word a speaker is named by) with a
-    word after it, not a mark ("Carlos is on vacation until the 22nd", "Carlos's build");
-    never the one spoken to ("Thanks, Carlos!", "Hey Carlos, how was it?")."""
-    keys = [k for k in name_keys(person) if k.isalpha()]
-    for key in keys:
-        for found in re.finditer(rf"(?<![\w'\u2019]){re.escape(key)}(?![\w-])", text, re.I):
-            after = text[found.end() :]
-            if not re.match(r"(?:['\u2019]s)?\s+[a-z]", after):
-                continue  # "Thanks, Carlos!", "Carlos, can you ...": spoken to
-            before = re.findall(r"[^\W\d_]+", text[: found.start()].lower())
-            if before and before[-1] in _GREETINGS:
-                continue
-            return True
-    return False

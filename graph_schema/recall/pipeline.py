@@ -40,6 +40,7 @@ from graph_schema.recall.query import (
     coverage,
     lucene_terms,
     own_sentences,
+    spoken_of,
     states_own,
     without_name,
 )
@@ -392,19 +393,19 @@ def _unsaid(
     if not missing:
         return []
     probe = _probe_lists(tx, p, query, missing)
-    about = [c.text for c in probe if c.speaker == person or mentions.spoken_of(c.text, person)]
+    about = [c.text for c in probe if c.speaker == person or spoken_of(c.text, person)]
     missing = unheld_in(missing, about)
     return unsaid.unsaid(missing, unsaid.stated_by_others(work.window, work.records, person))
 
 
 def _spoken_of(s: Scored, person: str | None) -> bool:
     """Whether group ``s`` is another speaker's turn that speaks of ``person`` in the third
-    person (:func:`graph_schema.recall.mentions.spoken_of`): about them, as their own turns."""
+    person (:func:`graph_schema.recall.query.spoken_of`): about them, as their own turns."""
     return (
         person is not None
         and s.turn is not None
         and s.speaker not in (None, person)
-        and mentions.spoken_of(s.turn, person)
+        and spoken_of(s.turn, person)
     )
 
 

@@ -280,15 +280,21 @@ def without_name(query: str, name: str) -> list[str]:
     return content_terms(text)
 
 
-def names_in_query(query: str, candidates: set[str]) -> set[str]:
+def names_in_query(query: str, candidates: set[str], *, people: bool = False) -> set[str]:
     """The candidate names (speakers, subjects) that the query mentions, by one of their
-    keys (:func:`name_keys`) or by a short form of one (:func:`_short_forms`)."""
+    keys (:func:`name_keys`) or by a short form of one (:func:`_short_forms`). ``people``:
+    the person a question is about, so a name written in lower case (a tool's, "billing";
+    the agent's) is matched by its capitalised form only, never by the common word ("Who was
+    in charge of billing before Jordan took over?" asks about Jordan, not the tool)."""
     tokens = set(words(query))
+    capitalised = {w.lower() for w in _WORD.findall(query) if w[:1].isupper()}
     lowered = query.lower()
     found = set()
     for name in candidates:
+        common = people and name == name.lower() and not _CJK.search(name)
+        written = capitalised if common else tokens
         if any(
-            k in tokens or ((":" in k or _CJK.search(k)) and k in lowered) for k in name_keys(name)
+            k in written or ((":" in k or _CJK.search(k)) and k in lowered) for k in name_keys(name)
         ):
             found.add(name)
     return found | _short_forms(query, candidates - found)
@@ -431,3 +437,30 @@ def _yearless(query: str, taken: list[tuple[int, int]]) -> list[tuple[int, int]]
             days.append((_MONTHS[m["month"].lower().rstrip(".")], int(m["day"])))
             taken = [*taken, (m.start(), m.end())]
     return days
+
+
+# words that, right before a name, make it the one spoken to ("Thanks Carlos for the fix")
+_GREETINGS = frozenset(
+    {"hey", "hi", "hello", "thanks", "thank", "congrats", "dear", "yo", "bye", "ok", "okay",
+     "wow", "sorry", "oh", "yes", "yeah", "great", "good", "morning", "cheers", "welcome"}
+)  # fmt: skip
+
+
+def spoken_of(text: str, person: str) -> bool:
+    """Whether ``text`` (another speaker's turn) speaks of ``person`` in the third person: the
+    name (:func:`~graph_schema.recall.query.name_keys`: the word a speaker is named by) with a
+    word after it, not a mark ("Carlos is on vacation until the 22nd", "Carlos's build");
+    never the one spoken to ("Thanks, Carlos!", "Hey Carlos, how was it?")."""
+    keys = [k for k in name_keys(person) if k.isalpha()]
+    for key in keys:
+        for found in re.finditer(rf"(?<![\w'\u2019]){re.escape(key)}(?![\w-])", text, re.I):
+            if found.group(0)[0].islower():
+                continue  # a word, not a name: "report" of tool:crash-report
+            after = text[found.end() :]
+            if not re.match(r"(?:['\u2019]s)?\s+(?:[a-z]|I\b)", after):
+                continue  # "Thanks, Carlos!", "Carlos, can you ...": spoken to
+            before = re.findall(r"[^\W\d_]+", text[: found.start()].lower())
+            if before and before[-1] in _GREETINGS:
+                continue
+            return True
+    return False

@@ -93,3 +93,34 @@ def test_another_persons_turn_about_the_person_answers_for_them(api: dict[str, A
     covers = recall_in(api["bob"], "Who covers Android while Carlos is away?", team)
     assert covers["status"] == "answered", covers
     assert covers["unsaid"] == []
+
+
+ACCOUNT = [
+    ("Luis", "user_stated", "Heads up, today is my last day. Jordan Blake is taking over billing"),
+    ("billing", "tool_returned", "Refund of $450.00 issued for the duplicate charge."),
+    ("crm", "tool_returned", "Jordan Blake added with roles Billing Contact and Account Admin."),
+]
+
+
+def test_a_tools_name_as_a_common_word_names_no_person(api: dict[str, Api]) -> None:
+    """A new user's trial of a customer-success agent's notes: in "Who was in charge of
+    billing before Jordan took over?" the word "billing" named the tool "billing" as the
+    person asked about; a name written in lower case is a person's only when capitalised."""
+    conversation = f"conv-{uuid.uuid4().hex[:8]}"
+    for n, (speaker, kind, text) in enumerate(ACCOUNT):
+        body = {
+            "text": text,
+            "speaker": speaker,
+            "source_kind": kind,
+            "occurred_at": f"2025-03-28T20:{n:02d}:00+00:00",
+            "conversation_id": conversation,
+            "idempotency_key": f"{conversation}:{n}",
+        }
+        assert api["alice"].post("/v1/observations", body).status_code == 201
+    answer = recall_in(
+        api["bob"], "Who was in charge of billing before Jordan took over?", conversation
+    )
+    assert answer["person"] is None, answer["person"]
+    assert answer["status"] == "answered"
+    named = recall_in(api["bob"], "What did Billing say about the refund?", conversation)
+    assert named["person"] is not None and named["person"]["name"] == "billing"

@@ -109,6 +109,14 @@ def test_names_in_query_match_speakers_and_subjects() -> None:
     assert names_in_query("did user:alice move?", names) == {"user:alice"}
     assert names_in_query("Where does Smith live?", names) == {"bob smith"}
     assert names_in_query("what happened?", names) == set()
+    # a speaker written in lower case (a tool's, the agent's) is no common word of the query:
+    # "billing" named the tool "billing" as the person asked about
+    tools = {"billing", "tool:crash-report", "agent", "Jordan Blake"}
+    asked = "Who was in charge of billing before Jordan took over?"
+    assert names_in_query(asked, tools, people=True) == {"Jordan Blake"}
+    assert names_in_query(asked, tools) == {"Jordan Blake", "billing"}  # a source, for ranking
+    assert names_in_query("What is the latest crash-free rate?", tools, people=True) == set()
+    assert names_in_query("What did Billing say?", tools, people=True) == {"billing"}
 
 
 def test_names_in_query_read_a_short_form_of_one_name() -> None:

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from graph_schema.recall import mentions
 from graph_schema.recall.fusion import Scored
 from graph_schema.recall.mentions import Mentioned, mentioned_person, persons
+from graph_schema.recall.query import spoken_of
 
 
 def fact(subject: str, predicate: str, obj: Any) -> dict[str, Any]:
@@ -75,13 +75,20 @@ def test_a_group_is_about_the_person_by_their_name_in_its_own_turn_or_by_its_fac
         ("Ines: Carlos is on vacation until September 22.", True),
         ("Carlos's build failed again.", True),
         ("I told Carlos about the retry policy.", True),
+        ("Told Carlos I'd come back to him by Friday.", True),  # "I" after the name
         ("Thanks, Carlos! Great job.", False),  # spoken to
         ("Hey Carlos how was the trip?", False),
         ("Thanks Carlos for the fix", False),
         ("Carlos, can you check the build?", False),
         ("Carlos: I'm reverting it.", False),  # his own turn's speaker
         ("Carlosito is here.", False),  # another word
+        ("carlos is a word here, not a name.", False),  # lower case: no name
     ],
 )
 def test_a_turn_speaks_of_a_person_in_the_third_person(text: str, about: bool) -> None:
-    assert mentions.spoken_of(text, "Carlos") is about
+    assert spoken_of(text, "Carlos") is about
+
+
+def test_a_name_that_is_also_a_word_is_spoken_of_only_as_a_name() -> None:
+    assert spoken_of("Mark is on leave until Monday.", "Mark")
+    assert not spoken_of("Please mark it done when the build passes.", "Mark")
