@@ -642,6 +642,9 @@ def verb_phrase(verb: Token, cut: set[int]) -> str | None:
             break  # "visit Lisbon in the spring": the plan is the visit, its time left open
         last = max(last, max(t.i for t in child.subtree))
     tokens = [t for t in verb.doc[verb.i : last + 1] if t.i not in cut]
+    ending = [t for t in tokens if t.dep_ == "prep" and _a_time(t) and t.right_edge.i >= last]
+    if ending:  # "visiting more HP spots in the future" (version 24): the time hung on a noun
+        tokens = [t for t in tokens if t.i < ending[0].i]
     while tokens and tokens[-1].is_punct:
         tokens = tokens[:-1]  # "do doggy playdates," ends on its word
     if len(tokens) > 2 * MAX_OBJECT_TOKENS or any(t.pos_ == "PRON" for t in tokens[1:]):

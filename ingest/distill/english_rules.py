@@ -945,11 +945,29 @@ def _owned(c: Clause, owner: str, obj: Token) -> list[Fact]:
         return [c.fact("health_condition", p, confidence=0.85) for p in phrases(obj)]
     if lemma == "have" and obj.lemma_.lower() in lx.CONVERSATIONS:
         return []  # "had a long talk about gardening": a conversation, not a talk attended
+    if lemma == "have" and c.verb.tag_ == "VBD" and _own_wedding(c, obj):
+        return [c.fact("life_event", "wedding")]  # "My girlfriend and I had a wedding ceremony"
     if lemma == "have" and obj.lemma_.lower() in lx.OUTINGS_HAD and c.verb.tag_ == "VBD":
         return [c.fact("activity", p) for p in phrases(obj)]  # "we had a picnic" (version 22)
     if lemma == "have" and "event" in kinds and c.verb.tag_ == "VBD":
         return [c.fact("attended", p) for p in phrases(obj)]
     return []
+
+
+_SPOUSES = frozenset({"partner", "husband", "wife", "spouse"})
+
+
+def _own_wedding(c: Clause, obj: Token) -> bool:
+    """Version 24: a wedding the speaker had with a partner ("My girlfriend and I had a
+    wedding ceremony", "we had our wedding") is their own, a life event, not one attended."""
+    words = {obj.lemma_.lower(), *(x.lower_ for x in children(obj, "compound"))}
+    if "wedding" not in words or c.who is None:
+        return False
+    if any(p.lower_ == "our" for p in children(obj, "poss")):
+        return True
+    subject = c.who.token
+    joined = [subject, *subject.conjuncts]
+    return any((relation(t.lower_) or ("", ""))[1] in _SPOUSES for t in joined)
 
 
 def _work_on(c: Clause) -> list[Fact]:

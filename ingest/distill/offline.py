@@ -113,7 +113,7 @@ SAID_CONFIDENCE = 1.0
 # its outing ("a camping trip") an activity, "X is one of my favourites" a liking, an event
 # being planned a plan, a win a life event; 21: a review mend, an adjective in -ing names no
 # outing ("an amazing trip" was an activity on version 20)
-DISTILLER_VERSION = "23"
+DISTILLER_VERSION = "24"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
@@ -165,8 +165,10 @@ _GUESS_WHAT = re.compile(r"^\s*guess\s+what\s*(?:[,:;!-]|\s[\u2013\u2014-])\s*",
 
 def _english_part(sentence: Sentence) -> str:
     """What of an English sentence is parsed: the text before an attached image caption,
-    without a "Guess what," opener."""
-    return _GUESS_WHAT.sub("", sentence.text.split(IMAGE_MARK, 1)[0].rstrip(), count=1)
+    without a "Guess what," opener, a hyphen between spaces read as the dash it stands for
+    (version 24: "I'm learning German now - tough but fun" hung German on "tough")."""
+    part = sentence.text.split(IMAGE_MARK, 1)[0].rstrip().replace(" - ", " \u2014 ")
+    return _GUESS_WHAT.sub("", part, count=1)
 
 
 def _draft(fact: Fact, sentence: Sentence, at: datetime | None) -> Draft:
