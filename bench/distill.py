@@ -6,14 +6,14 @@ How to run (no Neo4j, no server; the LoCoMo dev file is found as by `tractatus i
     .venv/bin/python bench/distill.py                 # offline distiller; LLM when configured
     # --llm-url URL --llm-model NAME   an OpenAI-compatible endpoint (default: TRACTATUS_LLM_URL,
     #                                  TRACTATUS_LLM_MODEL); without one the LLM part is skipped
-    # --errors dev|test|sealed|sealed2|...|sealed13
+    # --errors dev|test|sealed|sealed2|...|sealed14
     #                                  list a development set's misses and false facts
-    # --sealed                         also score the fourteenth sealed LoCoMo test set (its
-    #                                  errors are never listed: `--errors sealed14` is refused)
+    # --sealed                         also score the fifteenth sealed LoCoMo test set (its
+    #                                  errors are never listed: `--errors sealed15` is refused)
     # --out bench/results/distill.json
 
 What it does, for each distiller, on each set (LoCoMo turns, Chinese sentences, English notes)
-and each split (dev, test; LoCoMo also sealed to sealed13, and sealed14 when asked):
+and each split (dev, test; LoCoMo also sealed to sealed14, and sealed15 when asked):
 
 1. Builds each labelled turn's observation exactly as `tractatus ingest` would (LoCoMo: read
    from the dev file by conversation and dia_id; ours: the text in the label file) and distils
@@ -29,11 +29,11 @@ and each split (dev, test; LoCoMo also sealed to sealed13, and sealed14 when ask
    where the label has none is wrong, and so is a labelled time not given.
 4. Coverage: the share of turns with at least one structured fact (and the labels' share).
 
-The sets' `dev` and `test` halves and the first thirteen sealed LoCoMo sets
-(`locomo-sealed-labels.jsonl`, split `sealed`, to `locomo-sealed13-labels.jsonl`, split
-`sealed13`) are all development data now: each was read after it was scored once.
+The sets' `dev` and `test` halves and the first fourteen sealed LoCoMo sets
+(`locomo-sealed-labels.jsonl`, split `sealed`, to `locomo-sealed14-labels.jsonl`, split
+`sealed14`) are all development data now: each was read after it was scored once.
 `ALL/development` pools them, and is what the extractor is tuned on. The headline is the
-fourteenth sealed LoCoMo set (`locomo-sealed14-labels.jsonl`, split `sealed14`, labelled blind),
+fifteenth sealed LoCoMo set (`locomo-sealed15-labels.jsonl`, split `sealed15`, labelled blind),
 scored only with `--sealed`, once the extractor is frozen. Results go to --out with the machine.
 """
 
@@ -79,9 +79,10 @@ SPLITS = (
     "sealed11",
     "sealed12",
     "sealed13",
+    "sealed14",
 )
 DEVELOPMENT = "development"
-SEALED = "sealed14"  # the test set: scored with --sealed only, its errors never listed
+SEALED = "sealed15"  # the test set: scored with --sealed only, its errors never listed
 # the development LoCoMo labels
 LOCOMO_FILES = (
     "locomo",
@@ -98,6 +99,7 @@ LOCOMO_FILES = (
     "locomo-sealed11",
     "locomo-sealed12",
     "locomo-sealed13",
+    "locomo-sealed14",
 )
 SAID = "said"
 _PLAN_DATE = re.compile(r"\s*\((\d{4}(?:-W\d{2}|-\d{2}(?:-\d{2})?)?)\)\s*$")
@@ -287,7 +289,7 @@ def show_fact(fact: dict[str, Any]) -> str:
 
 
 def label_path(name: str) -> Path:
-    """The label file of a set: ``locomo``, ``locomo-sealed14``, ``zh``, ..."""
+    """The label file of a set: ``locomo``, ``locomo-sealed15``, ``zh``, ..."""
     return LABELS / f"{name}-labels.jsonl"
 
 
@@ -298,7 +300,7 @@ def _rows(name: str) -> list[dict[str, Any]]:
 
 def load_items(locomo: Path | None, *, sealed: bool = False) -> list[Item]:
     """Every labelled turn with its observation; LoCoMo only when its file is available, and
-    the (fourteenth) sealed LoCoMo set only when asked for."""
+    the (fifteenth) sealed LoCoMo set only when asked for."""
     items: list[Item] = []
     if locomo is not None:
         turns = {t["idempotency_key"]: t for t in bulk.read_locomo(locomo)}

@@ -107,24 +107,24 @@ def test_the_llm_part_runs_against_a_configured_endpoint() -> None:
     assert "- attended (many, string)" in stub.requests[0].json["messages"][0]["content"]
 
 
-def test_the_development_data_pools_apart_from_the_fourteenth_sealed_set() -> None:
-    development = ("dev", "sealed", *(f"sealed{n}" for n in range(2, 14)))  # read once scored
+def test_the_development_data_pools_apart_from_the_fifteenth_sealed_set() -> None:
+    development = ("dev", "sealed", *(f"sealed{n}" for n in range(2, 15)))  # read once scored
     items = [Item("locomo", f"t{n}", split, OBS, [LABEL]) for n, split in enumerate(development)]
     items += [
         Item("notes", "b", "test", OBS, [LABEL]),
-        Item("locomo", "o", "sealed14", OBS, [LABEL]),
+        Item("locomo", "o", "sealed15", OBS, [LABEL]),
     ]
     result = evaluate(lambda _: [draft("half marathon", "2023-05-20T00:00:00+00:00")], items)
     pooled = result["pooled"]
-    assert pooled["development"]["facts_labelled"] == 15
-    assert pooled["sealed14"]["facts_labelled"] == 1
+    assert pooled["development"]["facts_labelled"] == 16
+    assert pooled["sealed15"]["facts_labelled"] == 1
     assert pooled["dev"]["facts_labelled"] == pooled["test"]["facts_labelled"] == 1
 
 
-def test_the_fourteenth_sealed_sets_errors_are_never_listed(
+def test_the_fifteenth_sealed_sets_errors_are_never_listed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed14"])
+    monkeypatch.setattr(sys, "argv", ["distill.py", "--errors", "sealed15"])
     with pytest.raises(SystemExit) as refused:
         main()
     assert refused.value.code == 2
@@ -151,6 +151,7 @@ SEALED_SETS = (
     ("locomo-sealed12", "sealed12", 153, 10),
     ("locomo-sealed13", "sealed13", 153, 12),
     ("locomo-sealed14", "sealed14", 152, 14),
+    ("locomo-sealed15", "sealed15", 151, 15),
 )
 
 
@@ -164,7 +165,7 @@ def test_the_sealed_sets_are_their_own_and_share_no_turn_with_any_other_set() ->
         assert all("text" not in r for r in rows), name  # no LoCoMo text here
         seen |= _turns(rows)
     development = {split for _, split, _, _ in SEALED_SETS[:-1]}
-    assert not [i for i in load_items(None) if i.split in development | {"sealed14"}]
+    assert not [i for i in load_items(None) if i.split in development | {"sealed15"}]
 
 
 def _numbered(residue: int) -> set[str]:
@@ -190,10 +191,10 @@ def test_the_sealed_sets_are_every_turn_numbered_by_their_residue_modulo_18() ->
         assert _numbered(residue) == {f"{c}:{d}" for c, d in _turns(_rows(name))}, name
     # multiples of 9 are 0 or 9 modulo 18 (the first set): no two rules pick the same turn
     residues = [0, 9, *(residue for *_, residue in SEALED_SETS)]
-    assert len(set(residues)) == len(residues) == 16
+    assert len(set(residues)) == len(residues) == 17
 
 
-def test_thirteen_sealed_sets_are_development_data_and_the_fourteenth_only_asked_for() -> None:
+def test_fourteen_sealed_sets_are_development_data_and_the_fifteenth_only_asked_for() -> None:
     try:
         locomo = locomo_file()
     except LocomoMissing:
@@ -201,4 +202,4 @@ def test_thirteen_sealed_sets_are_development_data_and_the_fourteenth_only_asked
     plain = {i.split for i in load_items(locomo) if i.set == "locomo"}
     assert plain == {"dev", "test", *(split for _, split, _, _ in SEALED_SETS[:-1])}
     asked = {i.split for i in load_items(locomo, sealed=True) if i.set == "locomo"}
-    assert asked == plain | {"sealed14"}
+    assert asked == plain | {"sealed15"}
