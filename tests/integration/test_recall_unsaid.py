@@ -29,6 +29,23 @@ def chat(api: dict[str, Api]) -> str:
     return write_chat(api["alice"], CHAT)
 
 
+def _write_sourced(writer: Api, rows: list[tuple[str, str, str]], hour: str) -> str:
+    """Writes ``(speaker, source_kind, text)`` rows a minute apart from ``hour``
+    ("2023-05-08T13") into a new conversation, and returns its id."""
+    conversation = f"conv-{uuid.uuid4().hex[:8]}"
+    for n, (speaker, kind, text) in enumerate(rows):
+        body = {
+            "text": text,
+            "speaker": speaker,
+            "source_kind": kind,
+            "occurred_at": f"{hour}:{n:02d}:00+00:00",
+            "conversation_id": conversation,
+            "idempotency_key": f"{conversation}:{n}",
+        }
+        assert writer.post("/v1/observations", body).status_code == 201
+    return conversation
+
+
 def test_a_place_only_another_person_went_to_is_not_found(api: dict[str, Api], chat: str) -> None:
     answer = recall_in(api["bob"], QUESTION, chat)
     assert answer["status"] == "not_found"
@@ -48,21 +65,11 @@ def test_the_person_who_says_it_is_answered(api: dict[str, Api], chat: str) -> N
 
 def test_a_note_about_the_person_is_no_other_persons_statement(api: dict[str, Api]) -> None:
     """In an agent's notes a teammate's decision is named in the agent's note about it."""
-    conversation = f"conv-{uuid.uuid4().hex[:8]}"
     bodies = [
         ("Maya", "user_stated", "We need a queue for the orders service this quarter."),
         ("agent", "agent_inferred", "Maya decided to drop Kafka for the orders service."),
     ]
-    for n, (speaker, kind, text) in enumerate(bodies):
-        body = {
-            "text": text,
-            "speaker": speaker,
-            "source_kind": kind,
-            "occurred_at": f"2023-05-08T13:{n:02d}:00+00:00",
-            "conversation_id": conversation,
-            "idempotency_key": f"{conversation}:{n}",
-        }
-        assert api["alice"].post("/v1/observations", body).status_code == 201
+    conversation = _write_sourced(api["alice"], bodies, "2023-05-08T13")
     answer = recall_in(api["bob"], "Why did Maya drop Kafka?", conversation)
     assert answer["unsaid"] == []
 
@@ -106,17 +113,7 @@ def test_a_tools_name_as_a_common_word_names_no_person(api: dict[str, Api]) -> N
     """A new user's trial of a customer-success agent's notes: in "Who was in charge of
     billing before Jordan took over?" the word "billing" named the tool "billing" as the
     person asked about; a name written in lower case is a person's only when capitalised."""
-    conversation = f"conv-{uuid.uuid4().hex[:8]}"
-    for n, (speaker, kind, text) in enumerate(ACCOUNT):
-        body = {
-            "text": text,
-            "speaker": speaker,
-            "source_kind": kind,
-            "occurred_at": f"2025-03-28T20:{n:02d}:00+00:00",
-            "conversation_id": conversation,
-            "idempotency_key": f"{conversation}:{n}",
-        }
-        assert api["alice"].post("/v1/observations", body).status_code == 201
+    conversation = _write_sourced(api["alice"], ACCOUNT, "2025-03-28T20")
     answer = recall_in(
         api["bob"], "Who was in charge of billing before Jordan took over?", conversation
     )
