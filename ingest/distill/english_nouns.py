@@ -419,13 +419,18 @@ def _owned(token: Token) -> list[tuple[str, str]]:
     return []
 
 
-def _told_past(token: Token) -> bool:
-    """The verb a noun hangs from is in the past, and nothing ahead is named ("next")."""
+def _verb_above(token: Token) -> Token:
+    """The verb (or the root) a noun hangs from."""
     node = token.head
     while node.pos_ not in ("VERB", "AUX") and node.head.i != node.i:
         node = node.head
+    return node
+
+
+def _told_past(token: Token) -> bool:
+    """The verb a noun hangs from is in the past, and nothing ahead is named ("next")."""
     ahead = any(t.lower_ in ("next", "upcoming", "coming") for t in token.sent)
-    return node.tag_ in ("VBD", "VBN") and not ahead
+    return _verb_above(token).tag_ in ("VBD", "VBN") and not ahead
 
 
 def _recalled_trip(token: Token) -> bool:
@@ -433,12 +438,8 @@ def _recalled_trip(token: Token) -> bool:
     in a sentence the speaker tells in the past, is the speaker's."""
     if token.lemma_.lower() not in lx.TRIPS or not any(d.lower_ == "that" for d in token.lefts):
         return False
-    node = token.head
-    while node.pos_ not in ("VERB", "AUX") and node.head.i != node.i:
-        node = node.head
-    return _told_past(token) and any(
-        first_person(s) for s in children(node, "nsubj") if s.lower_ in ("i", "we")
-    )
+    subjects = children(_verb_above(token), "nsubj")
+    return _told_past(token) and any(first_person(s) for s in subjects if s.lower_ in ("i", "we"))
 
 
 def _misread_copula(token: Token, speaker: str) -> list[Fact]:
