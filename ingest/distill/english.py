@@ -160,6 +160,14 @@ def first_person(token: Token) -> bool:
     return token.pos_ == "PRON" and token.lower_ in FIRST_PERSON
 
 
+def verb_above(token: Token) -> Token:
+    """The verb (or the root) a noun hangs from."""
+    node = token.head
+    while node.pos_ not in ("VERB", "AUX") and node.head.i != node.i:
+        node = node.head
+    return node
+
+
 def possessed_by_speaker(token: Token) -> bool:
     """A noun whose possessive is the speaker's, by the parse ("my dad", "our plan")."""
     return any(c.dep_ == "poss" and first_person(c) for c in token.children)

@@ -30,6 +30,7 @@ from ingest.distill.english import (
     says_nothing,
     subject_token,
     usable,
+    verb_above,
     verb_phrase,
     verbs,
     whole_clause,
@@ -249,9 +250,7 @@ def _settled_for(speaker: str, asked: bool) -> Callable[[Token], bool]:
     def settled(token: Token) -> bool:
         if asked:
             return False
-        node = token.head
-        while node.pos_ not in ("VERB", "AUX") and node.head.i != node.i:
-            node = node.head
+        node = verb_above(token)
         if node.lemma_ in ("start", "open", "launch", "create", "search", "find", "look", "build"):
             return False
         c = clause(node, speaker, question=asked)

@@ -31,6 +31,7 @@ from ingest.distill.english import (
     relative_of,
     subject_token,
     text_of,
+    verb_above,
     verb_phrase,
 )
 from ingest.distill.english_rules import employers, liked_phrases, unnamed_liking
@@ -419,18 +420,10 @@ def _owned(token: Token) -> list[tuple[str, str]]:
     return []
 
 
-def _verb_above(token: Token) -> Token:
-    """The verb (or the root) a noun hangs from."""
-    node = token.head
-    while node.pos_ not in ("VERB", "AUX") and node.head.i != node.i:
-        node = node.head
-    return node
-
-
 def _told_past(token: Token) -> bool:
     """The verb a noun hangs from is in the past, and nothing ahead is named ("next")."""
     ahead = any(t.lower_ in ("next", "upcoming", "coming") for t in token.sent)
-    return _verb_above(token).tag_ in ("VBD", "VBN") and not ahead
+    return verb_above(token).tag_ in ("VBD", "VBN") and not ahead
 
 
 def _recalled_trip(token: Token) -> bool:
@@ -438,7 +431,7 @@ def _recalled_trip(token: Token) -> bool:
     in a sentence the speaker tells in the past, is the speaker's."""
     if token.lemma_.lower() not in lx.TRIPS or not any(d.lower_ == "that" for d in token.lefts):
         return False
-    subjects = children(_verb_above(token), "nsubj")
+    subjects = children(verb_above(token), "nsubj")
     return _told_past(token) and any(first_person(s) for s in subjects if s.lower_ in ("i", "we"))
 
 

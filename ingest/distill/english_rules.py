@@ -1164,7 +1164,7 @@ def _back_from(c: Clause) -> list[Fact]:
     version 19: "I'm back from Lisbon", "I returned from Lisbon", "I came back from a trip
     to Lisbon" (the place the trip was to); version 22: not a return still ahead ("once I'm
     back from Brighton", "when I'm back": the trip has not been made)."""
-    if not of_person(c) or c.negated or _ahead(c.verb):
+    if not of_person(c) or c.negated or _return_ahead(c.verb):
         return []
     backs = [t for t in c.verb.children if t.lower_ == "back"]
     if c.verb.lemma_ == "return":
@@ -1181,7 +1181,7 @@ def _back_from(c: Clause) -> list[Fact]:
     return []
 
 
-def _ahead(verb: Token) -> bool:
+def _return_ahead(verb: Token) -> bool:
     """A clause in the present under "once", "when", "after", "until" or "before": a time
     still ahead ("once I'm back"), not a fact of now."""
     marked = any(m.lower_ in ("once", "when", "after", "until", "before") for m in verb.children)

@@ -112,7 +112,13 @@ SAID_CONFIDENCE = 1.0
 # what is said of the speaker ("Painting's great for expressing myself"), a trip named by
 # its outing ("a camping trip") an activity, "X is one of my favourites" a liking, an event
 # being planned a plan, a win a life event; 21: a review mend, an adjective in -ing names no
-# outing ("an amazing trip" was an activity on version 20)
+# outing ("an amazing trip" was an activity on version 20); 22: from the thirteenth sealed
+# set's errors, relation nouns joined to a possessed one, a picnic had an activity, a pastime
+# liked in the infinitive, a past trip to a named place a visit, "never tried" with its
+# polarity, "N weekends ago"; 23: from a new user's trial, a name keeps its own "of", the
+# doer of a verb with an object no status, a return still ahead no visit; 24: from the
+# fourteenth sealed set's errors, a spaced hyphen read as a dash, a wedding had with a
+# partner a life event, a plan without a vague time hung on its object
 DISTILLER_VERSION = "24"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
