@@ -286,15 +286,16 @@ def names_in_query(query: str, candidates: set[str], *, people: bool = False) ->
     the person a question is about, so a name written in lower case (a tool's, "billing";
     the agent's) is matched by its capitalised form only, never by the common word ("Who was
     in charge of billing before Jordan took over?" asks about Jordan, not the tool)."""
-    tokens = set(words(query))
-    capitalised = {w.lower() for w in _WORD.findall(query) if w[:1].isupper()}
+    written = _WORD.findall(query)
+    tokens = {w.lower() for w in written}
+    capitalised = {w.lower() for w in written if w[:1].isupper()}
     lowered = query.lower()
     found = set()
     for name in candidates:
         common = people and name == name.lower() and not _CJK.search(name)
-        written = capitalised if common else tokens
+        read = capitalised if common else tokens
         if any(
-            k in written or ((":" in k or _CJK.search(k)) and k in lowered) for k in name_keys(name)
+            k in read or ((":" in k or _CJK.search(k)) and k in lowered) for k in name_keys(name)
         ):
             found.add(name)
     return found | _short_forms(query, candidates - found)
