@@ -23,7 +23,7 @@ from graph_schema.recall.named import thing_terms, unheld_in
 
 KIND = "amount"
 # "How much did X cost / charge / quote", "How much do they pay", "How much is the rent",
-# "What did X cost", "What is the price of X"
+# "What did X cost", "What is the price of X", "What salary was X offered"
 _HOW_MUCH = re.compile(
     r"^\s*how\s+much\b[^?]*?\b(?:cost|costs|costed|charge|charges|charged|pay|pays|paid|"
     r"spend|spends|spent|quote|quotes|quoted|bill|billed|earn|earns|earned|owe|owes|owed|"
@@ -39,7 +39,10 @@ _WHAT_COST = re.compile(
     r"^\s*what\s+(?:did|does|do|will|would)\s+[^?]+?\s+cost(?=[\s?]|$)"
     r"|^\s*what\s+(?:is|was|were|are)\s+(?:the\s+|(?:my|your|his|her|their|our)\s+|"
     r"[^\W\d_][\w-]*(?:'s|\u2019s)\s+)?(?:price|cost|fee|fees|rent|salary|budget|bill|income|"
-    r"wage|wages)\b",
+    r"wage|wages)\b"
+    # the money noun asked for by "what" itself: "What salary was Lena offered?", "What
+    # discount did we give them?"
+    r"|^\s*what\s+(?:price|cost|fee|fees|rent|salary|budget|income|wage|wages|discount|refund)\b",
     re.I,
 )
 # an amount stated: a currency sign or word, or "free"; or a number standing alone ("1,400",

@@ -20,6 +20,10 @@ from graph_schema.recall.amounts import Read
         ("What is the price of the tickets?", True),
         ("What is Hana's salary at Lumen Labs?", True),  # a person's: was read as no sum
         ("What is my rent?", True),
+        ("What salary was Lena offered at Northwind?", True),  # a new user's: read as no sum
+        ("What discount did we offer for prepaying 12 months?", True),
+        ("What price did they quote?", True),
+        ("What costume did Mia wear?", False),  # no money noun, only its letters
         ("How much error budget is left now?", False),  # an amount, but of no money
         ("How many weddings has Marcus booked?", False),
         ("What did Marcus buy?", False),
