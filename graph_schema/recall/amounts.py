@@ -35,6 +35,13 @@ _HOW_MUCH_IS = re.compile(
     r"[^\W\d_][\w-]*(?:'s|\u2019s))\s",
     re.I,
 )
+# "How much does Tomás make per hour?", "How much did the bake sale make?": "make" with no
+# noun after "much" ("How much pasta did you make?" asks for no sum)
+_HOW_MUCH_MAKE = re.compile(
+    r"^\s*how\s+much\s+(?:does|did|do|will|would|could|can)\s+(?:[^\W\d_][\w'\u2019-]*\s+){1,3}"
+    r"(?:make|makes|made)\b",
+    re.I,
+)
 _WHAT_COST = re.compile(
     r"^\s*what\s+(?:did|does|do|will|would)\s+[^?]+?\s+cost(?=[\s?]|$)"
     r"|^\s*what\s+(?:is|was|were|are)\s+(?:the\s+|(?:my|your|his|her|their|our)\s+|"
@@ -71,7 +78,7 @@ _MONEY = re.compile(
 
 def asked(query: str) -> bool:
     """Whether ``query`` asks for a sum of money."""
-    return any(p.search(query) for p in (_HOW_MUCH, _HOW_MUCH_IS, _WHAT_COST))
+    return any(p.search(query) for p in (_HOW_MUCH, _HOW_MUCH_IS, _HOW_MUCH_MAKE, _WHAT_COST))
 
 
 def states(text: str) -> bool:

@@ -40,6 +40,7 @@ from graph_schema.recall.query import (
     coverage,
     lucene_terms,
     own_sentences,
+    sentences_of,
     spoken_of,
     states_own,
     without_name,
@@ -409,6 +410,13 @@ def _spoken_of(s: Scored, person: str | None) -> bool:
     )
 
 
+def about_person(s: Scored, person: str) -> list[str]:
+    """The sentences of group ``s`` (another speaker's turn) that speak of ``person``: what it
+    says about them, for the status as for the kinds asked for ("Tomás opens Mon, Wed and
+    Fri", not "Our flour comes from Millbrook, $31.50 a sack" of the same turn)."""
+    return list(dict.fromkeys(x for t in s.texts for x in sentences_of(t, person)))
+
+
 def _mentioned(
     window: list[Scored], records: dict[str, list[Any]], query: RecallQuery, config: FusionConfig
 ) -> Mentioned | None:
@@ -487,12 +495,18 @@ class _Status:
         stated = any(r["assertion"]["source_kind"] == SourceKind.user_stated for r in records)
         if s.speaker is None or not (own or stated):
             return
-        rel = _person_relevance(s, records, self.terms, query.cjk)
+        about = self.person if self.spoken_of(s) else None
+        rel = _person_relevance(s, records, self.terms, query.cjk, about=about)
         if own:
             self.relevance = max(self.relevance, rel)
             self.stated = self.stated or stated
         else:
             self.others = max(self.others, rel)
+
+    def spoken_of(self, s: Scored) -> bool:
+        """Whether ``s`` counts for the person named only because another speaker speaks of
+        them: only its sentences that do are about the person (:func:`about_person`)."""
+        return self.mentioned is None and s.speaker != self.person and _spoken_of(s, self.person)
 
     def named(self) -> NamedPerson | None:
         if self.person is None:
@@ -557,7 +571,13 @@ def _read(
 
 
 def _person_relevance(
-    s: Scored, records: list[Any], terms: list[str], cjk: bool, *, bare: bool = False
+    s: Scored,
+    records: list[Any],
+    terms: list[str],
+    cjk: bool,
+    *,
+    bare: bool = False,
+    about: str | None = None,
 ) -> float:
     """The relevance of a group by the person the query names, without the name: it selected
     the group, so it is not evidence again. Only what that person states of their own counts
@@ -568,11 +588,18 @@ def _person_relevance(
     question the turn answers when the turn before it asks one ("Did you go to the
     festival?" - "Yes, with my sister"); a turn that only follows another person's statement
     gains nothing from it. ``bare``: the query asks nothing but the person, any own text
-    covers it."""
-    own = [r for r in records if states_own(r["text"] or "")]
-    # each text read as a whole, less what is not the speaker's own
-    sentences = [x for x in (" ".join(own_sentences(t)) for t in s.texts) if x]
-    texts = [*(r["text"] or "" for r in own), *sentences, *([s.question] if s.question else [])]
+    covers it. ``about``: the group is another speaker's turn that speaks of this person;
+    only its sentences that do count (:func:`about_person`), not the speaker's own ("re
+    Priya's question" says nothing of Priya's time zone in "I'm on Singapore time")."""
+    if about is not None:
+        own = [r for r in records if spoken_of(r["text"] or "", about)]
+        sentences = about_person(s, about)
+    else:
+        own = [r for r in records if states_own(r["text"] or "")]
+        # each text read as a whole, less what is not the speaker's own
+        sentences = [x for x in (" ".join(own_sentences(t)) for t in s.texts) if x]
+    question = [s.question] if s.question and about is None else []
+    texts = [*(r["text"] or "" for r in own), *sentences, *question]
     if not own and not sentences:
         return 0.0
     cosines = [c for c in (_cosine(r["similarity"]) for r in own) if c is not None]
@@ -593,6 +620,12 @@ def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str
     read: list[amounts.Read] = []
     for s in work.window:
         if not status.answers(s, work.records.get(s.gid, [])):
+            continue
+        if status.person is not None and status.spoken_of(s):
+            # another speaker's turn about the person: what it says of them
+            about = about_person(s, status.person)
+            texts += about
+            read.append(amounts.Read(about))
             continue
         own = [s.turn] if status.person is not None and s.turn is not None else s.texts
         texts += [*own, *([s.question] if s.question else [])]

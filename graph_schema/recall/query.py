@@ -222,6 +222,13 @@ def own_sentences(text: str) -> list[str]:
     return [x for x in _SENTENCE_END.split(text) if x.strip() and states_own(x)]
 
 
+def sentences_of(text: str, person: str) -> list[str]:
+    """The sentences of another speaker's turn that speak of ``person`` (:func:`spoken_of`),
+    in order: what the turn says about them ("Tomás opens Mon, Wed and Fri"), not what it
+    says besides ("Our flour comes from Millbrook, $31.50 a sack")."""
+    return [x for x in _SENTENCE_END.split(text) if x.strip() and spoken_of(x, person)]
+
+
 def asks_when(query: str) -> bool:
     """The query asks for a time ("When did …", "How long …", "What year …")."""
     return _ASKS_WHEN.search(query) is not None

@@ -121,3 +121,29 @@ def test_a_tools_name_as_a_common_word_names_no_person(api: dict[str, Api]) -> N
     assert answer["status"] == "answered"
     named = recall_in(api["bob"], "What did Billing say about the refund?", conversation)
     assert named["person"] is not None and named["person"]["name"] == "billing"
+
+
+BAKERY = [
+    ("Tomás", "Could I switch to Tue/Thu/Sat from May? My sister starts school then."),
+    (
+        "Rosa",
+        "Quick setup for you: Tomás opens Mon, Wed and Fri. Our flour comes from "
+        "Millbrook Grain, 25kg sacks at $31.50 each.",
+    ),
+    ("Rosa", "Fine with the swap, starting May 5."),
+]
+
+
+def test_another_persons_turn_counts_for_the_person_by_what_it_says_of_them(
+    api: dict[str, Api],
+) -> None:
+    """A blind trial of a bakery's notes: "How much does Tomás make per hour?" was answered,
+    since Rosa's turn that speaks of him states a price; it is about him by its sentence
+    about him only, which states no sum."""
+    bakery = write_chat(api["alice"], BAKERY)
+    pay = recall_in(api["bob"], "How much does Tomás make per hour?", bakery)
+    assert pay["person"] is not None and pay["person"]["name"] == "Tomás", pay["person"]
+    assert pay["missing_kinds"] == ["amount"], pay
+    assert pay["status"] == "not_found"
+    days = recall_in(api["bob"], "Which days does Tomás open?", bakery)
+    assert days["status"] == "answered", days

@@ -24,6 +24,9 @@ from graph_schema.recall.amounts import Read
         ("What discount did we offer for prepaying 12 months?", True),
         ("What price did they quote?", True),
         ("What costume did Mia wear?", False),  # no money noun, only its letters
+        ("How much does Tomás make per hour?", True),  # a blind trial's: read as no sum
+        ("How much did the bake sale make?", True),
+        ("How much pasta did you make?", False),  # a noun after "much": no sum asked
         ("How much error budget is left now?", False),  # an amount, but of no money
         ("How many weddings has Marcus booked?", False),
         ("What did Marcus buy?", False),

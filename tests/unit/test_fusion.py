@@ -17,6 +17,7 @@ from graph_schema.recall.query import (
     lucene_terms,
     names_in_query,
     own_sentences,
+    sentences_of,
     states_own,
     time_windows,
 )
@@ -193,6 +194,13 @@ def test_own_sentences_drop_questions_and_what_is_said_to_the_listener() -> None
     assert own_sentences("我喜欢跑步。你的狗很可爱。你去过北京吗？") == ["我喜欢跑步。"]
     assert own_sentences("Where did you go?") == []
     assert own_sentences("I run version 3.5 now. Did you?") == ["I run version 3.5 now."]
+
+
+def test_the_sentences_of_a_turn_that_speak_of_a_person() -> None:
+    turn = "Quick setup: Tomás opens Mon and Fri. Our flour is $31.50 a sack. Thanks, Tomás!"
+    assert sentences_of(turn, "Tomás") == ["Quick setup: Tomás opens Mon and Fri."]
+    assert sentences_of(turn, "Rosa") == []
+    assert sentences_of("Carlos is away. Priya covers Android.", "Carlos") == ["Carlos is away."]
 
 
 def test_time_windows_month_day_year_and_iso() -> None:
