@@ -278,7 +278,7 @@ def reorder(
     if config.enabled("rerank"):
         fused = rerank(fused, text, config, weights, fact_weights)
     if config.enabled("present") and asks_present(text):
-        fused = present_first(fused)
+        fused = present_first(fused, content_terms(text))
     if config.enabled("asked_kind"):
         fused = kind_first(fused, kinds.table().asked_in(text))
     return fused
@@ -286,23 +286,43 @@ def reorder(
 
 NEAR_TIE = 0.8  # a group scoring this share of the best is as good an answer as the best
 PRESENT_DEPTH = 5  # the best groups among which a question about the present prefers the newest
+# a group about the same thing as the best (a word of the best's text beyond the question's)
+# answers a question about the present from this share of the best's score (docs/recall.md)
+SAME_THING = 0.3
 
 
-def present_first(ranked: list[Scored]) -> list[Scored]:
+def present_first(ranked: list[Scored], terms: Sequence[str] = ()) -> list[Scored]:
     """Step 6, for a question about the present ("Where does Nadia live now?"): the groups of
-    the best PRESENT_DEPTH that score at least NEAR_TIE of the best, newest first, then the
-    rest in order. Two statements nearly tied as answers, the newer one says how things stand
-    ("I live in Kreuzberg" in March, "we moved to Neukölln" in July); a group moved up carries
-    the boost ``present``. Scores are left as they are."""
+    the best PRESENT_DEPTH that score at least NEAR_TIE of the best, or SAME_THING of it and
+    speak of the same thing as the best (:func:`same_thing`; ``terms``: the question's, which
+    every candidate shares), newest first, then the rest in order. Two statements nearly
+    tied as answers, or a later one about the thing the best answer is about, the newer one
+    says how things stand ("I live in Kreuzberg" in March, "we moved to Neukölln" in July;
+    "She's put me on amlodipine 5mg" in January, "the amlodipine made my ankles swell, she
+    switched me to losartan" in March); a group moved up carries the boost ``present``.
+    Scores are left as they are."""
     head = ranked[:PRESENT_DEPTH]
     first = head[0].occurred_at if head else None
     if first is None:
         return ranked
+    best, about = _value(head[0]), same_thing(head[0], terms)
+
+    def eligible(s: Scored) -> bool:
+        near = _value(s) >= NEAR_TIE * best or s is head[0] or bool(about(s))
+        return s.occurred_at is not None and near
 
     def newest(tied: list[Scored]) -> list[Scored]:
         return sorted(tied, key=lambda s: s.occurred_at or first, reverse=True)
 
-    return _near_ties_first(ranked, newest, "present", lambda s: s.occurred_at is not None)
+    return _near_ties_first(ranked, newest, "present", eligible, SAME_THING)
+
+
+def same_thing(best: Scored, terms: Sequence[str]) -> Callable[[Scored], frozenset[str]]:
+    """The words (:func:`~graph_schema.recall.query.content_terms`) another group's own text
+    shares with ``best``'s, beyond the question's ``terms``: what says the two speak of the
+    same thing ("amlodipine", "PureGym", "pipeline.yaml")."""
+    words = frozenset(content_terms(_own_text(best))) - frozenset(terms)
+    return lambda s: words & frozenset(content_terms(_own_text(s)))
 
 
 def kind_first(ranked: list[Scored], asked: Sequence[str]) -> list[Scored]:
@@ -328,15 +348,17 @@ def _near_ties_first(
     arrange: Callable[[list[Scored]], list[Scored]],
     boost: str,
     eligible: Callable[[Scored], bool] = lambda s: True,
+    share: float = NEAR_TIE,
 ) -> list[Scored]:
     """Steps 6 and 7: the groups of the best PRESENT_DEPTH that are ``eligible`` and score at
-    least NEAR_TIE of the best, put in the order ``arrange`` gives them, then the rest in
-    order; a group moved up carries ``boost``. Scores are left as they are."""
+    least ``share`` of the best (NEAR_TIE unless said), put in the order ``arrange`` gives
+    them, then the rest in order; a group moved up carries ``boost``. Scores are left as they
+    are."""
     head = ranked[:PRESENT_DEPTH]
     if not head:
         return ranked
     best = _value(head[0])
-    tied = [s for s in head if eligible(s) and _value(s) >= NEAR_TIE * best]
+    tied = [s for s in head if eligible(s) and _value(s) >= share * best]
     order = arrange(tied)
     mark_moved_up(tied, order, boost)
     moved = {s.gid for s in tied}

@@ -79,7 +79,8 @@ class Why(BaseModel):
         default_factory=list,
         description=(
             "What lifted it: the person or the time the query names, a graph neighbour of a "
-            "result, a question about the present that put the newest of the near ties first, "
+            "result, a question about the present that put the newest of the near ties (or of "
+            "the close answers about the same thing) first, "
             "the person the query mentions who never speaks (a relative, a friend) it is about, "
             "a question asking for a kind of thing that put the near ties naming one first, "
             "a question asking for a current fact (an owner, a version, a status) that put "

@@ -247,6 +247,37 @@ def test_a_present_question_puts_the_newest_of_the_near_ties_first() -> None:
     assert [s.rerank for s in ranked] == [0.2, 0.208, 0.211, 0.15]  # scores as they were
 
 
+def _said(gid: str, score: float, at: datetime, text: str) -> Scored:
+    return Scored(gid=gid, rerank=score, occurred_at=at, turn=text, texts=[text])
+
+
+def test_a_present_question_puts_a_newer_answer_about_the_same_thing_first() -> None:
+    """A blind trial of a personal assistant's memory: "Which blood pressure tablet is Lena
+    taking at the moment?" ranked the first prescription (0.463) over the switch two months
+    later (0.185): no near tie, but about the same thing (amlodipine, Okafor)."""
+    first = _said("first", 0.463, when(2025, 1, 20), "Saw Dr Okafor, she put me on amlodipine.")
+    other = _said("other", 0.3, when(2025, 6, 2), "I'm allergic to penicillin, flag it please.")
+    switch = _said(
+        "switch",
+        0.185,
+        when(2025, 3, 4),
+        "Dr Okafor says the amlodipine swells my ankles, so she switched me to losartan.",
+    )
+    faint = _said("faint", 0.1, when(2025, 5, 1), "Dr Okafor retired, amlodipine is cheap.")
+    terms = content_terms("Which blood pressure tablet is Lena taking at the moment?")
+    ranked = rerank.present_first([first, other, switch, faint], terms)
+    # the switch: 0.4 of the best and shares its words; the penicillin note: newer, no such
+    # word; the faint one: the same thing, under 0.3 of the best
+    assert [s.gid for s in ranked] == ["switch", "first", "other", "faint"]
+    assert "present" in switch.boosts
+    alone = rerank.present_first([first, other, switch, faint])  # without the question's
+    assert alone[0].gid == "switch"
+    # the words the question holds are no sign of the same thing: every candidate shares them
+    asked = content_terms("Is Dr Okafor still prescribing amlodipine?")
+    reworded = _said("reworded", 0.185, when(2025, 3, 4), "Dr Okafor: amlodipine, in March.")
+    assert rerank.present_first([first, reworded], asked)[0].gid == "first"
+
+
 def test_the_order_stays_when_the_best_is_newest_or_has_no_time() -> None:
     newest = [_scored("a", 0.3, when(2026, 9, 1)), _scored("b", 0.29, when(2026, 3, 1))]
     assert [s.gid for s in rerank.present_first(newest)] == ["a", "b"]
