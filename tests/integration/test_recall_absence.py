@@ -391,6 +391,32 @@ def test_a_price_another_person_states_does_not_answer_for_the_one_asked_about(
     assert answer["status"] == "answered", (answer["relevance"], answer["missing_kinds"])
 
 
+CATERING = [
+    (
+        "Dana",
+        "Hi! Dana from Keller & Shaw here. We'd love 40 pastries for our open house on "
+        "March 14th, delivered to 220 Pine St by 9am.",
+    ),
+    ("Rosa", "Sure, we can do that. Carlos can take any questions: call him on +1 415 555 0142."),
+    ("Dana", "Great, and send the invoice to dana.w@kellershaw.com please."),
+]
+
+
+def test_a_contact_detail_nothing_states_is_not_found(api: dict[str, Api]) -> None:
+    """Three blind trials asked for a phone number or an email address never given ("What's
+    Dana Whitfield's phone number?"): each was answered by the person's turns about other
+    things. A phone number asked for and held by none of the texts read is not_found."""
+    conversation = write_chat(api["alice"], CATERING)
+    phone = ask(api["bob"], "What's Dana's phone number?", conversation)
+    assert phone["missing_kinds"] == ["phone_number"], phone
+    assert phone["status"] == "not_found"
+    email = ask(api["bob"], "What is Dana's email address?", conversation)
+    assert email["status"] == "answered", (email["relevance"], email["missing_kinds"])
+    carlos = ask(api["bob"], "What's the phone number to reach Carlos?", conversation)
+    assert carlos["missing_kinds"] == [], carlos
+    assert carlos["status"] == "answered"
+
+
 # sixteen turns of two people: enough that the turns about Tom's anniversary rank below the
 # top three for a question about Priya's
 LONG_CHAT = [

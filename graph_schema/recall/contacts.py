@@ -1,0 +1,63 @@
+"""Contact details nothing states: a question asking for a phone number or an email address,
+read against the texts that could answer it (docs/recall.md, *Kinds nothing names*, contact
+details). Pure.
+
+"What's Dana Whitfield's phone number?" asks for a number to call; a text that answers it
+holds one ("call me on 0161 555 0142"). When none of the texts recall read for the answer
+holds one, nothing there answers it, however much they say of Dana (her order, her office's
+address). The answer lists the kind (``phone_number``, ``email_address``) in
+``missing_kinds``, as it lists a kind of thing nothing names.
+
+A phone number is a run of 7 to 15 digits, spaced or joined by dashes, dots or brackets,
+with an optional leading "+", that is no ISO date ("2025-03-14"); an email address is
+``name@domain.tld``. Lenient: any such number counts, whatever it numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+EMAIL, PHONE = "email_address", "phone_number"
+# "What's Ms. Alvarez's email address?", "Which e-mail address ...", "What is Sam's email?"
+_ASKS_EMAIL = re.compile(
+    r"\be-?mail\s+address(?:es)?\b|(?:['\u2019]s|\bwhat\s+is|\bwhat['\u2019]s)\s+e-?mail\s*\??\s*$",
+    re.I,
+)
+# "What's Tomasz's phone number?", "his mobile number", "What is Priya's phone?"
+_ASKS_PHONE = re.compile(
+    r"\b(?:phone|mobile|cell|telephone)\s+(?:number|no\.?)s?\b"
+    r"|['\u2019]s\s+(?:phone|mobile|cell)\s*\??\s*$",
+    re.I,
+)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_DIGITS = re.compile(r"\+?\(?\d[\d\s().-]*\d")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def asked(query: str) -> list[str]:
+    """The contact details ``query`` asks for, in order: ``email_address``, ``phone_number``."""
+    return [k for k, p in ((EMAIL, _ASKS_EMAIL), (PHONE, _ASKS_PHONE)) if p.search(query)]
+
+
+def states(kind: str, text: str) -> bool:
+    """Whether ``text`` holds a detail of ``kind`` (module docstring)."""
+    if kind == EMAIL:
+        return _EMAIL.search(text) is not None
+    return any(_phone(m.group(0).strip()) for m in _DIGITS.finditer(text))
+
+
+def _phone(run: str) -> bool:
+    digits = sum(c.isdigit() for c in run)
+    return 7 <= digits <= 15 and _DATE.fullmatch(run) is None
+
+
+def missing(query: str, texts: Iterable[str]) -> list[str]:
+    """The contact details ``query`` asks for that none of ``texts`` holds. Recall passes the
+    texts of the groups that can answer: for a question about one person, theirs and what
+    others say of them."""
+    kinds = asked(query)
+    if not kinds:
+        return []
+    read = list(texts)
+    return [k for k in kinds if not any(states(k, t) for t in read)]

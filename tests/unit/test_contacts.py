@@ -1,0 +1,50 @@
+"""A phone number or an email address asked for, and whether a text holds one (recall's
+``missing_kinds``: graph_schema/recall/contacts.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph_schema.recall import contacts
+from graph_schema.recall.contacts import EMAIL, PHONE
+
+
+@pytest.mark.parametrize(
+    ("query", "kinds"),
+    [
+        ("What's Dana Whitfield's phone number?", [PHONE]),
+        ("What's Ms. Alvarez's email address?", [EMAIL]),
+        ("What is Sam's email?", [EMAIL]),
+        ("Which mobile number should I text Priya on?", [PHONE]),
+        ("What are Jordan's email address and phone number?", [EMAIL, PHONE]),
+        ("Where should invoices be emailed these days?", []),  # a place to send, no address
+        ("How many people are on the mobile team now?", []),
+        ("Did Maya email us about the outage?", []),
+    ],
+)  # fmt: skip
+def test_the_questions_that_ask_for_a_contact_detail(query: str, kinds: list[str]) -> None:
+    assert contacts.asked(query) == kinds
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "holds"),
+    [
+        (PHONE, "call him on +1 415 555 0142", True),
+        (PHONE, "my mobile is 07700-900123", True),
+        (PHONE, "(0161) 496 0000 after 9", True),
+        (PHONE, "Deliver to 220 Pine St on March 14th by 9:00", False),
+        (PHONE, "the run on 2025-03-14 took 38m", False),  # a date, no number to call
+        (PHONE, "Ticket PB-5531, fee $120", False),
+        (EMAIL, "send invoices to jordan.blake@kestrelfreight.com", True),
+        (EMAIL, "email Jordan about the invoices", False),
+    ],
+)  # fmt: skip
+def test_whether_a_text_holds_a_contact_detail(kind: str, text: str, holds: bool) -> None:
+    assert contacts.states(kind, text) is holds
+
+
+def test_a_detail_asked_for_is_missing_when_no_text_holds_it() -> None:
+    texts = ["Dana from Keller & Shaw: 40 pastries by 9am", "send it to dana.w@kellershaw.com"]
+    assert contacts.missing("What's Dana's phone number?", texts) == [PHONE]
+    assert contacts.missing("What's Dana's email address?", texts) == []
+    assert contacts.missing("What did Dana order?", texts) == []
