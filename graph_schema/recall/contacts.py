@@ -32,7 +32,7 @@ _ASKS_PHONE = re.compile(
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _DIGITS = re.compile(r"\+?\(?\d[\d\s().-]*\d")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
 def asked(query: str) -> list[str]:
@@ -44,12 +44,9 @@ def states(kind: str, text: str) -> bool:
     """Whether ``text`` holds a detail of ``kind`` (module docstring)."""
     if kind == EMAIL:
         return _EMAIL.search(text) is not None
-    return any(_phone(m.group(0).strip()) for m in _DIGITS.finditer(text))
-
-
-def _phone(run: str) -> bool:
-    digits = sum(c.isdigit() for c in run)
-    return 7 <= digits <= 15 and _DATE.fullmatch(run) is None
+    # a date is no number to call, nor part of one ("as of 2025-03-12 07:10")
+    undated = _DATE.sub(" ", text)
+    return any(7 <= sum(c.isdigit() for c in m.group(0)) <= 15 for m in _DIGITS.finditer(undated))
 
 
 def missing(query: str, texts: Iterable[str]) -> list[str]:

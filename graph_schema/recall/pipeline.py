@@ -590,8 +590,8 @@ def _person_relevance(
     festival?" - "Yes, with my sister"); a turn that only follows another person's statement
     gains nothing from it. ``bare``: the query asks nothing but the person, any own text
     covers it. ``about``: the group is another speaker's turn that speaks of this person;
-    only its sentences that do count (:func:`about_person`), not the speaker's own ("re
-    Priya's question" says nothing of Priya's time zone in "I'm on Singapore time")."""
+    only its sentences that do count (:func:`about_person`), not the speaker's own (in
+    "Priya asked me. I'm on Singapore time." the second says nothing of Priya's)."""
     if about is not None:
         own = [r for r in records if spoken_of(r["text"] or "", about)]
         sentences = about_person(s, about)

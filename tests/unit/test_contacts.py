@@ -34,6 +34,7 @@ def test_the_questions_that_ask_for_a_contact_detail(query: str, kinds: list[str
         (PHONE, "(0161) 496 0000 after 9", True),
         (PHONE, "Deliver to 220 Pine St on March 14th by 9:00", False),
         (PHONE, "the run on 2025-03-14 took 38m", False),  # a date, no number to call
+        (PHONE, "row count 1,356 (as of 2025-03-12 07:10 UTC)", False),
         (PHONE, "Ticket PB-5531, fee $120", False),
         (EMAIL, "send invoices to jordan.blake@kestrelfreight.com", True),
         (EMAIL, "email Jordan about the invoices", False),
