@@ -4,6 +4,9 @@ Written as a new user writes: notes, then recall straight after."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 
 from bench.harness import serve_app
@@ -30,6 +33,21 @@ def notes(api: dict[str, Api]) -> str:
     return write_chat(api["alice"], NOTES)
 
 
+@contextmanager
+def _serving_without(settings: Settings, steps: set[str]) -> Iterator[Api]:
+    off = settings.model_copy(update={"recall_disable": frozenset(steps)})
+    with serve_app(create_app(off)) as url:
+        yield Api(url, KEYS["bob"])
+
+
+@pytest.fixture(scope="module")
+def step_8(settings: Settings) -> Iterator[Api]:
+    """Step 8 alone: step 6 switched off, which puts these answers first too since it reads a
+    newer answer about the same thing as the best (docs/recall.md)."""
+    with _serving_without(settings, {"present"}) as served:
+        yield served
+
+
 def top(answer: dict[str, object]) -> dict[str, object]:
     results = answer["results"]
     assert isinstance(results, list) and results
@@ -37,21 +55,23 @@ def top(answer: dict[str, object]) -> dict[str, object]:
     return first
 
 
-def test_the_current_owner_comes_first(api: dict[str, Api], notes: str) -> None:
+def test_the_current_owner_comes_first(api: dict[str, Api], step_8: Api, notes: str) -> None:
     """The first note shares more words with the question; the last one's fact (`replicas
-    owner Kofi`) is the owner as of now, and its turn comes first."""
-    answer = recall_in(api["bob"], "Who handles the replicas now?", notes)
+    owner Kofi`) is the owner as of now, and its turn comes first: by step 8 alone, and with
+    every step on."""
+    answer = recall_in(step_8, "Who handles the replicas now?", notes)
     first = top(answer)
     assert first["assertion"]["object"] == "Kofi", first["assertion"]  # type: ignore[index]
     assert "fact" in first["why"]["boosts"]  # type: ignore[index]
     assert answer["status"] == "answered"
+    every = top(recall_in(api["bob"], "Who handles the replicas now?", notes))
+    assert every["assertion"]["object"] == "Kofi", every["assertion"]  # type: ignore[index]
 
 
 def test_switched_off_the_longer_note_comes_first(settings: Settings, notes: str) -> None:
-    """``TRACTATUS_RECALL_DISABLE=fact``: the order the rerank gave."""
-    without = settings.model_copy(update={"recall_disable": frozenset({"fact"})})
-    with serve_app(create_app(without)) as url:
-        answer = recall_in(Api(url, KEYS["bob"]), "Who handles the replicas now?", notes)
+    """``TRACTATUS_RECALL_DISABLE=fact`` (and ``present``): the order the rerank gave."""
+    with _serving_without(settings, {"fact", "present"}) as served:
+        answer = recall_in(served, "Who handles the replicas now?", notes)
     first = top(answer)
     assert first["assertion"]["object"] != "Kofi"  # type: ignore[index]
     assert "fact" not in first["why"]["boosts"]  # type: ignore[index]
@@ -77,10 +97,10 @@ def person(api: dict[str, Api]) -> str:
     return write_chat(api["alice"], PERSON)
 
 
-def test_where_a_person_works_now_is_the_current_employer(api: dict[str, Api], person: str) -> None:
+def test_where_a_person_works_now_is_the_current_employer(step_8: Api, person: str) -> None:
     """A new user's trial: "Where does Hana work now?" put the first turn (Finch Health, a
     job of the past) first; `works_at Lumen Labs` superseded it."""
-    first = top(recall_in(api["bob"], "Where does Hana work now?", person))
+    first = top(recall_in(step_8, "Where does Hana work now?", person))
     assert first["assertion"]["predicate"] == "works_at", first["assertion"]  # type: ignore[index]
     assert first["assertion"]["object"] == "Lumen Labs"  # type: ignore[index]
     assert "fact" in first["why"]["boosts"]  # type: ignore[index]
