@@ -42,14 +42,14 @@ _HOW_MUCH_MAKE = re.compile(
     r"(?:make|makes|made)\b",
     re.I,
 )
+_MONEY_NOUNS = r"price|cost|fee|fees|rent|salary|budget|income|wage|wages"
 _WHAT_COST = re.compile(
     r"^\s*what\s+(?:did|does|do|will|would)\s+[^?]+?\s+cost(?=[\s?]|$)"
     r"|^\s*what\s+(?:is|was|were|are)\s+(?:the\s+|(?:my|your|his|her|their|our)\s+|"
-    r"[^\W\d_][\w-]*(?:'s|\u2019s)\s+)?(?:price|cost|fee|fees|rent|salary|budget|bill|income|"
-    r"wage|wages)\b"
+    rf"[^\W\d_][\w-]*(?:'s|\u2019s)\s+)?(?:{_MONEY_NOUNS}|bill)\b"
     # the money noun asked for by "what" itself: "What salary was Lena offered?", "What
     # discount did we give them?"
-    r"|^\s*what\s+(?:price|cost|fee|fees|rent|salary|budget|income|wage|wages|discount|refund)\b",
+    rf"|^\s*what\s+(?:{_MONEY_NOUNS}|discount|refund)\b",
     re.I,
 )
 # an amount stated: a currency sign or word, or "free"; or a number standing alone ("1,400",

@@ -217,16 +217,20 @@ def states_own(sentence: str) -> bool:
     return not second and _APPRAISAL.search(sentence) is None
 
 
+def _sentences(text: str) -> list[str]:
+    return [x for x in _SENTENCE_END.split(text) if x.strip()]
+
+
 def own_sentences(text: str) -> list[str]:
     """The sentences of a turn that :func:`states_own` keeps, in order."""
-    return [x for x in _SENTENCE_END.split(text) if x.strip() and states_own(x)]
+    return [x for x in _sentences(text) if states_own(x)]
 
 
 def sentences_of(text: str, person: str) -> list[str]:
     """The sentences of another speaker's turn that speak of ``person`` (:func:`spoken_of`),
     in order: what the turn says about them ("Tomás opens Mon, Wed and Fri"), not what it
     says besides ("Our flour comes from Millbrook, $31.50 a sack")."""
-    return [x for x in _SENTENCE_END.split(text) if x.strip() and spoken_of(x, person)]
+    return [x for x in _sentences(text) if spoken_of(x, person)]
 
 
 def asks_when(query: str) -> bool:

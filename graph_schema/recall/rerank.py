@@ -308,7 +308,7 @@ def present_first(ranked: list[Scored], terms: Sequence[str] = ()) -> list[Score
     best, about = _value(head[0]), same_thing(head[0], terms)
 
     def eligible(s: Scored) -> bool:
-        near = _value(s) >= NEAR_TIE * best or s is head[0] or bool(about(s))
+        near = _value(s) >= NEAR_TIE * best or bool(about(s))  # the best is its own tie
         return s.occurred_at is not None and near
 
     def newest(tied: list[Scored]) -> list[Scored]:
