@@ -24,6 +24,7 @@ from graph_schema.recall.fusion import Scored
 from graph_schema.recall.query import names_in_query
 
 NAME_PREDICATE = "name"
+SAID_PREDICATE = "said"
 
 
 @dataclass(frozen=True)
@@ -50,19 +51,28 @@ class Mentioned:
 
 
 def _ends(record: Any) -> set[str]:
+    """The subject of a fact, and its object unless the fact is words said (a sentence is
+    no identifier, however it is spelt: "Merged PR #482 'runbooks/disk-full.md: add ...'")."""
     fact = record["assertion"]
     ends = {fact.get("subject")}
-    if isinstance(fact.get("object"), str):
+    if isinstance(fact.get("object"), str) and fact.get("predicate") != SAID_PREDICATE:
         ends.add(fact["object"])
     return {e for e in ends if isinstance(e, str)}
 
 
+# the last part of a person identifier (``ingest.distill.identifiers.relative_id``): a role in
+# lower-case words, then the name the text gives, if any: ``sister:Meera``, ``partner``
+_PERSON_TAIL = re.compile(r"[a-z][a-z ]{0,30}(?::(?P<name>[^\W\d_][\w .'\u2019-]{0,60}))?")
+
+
 def _identifier_name(identifier: str) -> str | None:
-    """``Priya/sister:Meera`` -> ``Meera``; None for an identifier without a name."""
+    """``Priya/sister:Meera`` -> ``Meera``; None for an identifier without a name, and for
+    a string that is no person identifier (a path, a sentence)."""
     if "/" not in identifier:
         return None
-    tail = identifier.rsplit("/", 1)[1]
-    return tail.split(":", 1)[1].strip() or None if ":" in tail else None
+    found = _PERSON_TAIL.fullmatch(identifier.rsplit("/", 1)[1])
+    name = found["name"] if found else None
+    return name.strip() or None if name else None
 
 
 def persons(records: Iterable[Sequence[Any]]) -> dict[str, set[str]]:

@@ -173,6 +173,11 @@ _NOT_THING = frozenset((
 ))  # fmt: skip
 
 
+# a verb's -ing form with a pronoun after the thing's first word starts a clause of its own
+# ("How much are the plane tickets costing us altogether?"): the thing ends before it
+_VERB_ING = re.compile(r"[a-z]{2,}ing (?:us|me|you|him|her|them|it)", re.I)
+
+
 def thing_terms(text: str) -> list[str]:
     """The words of the thing an agent's work question asks about by common nouns: who owns
     it, which version of it, its status, why it failed, what it cost. Each must be held by something
@@ -183,6 +188,11 @@ def thing_terms(text: str) -> list[str]:
     if found is None or (text.lower().lstrip().startswith("why") and not _WHY_FAIL.match(text)):
         return []
     words = [w.strip("'\u2019") for w in re.findall(r"[^\W\d_][\w'\u2019-]*", found["thing"])]
+    verb = next(
+        (i for i, w in enumerate(words[1:-1], 1) if _VERB_ING.fullmatch(w + " " + words[i + 1])),
+        None,
+    )
+    words = words[:verb]  # "the plane tickets costing us altogether": a clause starts there
     parts = [p for w in words for p in w.split("-") if p]
     return [
         p

@@ -23,6 +23,7 @@ from graph_schema.ledger.records import assertion_out
 from graph_schema.lifecycle import access
 from graph_schema.recall import (
     amounts,
+    clock,
     contacts,
     facts_asked,
     fusion,
@@ -618,7 +619,8 @@ def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str
     otherwise every group's texts. A sum of money asked for and stated by none of the same
     groups (their texts, :mod:`graph_schema.recall.amounts`) is the kind ``amount``; a phone
     number or an email address asked for and held by none of the texts read is
-    ``phone_number`` or ``email_address`` (:mod:`graph_schema.recall.contacts`)."""
+    ``phone_number`` or ``email_address`` (:mod:`graph_schema.recall.contacts`); a time of day
+    or a time zone, ``clock_time`` or ``time_zone`` (:mod:`graph_schema.recall.clock`)."""
     texts: list[str] = []
     read: list[amounts.Read] = []
     for s in work.window:
@@ -633,7 +635,11 @@ def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str
         own = [s.turn] if status.person is not None and s.turn is not None else s.texts
         texts += [*own, *([s.question] if s.question else [])]
         read.append(amounts.Read(s.texts, s.question))
-    missing = kinds.missing(query.text, texts) + contacts.missing(query.text, texts)
+    missing = [
+        *kinds.missing(query.text, texts),
+        *contacts.missing(query.text, texts),
+        *clock.missing(query.text, texts),
+    ]
     return [*missing, amounts.KIND] if amounts.missing(query.text, read) else missing
 
 

@@ -217,20 +217,21 @@ def states_own(sentence: str) -> bool:
     return not second and _APPRAISAL.search(sentence) is None
 
 
-def _sentences(text: str) -> list[str]:
+def split_sentences(text: str) -> list[str]:
+    """The sentences of ``text``, in order: split at . ! ? before a space, or at a CJK mark."""
     return [x for x in _SENTENCE_END.split(text) if x.strip()]
 
 
 def own_sentences(text: str) -> list[str]:
     """The sentences of a turn that :func:`states_own` keeps, in order."""
-    return [x for x in _sentences(text) if states_own(x)]
+    return [x for x in split_sentences(text) if states_own(x)]
 
 
 def sentences_of(text: str, person: str) -> list[str]:
     """The sentences of another speaker's turn that speak of ``person`` (:func:`spoken_of`),
     in order: what the turn says about them ("Tomás opens Mon, Wed and Fri"), not what it
     says besides ("Our flour comes from Millbrook, $31.50 a sack")."""
-    return [x for x in _sentences(text) if spoken_of(x, person)]
+    return [x for x in split_sentences(text) if spoken_of(x, person)]
 
 
 def asks_when(query: str) -> bool:
@@ -458,21 +459,37 @@ _GREETINGS = frozenset(
 )  # fmt: skip
 
 
+# a name closing a clause is spoken of when a lower-case word of the clause comes right
+# before it (no comma, no greeting, no other part of a name): "to Marta.", not "Thanks,
+# Carlos!", "Great job Carlos!" nor the "Chen" of "Practice test - Lucas Chen."
+_OBJECT = re.compile(r"(?<![^\W\d_])[a-z]+\s+$")
+_CLAUSE_END = re.compile(r"(?:\s+[A-Z][\w'\u2019-]*)*\s*(?:[,.;!?)]|$)")
+_VOCATIVE_AFTER = frozenset({"you", "job", "luck", "done", "night", "later", "soon", "again"})
+
+
 def spoken_of(text: str, person: str) -> bool:
     """Whether ``text`` (another speaker's turn) speaks of ``person`` in the third person: the
     name (:func:`~graph_schema.recall.query.name_keys`: the word a speaker is named by) with a
-    word after it, not a mark ("Carlos is on vacation until the 22nd", "Carlos's build");
-    never the one spoken to ("Thanks, Carlos!", "Hey Carlos, how was it?")."""
+    word after it ("Carlos is on vacation until the 22nd", "Carlos's build"), or closing a
+    clause right after a word of it ("Let's go with Carlos.", "the offer letter to Carlos
+    Diaz, signed"); never the one spoken to ("Thanks, Carlos!", "Hey Carlos, how was it?",
+    "Carlos, can you ...")."""
     keys = [k for k in name_keys(person) if k.isalpha()]
     for key in keys:
         for found in re.finditer(rf"(?<![\w'\u2019]){re.escape(key)}(?![\w-])", text, re.I):
             if found.group(0)[0].islower():
                 continue  # a word, not a name: "report" of tool:crash-report
-            after = text[found.end() :]
-            if not re.match(r"(?:['\u2019]s)?\s+(?:[a-z]|I\b)", after):
-                continue  # "Thanks, Carlos!", "Carlos, can you ...": spoken to
-            before = re.findall(r"[^\W\d_]+", text[: found.start()].lower())
-            if before and before[-1] in _GREETINGS:
-                continue
-            return True
+            if _third_person(text[: found.start()], text[found.end() :]):
+                return True
     return False
+
+
+def _third_person(before: str, after: str) -> bool:
+    """Whether a name between ``before`` and ``after`` is spoken of, not to: a word after it
+    (no greeting before it), or the name closing a clause right after a word of it ("Let's go
+    with Marta.", "$165k for Marta, equity stays", "an offer letter to Marta Lindqvist.")."""
+    words = re.findall(r"[^\W\d_]+", before.lower())
+    if re.match(r"(?:['\u2019]s)?\s+(?:[a-z]|I\b)", after):
+        return not (words and words[-1] in _GREETINGS)
+    closing = _OBJECT.search(before) is not None and _CLAUSE_END.match(after) is not None
+    return closing and words[-1] not in _GREETINGS | _VOCATIVE_AFTER

@@ -178,9 +178,11 @@ class RecallAnswer(BaseModel):
             "Kinds of thing the query asks for ('What instrument…', 'favourite colour') that "
             "none of the results read for the answer names, as WordNet kinds "
             "('musical_instrument', 'color'), or 'amount' for a sum of money asked for "
-            "('How much did the camera cost?') that none of them states, or 'phone_number' / "
-            "'email_address' for a contact detail asked for that none of them holds; when "
-            "any, the status is not_found (docs/recall.md)."
+            "('How much did the camera cost?') that none of them states, 'phone_number' / "
+            "'email_address' for a contact detail asked for that none of them holds, or "
+            "'clock_time' / 'time_zone' for a time of day ('What time is the standup?') or a "
+            "time zone asked for that none of them states; when any, the status is "
+            "not_found (docs/recall.md)."
         ),
     )
     as_of: datetime

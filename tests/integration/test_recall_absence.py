@@ -417,6 +417,60 @@ def test_a_contact_detail_nothing_states_is_not_found(api: dict[str, Api]) -> No
     assert carlos["status"] == "answered"
 
 
+TRIP = [
+    ("Ada", "Hi, Ada here, planning our Lisbon trip. I'm on Lagos time, so mornings are best."),
+    (
+        "agent",
+        "Activities booked: (1) Pena Palace day trip, 29 Jul, timed entry 09:30 - 5 tickets, "
+        "EUR 148. (2) Oceanario de Lisboa, 26 Jul - 5 tickets, EUR 92. Total EUR 240.",
+    ),
+    ("Chinedu", "Thanks! I fixed the kids' passports today, all renewed until 2035."),
+]
+
+
+def test_a_time_of_day_or_a_zone_nothing_states_is_not_found(api: dict[str, Api]) -> None:
+    """Two blind trials asked for a time of day or a time zone never given ("What time is our
+    entry slot at the Oceanario?", "What time zone is Jordan Blake in?"): each was answered
+    by the closest note (the bookings, whose one time is the other booking's; Jordan's turns
+    about seats). Such a question is not_found when the texts read hold none."""
+    conversation = write_chat(api["alice"], TRIP)
+    slot = ask(api["bob"], "What time is our entry slot at the Oceanario?", conversation)
+    assert slot["missing_kinds"] == ["clock_time"], slot
+    assert slot["status"] == "not_found"
+    pena = ask(api["bob"], "What time is our entry slot at Pena Palace?", conversation)
+    assert pena["missing_kinds"] == [], pena
+    assert pena["status"] == "answered", pena["relevance"]
+    zone = ask(api["bob"], "What time zone is Chinedu in?", conversation)
+    assert zone["missing_kinds"] == ["time_zone"], zone
+    assert zone["status"] == "not_found"
+    ada = ask(api["bob"], "What time zone is Ada in?", conversation)
+    assert ada["missing_kinds"] == [], ada
+
+
+RUNBOOK = [
+    ("Dana", "bumping payments-api from 4 to 6 replicas before the end-of-month billing run"),
+    (
+        "github",
+        "Merged PR #482 'runbooks/disk-full.md: add step to check the archiver before "
+        "deleting any WAL' (author: Marcus Webb)",
+    ),
+    ("Dana", "payments-api back down to 4 replicas, the autoscaler is live now"),
+]
+
+
+def test_a_path_in_a_tools_line_is_no_person_a_question_is_about(api: dict[str, Api]) -> None:
+    """A blind trial's "How many replicas did payments-api have before it was scaled up?"
+    was not_found: a tool's line with a path and a colon was read as a person's identifier,
+    named by its whole tail ("add step ... before deleting any WAL"), and the question's
+    "before" made it the person asked about, whose groups said nothing of replicas."""
+    conversation = write_chat(api["alice"], RUNBOOK)
+    answer = ask(
+        api["bob"], "How many replicas did payments-api have before it was scaled up?", conversation
+    )
+    assert answer["person"] is None, answer["person"]
+    assert answer["status"] == "answered", answer["relevance"]
+
+
 # sixteen turns of two people: enough that the turns about Tom's anniversary rank below the
 # top three for a question about Priya's
 LONG_CHAT = [

@@ -83,6 +83,13 @@ def test_a_group_is_about_the_person_by_their_name_in_its_own_turn_or_by_its_fac
         ("Carlos: I'm reverting it.", False),  # his own turn's speaker
         ("Carlosito is here.", False),  # another word
         ("carlos is a word here, not a name.", False),  # lower case: no name
+        # the name closing a clause after a word of it
+        ("Let's go with Carlos.", True),
+        ("We can go to $165k base for Carlos, equity stays at 0.15%.", True),
+        ("Sent: offer letter to Carlos Diaz. Base salary $158,000.", True),
+        ("Sure, Carlos.", False),
+        ("Great job Carlos!", False),
+        ("Thank you Carlos", False),
     ],
 )
 def test_a_turn_speaks_of_a_person_in_the_third_person(text: str, about: bool) -> None:
@@ -92,3 +99,25 @@ def test_a_turn_speaks_of_a_person_in_the_third_person(text: str, about: bool) -
 def test_a_name_that_is_also_a_word_is_spoken_of_only_as_a_name() -> None:
     assert spoken_of("Mark is on leave until Monday.", "Mark")
     assert not spoken_of("Please mark it done when the build passes.", "Mark")
+
+
+def test_words_said_and_paths_are_no_person_identifiers() -> None:
+    """A tool's line with a path and a colon ("runbooks/disk-full.md: add step ... before
+    deleting any WAL") was read as a person named by its whole tail, and "How many replicas
+    did payments-api have before it was scaled up?" became a question about them."""
+    said = "Merged PR #482 'runbooks/disk-full.md: add step to check before deleting any WAL'"
+    records = [[fact("github", "said", said)], [fact("Ops", "uses", "docs/run.md: step two")]]
+    assert persons(records) == {}
+    window = [group("g1", "github", said)]
+    question = "How many replicas did payments-api have before it was scaled up?"
+    assert mentioned_person(question, {"g1": records[0]}, window) is None
+    assert persons([[fact("Li", "has_pet", "Li/dog:Mochi Bean")]]) == {
+        "Mochi Bean": {"Li/dog:Mochi Bean"}
+    }
+
+
+def test_a_surname_after_the_first_name_is_no_word_of_the_clause() -> None:
+    """A tool's header "Practice test - Lucas Chen." read "Chen" as a name closing a clause
+    after the word "Lucas", and the record counted for Lucas's own statements."""
+    assert not spoken_of("Practice test - Lucas Chen. AP Calculus AB: 74/100.", "Lucas Chen")
+    assert spoken_of("Sent: the offer letter to Lucas Chen. Base salary $158,000.", "Lucas Chen")

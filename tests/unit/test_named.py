@@ -105,6 +105,9 @@ def test_a_verbatim_match_is_a_whole_word() -> None:
         ("How much does a sack of flour cost now?", ["sack", "flour"]),
         ("How much is the rent for the new flat?", ["rent", "flat"]),
         ("How much was Sam's new bike?", ["bike"]),
+        # the thing ends where a clause of its own starts (all its words were read before)
+        ("How much are the plane tickets costing us altogether?", ["plane", "tickets"]),
+        ("How much is the hotel booking?", ["hotel", "booking"]),
         ("How much is left in the budget?", []),  # a quantity, no thing named
         ("How much did Melanie spend on the trip?", []),  # spending: the answer need not say it
         # other shapes ask for what their answer need not spell
