@@ -247,18 +247,20 @@ _PRESENT = re.compile(
 )
 _PAST_PRESENT = re.compile(r"\b(was|were|had been)\s+(the\s+)?(current|latest)\b", re.IGNORECASE)
 # whether a state has lasted to now: "Is Priya still running the half marathon?", "Does Sam
-# not teach anymore?" (a "still" of a yes/no question only: "while it still scanned" is past)
+# not teach anymore?" (a "still" of a yes/no question only: "while it still scanned" is past),
+# or has come about by now: "Has Ngozi's visa been approved yet?", "Is renewal working again?"
 _STILL = re.compile(
-    r"^\s*(?:is|are|am|does|do|has|have)\b[^?]*\bstill\b|\b(?:no|any)\s+longer\b|"
-    r"\b(?:anymore|any\s+more)\s*\??\s*$",
+    r"^\s*(?:is|are|am|does|do|has|have)\b[^?]*\b(?:still\b|yet\s*\??\s*$|again\s*\??\s*$)"
+    r"|\b(?:no|any)\s+longer\b|\b(?:anymore|any\s+more)\s*\??\s*$",
     re.IGNORECASE,
 )
 
 
 def asks_present(query: str) -> bool:
     """The query asks how things stand now: a word of the present ("now", "currently", or a
-    yes/no question asking whether something is "still" so), no time of its own ("in late
-    May", "in April 2026") and no past frame ("which version was current")."""
+    yes/no question asking whether something is "still" so, or so "yet" or "again"), no time
+    of its own ("in late May", "in April 2026") and no past frame ("which version was
+    current")."""
     return (
         (_PRESENT.search(query) is not None or _STILL.search(query) is not None)
         and _PAST_PRESENT.search(query) is None

@@ -49,8 +49,11 @@ from graph_schema.recall.query import (
     content_terms,
     coverage,
     found_terms,
+    has_cjk,
     is_question,
     mentions_time,
+    name_keys,
+    stem,
 )
 
 LONG_TEXT = 1_000  # characters; the length value saturates here
@@ -305,7 +308,7 @@ def present_first(ranked: list[Scored], terms: Sequence[str] = ()) -> list[Score
     first = head[0].occurred_at if head else None
     if first is None:
         return ranked
-    best, about = _value(head[0]), same_thing(head[0], terms)
+    best, about = _value(head[0]), same_thing(head[0], terms, ranked)
 
     def eligible(s: Scored) -> bool:
         near = _value(s) >= NEAR_TIE * best or bool(about(s))  # the best is its own tie
@@ -317,12 +320,26 @@ def present_first(ranked: list[Scored], terms: Sequence[str] = ()) -> list[Score
     return _near_ties_first(ranked, newest, "present", eligible, SAME_THING)
 
 
-def same_thing(best: Scored, terms: Sequence[str]) -> Callable[[Scored], frozenset[str]]:
+def same_thing(
+    best: Scored, terms: Sequence[str], ranked: Sequence[Scored] = ()
+) -> Callable[[Scored], frozenset[str]]:
     """The words (:func:`~graph_schema.recall.query.content_terms`) another group's own text
     shares with ``best``'s, beyond the question's ``terms``: what says the two speak of the
-    same thing ("amlodipine", "PureGym", "pipeline.yaml")."""
-    words = frozenset(content_terms(_own_text(best))) - frozenset(terms)
+    same thing ("amlodipine", "PureGym", "pipeline.yaml", "6" replicas). Not a speaker's name
+    among ``ranked`` ("Marcus"), nor a word of fewer than three letters ("Dr", "ve") or "not":
+    these link any two turns."""
+    names = {stem(k) for s in ranked if s.speaker for k in name_keys(s.speaker)}
+    words = frozenset(
+        w
+        for w in content_terms(_own_text(best))
+        if w not in terms and w not in names and w != "not" and _thing_word(w)
+    )
     return lambda s: words & frozenset(content_terms(_own_text(s)))
+
+
+def _thing_word(term: str) -> bool:
+    """A number, a CJK bigram or a word of three letters at least."""
+    return any(c.isdigit() for c in term) or has_cjk(term) or (term.isalpha() and len(term) >= 3)
 
 
 def kind_first(ranked: list[Scored], asked: Sequence[str]) -> list[Scored]:

@@ -225,6 +225,10 @@ def test_the_word_weights_come_from_the_groups_being_ranked() -> None:
         ("Is Meera no longer engaged?", True),
         ("How long did the job take while it still scanned every transfer?", False),
         ("Would Caroline still want to pursue counseling as a career?", False),
+        ("Has Ngozi's visa been approved yet?", True),
+        ("Is automatic cert renewal working again?", True),
+        ("Why did John decide to run for office again?", False),  # no yes/no question
+        ("Did Priya tell you yet whether she got the job?", False),  # "yet" mid-question
     ],
 )
 def test_a_question_about_the_present(query: str, present: bool) -> None:
@@ -276,6 +280,22 @@ def test_a_present_question_puts_a_newer_answer_about_the_same_thing_first() -> 
     asked = content_terms("Is Dr Okafor still prescribing amlodipine?")
     reworded = _said("reworded", 0.185, when(2025, 3, 4), "Dr Okafor: amlodipine, in March.")
     assert rerank.present_first([first, reworded], asked)[0].gid == "first"
+
+
+def test_a_speakers_name_or_a_short_word_is_no_sign_of_the_same_thing() -> None:
+    """Blind trials: "When is Mochi getting her FVRCP booster now?" put a later turn about
+    another dog first because both say "Dr."; "Who's on call right now?" a later turn by
+    Marcus because the rota names him. Numbers still link ("4 to 6 replicas")."""
+    best = _said("best", 0.312, when(2025, 2, 18), "Dr. Sharma moved the FVRCP booster, Marcus.")
+    best.speaker = "Jess Morales"
+    other = _said("other", 0.136, when(2025, 3, 19), "Dr. Becker: leash rest first, Marcus.")
+    other.speaker = "Marcus Webb"
+    terms = content_terms("When is Mochi getting her FVRCP booster now?")
+    assert [s.gid for s in rerank.present_first([best, other], terms)] == ["best", "other"]
+    bumped = _said("bumped", 0.3, when(2025, 1, 28), "bumping payments-api from 4 to 6 replicas")
+    down = _said("down", 0.12, when(2025, 2, 10), "payments-api back down from 6, autoscaler on")
+    asked = content_terms("How many payments-api replicas are we running these days?")
+    assert rerank.present_first([bumped, down], asked)[0].gid == "down"
 
 
 def test_the_order_stays_when_the_best_is_newest_or_has_no_time() -> None:
