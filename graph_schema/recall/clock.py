@@ -55,17 +55,17 @@ _ZONE_NAMES = (
 _ZONE = re.compile(
     rf"\b(?:{_ZONE_NAMES})\b|\b(?:UTC|GMT)\s?[+\-\u2212]\s?\d"
     r"|\b[A-Z][a-z]+\s+[Tt]ime\b|\btime[\s-]?zone\b|\btimezone\b|\u65f6\u533a|\u65f6\u95f4"
-    r"|\b(?:in|from|near|to)\s+[A-Z][a-z]{2,}"
+    r"|\b(?:in|from|near)\s+[A-Z][a-z]{2,}"
 )
 # "[A-Z][a-z]+ time" that names no zone: "Last time", "Some time", "Dinner time"
 _NO_ZONE = frozenset(
     {"first", "last", "next", "this", "that", "some", "any", "every", "each", "one", "same",
      "full", "part", "long", "short", "screen", "lunch", "dinner", "bed", "tea", "quality",
      "free", "spare", "real", "half", "over", "no", "the", "what", "which", "about", "on",
-     "in", "by", "at", "from", "to", "near"}
+     "in", "by", "at", "from", "near"}
 )  # fmt: skip
 _MONTHS_AND_DAYS = re.compile(
-    r"\b(?:in|from|near|to)\s+(?:January|February|March|April|May|June|July|August|September|"
+    r"\b(?:in|from|near)\s+(?:January|February|March|April|May|June|July|August|September|"
     r"October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Monday|"
     r"Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Q[1-4])\b"
 )

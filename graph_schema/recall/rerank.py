@@ -328,7 +328,8 @@ def same_thing(
     same thing ("amlodipine", "PureGym", "pipeline.yaml", "6" replicas). Not a speaker's name
     among ``ranked`` ("Marcus"), nor a word of fewer than three letters ("Dr", "ve") or "not":
     these link any two turns."""
-    names = {stem(k) for s in ranked if s.speaker for k in name_keys(s.speaker)}
+    speakers = {s.speaker for s in ranked if s.speaker}
+    names = {stem(k) for speaker in speakers for k in name_keys(speaker)}
     words = frozenset(
         w
         for w in content_terms(_own_text(best))

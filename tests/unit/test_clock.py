@@ -44,6 +44,7 @@ def test_the_questions_that_ask_for_a_time_of_day_or_a_zone(query: str, kinds: l
         (TIME_ZONE, "14:00 CET suits everyone", True),
         (TIME_ZONE, "Jordan here. We hired more coordinators in March.", False),
         (TIME_ZONE, "Last time we spoke, the PO number was missing.", False),
+        (TIME_ZONE, "Please send the invoice to Priya in March.", False),  # a person, a month
     ],
 )  # fmt: skip
 def test_whether_a_text_holds_a_time_of_day_or_a_zone(kind: str, text: str, holds: bool) -> None:
