@@ -22,8 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from graph_schema.recall.named import named_terms, unheld_in
-from graph_schema.recall.query import split_sentences
+from graph_schema.recall.named import named_terms, sentences_about
 
 CLOCK_TIME, TIME_ZONE = "clock_time", "time_zone"
 # "What time zone is Jordan in?", "Which timezone does Wei work in?", 什么时区
@@ -90,30 +89,16 @@ def _names_zone(found: re.Match[str]) -> bool:
     return not (len(words) == 2 and words[1].lower() == "time" and words[0].lower() in _NO_ZONE)
 
 
-def missing(query: str, texts: Iterable[str]) -> list[str]:
+def missing(query: str, texts: Iterable[str], *, narrow: bool = True) -> list[str]:
     """The details of time ``query`` asks for that none of ``texts`` holds. Recall passes
     the texts of the groups that can answer (for a question about one person, theirs and
-    what others say of them); a time of day is read in the sentences that hold the things
-    the question names, when any does (module docstring)."""
+    what others say of them, with ``narrow`` False: the person's own turns never name them);
+    otherwise a time of day is read in the sentences that hold the things the question
+    names, when any does (:func:`~graph_schema.recall.named.sentences_about`)."""
     kinds = asked(query)
     if not kinds:
         return []
     read = list(texts)
-    if kinds == [CLOCK_TIME]:
-        read = _about(named_terms(query), read)
+    if kinds == [CLOCK_TIME] and narrow:
+        read = sentences_about(named_terms(query), read)
     return [k for k in kinds if not any(states(k, t) for t in read)]
-
-
-def _about(terms: list[str], texts: list[str]) -> list[str]:
-    """The sentences of ``texts`` that hold every term, each with the sentence after it ("We
-    land in Lisbon on the 24th. Arrival is 09:55."); all of ``texts`` when none does (a name
-    nothing holds is the rule of things memory has no record of, not this one)."""
-    if not terms:
-        return texts
-    about = []
-    for text in texts:
-        sentences = split_sentences(text)
-        for i, sentence in enumerate(sentences):
-            if not unheld_in(terms, [sentence]):
-                about.append(" ".join(sentences[i : i + 2]))
-    return about or texts

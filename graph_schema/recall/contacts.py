@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from graph_schema.recall.named import named_terms, unheld_in
+
 EMAIL, PHONE = "email_address", "phone_number"
 # "What's Ms. Alvarez's email address?", "Which e-mail address ...", "What is Sam's email?"
 _ASKS_EMAIL = re.compile(
@@ -49,12 +51,19 @@ def states(kind: str, text: str) -> bool:
     return any(7 <= sum(c.isdigit() for c in m.group(0)) <= 15 for m in _DIGITS.finditer(undated))
 
 
-def missing(query: str, texts: Iterable[str]) -> list[str]:
+def missing(query: str, texts: Iterable[str], *, narrow: bool = True) -> list[str]:
     """The contact details ``query`` asks for that none of ``texts`` holds. Recall passes the
-    texts of the groups that can answer: for a question about one person, theirs and what
-    others say of them."""
+    texts of the groups that can answer: for a question about one speaker, theirs and what
+    others say of them (``narrow`` False); otherwise only the texts that hold every name the
+    question gives are read, when any does ("What's Raj Patel's phone number?" is not
+    answered by an invoice number in a note about the tiles). A whole text, not a sentence:
+    a note gives a person's number before or after naming them ("Updated Wang Li's record:
+    phone changed to 021 555 0192. Mochi's booster remains due ...")."""
     kinds = asked(query)
     if not kinds:
         return []
     read = list(texts)
+    terms = named_terms(query) if narrow else []
+    if terms:
+        read = [t for t in read if not unheld_in(terms, [t])] or read
     return [k for k in kinds if not any(states(k, t) for t in read)]

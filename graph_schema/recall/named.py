@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from graph_schema.recall.query import STOP_WORDS, stem
+from graph_schema.recall.query import STOP_WORDS, split_sentences, stem
 
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u3000-\u303f]+")
 # a sentence boundary, or a token: letters and digits, joined by - . / # + ' inside it
@@ -65,6 +65,7 @@ _COUNTED = re.compile(
     r"years?\b|seconds?\b|s\b|ms\b|miles?\b|km\b|percent\b|people\b|items?\b)",
     re.I,
 )
+_PLURAL = re.compile(r"(?<=\d)s$")  # an identifier's plural: "A100s", "p99s"
 _CONTRACTION = re.compile(r"['\u2019](s|m|re|ve|ll|d|t)$", re.I)
 MIN_PREFIX = 5  # letters a misspelling or another form must share at the start
 MAX_REST = 2  # letters the shorter word may have beyond the shared start
@@ -72,7 +73,8 @@ MAX_REST = 2  # letters the shorter word may have beyond the shared start
 
 def _name_like(part: str, starts_sentence: bool) -> bool:
     low = part.lower()
-    if len(part) < 2 or low in STOP_WORDS or low in _TIME or low in _TITLES or part == "I":
+    timed = low in _TIME or low.removesuffix("s") in _TIME  # "Wednesdays", "Mondays"
+    if len(part) < 2 or low in STOP_WORDS or timed or low in _TITLES or part == "I":
         return False
     if _CODE.search(part) or (part.isupper() and part.isalpha()):
         return True
@@ -83,6 +85,7 @@ def _token_terms(token: str, starts_sentence: bool) -> list[str]:
     """The names and identifiers in one token of the query."""
     token = _CONTRACTION.sub("", token).rstrip(".")
     if any(c.isdigit() for c in token):
+        token = _PLURAL.sub("", token)  # "A100s" are A100s: the notes say "8x A100"
         has_letters = any(c.isalpha() for c in token)
         is_number = _NUMBER.fullmatch(token) is not None
         return [token] if not is_number and (has_letters or token.count(".") >= 2) else []
@@ -269,3 +272,20 @@ _WHOLE = r"(?<![^\W_]){}(?![^\W_])"
 
 def _verbatim(term: str, joined: str) -> bool:
     return re.search(_WHOLE.format(re.escape(term.lower())), joined) is not None
+
+
+def sentences_about(terms: list[str], texts: list[str]) -> list[str]:
+    """The sentences of ``texts`` that hold every term, each with the sentence after it ("We
+    land in Lisbon on the 24th. Arrival is 09:55."); all of ``texts`` when none does, or when
+    there are no terms (a name nothing holds is the rule of things memory has no record of).
+    For the details a question asks of a thing or a person it names (a time of day, a phone
+    number): a note of bookings gives the time of one and not of the other."""
+    if not terms:
+        return texts
+    about = []
+    for text in texts:
+        sentences = split_sentences(text)
+        for i, sentence in enumerate(sentences):
+            if not unheld_in(terms, [sentence]):
+                about.append(" ".join(sentences[i : i + 2]))
+    return about or texts

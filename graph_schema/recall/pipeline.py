@@ -635,10 +635,11 @@ def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str
         own = [s.turn] if status.person is not None and s.turn is not None else s.texts
         texts += [*own, *([s.question] if s.question else [])]
         read.append(amounts.Read(s.texts, s.question))
+    narrow = status.person is None  # a speaker's own turns never name them
     missing = [
         *kinds.missing(query.text, texts),
-        *contacts.missing(query.text, texts),
-        *clock.missing(query.text, texts),
+        *contacts.missing(query.text, texts, narrow=narrow),
+        *clock.missing(query.text, texts, narrow=narrow),
     ]
     return [*missing, amounts.KIND] if amounts.missing(query.text, read) else missing
 

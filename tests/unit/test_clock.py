@@ -75,3 +75,12 @@ def test_a_zone_is_missing_when_no_text_read_names_one_or_a_place() -> None:
     assert clock.missing("What time zone is Jordan Blake in?", jordan) == [TIME_ZONE]
     assert clock.missing("What time zone is Maya in?", ["We're in Denver."]) == []
     assert clock.missing("What did Jordan ask for?", jordan) == []
+
+
+def test_for_a_speaker_every_text_read_counts() -> None:
+    """A speaker's own turns never name them: "What time does Ben train now?" is answered by
+    Ben's "can we do 7am from now on?", which a reading by the sentences naming Ben drops."""
+    texts = ["Ben Zhou's programme: deadlifts out until the physio has seen him.", "can we do 7am?"]
+    query = "What time does Ben train on Wednesdays now?"
+    assert clock.missing(query, texts) == [CLOCK_TIME]
+    assert clock.missing(query, texts, narrow=False) == []

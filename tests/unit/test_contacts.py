@@ -49,3 +49,20 @@ def test_a_detail_asked_for_is_missing_when_no_text_holds_it() -> None:
     assert contacts.missing("What's Dana's phone number?", texts) == [PHONE]
     assert contacts.missing("What's Dana's email address?", texts) == []
     assert contacts.missing("What did Dana order?", texts) == []
+
+
+def test_for_a_name_no_speaker_bears_only_the_texts_naming_it_are_read() -> None:
+    """A blind trial's "What's Raj Patel's phone number?" was answered: the notes read held an
+    invoice's long number about the tiles. Raj is no speaker, so only the texts naming him
+    are read; a speaker's own turns never name them, so for a question about a speaker every
+    text is (``narrow`` False). A whole text: the number may come before the name."""
+    texts = [
+        "Raj Patel (Volt Pro) starts the rewiring Monday.",
+        "Invoice 20250312-4471 for the tiles is paid.",
+    ]
+    assert contacts.missing("What's Raj Patel's phone number?", texts) == [PHONE]
+    assert contacts.missing("What's Raj Patel's phone number?", texts, narrow=False) == []
+    later = ["Raj Patel is the new electrician. Call him on 0161 555 0142."]
+    assert contacts.missing("What's Raj Patel's phone number?", later) == []
+    before = ["Updated Wang Li's record: phone 021 555 0192. Mochi's booster is due 20 Feb."]
+    assert contacts.missing("What's the phone number for Mochi's owner?", before) == []
