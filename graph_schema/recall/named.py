@@ -8,8 +8,9 @@ is. Pure functions, no model, unit-tested in ``tests/unit/test_named.py``:
 * :func:`named_terms`: the query's names and identifiers, read from its spelling alone: a
   capitalised word that does not start a sentence ("Kafka", "Google", "Vivaldi"), an acronym
   ("GPU", "HR"), a word in camel case or with ``_`` or ``#`` ("BigQuery", "user_id"), a token
-  mixing letters and digits or a dotted version ("p99", "INC-405", "v2.3", "4.9.0"). Not a
-  name: a word starting a sentence, ``I``, a month or weekday, a title ("Dr."), a number, a
+  mixing letters and digits or a dotted version ("p99", "INC-405", "v2.3", "4.9.0"; its
+  plural is itself: "A100s" -> ``A100``). Not a name: a word starting a sentence, ``I``, a
+  month or weekday ("Wednesdays" too), a title ("Dr."), a number, a
   year, a day or a date (time is read by the time windows, not here), a single letter. A
   hyphenated word without digits is read part by part ("Wars-related" -> "Wars"). A number
   is an identifier when it numbers a thing of work: after ``#`` ("#512") or after one of
@@ -26,6 +27,8 @@ is. Pure functions, no model, unit-tested in ``tests/unit/test_named.py``:
   at least five letters that leaves at most two letters over in the shorter word ("Europe" /
   "European", "Tennesee" / "Tennessee"), so that a misspelling or another form of the word is
   not read as a new thing. Lenient on purpose: an unheld term refuses the question.
+* :func:`sentences_about`: the sentences of some texts that hold given terms, for a detail
+  asked of a thing a question names.
 """
 
 from __future__ import annotations
@@ -278,8 +281,9 @@ def sentences_about(terms: list[str], texts: list[str]) -> list[str]:
     """The sentences of ``texts`` that hold every term, each with the sentence after it ("We
     land in Lisbon on the 24th. Arrival is 09:55."); all of ``texts`` when none does, or when
     there are no terms (a name nothing holds is the rule of things memory has no record of).
-    For the details a question asks of a thing or a person it names (a time of day, a phone
-    number): a note of bookings gives the time of one and not of the other."""
+    For a detail a question asks of a thing it names (a time of day,
+    :mod:`graph_schema.recall.clock`): a note of bookings gives the time of one and not of
+    the other."""
     if not terms:
         return texts
     about = []
