@@ -178,7 +178,7 @@ faults: venv
 	@conn="$$($(NEO4J) env --shell)"; eval "$$conn"; $(PY) bench/faults.py --wipe
 
 bench:
-	@echo "Benchmarks: bench/README-faults.md, bench/README-load.md, bench/README-ingest.md, bench/README-causal.md, bench/README-lifecycle.md, bench/README-distill.md, bench/locomo/README.md, bench/team/README.md"
+	@echo "Benchmarks: bench/README-faults.md, bench/README-load.md, bench/README-ingest.md, bench/README-causal.md, bench/README-lifecycle.md, bench/README-distill.md, bench/locomo/README.md, bench/team/README.md, bench/trials/README.md"
 
 # --- Housekeeping ----------------------------------------------------------------------------
 # Stops the Neo4j of var/neo4j first (stop needs only the standard library).

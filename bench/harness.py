@@ -1,20 +1,24 @@
 """What the benchmarks and the tests share, written once: a free loopback port, the API served
-in a thread of this process or as a subprocess, the LoCoMo data file, and the machine a run
-ran on. Nothing here is part of the product's packages.
+in a thread of this process or as a subprocess, the LoCoMo data file, the machine a run
+ran on, and the HTTP steps of the recall benchmarks that write conversations and ask about
+them as a principal (bench/team, bench/trials). Nothing here is part of the product's
+packages.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +26,7 @@ import httpx
 import uvicorn
 from neo4j import Driver
 
+from bench.locomo.scoring import dedupe
 from graph_schema.schema import migrations, ontology
 from server.settings import Settings
 
@@ -184,7 +189,7 @@ def index_passages(client: httpx.Client) -> int:
         response = client.post("/v1/recall/index", json={"max_batches": 10})
         response.raise_for_status()
         body = response.json()
-        total += body["indexed"]
+        total += int(body["indexed"])
         if body["pending"] == 0 or body["indexed"] == 0:
             return total
 
@@ -214,3 +219,78 @@ def prepare_store(driver: Driver, settings: Settings, *, wipe: bool) -> None:
         sys.exit("the store is not empty: pass --wipe (dedicated loopback Neo4j only)")
     migrations.migrate(driver, database=database)
     ontology.seed(driver, database=database)
+
+
+# --- the recall benchmarks' HTTP steps (bench/team, bench/trials) -------------------------------
+
+
+@contextmanager
+def serve_as(principals: str) -> Iterator[str]:
+    """Run `tractatus serve` (:func:`serve`) with this process's environment and a throw-away
+    principals file holding ``principals`` (TOML) for the block; yield its URL."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "principals.toml"
+        path.write_text(principals, "utf-8")
+        with serve({**os.environ, "TRACTATUS_PRINCIPALS": str(path)}) as url:
+            yield url
+
+
+@contextmanager
+def clients(url: str, *keys: str) -> Iterator[tuple[httpx.Client, ...]]:
+    """One HTTP client of ``url`` per key, in the order of the keys, for the block."""
+
+    def client(key: str) -> httpx.Client:
+        return httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=600)
+
+    with ExitStack() as stack:
+        yield tuple(stack.enter_context(client(key)) for key in keys)
+
+
+def write_observation(client: httpx.Client, body: dict[str, Any]) -> str:
+    """``POST /v1/observations`` with ``body``; the observation_id of the answer."""
+    response = client.post("/v1/observations", json=body)
+    response.raise_for_status()
+    return str(response.json()["observation_id"])
+
+
+def recall(
+    client: httpx.Client, query: str, conversation_id: str, *, k: int = 10
+) -> tuple[dict[str, Any], float]:
+    """``POST /v1/recall`` with ``query`` inside one conversation: the answer, and the time the
+    request took in milliseconds."""
+    body = {"query": query, "k": k, "filters": {"conversation_id": conversation_id}}
+    started = time.perf_counter()
+    response = client.post("/v1/recall", json=body)
+    latency = (time.perf_counter() - started) * 1000
+    response.raise_for_status()
+    answer: dict[str, Any] = response.json()
+    return answer, latency
+
+
+def warm_up(client: httpx.Client) -> None:
+    """One recall outside every conversation, not scored: the first request of a process loads
+    what recall needs, and that belongs to no question's latency."""
+    recall(client, "warm-up", "no-such-stream")
+
+
+def ranked_turns(
+    results: list[dict[str, Any]], written: dict[str, str], conversation: str
+) -> list[str]:
+    """Turn ids of recall's results in order (evidence -> observation -> turn, through
+    ``written``: observation_id -> turn id), only ``conversation``'s, without repeats."""
+    found = []
+    for result in results:
+        for evidence in result["evidence"]:
+            tid = written.get(evidence.get("observation_id") or "")
+            if tid and tid.startswith(f"{conversation}:"):
+                found.append(tid)
+    return dedupe(found)
+
+
+def save_report(out: Path, label: str, result: dict[str, Any], markdown: str) -> None:
+    """A run's result as ``out/label.json`` and its table as ``out/label.md``."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{label}.json").write_text(
+        json.dumps(result, indent=1, ensure_ascii=False) + "\n", "utf-8"
+    )
+    (out / f"{label}.md").write_text(markdown, "utf-8")

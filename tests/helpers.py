@@ -110,14 +110,19 @@ def assertion(subject: str, predicate: str, obj: Any, **extra: Any) -> dict[str,
 
 
 def turn(
-    conversation: str, n: int, speaker: str, text: str, access: list[str] | None = None
+    conversation: str,
+    n: int,
+    speaker: str,
+    text: str,
+    access: list[str] | None = None,
+    source_kind: str = "user_stated",
 ) -> dict[str, Any]:
     """The observation body of turn ``n`` of a chat (minute ``n`` of one afternoon, keyed
     ``{conversation}:{n}``)."""
     return {
         "text": text,
         "speaker": speaker,
-        "source_kind": "user_stated",
+        "source_kind": source_kind,
         "occurred_at": f"2023-05-08T13:{n:02d}:00+00:00",
         "conversation_id": conversation,
         "idempotency_key": f"{conversation}:{n}",
@@ -126,13 +131,18 @@ def turn(
 
 
 def write_chat(
-    api: Api, chat: list[tuple[str, str]], access: dict[int, list[str]] | None = None
+    api: Api,
+    chat: list[tuple[str, str]],
+    access: dict[int, list[str]] | None = None,
+    kinds: dict[int, str] | None = None,
 ) -> str:
     """A new conversation of ``chat``'s turns (speaker, text), each written as a new user
-    writes (one POST each); ``access`` gives some turns, by number, their groups."""
+    writes (one POST each); ``access`` gives some turns, by number, their groups, ``kinds``
+    their source kind (``user_stated`` unless said)."""
     conversation = f"conv-{uuid.uuid4().hex[:8]}"
     for n, (speaker, text) in enumerate(chat):
-        body = turn(conversation, n, speaker, text, (access or {}).get(n))
+        kind = (kinds or {}).get(n, "user_stated")
+        body = turn(conversation, n, speaker, text, (access or {}).get(n), kind)
         response = api.post("/v1/observations", body)
         assert response.status_code == 201, response.text
     return conversation

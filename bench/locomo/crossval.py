@@ -8,6 +8,9 @@
     .venv/bin/python bench/locomo/crossval.py rerank --facts    # groups that are no turn
     .venv/bin/python bench/locomo/crossval.py rerank --lexical  # queries without a vector
     .venv/bin/python bench/locomo/crossval.py ablate
+    # 3. the work weights: a store holding the new users' trials (bench/trials/run.py), then
+    NEO4J_URI=bolt://127.0.0.1:7787 .venv/bin/python bench/locomo/crossval.py dump --trials
+    .venv/bin/python bench/locomo/crossval.py rerank --work     # tools' results, agents' notes
 
 ``dump`` runs recall's own candidate queries (``graph_schema.recall.pipeline.candidate_lists`` and
 ``neighbours``, every list on, the question's conversation as scope) for every question of
@@ -16,6 +19,11 @@ categories 1-4 and stores them with the gold dialog ids (``var/locomo-candidates
 ``rerank`` fits the weights of the learned rerank (``graph_schema.recall.rerank``, step 5) by
 pairwise logistic regression over the shipped fusion's top groups, with the same
 leave-one-conversation-out protocol, and prints the weights to ship.
+
+``rerank --work`` fits the weights recall uses when a tool's result or an agent's own note is
+among a query's groups (``rerank.WORK_WEIGHTS``) on LoCoMo and the ``fit`` split of the new
+users' trials (``bench/trials``), each conversation held out in turn, and scores them on the
+trials' ``test`` split, which no fit reads.
 
 ``fit`` replays fusion offline with recall's own ``graph_schema.recall.fusion.fuse``: the start
 values and the shipped defaults first (the latter reproduce run.py's numbers), then, for
@@ -33,7 +41,7 @@ import json
 import os
 import pickle
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from multiprocessing import Pool
@@ -111,9 +119,46 @@ class Question:
 # --- dump (needs the store) -------------------------------------------------------------------
 
 
-def dump(file: Path, out: Path) -> None:
+@dataclass(frozen=True)
+class Asked:
+    """A question to dump: its conversation (the recall filter and the sample), category,
+    text and gold turn ids (as ``_dialog_ids`` names them)."""
+
+    sample: str
+    category: int
+    text: str
+    gold: set[str]
+
+
+def locomo_questions(file: Path) -> list[Asked]:
+    """The answerable LoCoMo questions (categories 1-4) with gold dialog ids."""
     import json
 
+    asked = []
+    for sample in json.loads(file.read_text("utf-8")):
+        for qa in sample["qa"]:
+            gold = set(gold_ids(qa.get("evidence", [])))
+            if qa["category"] in ANSWERABLE and gold:
+                asked.append(Asked(sample["sample_id"], qa["category"], qa["question"], gold))
+    return asked
+
+
+def trial_questions(file: Path) -> list[Asked]:
+    """The answerable English questions of the new users' trials (``bench/trials``), category
+    0, gold turn numbers: a Chinese question is read without a vector (the lexical weights,
+    ``--lexical``), so it has no place in a fit of weights for queries with one."""
+    import json
+
+    asked = []
+    for conversation in json.loads(file.read_text("utf-8"))["conversations"]:
+        for q in conversation["questions"]:
+            if q["answerable"] and q["lang"] == "en":
+                gold = {turn.split(":", 1)[1] for turn in q["evidence"]}
+                asked.append(Asked(conversation["id"], 0, q["question"], gold))
+    return asked
+
+
+def dump(asked: list[Asked], out: Path) -> None:
     from graph_schema.core.types import Principal
     from graph_schema.recall.pipeline import RecallQuery, candidate_lists, neighbours, parameters
     from graph_schema.recall.types import RecallFilters
@@ -131,32 +176,26 @@ def dump(file: Path, out: Path) -> None:
     dias = _dialog_ids(driver, settings.neo4j_database)
     questions: list[Question] = []
     now = datetime.now(UTC)
-    for sample in json.loads(file.read_text("utf-8")):
-        for qa in sample["qa"]:
-            gold = set(gold_ids(qa.get("evidence", [])))
-            if qa["category"] not in ANSWERABLE or not gold:
-                continue
-            query = RecallQuery(
-                text=qa["question"],
-                k=10,
-                as_of=now,
-                known_at=now,
-                filters=RecallFilters(conversation_id=sample["sample_id"]),
-                vector=query_vector(embedder, qa["question"]),
-            )
-            p = parameters(principal, query)
-            with driver.session(
-                database=settings.neo4j_database, default_access_mode="READ"
-            ) as session:
-                lists = session.execute_read(candidate_lists, p, query, config)
-                gids = list(dict.fromkeys(c.gid for rows in lists.values() for c in rows))
-                near = session.execute_read(neighbours, p, gids)
-            lists = {n: [_as_dia(c, dias) for c in rows] for n, rows in lists.items()}
-            near = {dias.get(g, g): [_as_dia(c, dias) for c in rows] for g, rows in near.items()}
-            questions.append(
-                Question(sample["sample_id"], qa["category"], qa["question"], gold, lists, near)
-            )
-        print(f"{sample['sample_id']}: {len(questions)} questions", flush=True)
+    for a in asked:
+        query = RecallQuery(
+            text=a.text,
+            k=10,
+            as_of=now,
+            known_at=now,
+            filters=RecallFilters(conversation_id=a.sample),
+            vector=query_vector(embedder, a.text),
+        )
+        p = parameters(principal, query)
+        with driver.session(
+            database=settings.neo4j_database, default_access_mode="READ"
+        ) as session:
+            lists = session.execute_read(candidate_lists, p, query, config)
+            gids = list(dict.fromkeys(c.gid for rows in lists.values() for c in rows))
+            near = session.execute_read(neighbours, p, gids)
+        lists = {n: [_as_dia(c, dias) for c in rows] for n, rows in lists.items()}
+        near = {dias.get(g, g): [_as_dia(c, dias) for c in rows] for g, rows in near.items()}
+        questions.append(Question(a.sample, a.category, a.text, a.gold, lists, near))
+    print(f"{len(questions)} questions dumped", flush=True)
     driver.close()
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(pickle.dumps(questions))
@@ -197,6 +236,7 @@ def _ranked(q: Question, config: FusionConfig, weights: Mapping[str, float]) -> 
 
 def metrics(ranked: list[tuple[list[str], set[str]]]) -> dict[str, float]:
     return {
+        "hit1": mean(hit_at(r, g, 1) for r, g in ranked),
         "hit5": mean(hit_at(r, g, 5) for r, g in ranked),
         "hit10": mean(hit_at(r, g, 10) for r, g in ranked),
         "mrr": mean(reciprocal_rank(r, g) for r, g in ranked),
@@ -245,7 +285,8 @@ def describe(config: FusionConfig) -> str:
 
 def show(label: str, s: dict[str, float]) -> None:
     print(
-        f"{label:<50} Hit@5 {s['hit5']:.3f}  Hit@10 {s['hit10']:.3f}  MRR {s['mrr']:.3f}",
+        f"{label:<50} Hit@1 {s['hit1']:.3f}  Hit@5 {s['hit5']:.3f}"
+        f"  Hit@10 {s['hit10']:.3f}  MRR {s['mrr']:.3f}",
         flush=True,
     )
 
@@ -291,24 +332,31 @@ def _sample(q: Question) -> Sample:
     return Sample(q.sample, np.array(values, dtype=float), gold)
 
 
-def _pairwise(samples: list[Sample], without: tuple[str, ...] = ()) -> dict[str, float]:
+def _pairwise(
+    samples: list[Sample],
+    without: tuple[str, ...] = (),
+    weight: Callable[[Sample], float] | None = None,
+) -> dict[str, float]:
     """Logistic regression on (gold - other) differences: P(gold above other); the values
-    named in ``without`` are left out (weight 0)."""
+    named in ``without`` are left out (weight 0). ``weight``: each question's weight, shared
+    by its pairs (None: every pair counts once, as the shipped turns' weights were fitted)."""
     import numpy as np
     from sklearn.linear_model import LogisticRegression
 
-    diffs = [
-        s.values[i] - s.values[j]
-        for s in samples
-        for i in np.flatnonzero(s.gold)
-        for j in np.flatnonzero(~s.gold)
-    ]
+    diffs, counts = [], []
+    for s in samples:
+        pairs = [(i, j) for i in np.flatnonzero(s.gold) for j in np.flatnonzero(~s.gold)]
+        diffs += [s.values[i] - s.values[j] for i, j in pairs]
+        share = 1.0 if weight is None else weight(s) / max(len(pairs), 1)
+        counts += [share] * len(pairs)
     x = np.array(diffs)
     x[:, [rerank.FEATURES.index(n) for n in without]] = 0.0
     x = np.vstack([x, -x])
     y = np.r_[np.ones(len(diffs)), np.zeros(len(diffs))]
+    w = np.r_[counts, counts] / np.mean(counts)
     scale = x.std(axis=0) + 1e-12
-    model = LogisticRegression(C=C, fit_intercept=False, max_iter=5_000).fit(x / scale, y)
+    model = LogisticRegression(C=C, fit_intercept=False, max_iter=5_000)
+    model.fit(x / scale, y, sample_weight=w)
     return {
         n: float(f"{w:.3g}") for n, w in zip(rerank.FEATURES, model.coef_[0] / scale, strict=True)
     }
@@ -414,6 +462,58 @@ def fit_rerank(
     print("    WEIGHTS = {" + ", ".join(f"{n!r}: {w}" for n, w in weights.items()) + "}")
 
 
+TRIALS = ROOT / "bench/trials/conversations.json"
+TRIALS_DUMP = ROOT / "var/trials-candidates.pkl"
+TRIAL_WEIGHT = 3.0  # a trial question's weight in the work fit against a LoCoMo question's
+
+
+def splits(file: Path) -> dict[str, str]:
+    """Each trial conversation's split (``fit`` or ``test``, bench/trials/README.md)."""
+    data = json.loads(file.read_text("utf-8"))
+    return {c["id"]: c["split"] for c in data["conversations"]}
+
+
+def at_work(q: Question) -> bool:
+    """Whether recall chooses the work weights for ``q`` (a group among its fused ones is a
+    tool's result, an agent's note or a document: ``rerank.WeightSets.choose``)."""
+    return any(rerank.at_work(s) for s in _ranked(q, FUSED, rerank.WEIGHTS))
+
+
+def fit_work(locomo: list[Question], trials: list[Question], split_of: dict[str, str]) -> None:
+    """The work weights (``rerank.WORK_WEIGHTS``): fitted on every LoCoMo question and the
+    ``fit`` split's questions that choose them (each weighted TRIAL_WEIGHT), each conversation
+    held out in turn; scored on the held-out trial questions against the turns' weights, and
+    on the ``test`` split with the weights fitted on all."""
+    work = [q for q in trials if at_work(q)]
+    fit = [q for q in work if split_of[q.sample] == "fit"]
+    test = [q for q in work if split_of[q.sample] == "test"]
+    samples = [_sample(q) for q in [*locomo, *fit]]
+
+    def weight(s: Sample) -> float:
+        return TRIAL_WEIGHT if s.sample in split_of else 1.0
+
+    def fitted(held_out: str | None) -> dict[str, float]:
+        train = [s for s in samples if s.sample != held_out]
+        weights = _pairwise(train, weight=weight)
+        return weights | _calibration(train, weights)
+
+    held: list[tuple[list[str], set[str]]] = []
+    for name in sorted({q.sample for q in fit}):
+        weights = fitted(name)
+        held += [(ranking(q, FusionConfig(), weights), q.gold) for q in fit if q.sample == name]
+    show(f"trials fit split ({len(fit)}), the turns' weights", _scores(fit, rerank.WEIGHTS))
+    show(f"trials fit split ({len(fit)}), work weights held out", metrics(held))
+    weights = fitted(None)
+    show(f"trials test split ({len(test)}), the turns' weights", _scores(test, rerank.WEIGHTS))
+    show(f"trials test split ({len(test)}), work weights (fitted on all)", _scores(test, weights))
+    show("LoCoMo with the work weights (in-sample)", _scores(locomo, weights))
+    print("    WORK_WEIGHTS = {" + ", ".join(f"{n!r}: {w}" for n, w in weights.items()) + "}")
+
+
+def _scores(questions: list[Question], weights: Mapping[str, float]) -> dict[str, float]:
+    return metrics([(ranking(q, FusionConfig(), weights), q.gold) for q in questions])
+
+
 ABLATIONS = (
     ("full pipeline (shipped defaults)", ()),
     ("without the rerank (fusion only)", ("rerank",)),
@@ -480,6 +580,17 @@ def main() -> None:
         "--lexical", action="store_true", help="rerank: fit the weights of queries without a vector"
     )
     parser.add_argument(
+        "--trials",
+        action="store_true",
+        help="dump: the new users' trials (bench/trials, written by its run.py) to --trials-dump",
+    )
+    parser.add_argument("--trials-dump", type=Path, default=TRIALS_DUMP)
+    parser.add_argument(
+        "--work",
+        action="store_true",
+        help="rerank: fit the weights of turns among tools' results and agents' notes",
+    )
+    parser.add_argument(
         "--facts",
         action="store_true",
         help="rerank: fit the weights of facts that are no turn (assertion lists alone)",
@@ -492,12 +603,17 @@ def main() -> None:
         f"{', '.join(LEXICAL_WITHOUT)} unless given)",
     )
     args = parser.parse_args()
-    if args.command == "dump":
-        dump(harness.locomo_argument(parser, args.file), args.dump)
+    if args.command == "dump" and args.trials:
+        dump(trial_questions(TRIALS), args.trials_dump)
+    elif args.command == "dump":
+        dump(locomo_questions(harness.locomo_argument(parser, args.file)), args.dump)
     elif args.command == "threshold":
         threshold(args.results or parser.error("threshold needs --results"), args.cap)
     elif args.command == "ablate":
         ablate(pickle.loads(args.dump.read_bytes()))
+    elif args.command == "rerank" and args.work:
+        locomo = pickle.loads(args.dump.read_bytes())
+        fit_work(locomo, pickle.loads(args.trials_dump.read_bytes()), splits(TRIALS))
     elif args.command == "rerank" and args.facts:
         questions = [facts(q) for q in pickle.loads(args.dump.read_bytes())]
         fit_rerank(questions, rerank.FACT_WEIGHTS)

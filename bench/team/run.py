@@ -25,13 +25,8 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
-import os
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,20 +35,19 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(ROOT), str(HERE), str(HERE.parent / "locomo")]
+sys.path[:0] = [str(ROOT)]
 
-import corpus as team
-from scoring import (
+from bench import harness
+from bench.harness import ranked_turns
+from bench.locomo.scoring import (
     ADVERSARIAL,
     Outcome,
-    dedupe,
     others_relevance,
     percentile,
     score,
     threshold_curve,
 )
-
-from bench import harness
+from bench.team import corpus as team
 from server.settings import Settings, open_driver
 
 MEMBER_KEY = "tr_bench_team_member_00000000000000"
@@ -105,9 +99,7 @@ def write(client: httpx.Client, streams: list[dict[str, Any]]) -> dict[str, str]
     written: dict[str, str] = {}
     for stream in streams:
         for turn in stream["turns"]:
-            response = client.post("/v1/observations", json=observation(stream, turn))
-            response.raise_for_status()
-            written[response.json()["observation_id"]] = turn["id"]
+            written[harness.write_observation(client, observation(stream, turn))] = turn["id"]
         print(f"{stream['id']}: {len(stream['turns'])} turns written", flush=True)
     return written
 
@@ -115,28 +107,12 @@ def write(client: httpx.Client, streams: list[dict[str, Any]]) -> dict[str, str]
 # --- asking -----------------------------------------------------------------------------------
 
 
-def ranked_turns(results: list[dict[str, Any]], written: dict[str, str], stream: str) -> list[str]:
-    """Turn ids of the results in order: evidence -> observation -> turn; no repeats."""
-    found = []
-    for result in results:
-        for evidence in result["evidence"]:
-            tid = written.get(evidence.get("observation_id") or "")
-            if tid and tid.startswith(f"{stream}:"):
-                found.append(tid)
-    return dedupe(found)
-
-
 def ask(
     client: httpx.Client, questions: list[dict[str, Any]], written: dict[str, str], phase: str
 ) -> list[Asked]:
     asked = []
     for q in questions:
-        body = {"query": q["question"], "k": 10, "filters": {"conversation_id": q["stream"]}}
-        started = time.perf_counter()
-        response = client.post("/v1/recall", json=body)
-        latency = (time.perf_counter() - started) * 1000
-        response.raise_for_status()
-        answer = response.json()
+        answer, latency = harness.recall(client, q["question"], q["stream"])
         unanswerable = q["category"] == team.UNANSWERABLE
         outcome = Outcome(
             sample_id=q["stream"],
@@ -152,13 +128,6 @@ def ask(
         )
         asked.append(Asked(q["id"], phase, q["category"], q["lang"], outcome))
     return asked
-
-
-def warm_up(member: httpx.Client) -> None:
-    """One recall outside every stream, not scored: the first request of a process loads
-    what recall needs, and that belongs to neither phase's latency."""
-    body = {"query": "warm-up", "k": 10, "filters": {"conversation_id": "no-such-stream"}}
-    member.post("/v1/recall", json=body).raise_for_status()
 
 
 # --- report -----------------------------------------------------------------------------------
@@ -270,39 +239,29 @@ def select(
     return chosen
 
 
-@contextmanager
-def clients(url: str) -> Iterator[tuple[httpx.Client, httpx.Client]]:
-    def client(key: str) -> httpx.Client:
-        return httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=600)
-
-    with client(MEMBER_KEY) as member, client(ADMIN_KEY) as admin:
-        yield member, admin
-
-
 def run(
     corpus: dict[str, Any], questions: list[dict[str, Any]]
 ) -> tuple[dict[str, list[Asked]], dict[str, float], int]:
     seconds: dict[str, float] = {}
     rows: dict[str, list[Asked]] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        principals = Path(tmp) / "principals.toml"
-        principals.write_text(PRINCIPALS, "utf-8")
-        env = {**os.environ, "TRACTATUS_PRINCIPALS": str(principals)}
-        with harness.serve(env) as url, clients(url) as (member, admin):
-            t0 = time.perf_counter()
-            written = write(member, corpus["streams"])
-            seconds["write"] = time.perf_counter() - t0
-            warm_up(member)
-            t1 = time.perf_counter()
-            rows["fresh"] = ask(member, questions, written, "fresh")
-            seconds["fresh"] = time.perf_counter() - t1
-            t2 = time.perf_counter()
-            indexed = harness.index_passages(admin)
-            seconds["index"] = time.perf_counter() - t2
-            print(f"{indexed} passages built by the index call", flush=True)
-            t3 = time.perf_counter()
-            rows["indexed"] = ask(member, questions, written, "indexed")
-            seconds["indexed"] = time.perf_counter() - t3
+    with (
+        harness.serve_as(PRINCIPALS) as url,
+        harness.clients(url, MEMBER_KEY, ADMIN_KEY) as (member, admin),
+    ):
+        t0 = time.perf_counter()
+        written = write(member, corpus["streams"])
+        seconds["write"] = time.perf_counter() - t0
+        harness.warm_up(member)
+        t1 = time.perf_counter()
+        rows["fresh"] = ask(member, questions, written, "fresh")
+        seconds["fresh"] = time.perf_counter() - t1
+        t2 = time.perf_counter()
+        indexed = harness.index_passages(admin)
+        seconds["index"] = time.perf_counter() - t2
+        print(f"{indexed} passages built by the index call", flush=True)
+        t3 = time.perf_counter()
+        rows["indexed"] = ask(member, questions, written, "indexed")
+        seconds["indexed"] = time.perf_counter() - t3
     return rows, seconds, indexed
 
 
@@ -344,11 +303,7 @@ def main() -> None:
             for r in rows[phase]
         ],
     }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"{args.label}.json").write_text(
-        json.dumps(result, indent=1, ensure_ascii=False) + "\n", "utf-8"
-    )
-    (args.out / f"{args.label}.md").write_text(markdown(result), "utf-8")
+    harness.save_report(args.out, args.label, result, markdown(result))
     print(markdown(result))
 
 

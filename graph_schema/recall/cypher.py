@@ -139,7 +139,7 @@ RETURN
     + _group_columns("a")
     + """,
   score AS similarity,
-  a.text AS text,
+  a.text AS text, a.source_kind AS source_kind,
   coalesce(head([(a)-[:EVIDENCED_BY]->(e:Evidence) WHERE e.occurred_at IS NOT NULL
                  | e.occurred_at]), a.valid_from) AS occurred_at
 ORDER BY score DESC, a.id
@@ -150,7 +150,8 @@ ORDER BY score DESC, a.id
 # context only decides the rank of the context lists)
 _PASSAGE_ROW = """
 RETURN n.observation_id AS gid, similarity, n.text AS text, n.speaker AS speaker,
-       n.occurred_at AS occurred_at, true AS turn
+       n.occurred_at AS occurred_at, true AS turn,
+       head([(n)-[:OF]->(o:Observation) | o.source_kind]) AS source_kind
 ORDER BY score DESC, n.observation_id
 """
 
@@ -336,7 +337,7 @@ RETURN x.id AS gid,
          WHERE p.embedding IS NOT NULL | vector.similarity.cosine(p.embedding, $vector)]) END
          AS similarity,
        coalesce(head([(x)<-[:OF]-(p:Passage) | p.text]), x.text, '') AS text,
-       x.speaker AS speaker, x.occurred_at AS occurred_at,
+       x.speaker AS speaker, x.occurred_at AS occurred_at, x.source_kind AS source_kind,
        EXISTS { (x)<-[:OF]-(:Passage) } AS turn
 """
 
@@ -389,7 +390,8 @@ WITH DISTINCT id AS source, x
 RETURN source, x.id AS gid, """
     + similarity("x")
     + """ AS similarity,
-       x.text AS text, x.subject AS speaker, x.valid_from AS occurred_at
+       x.text AS text, x.subject AS speaker, x.valid_from AS occurred_at,
+       x.source_kind AS source_kind
 """
 )
 
@@ -425,6 +427,7 @@ WITH source, collect({x: x, similarity: similarity})[..$entity_limit] AS rows
 UNWIND rows AS row
 WITH source, row.x AS x, row.similarity AS similarity
 RETURN source, similarity, x.text AS text, x.valid_from AS occurred_at,
+  x.source_kind AS source_kind,
   """
     + _group_columns("x")
 )

@@ -38,6 +38,7 @@ FEATURES = (
     "time",
     "graph",
     "rerank",
+    "work",
     "person",
     "contrast",
     "names",
@@ -142,6 +143,7 @@ class Candidate:
     speaker: str | None = None
     occurred_at: datetime | None = None
     turn: bool = False  # ``text`` is a conversation turn (a passage), not one sentence
+    source_kind: str | None = None  # of its observation (a turn) or its assertion
 
 
 @dataclass
@@ -159,12 +161,14 @@ class Scored:
     after_question: bool = False  # the turn before it (a graph neighbour) asks something
     question: str | None = None  # that question's text
     rerank: float | None = None  # step 5's score (graph_schema.recall.rerank), when it ran
+    source_kind: str | None = None  # what its source is (user_stated, tool_returned...)
 
     def absorb(self, c: Candidate) -> None:
         if c.similarity is not None and (self.similarity is None or c.similarity > self.similarity):
             self.similarity = c.similarity
         self.speaker = self.speaker or c.speaker
         self.occurred_at = self.occurred_at or c.occurred_at
+        self.source_kind = self.source_kind or c.source_kind
         if c.text and c.text not in self.texts:
             self.texts.append(c.text)
         if c.turn and c.text:

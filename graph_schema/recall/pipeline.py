@@ -135,6 +135,7 @@ def _candidate(record: Any) -> Candidate:
         speaker=record["speaker"],
         occurred_at=as_datetime(record["occurred_at"]),
         turn=bool(record.get("turn")),
+        source_kind=record.get("source_kind"),
     )
 
 
@@ -336,14 +337,8 @@ def _search(
 ) -> _Work:
     lists = candidate_lists(tx, p, query, config)
     # a query without a vector is read lexically, turns and facts alike (docs/recall.md)
-    weights, facts = (
-        (rerank.WEIGHTS, rerank.FACT_WEIGHTS)
-        if query.vector is not None
-        else (rerank.LEXICAL_WEIGHTS, None)
-    )
-    fused = rerank.rank(
-        lists, query.text, config, lambda gids: neighbours(tx, p, gids), weights, facts
-    )
+    weights = rerank.sets_for(config, query.vector is not None)
+    fused = rerank.rank(lists, query.text, config, lambda gids: neighbours(tx, p, gids), weights)
     depth = max(query.k, STATUS_DEPTH) + READ_BEYOND
     records = fetch_results(tx, p, [s.gid for s in fused[:depth]])
     mentioned = _mentioned(fused[:depth], records, query, config)
@@ -354,7 +349,7 @@ def _search(
             if mentioned.in_group(s, records.get(s.gid, [])):
                 s.boosts.append("mentioned")
         fused = rerank.reorder(
-            fusion.ordered({s.gid: s for s in fused}), query.text, config, weights, facts
+            fusion.ordered({s.gid: s for s in fused}), query.text, config, weights
         )
         new = [s.gid for s in fused[:depth] if s.gid not in records]
         records |= fetch_results(tx, p, new) if new else {}

@@ -32,15 +32,20 @@ that the group is evidence, fitted on LoCoMo): in (0, 1), monotone in the order,
 group's own values, its ranks and the query's word weights (both read among the visible
 candidates only), never normalised over the set. The weights were fitted by pairwise logistic
 regression on LoCoMo, each conversation held out in turn (``bench/locomo/crossval.py rerank``).
-One set per query: ``WEIGHTS``, ``FACT_WEIGHTS`` when no group is a conversation turn
-(``--facts``), ``LEXICAL_WEIGHTS`` for a query without a vector (``--lexical``).
+One set per query (:class:`WeightSets`): ``WEIGHTS`` for a chat between people,
+``WORK_WEIGHTS`` when a tool's result or an agent's own note is among the groups (``--work``,
+also fitted on the new users' trials of ``bench/trials``), ``FACT_WEIGHTS`` when no group is a
+conversation turn (``--facts``), ``LEXICAL_WEIGHTS`` for a query without a vector
+(``--lexical``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
+from graph_schema.core.types import SourceKind
 from graph_schema.recall import kinds
 from graph_schema.recall.fusion import DEFAULT_WEIGHTS, Candidate, FusionConfig, Scored, fuse
 from graph_schema.recall.query import (
@@ -160,6 +165,36 @@ FACT_WEIGHTS: Mapping[str, float] = {
 }
 
 
+# For turns among which are a tool's results or an agent's own notes (an agent's working
+# memory, not a chat between people: `at_work`). Fitted on LoCoMo and the new users' trials
+# together (bench/trials, its `fit` split, each trial question weighing 3, each conversation
+# held out in turn; `crossval.py rerank --work`; docs/recall.md): LoCoMo's long turns are its
+# answers, an agent's long tool output is not.
+WORK_WEIGHTS: Mapping[str, float] = {
+    "fused": 1.75,
+    "rank": 0.621,
+    "similarity": 27.8,
+    "coverage": -0.75,
+    "speaker": 1.26,
+    "time": 3.64,
+    "near": 10.2,
+    "length": -1.66,
+    "question": -0.804,
+    "after_question": 0.0834,
+    "when_time": 1.07,
+    "exchange": 2.19,
+    "idf_coverage": 1.06,
+    "list:passage_vector": 7.61,
+    "list:context_vector": 7.49,
+    "list:passage_fulltext": -5.91,
+    "list:context_fulltext": 9.81,
+    "list:assertion_vector": 10.4,
+    "list:assertion_fulltext": -1.82,
+    SCALE: 0.702,
+    OFFSET: -26.8,
+}
+
+
 def features(
     s: Scored,
     position: int,
@@ -236,18 +271,58 @@ def logistic(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
+@dataclass(frozen=True)
+class WeightSets:
+    """The weight sets one query chooses from (:meth:`choose`): ``turns`` for a conversation's
+    turns, ``work`` for turns among which are a tool's results or an agent's own notes,
+    ``facts`` when no group is a turn. A set left None falls back to ``turns``."""
+
+    turns: Mapping[str, float]
+    work: Mapping[str, float] | None = None
+    facts: Mapping[str, float] | None = None
+
+    def choose(self, fused: Sequence[Scored]) -> Mapping[str, float]:
+        """One set per query (sets fitted apart have no common scale): ``facts`` if no group
+        is a conversation turn (a store or scope of facts), else ``work`` if any group's
+        source is no person's statement (:func:`at_work`), else ``turns``."""
+        if self.facts is not None and all(s.turn is None for s in fused):
+            return self.facts
+        if self.work is not None and any(at_work(s) for s in fused):
+            return self.work
+        return self.turns
+
+
+def at_work(s: Scored) -> bool:
+    """Whether ``s`` comes from a tool's result, an agent's own note or a document, rather
+    than from what a person said (``user_stated``; an older group without a kind counts as
+    said)."""
+    return s.source_kind is not None and s.source_kind != SourceKind.user_stated
+
+
+# the sets of a query recall has a vector for, and of one it has none for (a CJK query, no
+# embedding model: no cosines, lexical weights whatever the groups)
+WITH_VECTOR = WeightSets(WEIGHTS, WORK_WEIGHTS, FACT_WEIGHTS)
+WITHOUT_VECTOR = WeightSets(LEXICAL_WEIGHTS)
+
+
+def sets_for(config: FusionConfig, vector: bool) -> WeightSets:
+    """The sets of a query with or without a vector; without the work weights when the
+    configuration switches them off (``TRACTATUS_RECALL_DISABLE=work``, an ablation)."""
+    if not vector:
+        return WITHOUT_VECTOR
+    return WITH_VECTOR if config.enabled("work") else replace(WITH_VECTOR, work=None)
+
+
 def rerank(
     fused: Sequence[Scored],
     text: str,
     config: FusionConfig,
-    weights: Mapping[str, float] = WEIGHTS,
-    fact_weights: Mapping[str, float] | None = None,
+    weights: Mapping[str, float] | WeightSets = WEIGHTS,
 ) -> list[Scored]:
-    """The fused groups ordered by the rerank score, which each gets as ``rerank``. One weight
-    set per query: ``fact_weights``, when given, if no group is a conversation turn (a store
-    or scope of facts), else ``weights`` (two sets fitted apart have no common scale)."""
-    facts = fact_weights is not None and all(s.turn is None for s in fused)
-    chosen = fact_weights if fact_weights is not None and facts else weights
+    """The fused groups ordered by the rerank score, which each gets as ``rerank``, with
+    ``weights`` (one set) or the set the query's groups choose among ``weights``
+    (:meth:`WeightSets.choose`)."""
+    chosen = weights.choose(fused) if isinstance(weights, WeightSets) else weights
     w = [chosen.get(name, 0.0) for name in FEATURES]
     scale, offset = chosen.get(SCALE, 1.0), chosen.get(OFFSET, 0.0)
     for s, values in zip(fused, table(fused, text, config), strict=True):
@@ -261,25 +336,23 @@ def rank(
     text: str,
     config: FusionConfig,
     neighbours_of: Callable[[list[str]], Mapping[str, Sequence[Candidate]]],
-    weights: Mapping[str, float] = WEIGHTS,
-    fact_weights: Mapping[str, float] | None = None,
+    weights: Mapping[str, float] | WeightSets = WEIGHTS,
 ) -> list[Scored]:
     """The whole ranking of recall (steps 1-7), best first; used by recall and the bench."""
-    return reorder(fuse(lists, text, config, neighbours_of), text, config, weights, fact_weights)
+    return reorder(fuse(lists, text, config, neighbours_of), text, config, weights)
 
 
 def reorder(
     fused: list[Scored],
     text: str,
     config: FusionConfig,
-    weights: Mapping[str, float] = WEIGHTS,
-    fact_weights: Mapping[str, float] | None = None,
+    weights: Mapping[str, float] | WeightSets = WEIGHTS,
 ) -> list[Scored]:
     """Steps 5-7 on groups in their fused order (:func:`~graph_schema.recall.fusion.ordered`);
     again when reading the results found a boost (a group about the person a question
     mentions, :mod:`graph_schema.recall.mentions`)."""
     if config.enabled("rerank"):
-        fused = rerank(fused, text, config, weights, fact_weights)
+        fused = rerank(fused, text, config, weights)
     if config.enabled("present") and asks_present(text):
         fused = present_first(fused, content_terms(text))
     if config.enabled("asked_kind"):

@@ -129,7 +129,12 @@ def test_the_score_is_the_calibrated_logistic_of_the_sum() -> None:
     fused = [Scored("a", similarity=0.5)]
     rerank.rerank(fused, "q", CONFIG, weights | {rerank.SCALE: 2.0, rerank.OFFSET: -3.0})
     assert fused[0].rerank == pytest.approx(1 / (1 + math.exp(-(2.0 * 2.0 - 3.0))))
-    for shipped in (rerank.WEIGHTS, rerank.FACT_WEIGHTS, rerank.LEXICAL_WEIGHTS):
+    for shipped in (
+        rerank.WEIGHTS,
+        rerank.WORK_WEIGHTS,
+        rerank.FACT_WEIGHTS,
+        rerank.LEXICAL_WEIGHTS,
+    ):
         assert shipped[rerank.SCALE] > 0 and shipped[rerank.OFFSET] < -5
 
 
@@ -137,10 +142,14 @@ def test_the_fact_weights_score_a_query_whose_groups_are_all_facts() -> None:
     query = "zq0 zq1 zq2 quarterly pipeline review"
     fact = Scored("f", texts=["zq0 zq1 pipeline figures"], similarity=0.8)
     talk = Scored("t", texts=["zq0 zq1 pipeline figures"], similarity=0.8, turn="Mel: zq0 zq1")
-    rerank.rerank([fact], query, CONFIG, rerank.WEIGHTS, rerank.FACT_WEIGHTS)
+    rerank.rerank(
+        [fact], query, CONFIG, rerank.WeightSets(rerank.WEIGHTS, facts=rerank.FACT_WEIGHTS)
+    )
     assert fact.rerank == pytest.approx(_score([fact], 0, rerank.FACT_WEIGHTS, query))
     # one turn among the groups: one common scale, the turns' weights for all
-    rerank.rerank([fact, talk], query, CONFIG, rerank.WEIGHTS, rerank.FACT_WEIGHTS)
+    rerank.rerank(
+        [fact, talk], query, CONFIG, rerank.WeightSets(rerank.WEIGHTS, facts=rerank.FACT_WEIGHTS)
+    )
     assert fact.rerank == pytest.approx(_score([fact, talk], 0, rerank.WEIGHTS, query))
     assert talk.rerank == pytest.approx(_score([fact, talk], 1, rerank.WEIGHTS, query))
     rerank.rerank([fact], query, CONFIG, rerank.LEXICAL_WEIGHTS)  # no fact weights: one set
@@ -155,7 +164,8 @@ def test_among_facts_rare_exact_words_beat_a_closer_cosine() -> None:
     notes = Candidate("notes", 0.80, "user:x said zq0 zq1 zq2 review notes")
     figures = Candidate("figures", 0.83, "user:x said zq0 zq1 pipeline figures")
     lists = {"assertion_vector": [figures, notes], "assertion_fulltext": [notes, figures]}
-    ranked = rerank.rank(lists, query, CONFIG, lambda gids: {}, rerank.WEIGHTS, rerank.FACT_WEIGHTS)
+    sets = rerank.WeightSets(rerank.WEIGHTS, facts=rerank.FACT_WEIGHTS)
+    ranked = rerank.rank(lists, query, CONFIG, lambda gids: {}, sets)
     assert [s.gid for s in ranked] == ["notes", "figures"]
     before = rerank.rank(lists, query, CONFIG, lambda gids: {}, rerank.WEIGHTS)
     assert [s.gid for s in before] == ["figures", "notes"]
@@ -341,3 +351,32 @@ def test_a_question_asking_for_a_kind_puts_the_near_ties_naming_one_first() -> N
     # nothing asked, or the best already names it: the order stands
     assert rerank.kind_first([job, lessons], []) == [job, lessons]
     assert [s.gid for s in rerank.kind_first([lessons, job], asked)] == ["lessons", "job"]
+
+
+def test_turns_among_tools_results_or_agents_notes_choose_the_work_weights() -> None:
+    said = Scored("s", turn="Sofia: I signed up for the half!!", source_kind="user_stated")
+    email = Scored("e", turn="email: Registration confirmed", source_kind="tool_returned")
+    note = Scored("n", turn="agent: Sofia races on May 11", source_kind="agent_inferred")
+    older = Scored("o", turn="Mel: a turn written before kinds were read")
+    fact = Scored("f", texts=["Sofia races on May 11"], source_kind="tool_returned")
+    fused = fusion.rrf({"passage_vector": [turn("t", "x", source_kind="tool_returned")]}, CONFIG)
+    assert fused["t"].source_kind == "tool_returned"  # a group keeps its rows' kind
+    sets = rerank.WITH_VECTOR
+    assert sets.choose([said, older]) is rerank.WEIGHTS
+    assert sets.choose([said, email]) is rerank.WORK_WEIGHTS
+    assert sets.choose([note, said]) is rerank.WORK_WEIGHTS
+    assert sets.choose([fact]) is rerank.FACT_WEIGHTS  # no turn: the facts' weights
+    assert rerank.WITHOUT_VECTOR.choose([said, email]) is rerank.LEXICAL_WEIGHTS
+    rerank.rerank([said, email], "When is the half marathon?", CONFIG, sets)
+    assert email.rerank == pytest.approx(
+        _score([said, email], 1, rerank.WORK_WEIGHTS, "When is the half marathon?")
+    )
+
+
+def test_the_work_weights_can_be_switched_off() -> None:
+    """``TRACTATUS_RECALL_DISABLE=work``: the chat's weights for every conversation."""
+    assert rerank.sets_for(CONFIG, vector=True) is rerank.WITH_VECTOR
+    off = rerank.sets_for(FusionConfig.disabling(["work"]), vector=True)
+    email = Scored("e", turn="email: Registration confirmed", source_kind="tool_returned")
+    assert off.choose([email]) is rerank.WEIGHTS
+    assert rerank.sets_for(CONFIG, vector=False) is rerank.WITHOUT_VECTOR
