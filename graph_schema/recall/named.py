@@ -194,11 +194,18 @@ def thing_terms(text: str) -> list[str]:
     if found is None or (text.lower().lstrip().startswith("why") and not _WHY_FAIL.match(text)):
         return []
     words = [w.strip("'\u2019") for w in re.findall(r"[^\W\d_][\w'\u2019-]*", found["thing"])]
-    verb = next(
-        (i for i, w in enumerate(words[1:-1], 1) if _VERB_ING.fullmatch(w + " " + words[i + 1])),
+    end = next(
+        (
+            i
+            for i, w in enumerate(words[1:], 1)
+            if w.lower() == "per"
+            or (i < len(words) - 1 and _VERB_ING.fullmatch(w + " " + words[i + 1]))
+        ),
         None,
     )
-    words = words[:verb]  # "the plane tickets costing us altogether": a clause starts there
+    # "the plane tickets costing us altogether": a clause starts there; "the hotel for the
+    # wedding per night": a rate's unit, which "$340/night" holds without the word "per"
+    words = words[:end]
     parts = [p for w in words for p in w.split("-") if p]
     return [
         p
