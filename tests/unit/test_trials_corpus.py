@@ -24,8 +24,9 @@ def test_the_shipped_set_is_well_formed() -> None:
 
 def test_the_shipped_set_has_the_stated_shape() -> None:
     conversations = DATA["conversations"]
-    assert [c["id"] for c in conversations] == [f"T{n:02d}" for n in range(7, 31)]
-    assert [c["id"] for c in trials.chosen(DATA, ["test"])] == ["T27", "T28", "T29", "T30"]
+    assert [c["id"] for c in conversations] == [f"T{n:02d}" for n in range(7, 35)]
+    test = [f"T{n}" for n in range(27, 35)]
+    assert [c["id"] for c in trials.chosen(DATA, ["test"])] == test
     assert len(trials.chosen(DATA, ["fit"])) == 20
     assert all(len(c["questions"]) <= 30 for c in conversations)
     questions = [q for c in conversations for q in c["questions"]]
