@@ -14,7 +14,7 @@ import pytest
 from bench.harness import serve_app
 from server.app import create_app
 from server.settings import Settings
-from tests.helpers import KEYS, Api, recall_in, write_chat
+from tests.helpers import KEYS, Api, recall_in, turn, write_chat
 
 pytestmark = pytest.mark.integration
 
@@ -95,3 +95,20 @@ def test_a_chat_between_people_keeps_the_chats_weights(
     on, off = recall_in(api["bob"], QUESTION, chat), recall_in(without_work, QUESTION, chat)
     assert [r["score"] for r in on["results"]] == [r["score"] for r in off["results"]]
     assert first_text(on).startswith("I signed up for the half")
+
+
+def test_a_tool_result_the_reader_may_not_see_changes_nothing(api: dict[str, Api]) -> None:
+    """What a reader may not see is indistinguishable from nothing: an email in the finance
+    group, added to a chat, leaves an outsider's ranking on the chat's weights, score for
+    score; its reader gets the work weights and the email first."""
+    conversation = write_chat(api["alice"], [TURNS[0], TURNS[1], TURNS[3]])
+    before = recall_in(api["bob"], QUESTION, conversation)
+    email = turn(conversation, 9, "email", TURNS[EMAIL][1], ["finance"], "tool_returned")
+    response = api["alice"].post("/v1/observations", email)
+    assert response.status_code == 201, response.text
+    after = recall_in(api["bob"], QUESTION, conversation)
+    scored = [(r["assertion"]["id"], r["score"]) for r in after["results"]]
+    assert scored == [(r["assertion"]["id"], r["score"]) for r in before["results"]]
+    assert first_text(recall_in(api["alice"], QUESTION, conversation)).startswith(
+        "Registration confirmed"
+    )
