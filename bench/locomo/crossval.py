@@ -568,7 +568,7 @@ def _describe(rule: Rule) -> str:
     return f"person threshold {rule.person_threshold:.2f} margin {rule.margin:.2f}"
 
 
-def main() -> None:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=("dump", "fit", "rerank", "ablate", "threshold"))
     parser.add_argument("--results", type=Path, help="threshold: a run.py result (JSON)")
@@ -602,6 +602,11 @@ def main() -> None:
         help="rerank: leave this value out of the fit (repeatable; --lexical: "
         f"{', '.join(LEXICAL_WITHOUT)} unless given)",
     )
+    return parser
+
+
+def main() -> None:
+    parser = _parser()
     args = parser.parse_args()
     if args.command == "dump" and args.trials:
         dump(trial_questions(TRIALS), args.trials_dump)
