@@ -17,7 +17,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -251,6 +251,22 @@ def write_observation(client: httpx.Client, body: dict[str, Any]) -> str:
     response = client.post("/v1/observations", json=body)
     response.raise_for_status()
     return str(response.json()["observation_id"])
+
+
+def write_turns(
+    client: httpx.Client,
+    conversations: list[dict[str, Any]],
+    body: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]],
+) -> dict[str, str]:
+    """Every turn of ``conversations`` (each with an ``id`` and its ``turns``), one
+    ``POST /v1/observations`` each, in order, with the body ``body(conversation, turn)``
+    gives: observation_id -> turn id."""
+    written: dict[str, str] = {}
+    for conversation in conversations:
+        for turn in conversation["turns"]:
+            written[write_observation(client, body(conversation, turn))] = turn["id"]
+        print(f"{conversation['id']}: {len(conversation['turns'])} turns written", flush=True)
+    return written
 
 
 def recall(

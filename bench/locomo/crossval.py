@@ -427,8 +427,7 @@ def fit_rerank(
     without: tuple[str, ...] = (),
 ) -> None:
     show("shipped fusion, no rerank (all)", evaluate(questions, FUSED))
-    shipped_ranked = [(ranking(q, FusionConfig(), shipped), q.gold) for q in questions]
-    show("shipped fusion + shipped rerank (all)", metrics(shipped_ranked))
+    show("shipped fusion + shipped rerank (all)", _scores(questions, shipped))
     samples = [_sample(q) for q in questions]
     held: list[tuple[list[str], set[str]]] = []
     multi_hop: list[tuple[list[str], set[str]]] = []
@@ -457,7 +456,7 @@ def fit_rerank(
     weights |= _calibration(samples, weights)
     show(
         "fitted on all five (in-sample)",
-        metrics([(ranking(q, FusionConfig(), weights), q.gold) for q in questions]),
+        _scores(questions, weights),
     )
     print("    WEIGHTS = {" + ", ".join(f"{n!r}: {w}" for n, w in weights.items()) + "}")
 

@@ -94,16 +94,6 @@ def observation(stream: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def write(client: httpx.Client, streams: list[dict[str, Any]]) -> dict[str, str]:
-    """Every turn, one request each, in time order per stream: observation_id -> turn id."""
-    written: dict[str, str] = {}
-    for stream in streams:
-        for turn in stream["turns"]:
-            written[harness.write_observation(client, observation(stream, turn))] = turn["id"]
-        print(f"{stream['id']}: {len(stream['turns'])} turns written", flush=True)
-    return written
-
-
 # --- asking -----------------------------------------------------------------------------------
 
 
@@ -249,7 +239,7 @@ def run(
         harness.clients(url, MEMBER_KEY, ADMIN_KEY) as (member, admin),
     ):
         t0 = time.perf_counter()
-        written = write(member, corpus["streams"])
+        written = harness.write_turns(member, corpus["streams"], observation)
         seconds["write"] = time.perf_counter() - t0
         harness.warm_up(member)
         t1 = time.perf_counter()

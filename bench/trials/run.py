@@ -86,16 +86,6 @@ def observation(conversation: dict[str, Any], turn: dict[str, Any]) -> dict[str,
     }
 
 
-def write(client: httpx.Client, conversations: list[dict[str, Any]]) -> dict[str, str]:
-    """Every turn, one request each, in order per conversation: observation_id -> turn id."""
-    written: dict[str, str] = {}
-    for conversation in conversations:
-        for turn in conversation["turns"]:
-            written[harness.write_observation(client, observation(conversation, turn))] = turn["id"]
-        print(f"{conversation['id']}: {len(conversation['turns'])} turns written", flush=True)
-    return written
-
-
 def asked(
     conversation: dict[str, Any],
     q: dict[str, Any],
@@ -239,7 +229,7 @@ def run(conversations: list[dict[str, Any]]) -> tuple[list[Asked], dict[str, flo
     seconds: dict[str, float] = {}
     with harness.serve_as(PRINCIPALS) as url, harness.clients(url, MEMBER_KEY) as (member,):
         t0 = time.perf_counter()
-        written = write(member, conversations)
+        written = harness.write_turns(member, conversations, observation)
         seconds["write"] = time.perf_counter() - t0
         harness.warm_up(member)
         t1 = time.perf_counter()
