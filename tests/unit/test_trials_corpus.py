@@ -24,8 +24,8 @@ def test_the_shipped_set_is_well_formed() -> None:
 
 def test_the_shipped_set_has_the_stated_shape() -> None:
     conversations = DATA["conversations"]
-    assert [c["id"] for c in conversations] == [f"T{n:02d}" for n in range(7, 35)]
-    test = [f"T{n}" for n in range(27, 35)]
+    assert [c["id"] for c in conversations] == [f"T{n:02d}" for n in range(7, 39)]
+    test = [f"T{n}" for n in range(27, 39)]
     assert [c["id"] for c in trials.chosen(DATA, ["test"])] == test
     assert len(trials.chosen(DATA, ["fit"])) == 20
     assert all(len(c["questions"]) <= 30 for c in conversations)
@@ -33,7 +33,7 @@ def test_the_shipped_set_has_the_stated_shape() -> None:
     assert {q["lang"] for q in questions} == {"en", "zh"}
     assert {q["answerable"] for q in questions} == {True, False}
     kinds = {t["source_kind"] for c in conversations for t in c["turns"]}
-    assert kinds == {"user_stated", "tool_returned", "agent_inferred"}
+    assert kinds == {"user_stated", "tool_returned", "agent_inferred", "document"}
 
 
 Edit = Callable[[dict[str, Any]], None]
