@@ -296,9 +296,9 @@ class RecallWhy(Model):
     similarity: float | None = None
     coverage: float = 0.0
     # the person or time the query names, a graph neighbour, a question about the present
-    boosts: list[Literal["speaker", "time", "graph", "present", "mentioned", "kind", "fact"]] = (
-        Field(default_factory=list)
-    )
+    boosts: list[
+        Literal["speaker", "time", "graph", "present", "past", "mentioned", "kind", "fact"]
+    ] = Field(default_factory=list)
 
 
 class RecallTurn(Model):

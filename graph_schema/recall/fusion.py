@@ -45,6 +45,7 @@ FEATURES = (
     "unmentioned",
     "kinds",
     "present",
+    "past",
     "mentioned",
     "asked_kind",
     "fact",

@@ -268,6 +268,27 @@ def asks_present(query: str) -> bool:
     )
 
 
+# how things stood before a change: "What plot did Wei get at the start of the season?",
+# "Who was originally going to water the greenhouse?", "What was the rent before the
+# landlord put it up?"; not "right before" or "just before", which ask for the last state
+# before it ("How many replicas were we on right before the autoscaler got turned on?")
+_PAST_STATE = re.compile(
+    r"\b(?:originally|initially|at\s+first|at\s+the\s+(?:start|beginning)|in\s+the\s+beginning|"
+    r"to\s+begin\s+with|used\s+to|previously|formerly|"
+    r"(?<!right\s)(?<!just\s)(?<!immediately\s)before)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_past(query: str) -> bool:
+    """The query asks how things stood before a change ("originally", "at first", "used
+    to", "before ..."), with no time of its own ("in the beginning of November 2022", "the
+    week before 16 November") and not how things stand now (:func:`asks_present`)."""
+    return (
+        _PAST_STATE.search(query) is not None and not names_a_day(query) and not asks_present(query)
+    )
+
+
 def mentions_time(text: str) -> bool:
     """The text places something in time (a date, a weekday, "last week", "ago", …)."""
     return _TIME_WORDS.search(text) is not None

@@ -44,11 +44,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from graph_schema.core.types import SourceKind
 from graph_schema.recall import kinds
 from graph_schema.recall.fusion import DEFAULT_WEIGHTS, Candidate, FusionConfig, Scored, fuse
 from graph_schema.recall.query import (
+    asks_past,
     asks_present,
     asks_when,
     content_terms,
@@ -355,6 +357,8 @@ def reorder(
         fused = rerank(fused, text, config, weights)
     if config.enabled("present") and asks_present(text):
         fused = present_first(fused, content_terms(text))
+    elif config.enabled("past") and asks_past(text):
+        fused = past_first(fused, content_terms(text))
     if config.enabled("asked_kind"):
         fused = kind_first(fused, kinds.table().asked_in(text))
     return fused
@@ -377,6 +381,23 @@ def present_first(ranked: list[Scored], terms: Sequence[str] = ()) -> list[Score
     "She's put me on amlodipine 5mg" in January, "the amlodipine made my ankles swell, she
     switched me to losartan" in March); a group moved up carries the boost ``present``.
     Scores are left as they are."""
+    return _in_time(ranked, terms, "present")
+
+
+def past_first(ranked: list[Scored], terms: Sequence[str] = ()) -> list[Scored]:
+    """Step 6 for a question about how things stood before a change ("What was the rent
+    before the landlord put it up?", "Who was originally going to water the greenhouse?"):
+    the groups :func:`present_first` would move, oldest first. Of two statements nearly tied
+    as answers, or an earlier one about the thing the best answer is about, the older one
+    says how things stood ("£520 each a month" before "he's putting the rent up to £545").
+    A group moved up carries the boost ``past``. Scores are left as they are."""
+    return _in_time(ranked, terms, "past")
+
+
+def _in_time(
+    ranked: list[Scored], terms: Sequence[str], boost: Literal["present", "past"]
+) -> list[Scored]:
+    """:func:`present_first` (newest first) or :func:`past_first` (oldest first)."""
     head = ranked[:PRESENT_DEPTH]
     first = head[0].occurred_at if head else None
     if first is None:
@@ -387,10 +408,10 @@ def present_first(ranked: list[Scored], terms: Sequence[str] = ()) -> list[Score
         near = _value(s) >= NEAR_TIE * best or bool(about(s))  # the best is its own tie
         return s.occurred_at is not None and near
 
-    def newest(tied: list[Scored]) -> list[Scored]:
-        return sorted(tied, key=lambda s: s.occurred_at or first, reverse=True)
+    def in_order(tied: list[Scored]) -> list[Scored]:
+        return sorted(tied, key=lambda s: s.occurred_at or first, reverse=boost == "present")
 
-    return _near_ties_first(ranked, newest, "present", eligible, SAME_THING)
+    return _near_ties_first(ranked, in_order, boost, eligible, SAME_THING)
 
 
 def same_thing(

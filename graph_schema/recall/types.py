@@ -65,7 +65,7 @@ class RecallRequest(Strict):
     filters: RecallFilters = Field(default_factory=RecallFilters)
 
 
-Boost = Literal["speaker", "time", "graph", "present", "mentioned", "kind", "fact"]
+Boost = Literal["speaker", "time", "graph", "present", "past", "mentioned", "kind", "fact"]
 
 
 class Why(BaseModel):

@@ -11,7 +11,13 @@ import pytest
 
 from graph_schema.recall import fusion, kinds, rerank
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
-from graph_schema.recall.query import asks_present, asks_when, content_terms, mentions_time
+from graph_schema.recall.query import (
+    asks_past,
+    asks_present,
+    asks_when,
+    content_terms,
+    mentions_time,
+)
 
 CONFIG = FusionConfig()
 
@@ -330,6 +336,56 @@ def test_switched_off_a_present_question_keeps_the_ranks_order() -> None:
     past = rerank.rank(lists, "Where did Nadia live in March 2026?", fused, lambda _: {})
     assert [s.gid for s in on] == ["new", "old"]
     assert [s.gid for s in off] == [s.gid for s in past] == ["old", "new"]
+
+
+@pytest.mark.parametrize(
+    ("query", "past"),
+    [
+        ("what was the rent per person before the landlord put it up", True),
+        ("Who was originally going to water Nana's greenhouse?", True),
+        ("What plot did Wei get at the start of the season?", True),
+        ("Which competitor were they comparing us to at the beginning?", True),
+        ("Who used to host book club before it started rotating?", True),
+        ("Why did Delta turn down Linda's root canal claim at first?", True),
+        ("What changed in the previous release?", False),  # a thing named, no state before
+        ("How many replicas were we on right before the autoscaler got turned on?", False),
+        ("What learning rate were we on just before Daniel reverted it?", False),
+        ("Who owned it before Omar, and who owns it now?", False),  # the present decides
+        ("What plot is Wei on?", False),
+        ("Which tournament did Nate win in the beginning of November 2022?", False),  # a time
+        ("Where was Tim in the week before 16 November 2023?", False),
+    ],
+)
+def test_a_question_about_how_things_stood_before_a_change(query: str, past: bool) -> None:
+    assert asks_past(query) is past
+
+
+def test_a_past_question_puts_the_oldest_of_the_near_ties_first() -> None:
+    """A blind trial of a family chat: "what was the rent per person before the landlord put
+    it up" ranked the rise (£545 from January) over the flat taken in September (£520)."""
+    rise = _said("rise", 0.42, when(2024, 11, 20), "He's putting the rent up to £545 each.")
+    taken = _said("taken", 0.4, when(2024, 9, 10), "Flat 3, 9 Albany Road, £520 each a month.")
+    far = _said("far", 0.2, when(2024, 8, 1), "Lin and I met through the buddy scheme.")
+    ranked = rerank.past_first([rise, taken, far])
+    assert [s.gid for s in ranked] == ["taken", "rise", "far"]  # "far" is no near tie
+    assert "past" in taken.boosts and "past" not in rise.boosts
+    assert [s.rerank for s in ranked] == [0.4, 0.42, 0.2]  # scores as they were
+    assert [s.gid for s in rerank.present_first([rise, taken, far])] == ["rise", "taken", "far"]
+
+
+def test_a_past_question_is_reordered_only_with_the_step_on() -> None:
+    lists = {
+        "passage_vector": [
+            turn("new", "The U12s are coached by Marcus now", 0.9, occurred_at=when(2024, 5, 29)),
+            turn("old", "U12 coached by Priya, Marcus assists", 0.89, occurred_at=when(2024, 3, 1)),
+        ]
+    }
+    query = "who was running the U12 team before Marcus took over"
+    fused = FusionConfig.disabling({"rerank"})  # fused scores: rank 1 and 2, a near tie
+    on = rerank.rank(lists, query, fused, lambda _: {})
+    off = rerank.rank(lists, query, FusionConfig.disabling({"rerank", "past"}), lambda _: {})
+    assert [s.gid for s in on] == ["old", "new"]
+    assert [s.gid for s in off] == ["new", "old"]
 
 
 def _turn(gid: str, score: float, text: str) -> Scored:
