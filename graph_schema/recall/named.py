@@ -68,7 +68,11 @@ _COUNTED = re.compile(
     r"years?\b|seconds?\b|s\b|ms\b|miles?\b|km\b|percent\b|people\b|items?\b)",
     re.I,
 )
-_PLURAL = re.compile(r"(?<=\d)s$")  # an identifier's plural: "A100s", "p99s"
+# an identifier's plural: "A100s", "p99s"; not a numeronym's "s" ("k8s" is no plural of k8)
+_PLURAL = re.compile(r"(?<=\d\d)s$")
+# a number with a word of scale: "42k", "2.5m", "1bn" (held by "42,000": :func:`unheld_in`)
+_SCALED = re.compile(r"(\d+(?:\.\d+)?)(k|m|bn)", re.I)
+_SCALES = {"k": 1_000, "m": 1_000_000, "bn": 1_000_000_000}
 _CONTRACTION = re.compile(r"['\u2019](s|m|re|ve|ll|d|t)$", re.I)
 MIN_PREFIX = 5  # letters a misspelling or another form must share at the start
 MAX_REST = 2  # letters the shorter word may have beyond the shared start
@@ -179,6 +183,11 @@ _NOT_THING = frozenset((
 ))  # fmt: skip
 
 
+# words after the thing's first word that end it (the comment in :func:`thing_terms`)
+_THING_ENDS = frozenset(("per", "before", "after", "since", "during", "until", "excluding",
+                         "including"))  # fmt: skip
+
+
 # a verb's -ing form with a pronoun after the thing's first word starts a clause of its own
 # ("How much are the plane tickets costing us altogether?"): the thing ends before it
 _VERB_ING = re.compile(r"[a-z]{2,}ing (?:us|me|you|him|her|them|it)", re.I)
@@ -198,13 +207,15 @@ def thing_terms(text: str) -> list[str]:
         (
             i
             for i, w in enumerate(words[1:], 1)
-            if w.lower() == "per"
+            if w.lower() in _THING_ENDS
             or (i < len(words) - 1 and _VERB_ING.fullmatch(w + " " + words[i + 1]))
         ),
         None,
     )
     # "the plane tickets costing us altogether": a clause starts there; "the hotel for the
-    # wedding per night": a rate's unit, which "$340/night" holds without the word "per"
+    # wedding per night": a rate's unit, which "$340/night" holds without the word "per";
+    # "the walk-in repair before VAT", "the rent after the rise": a qualifier of the sum or
+    # of the time, not a word of the thing
     words = words[:end]
     parts = [p for w in words for p in w.split("-") if p]
     return [
@@ -273,8 +284,19 @@ def unheld_in(terms: list[str], texts: Iterable[str]) -> list[str]:
     ``HR`` in ``three``."""
     texts = list(texts)
     joined = "\n".join(texts).lower()
-    rest = [t for t in terms if not _verbatim(t, joined)]
+    rest = [t for t in terms if not any(_verbatim(f, joined) for f in _forms(t))]
     return unheld(rest, Vocabulary.of(texts)) if rest else []
+
+
+def _forms(term: str) -> list[str]:
+    """``term``, and a number with a word of scale written out: "42k" is held by "$42,000"
+    or "42000" ("budget started at 42k right?" of "raising the budget from $42,000"); "10k"
+    of a race by "10k" only."""
+    found = _SCALED.fullmatch(term)
+    if found is None:
+        return [term]
+    value = round(float(found[1]) * _SCALES[found[2].lower()])
+    return [term, f"{value:,}", str(value)]
 
 
 _WHOLE = r"(?<![^\W_]){}(?![^\W_])"

@@ -21,6 +21,9 @@ from graph_schema.recall.named import Vocabulary, named_terms, thing_terms, unhe
         # an identifier's plural is the identifier: a blind trial's notes say "8x A100"
         ("How many A100s can we use at the same time?", ["A100"]),
         ("Why can't the test runs go on the H100s?", ["H100"]),
+        # a numeronym keeps its "s" (a blind trial: "k8s" was read as "k8", never mentioned)
+        ("which k8s version is prod-east on now", ["k8s"]),
+        ("budget started at 42k right? what is it now", ["42k"]),
         ("What happened in the 1990s?", []),
         ("What time does Ben train on Wednesdays now?", ["Ben"]),  # a weekday, plural
         ("Did we move user_id to userId in v2?", ["user_id", "userId", "v2"]),
@@ -90,6 +93,14 @@ def test_unheld_in_texts_reads_a_verbatim_word_and_falls_back_to_the_vocabulary(
     assert unheld_in([], texts) == []
 
 
+def test_a_number_with_a_word_of_scale_is_held_written_out() -> None:
+    """A blind trial: "budget started at 42k right?" was not_found, the notes saying
+    "$42,000"; "10k" of a race is held by "10k" only."""
+    assert unheld_in(["42k"], ["raising the migration budget from $42,000 to $55,000"]) == []
+    assert unheld_in(["2.5m", "1bn"], ["2500000 rows, 1,000,000,000 events"]) == []
+    assert unheld_in(["10k"], ["Ben ran 10,500 steps and a 5k on Sunday"]) == ["10k"]
+
+
 def test_a_verbatim_match_is_a_whole_word() -> None:
     assert unheld_in(["HR", "Mia"], ["We walked through three rooms in Miami."]) == ["HR", "Mia"]
 
@@ -116,6 +127,10 @@ def test_a_verbatim_match_is_a_whole_word() -> None:
         # a rate's unit is no part of the thing: "$340/night" never says "per" (failed before:
         # "per" was a word of the thing, nothing held it, and the question was not_found)
         ("How much is the hotel for the wedding per night?", ["hotel", "wedding"]),
+        # a qualifier of the sum or of the time ends it too (a blind trial: "before" and
+        # "VAT" were words of the thing, the invoice that held the sum said neither)
+        ("how much was the walk-in repair before VAT", ["walk", "repair"]),
+        ("How much was the rent after the rise?", ["rent"]),
         ("How much is left in the budget?", []),  # a quantity, no thing named
         ("How much did Melanie spend on the trip?", []),  # spending: the answer need not say it
         # other shapes ask for what their answer need not spell
