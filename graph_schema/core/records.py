@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from neo4j.time import DateTime
@@ -24,3 +24,13 @@ def native(value: Any) -> Any:
 def as_datetime(value: Any) -> datetime | None:
     converted = native(value)
     return converted if isinstance(converted, datetime) else None
+
+
+def as_instant(value: Any) -> datetime | None:
+    """A point in time read as ``[epoch seconds, nanosecond]`` (the recall Cypher's
+    ``instant``), in UTC to the microsecond as :func:`native` gives it; None for null. The
+    driver turns a DateTime into Python in ~40 us, and a recall reads hundreds of them."""
+    if value is None:
+        return None
+    seconds, nanosecond = value
+    return datetime.fromtimestamp(seconds, UTC) + timedelta(microseconds=nanosecond // 1000)

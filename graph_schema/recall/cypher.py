@@ -122,6 +122,15 @@ def similarity(var: str) -> str:
 _SIMILARITY = similarity("a")
 
 
+def instant(expr: str) -> str:
+    """The temporal value ``expr`` as ``[epoch seconds, nanosecond]``, the seconds floored,
+    null for null (read by ``graph_schema.core.records.as_instant``): the driver's own
+    conversion of a DateTime costs ~40 us, and a recall's candidate rows carry hundreds
+    (docs/recall.md). Neo4j's ``epochSeconds`` rounds toward zero (-0.5 s is 0)."""
+    floor = "CASE WHEN t < datetime({epochSeconds: 0}) AND t.nanosecond > 0 THEN 1 ELSE 0 END"
+    return f"[t IN [{expr}] WHERE t IS NOT NULL | [t.epochSeconds - {floor}, t.nanosecond]][0]"
+
+
 def _group_columns(var: str) -> str:
     """``gid`` and ``speaker`` of assertion ``var``: its observation and that observation's
     speaker when it was distilled from one, else the assertion itself and its subject."""
@@ -140,17 +149,21 @@ RETURN
     + """,
   score AS similarity,
   a.text AS text, a.source_kind AS source_kind,
-  coalesce(head([(a)-[:EVIDENCED_BY]->(e:Evidence) WHERE e.occurred_at IS NOT NULL
-                 | e.occurred_at]), a.valid_from) AS occurred_at
+  """
+    + instant(
+        "coalesce(head([(a)-[:EVIDENCED_BY]->(e:Evidence) WHERE e.occurred_at IS NOT NULL"
+        " | e.occurred_at]), a.valid_from)"
+    )
+    + """ AS occurred_at
 ORDER BY score DESC, a.id
 """
 )
 
 # a passage row describes the turn itself: its own text and its own cosine to the query (the
 # context only decides the rank of the context lists)
-_PASSAGE_ROW = """
+_PASSAGE_ROW = f"""
 RETURN n.observation_id AS gid, similarity, n.text AS text, n.speaker AS speaker,
-       n.occurred_at AS occurred_at, true AS turn,
+       {instant("n.occurred_at")} AS occurred_at, true AS turn,
        head([(n)-[:OF]->(o:Observation) | o.source_kind]) AS source_kind
 ORDER BY score DESC, n.observation_id
 """
@@ -331,14 +344,14 @@ WITH n, score, """
 
 # --- graph expansion ----------------------------------------------------------------------------
 
-_NEIGHBOUR_ROW = """
+_NEIGHBOUR_ROW = f"""
 RETURN x.id AS gid,
        CASE WHEN $vector IS NULL THEN null ELSE head([(x)<-[:OF]-(p:Passage)
          WHERE p.embedding IS NOT NULL | vector.similarity.cosine(p.embedding, $vector)]) END
          AS similarity,
        coalesce(head([(x)<-[:OF]-(p:Passage) | p.text]), x.text, '') AS text,
-       x.speaker AS speaker, x.occurred_at AS occurred_at, x.source_kind AS source_kind,
-       EXISTS { (x)<-[:OF]-(:Passage) } AS turn
+       x.speaker AS speaker, {instant("x.occurred_at")} AS occurred_at,
+       x.source_kind AS source_kind, EXISTS {{ (x)<-[:OF]-(:Passage) }} AS turn
 """
 
 NEIGHBOUR_TURNS = (
@@ -390,7 +403,9 @@ WITH DISTINCT id AS source, x
 RETURN source, x.id AS gid, """
     + similarity("x")
     + """ AS similarity,
-       x.text AS text, x.subject AS speaker, x.valid_from AS occurred_at,
+       x.text AS text, x.subject AS speaker, """
+    + instant("x.valid_from")
+    + """ AS occurred_at,
        x.source_kind AS source_kind
 """
 )
@@ -426,7 +441,9 @@ ORDER BY coalesce(similarity, -1.0) DESC, x.id
 WITH source, collect({x: x, similarity: similarity})[..$entity_limit] AS rows
 UNWIND rows AS row
 WITH source, row.x AS x, row.similarity AS similarity
-RETURN source, similarity, x.text AS text, x.valid_from AS occurred_at,
+RETURN source, similarity, x.text AS text, """
+    + instant("x.valid_from")
+    + """ AS occurred_at,
   x.source_kind AS source_kind,
   """
     + _group_columns("x")

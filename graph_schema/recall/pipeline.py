@@ -16,7 +16,7 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction, Result
 
-from graph_schema.core.records import as_datetime
+from graph_schema.core.records import as_instant
 from graph_schema.core.types import Principal, SourceKind, Status, Tier
 from graph_schema.ledger.reads import DEFAULT_TIERS
 from graph_schema.ledger.records import assertion_out
@@ -133,7 +133,7 @@ def _candidate(record: Any) -> Candidate:
         similarity=_cosine(record["similarity"]),
         text=record["text"] or "",
         speaker=record["speaker"],
-        occurred_at=as_datetime(record["occurred_at"]),
+        occurred_at=as_instant(record["occurred_at"]),
         turn=bool(record.get("turn")),
         source_kind=record.get("source_kind"),
     )
