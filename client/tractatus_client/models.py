@@ -295,7 +295,8 @@ class RecallWhy(Model):
     ranks: dict[str, int] = Field(default_factory=dict)
     similarity: float | None = None
     coverage: float = 0.0
-    # the person or time the query names, a graph neighbour, a question about the present
+    # the person or time the query names, a graph neighbour, a question about the present or
+    # about how things stood before a change, a kind asked for, a current fact asked for
     boosts: list[
         Literal["speaker", "time", "graph", "present", "past", "mentioned", "kind", "fact"]
     ] = Field(default_factory=list)
