@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from graph_schema.recall.named import thing_terms, unheld_in
+from graph_schema.recall.named import sentences_about, thing_terms, unheld_in
 
 KIND = "amount"
 # "How much did X cost / charge / quote", "How much do they pay", "How much is the rent",
@@ -114,10 +114,20 @@ def missing(query: str, groups: Iterable[Read]) -> bool:
         return False
     read = list(groups)
     terms = thing_terms(query)
-    if terms:
-        read = [g for g in read if _holds(g, terms)]
-    return not any(states(t) for g in read for t in [*g.texts, g.question or ""])
+    if not terms:
+        return not any(states(t) for g in read for t in [*g.texts, g.question or ""])
+    return not any(_states_of(g, terms) for g in read if _holds(g, terms))
 
 
 def _holds(group: Read, terms: list[str]) -> bool:
     return not unheld_in(terms, [*group.texts, group.question or ""])
+
+
+def _states_of(group: Read, terms: list[str]) -> bool:
+    """Whether ``group`` states an amount of the thing ``terms`` name: in a reply to a
+    question that names it, anywhere ("How much was the bike?" - "Only 300 euros"); else in
+    the sentences that name it and the one after each (``sentences_about``: "Tasha is $30 a
+    walk. Pepper passed her Good Citizen test!" states no price of the test)."""
+    if group.question and not unheld_in(terms, [group.question]):
+        return any(states(t) for t in [*group.texts, group.question])
+    return any(states(t) for t in sentences_about(terms, list(group.texts)))

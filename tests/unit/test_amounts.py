@@ -82,3 +82,23 @@ def test_without_the_things_words_every_text_is_read() -> None:
     assert amounts.missing(query, [CANON, STUDIO]) is False
     assert amounts.missing(query, [CANON]) is True
     assert amounts.missing("What camera did Marcus buy?", [CANON]) is False  # asks no sum
+
+
+def test_the_amount_must_be_stated_near_the_things_name() -> None:
+    """In a text that names the thing, only the sentences naming it and the one after each
+    are read: the walker's price, said before the test, is no price of the test."""
+    walker = Read(
+        ["Pepper's new walker is Tasha, $30 a walk. Also Pepper passed her Good Citizen test!!"]
+    )
+    query = "How much did the Good Citizen test cost?"
+    assert amounts.missing(query, [walker]) is True
+    after = Read(["Pepper passed her Good Citizen test! It cost $40 but worth it."])
+    assert amounts.missing(query, [after]) is False
+    same = Read(["Tasha is great. Paid $40 for the Good Citizen test, she passed."])
+    assert amounts.missing(query, [same]) is False
+
+
+def test_a_thing_named_across_sentences_is_read_whole() -> None:
+    """No one sentence names every word of the thing: the whole text is read."""
+    spread = Read(["The Canon is here. The R6 was $2,100 with the lens."])
+    assert amounts.missing("How much did the Canon R6 cost?", [spread]) is False
