@@ -9,7 +9,8 @@ address). The answer lists the kind (``phone_number``, ``email_address``) in
 ``missing_kinds``, as it lists a kind of thing nothing names.
 
 A phone number is a run of 7 to 15 digits, spaced or joined by dashes, dots or brackets,
-with an optional leading "+", that is no ISO date ("2025-03-14"); an email address is
+with an optional leading "+", that is no ISO date ("2025-03-14") and no part of an
+identifier ("CA-48213077", "INV-2024-0316"); an email address is
 ``name@domain.tld``. Lenient: any such number counts, whatever it numbers.
 """
 
@@ -21,19 +22,21 @@ from collections.abc import Iterable
 from graph_schema.recall.named import named_terms, unheld_in
 
 EMAIL, PHONE = "email_address", "phone_number"
+# whose detail it is: "Sam's", "her", "what is" (the detail then ends its sentence: "do you
+# have Ms. Okafor's email? want to thank her" asks for it, "Okafor's email about the
+# deadline" names a message)
+_WHOSE = r"(?:['\u2019]s|\b(?:his|her|their|your|my|what\s+is|what['\u2019]s))\s+"
+_ENDS = r"\s*(?:[?.!,;]|$)"
 # "What's Ms. Alvarez's email address?", "Which e-mail address ...", "What is Sam's email?"
-_ASKS_EMAIL = re.compile(
-    r"\be-?mail\s+address(?:es)?\b|(?:['\u2019]s|\bwhat\s+is|\bwhat['\u2019]s)\s+e-?mail\s*\??\s*$",
-    re.I,
-)
+_ASKS_EMAIL = re.compile(rf"\be-?mail\s+address(?:es)?\b|{_WHOSE}e-?mail{_ENDS}", re.I)
 # "What's Tomasz's phone number?", "his mobile number", "What is Priya's phone?"
 _ASKS_PHONE = re.compile(
-    r"\b(?:phone|mobile|cell|telephone)\s+(?:number|no\.?)s?\b"
-    r"|['\u2019]s\s+(?:phone|mobile|cell)\s*\??\s*$",
+    rf"\b(?:phone|mobile|cell|telephone)\s+(?:number|no\.?)s?\b|{_WHOSE}(?:phone|mobile|cell){_ENDS}",
     re.I,
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_DIGITS = re.compile(r"\+?\(?\d[\d\s().-]*\d")
+# digits not joined to letters: "CA-48213077", "INV-2024-036", "R2-0412" are identifiers
+_DIGITS = re.compile(r"(?<![\w-])(?<![^\W\d_][-#/])\+?\(?\d[\d\s().-]*\d(?!\w)")
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 

@@ -179,7 +179,11 @@ _PRICE_ASKED = re.compile(
 # words of such a phrase that name no thing of their own
 _NOT_THING = frozenset((
     "current", "latest", "new", "old", "now", "last", "first", "next", "this", "that", "these",
-    "those", "its", "their", "our", "my", "your", "team"
+    "those", "its", "their", "our", "my", "your", "team",
+    # when or how much, not what: "How much were the flights originally, per person?"
+    "originally", "initially", "previously", "formerly", "currently", "nowadays", "recently",
+    "eventually", "finally", "actually", "exactly", "roughly", "approximately", "altogether",
+    "overall", "total",
 ))  # fmt: skip
 
 

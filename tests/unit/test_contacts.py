@@ -20,6 +20,11 @@ from graph_schema.recall.contacts import EMAIL, PHONE
         ("Where should invoices be emailed these days?", []),  # a place to send, no address
         ("How many people are on the mobile team now?", []),
         ("Did Maya email us about the outage?", []),
+        # the detail ends its sentence: it is asked for (a blind trial's, answered before)
+        ("do you have Ms. Okafor's email? want to send her a thank-you note", [EMAIL]),
+        ("what's his cell, I need to call him", [PHONE]),
+        ("Did you read Okafor's email about the deadline?", []),  # a message, no address
+        ("Did Priya's phone break again?", []),
     ],
 )  # fmt: skip
 def test_the_questions_that_ask_for_a_contact_detail(query: str, kinds: list[str]) -> None:
@@ -36,6 +41,11 @@ def test_the_questions_that_ask_for_a_contact_detail(query: str, kinds: list[str
         (PHONE, "the run on 2025-03-14 took 38m", False),  # a date, no number to call
         (PHONE, "row count 1,356 (as of 2025-03-12 07:10 UTC)", False),
         (PHONE, "Ticket PB-5531, fee $120", False),
+        # an identifier's digits are no number to call (a blind trial: "Mrs. Dorsey's phone
+        # number?" was answered by the note of this account)
+        (PHONE, "Common App account CA-48213077 created", False),
+        (PHONE, "invoice INV-2024-0316 and order #SO-20240316", False),
+        (PHONE, "ref 48213077AB", False),
         (EMAIL, "send invoices to jordan.blake@kestrelfreight.com", True),
         (EMAIL, "email Jordan about the invoices", False),
     ],

@@ -131,6 +131,10 @@ def test_a_verbatim_match_is_a_whole_word() -> None:
         # "VAT" were words of the thing, the invoice that held the sum said neither)
         ("how much was the walk-in repair before VAT", ["walk", "repair"]),
         ("How much was the rent after the rise?", ["rent"]),
+        # a word of when or how much is no word of the thing (a blind trial: "originally"
+        # was one, nothing held it, and the question was not_found)
+        ("How much were the flights originally, per person?", ["flights"]),
+        ("How much was the trip in total?", ["trip"]),
         ("How much is left in the budget?", []),  # a quantity, no thing named
         ("How much did Melanie spend on the trip?", []),  # spending: the answer need not say it
         # other shapes ask for what their answer need not spell
