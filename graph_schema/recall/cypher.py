@@ -451,13 +451,17 @@ RETURN source, similarity, x.text AS text, """
 
 # --- results: the qualifying assertions of the chosen groups ------------------------------------
 
+# What the ranking's rules read of each qualifying assertion (its sentence, its cosine, the
+# fact's ends, who said it): the whole answer (evidence, versions, record times) is read only
+# for the assertions returned (RESULT_ASSERTIONS), a few of the hundreds read here, whose
+# dozens of DateTime values each the driver converts slowly (docs/recall.md, latency).
 _RESULT_TAIL = (
     """
 RETURN gid, """
     + _SIMILARITY
     + """ AS similarity, a.text AS text,
+  a {.id, .subject, .predicate, .object, .polarity, .source_kind} AS assertion
 """
-    + ledger_cypher.ASSERTION_PROJECTION
 )
 
 OBSERVATION_ASSERTIONS = (
@@ -479,6 +483,20 @@ MATCH (a:Assertion {id: gid})
 WHERE """
     + assertion_filter("a")
     + _RESULT_TAIL
+)
+
+# The assertions an answer returns, whole (``$lists.ids``: their ids, read by the statements
+# above in the same transaction; the caller's filter again, so nothing else is read).
+RESULT_ASSERTIONS = (
+    """
+UNWIND $lists.ids AS id
+MATCH (a:Assertion {id: id})
+WHERE """
+    + assertion_filter("a", conversation=False)
+    + """
+RETURN a.id AS id,
+"""
+    + ledger_cypher.ASSERTION_PROJECTION
 )
 
 # The turn a result was distilled from, as the caller may read it (GET /v1/observations/{id}'s

@@ -272,13 +272,21 @@ def neighbours(
 def fetch_results(
     tx: ManagedTransaction, p: dict[str, Any], gids: list[str]
 ) -> dict[str, list[Any]]:
-    """The visible assertions of the groups ``gids``, by group."""
+    """The visible assertions of the groups ``gids``, by group: what the rules read of each
+    (its sentence, cosine, ends, kind of source); :func:`fetch_assertions` reads the whole of
+    those returned."""
     by_group: dict[str, list[Any]] = {}
     params = {**p, "lists": {"ids": gids}}
     for statement in (q.OBSERVATION_ASSERTIONS, q.GROUP_ASSERTIONS):
         for record in _run(tx, statement, params):
             by_group.setdefault(record["gid"], []).append(record)
     return by_group
+
+
+def fetch_assertions(tx: ManagedTransaction, p: dict[str, Any], ids: list[str]) -> dict[str, Any]:
+    """The visible assertions ``ids`` whole (``ledger.cypher.ASSERTION_PROJECTION``), by id."""
+    params = {**p, "lists": {"ids": list(dict.fromkeys(ids))}}
+    return {record["id"]: record for record in _run(tx, q.RESULT_ASSERTIONS, params)}
 
 
 @dataclass
@@ -512,18 +520,27 @@ class _Status:
         return NamedPerson(name=self.person, others_relevance=others)
 
 
+@dataclass(frozen=True)
+class _Chosen:
+    """A group returned: its best assertion (read whole afterwards) and how it matched."""
+
+    group: Scored
+    assertion_id: str
+    similarity: float | None
+    cover: float
+
+
 def _results(
     work: _Work, query: RecallQuery, config: FusionConfig
-) -> tuple[list[tuple[str, RecallResult]], _Status]:
-    """The top k results with their groups' ids, and the status read from the best
-    STATUS_DEPTH groups (not from the k returned: a status that changed with k would answer a
-    question at k = 3 and refuse it at k = 10)."""
+) -> tuple[list[_Chosen], _Status]:
+    """The top k groups, and the status read from the best STATUS_DEPTH groups (not from the
+    k returned: a status that changed with k would answer a question at k = 3 and refuse it
+    at k = 10)."""
     # A CJK query's status reads coverage alone: the shipped embedding model is English and
     # does not separate Chinese texts (docs/recall.md, "Threshold").
     terms = content_terms(query.text)
-    top = config.max_score()
     status = _Status.reading(work, query, config)
-    results: list[tuple[str, RecallResult]] = []
+    chosen: list[_Chosen] = []
     read = 0
     for s in work.ranked:
         records = work.records.get(s.gid)
@@ -536,23 +553,21 @@ def _results(
             plain = fusion.relevance(None if query.cjk else group_sim, group_cover)
             status.add(s, records, query, plain)
             read += 1
-        if len(results) < query.k:
-            results.append((s.gid, _result(s, record, group_sim, group_cover, query, top)))
-        if len(results) == query.k and read == STATUS_DEPTH:
+        if len(chosen) < query.k:
+            chosen.append(_Chosen(s, record["assertion"]["id"], group_sim, group_cover))
+        if len(chosen) == query.k and read == STATUS_DEPTH:
             break
     status.relevance = round(status.relevance, 6)
-    return results, status
+    return chosen, status
 
 
-def _result(
-    s: Scored, record: Any, similarity: float | None, cover: float, query: RecallQuery, top: float
-) -> RecallResult:
+def _result(c: _Chosen, record: Any, query: RecallQuery, top: float) -> RecallResult:
     out = assertion_out(record, known_at=query.known_at)
     return RecallResult(
         assertion=out,
-        score=round(_score(s, top), 6),
+        score=round(_score(c.group, top), 6),
         evidence=out.evidence,
-        why=_why(s, similarity, cover),
+        why=_why(c.group, c.similarity, c.cover),
     )
 
 
@@ -564,7 +579,10 @@ def _read(
     the ranking."""
     work = _search(tx, p, query, config)
     chosen, status = _results(work, query, config)
-    return work, origins.attach(tx, p["groups"], chosen), status
+    whole = fetch_assertions(tx, p, [c.assertion_id for c in chosen])
+    top = config.max_score()
+    results = [(c.group.gid, _result(c, whole[c.assertion_id], query, top)) for c in chosen]
+    return work, origins.attach(tx, p["groups"], results), status
 
 
 def _person_relevance(

@@ -72,6 +72,7 @@ def _statements(
     nothing = [f"tractatus-warm-up-{uuid.uuid4().hex}"]
     pipeline.neighbours(tx, p, nothing)
     pipeline.fetch_results(tx, p, nothing)
+    pipeline.fetch_assertions(tx, p, nothing)
 
 
 def warm(

@@ -156,6 +156,33 @@ def test_superseded_facts_are_out_unless_asked_for_and_known_at_goes_back(
     assert set(ids(everything)) == {old["id"], new["id"]}
 
 
+def test_a_result_is_the_whole_assertion_its_versions_included(
+    api: dict[str, Api], subject: str
+) -> None:
+    """The rules read a lean row of each candidate; the assertions returned are read whole
+    (pipeline.fetch_assertions): evidence, record and validity times, and the versions either
+    side, as the write returned them."""
+    old = write(
+        api["alice"],
+        assertion(subject, "tech_stack", "Svelte", valid_from="2026-01-01T00:00:00+00:00"),
+    )
+    new = write(
+        api["alice"],
+        assertion(subject, "tech_stack", "Solid", valid_from="2026-03-01T00:00:00+00:00"),
+    )
+    assert new["supersedes"] == [old["id"]]
+    query = "which frontend framework is the tech stack?"
+    now = recall(api["alice"], query, filters={"subject": subject})
+    assert [r["assertion"] for r in now["results"]] == [new]
+    assert now["results"][0]["evidence"] == new["evidence"]
+    both = recall(api["alice"], query, filters={"subject": subject, "include_superseded": True})
+    earlier = next(r["assertion"] for r in both["results"] if r["assertion"]["id"] == old["id"])
+    assert earlier["superseded_by"] == [new["id"]]
+    assert earlier["valid_to"] == new["valid_from"]  # closed by the later version
+    changed = {k for k in earlier if earlier[k] != old[k]}
+    assert changed == {"superseded_by", "valid_to"}, (changed, earlier, old)
+
+
 def test_filters_restrict_before_ranking(api: dict[str, Api], subject: str) -> None:
     w = words()
     low = write(api["alice"], assertion(subject, "uses", f"{w[0]} editor", confidence=0.3))

@@ -92,6 +92,7 @@ def test_the_lengths_of_a_recalls_lists_make_no_new_plans(
                     session.execute_read(pipeline.candidate_lists, p, query, config)
                     session.execute_read(pipeline.neighbours, p, ids)
                     session.execute_read(pipeline.fetch_results, p, ids)
+                    session.execute_read(pipeline.fetch_assertions, p, ids)
 
         return work
 
