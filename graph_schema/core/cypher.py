@@ -10,7 +10,7 @@ travel as ``$parameters``. The only text spliced into a statement is a node vari
 from __future__ import annotations
 
 _VARIABLES = frozenset(
-    {"a", "d", "e", "o", "ev", "cause", "effect", "x", "s", "q", "t", "n", "src", "sup"}
+    {"a", "d", "e", "o", "ev", "cause", "effect", "x", "s", "q", "t", "n", "y", "src", "sup"}
 )
 # The record time a lifecycle builder reads transitions at: a read's ``$known_at``, or a
 # write's ``$now``.
@@ -107,6 +107,32 @@ STABLE_PLAN = "CYPHER replan=skip\n"
 def stable(statement: str) -> str:
     """``statement`` keeping its cached plan when statistics move (see STABLE_PLAN)."""
     return STABLE_PLAN + statement.lstrip("\n")
+
+
+def turns_beside(
+    turn: str, var: str, *, after: bool, where: str, limit: str = "1", returns: str = ""
+) -> str:
+    """The body of a subquery: the turns of ``turn``'s conversation just before it (``after``:
+    just after it) in the order (occurred_at, id), nearest first, that pass ``where``; at
+    most ``limit``. The turns are read from the index (conversation_id, occurred_at) in its
+    order, ties on the time sorted by id alone, so the statement reads the turns up to the
+    nearest that passes, not the whole conversation: written as a filter on "earlier, or at
+    the same time with a lower id", the planner read every earlier turn of the conversation
+    and sorted them, for each turn asked (docs/recall.md, latency). ``returns``: what each row
+    returns (``var`` itself by default)."""
+    for name in (turn, var):
+        if name not in _VARIABLES:
+            raise ValueError(f"unknown Cypher variable {name!r}")
+    side, order = (">", "") if after else ("<", " DESC")
+    keys = ", ".join(f"{var}.{k}{order}" for k in ("conversation_id", "occurred_at", "id"))
+    return f"""
+  MATCH ({var}:Observation)
+  WHERE {var}.conversation_id = {turn}.conversation_id
+    AND {var}.occurred_at {side}= {turn}.occurred_at
+  WITH {var} ORDER BY {keys}
+  WITH {var} WHERE ({var}.occurred_at {side} {turn}.occurred_at OR {var}.id {side} {turn}.id)
+    AND {where}
+  RETURN {returns or var} LIMIT {limit}"""
 
 
 def set_times(var: str, source: str, keys: tuple[str, ...]) -> str:

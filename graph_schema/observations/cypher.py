@@ -3,7 +3,7 @@ an assertion's evidence may name, and one observation with its neighbouring turn
 
 from __future__ import annotations
 
-from graph_schema.core.cypher import set_times, stable, visible
+from graph_schema.core.cypher import set_times, stable, turns_beside, visible
 
 OBSERVATION_TIMES = ("occurred_at", "received_at")
 
@@ -66,6 +66,8 @@ _OBSERVATION_PROJECTION = (
 )
 
 
+_BESIDE = "n " + _OBSERVATION_PROJECTION
+
 GET_OBSERVATION = (
     """
 MATCH (o:Observation {id: $id})
@@ -75,24 +77,12 @@ WHERE """
 RETURN o """
     + _OBSERVATION_PROJECTION
     + """ AS observation,
-  COLLECT {
-    MATCH (n:Observation {conversation_id: o.conversation_id})
-    WHERE """
-    + visible("n")
-    + """ AND (n.occurred_at < o.occurred_at OR (n.occurred_at = o.occurred_at AND n.id < o.id))
-    WITH n ORDER BY n.occurred_at DESC, n.id DESC LIMIT $context
-    RETURN n """
-    + _OBSERVATION_PROJECTION
+  COLLECT {"""
+    + turns_beside("o", "n", after=False, where=visible("n"), limit="$context", returns=_BESIDE)
     + """
   } AS before,
-  COLLECT {
-    MATCH (n:Observation {conversation_id: o.conversation_id})
-    WHERE """
-    + visible("n")
-    + """ AND (n.occurred_at > o.occurred_at OR (n.occurred_at = o.occurred_at AND n.id > o.id))
-    WITH n ORDER BY n.occurred_at, n.id LIMIT $context
-    RETURN n """
-    + _OBSERVATION_PROJECTION
+  COLLECT {"""
+    + turns_beside("o", "n", after=True, where=visible("n"), limit="$context", returns=_BESIDE)
     + """
   } AS after
 """

@@ -39,6 +39,7 @@ from graph_schema.core.cypher import (
     effective_tier,
     known_and_valid,
     readers_of,
+    turns_beside,
     visible,
 )
 from graph_schema.ledger import cypher as ledger_cypher
@@ -361,22 +362,12 @@ MATCH (o:Observation {id: id})
 WHERE o.conversation_id IS NOT NULL AND """
     + visible("o")
     + """
-CALL (o) {
-  MATCH (x:Observation {conversation_id: o.conversation_id})
-  WHERE x.occurred_at < o.occurred_at OR (x.occurred_at = o.occurred_at AND x.id < o.id)
-  WITH x ORDER BY x.occurred_at DESC, x.id DESC
-  WITH x WHERE """
-    + observation_filter("x")
+CALL (o) {"""
+    + turns_beside("o", "x", after=False, where=observation_filter("x"))
     + """
-  RETURN x LIMIT 1
-  UNION
-  MATCH (x:Observation {conversation_id: o.conversation_id})
-  WHERE x.occurred_at > o.occurred_at OR (x.occurred_at = o.occurred_at AND x.id > o.id)
-  WITH x ORDER BY x.occurred_at, x.id
-  WITH x WHERE """
-    + observation_filter("x")
+  UNION"""
+    + turns_beside("o", "x", after=True, where=observation_filter("x"))
     + """
-  RETURN x LIMIT 1
 }
 WITH id AS source, x
 """
@@ -526,15 +517,14 @@ RETURN o.id AS id, o.speaker AS speaker, o.occurred_at AS occurred_at, n AS char
 # it took as context (``context_of``); it is stale when that is no longer the previous turn (a
 # turn arrived out of order between them) and is then rebuilt: deleted and written again.
 
-_PREVIOUS_TURN = """
-CALL (o) {
-  OPTIONAL MATCH (x:Observation {conversation_id: o.conversation_id})
-  WHERE o.conversation_id IS NOT NULL AND x.access = o.access AND x.id <> o.id
-    AND (x.occurred_at < o.occurred_at OR (x.occurred_at = o.occurred_at AND x.id < o.id))
-  WITH x ORDER BY x.occurred_at DESC, x.id DESC LIMIT 1
-  RETURN x
+_PREVIOUS_TURN = (
+    """
+OPTIONAL CALL (o) {"""
+    + turns_beside("o", "x", after=False, where="x.access = o.access")
+    + """
 }
 """
+)
 
 _PASSAGE_SOURCE = """
 RETURN o {.id, .text, .speaker, .occurred_at, .conversation_id, .task_id, .access} AS obs,
@@ -578,12 +568,9 @@ STALE_PASSAGES = (
     """
 UNWIND $ids AS id
 MATCH (t:Observation {id: id})
-CALL (t) {
-  OPTIONAL MATCH (y:Observation {conversation_id: t.conversation_id})
-  WHERE t.conversation_id IS NOT NULL AND y.access = t.access AND y.id <> t.id
-    AND (y.occurred_at > t.occurred_at OR (y.occurred_at = t.occurred_at AND y.id > t.id))
-  WITH y ORDER BY y.occurred_at, y.id LIMIT 1
-  RETURN y
+OPTIONAL CALL (t) {"""
+    + turns_beside("t", "y", after=True, where="y.access = t.access")
+    + """
 }
 UNWIND [t, y] AS o
 WITH DISTINCT o WHERE o IS NOT NULL

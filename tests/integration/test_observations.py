@@ -402,6 +402,31 @@ def test_neighbouring_turns_come_in_conversation_order(apis: dict[str, Api]) -> 
     assert [o["text"] for o in data["after"]] == ["Turn 0."]
 
 
+def test_turns_at_the_same_time_are_ordered_by_id(apis: dict[str, Api]) -> None:
+    """The conversation's order is (occurred_at, id): turns written with one time stand in
+    the order of their ids, between the turns before and after that time (the turns beside are
+    read from the index in its order, ties sorted by id alone: core.cypher.turns_beside)."""
+    conversation = f"conv-{uuid.uuid4().hex[:8]}"
+    times = ["2026-03-01T10:00:01+00:00"] * 3 + [
+        "2026-03-01T10:00:00+00:00",
+        "2026-03-01T10:00:02+00:00",
+    ]
+    written = []
+    for n, at in enumerate(times):
+        body = observation(f"Turn {n}.", occurred_at=at, conversation_id=conversation)
+        response = apis["alice"].post("/v1/observations", body)
+        assert response.status_code == 201, response.text
+        written.append((at, response.json()["observation_id"], f"Turn {n}."))
+    order = [text for _, _, text in sorted(written)]
+    for _, oid, text in written:
+        got = apis["alice"].get(f"/v1/observations/{oid}", context=5)
+        assert got.status_code == 200, got.text
+        data = got.json()
+        i = order.index(text)
+        assert [o["text"] for o in data["before"]] == order[:i], (text, order)  # in order
+        assert [o["text"] for o in data["after"]] == order[i + 1 :], (text, order)
+
+
 def test_raw_text_is_dropped_when_retention_is_off(driver: Driver, settings: Settings) -> None:
     ctx = Context(
         driver=driver,
