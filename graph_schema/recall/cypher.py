@@ -206,11 +206,13 @@ ORDER BY score DESC, a.id LIMIT $limit
     + _ASSERTION_ROW
 )
 
+# ``o.occurred_at IS NOT NULL`` (every observation has one) lets the planner seek the index
+# (conversation_id, occurred_at): with the first key alone it scanned every observation
 ASSERTION_VECTOR_SCAN_CONVERSATION = (
     """
 MATCH (o:Observation {conversation_id: $conversation_id})<-[:FROM]-(:Evidence)
       <-[:EVIDENCED_BY]-(a:Assertion)
-WHERE a.embedding IS NOT NULL AND """
+WHERE o.occurred_at IS NOT NULL AND a.embedding IS NOT NULL AND """
     + assertion_filter("a", conversation=False)
     + _ASSERTION_SCAN_TAIL
 )

@@ -13,6 +13,7 @@ from neo4j import Driver
 
 import graph_schema
 from graph_schema.core import cypher
+from graph_schema.observations import cypher as cypher_observations
 from graph_schema.recall import cypher as cypher_recall
 from graph_schema.schema.migrations import LATEST_VERSION, current_version
 
@@ -76,3 +77,31 @@ def test_statements_that_skip_replanning_plan_as_index_seeks_on_an_empty_store(
         operators = _operators(summary.plan)
         scans = [op for op in operators if "Scan" in op]
         assert not scans, f"{name} scans on an empty store: {operators}"
+
+
+# statements that read one conversation's turns: they must seek them by the index
+# (conversation_id, occurred_at) and read the turns beside a turn in its order
+BY_CONVERSATION = {
+    "ASSERTION_VECTOR_SCAN_CONVERSATION": cypher_recall.ASSERTION_VECTOR_SCAN_CONVERSATION,
+    "PASSAGE_VECTOR_SCAN_CONVERSATION": cypher_recall.PASSAGE_VECTOR_SCAN_CONVERSATION,
+    "NEIGHBOUR_TURNS": cypher_recall.NEIGHBOUR_TURNS,
+    "STALE_PASSAGES": cypher_recall.STALE_PASSAGES,
+    "GET_OBSERVATION": cypher_observations.GET_OBSERVATION,
+}
+BESIDE = {"NEIGHBOUR_TURNS", "STALE_PASSAGES", "GET_OBSERVATION"}
+
+
+@pytest.mark.parametrize("name", sorted(BY_CONVERSATION))
+def test_a_conversations_turns_are_sought_by_the_index_not_scanned(
+    driver: Driver, name: str
+) -> None:
+    """The assertion scan of a conversation read every Observation of the store (its match
+    named the index's first key only), and the turns beside a turn were read whole and sorted
+    for each turn asked (docs/recall.md, latency): neither scales with the store."""
+    with driver.session(database="neo4j") as session:
+        summary = session.run(f"EXPLAIN {BY_CONVERSATION[name]}").consume()
+    assert summary.plan is not None, name
+    operators = _operators(summary.plan)
+    assert not [op for op in operators if "Scan" in op], f"{name}: {operators}"
+    if name in BESIDE:
+        assert "Sort" not in operators and "PartialSort" in operators, f"{name}: {operators}"
