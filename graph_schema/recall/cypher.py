@@ -225,10 +225,12 @@ WHERE a.embedding IS NOT NULL AND """
     + _ASSERTION_SCAN_TAIL
 )
 
+# ``a.predicate IS NOT NULL`` (every assertion has one): the index (subject, predicate) is
+# sought, not every Assertion of the store scanned
 ASSERTION_VECTOR_SCAN_SUBJECT = (
     """
 MATCH (a:Assertion)
-WHERE a.subject = $subject AND a.embedding IS NOT NULL AND """
+WHERE a.subject = $subject AND a.predicate IS NOT NULL AND a.embedding IS NOT NULL AND """
     + assertion_filter("a")
     + _ASSERTION_SCAN_TAIL
 )

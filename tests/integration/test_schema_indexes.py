@@ -79,10 +79,12 @@ def test_statements_that_skip_replanning_plan_as_index_seeks_on_an_empty_store(
         assert not scans, f"{name} scans on an empty store: {operators}"
 
 
-# statements that read one conversation's turns: they must seek them by the index
-# (conversation_id, occurred_at) and read the turns beside a turn in its order
+# statements that read one conversation's turns (or one subject's facts): they must seek them
+# by the index (conversation_id, occurred_at) (or (subject, predicate)) and read the turns
+# beside a turn in its order
 BY_CONVERSATION = {
     "ASSERTION_VECTOR_SCAN_CONVERSATION": cypher_recall.ASSERTION_VECTOR_SCAN_CONVERSATION,
+    "ASSERTION_VECTOR_SCAN_SUBJECT": cypher_recall.ASSERTION_VECTOR_SCAN_SUBJECT,
     "PASSAGE_VECTOR_SCAN_CONVERSATION": cypher_recall.PASSAGE_VECTOR_SCAN_CONVERSATION,
     "NEIGHBOUR_TURNS": cypher_recall.NEIGHBOUR_TURNS,
     "STALE_PASSAGES": cypher_recall.STALE_PASSAGES,
@@ -95,8 +97,9 @@ BESIDE = {"NEIGHBOUR_TURNS", "STALE_PASSAGES", "GET_OBSERVATION"}
 def test_a_conversations_turns_are_sought_by_the_index_not_scanned(
     driver: Driver, name: str
 ) -> None:
-    """The assertion scan of a conversation read every Observation of the store (its match
-    named the index's first key only), and the turns beside a turn were read whole and sorted
+    """The assertion scans of a conversation and of a subject read every Observation (every
+    Assertion) of the store (their match named the index's first key only), and the turns
+    beside a turn were read whole and sorted
     for each turn asked (docs/recall.md, latency): neither scales with the store."""
     with driver.session(database="neo4j") as session:
         summary = session.run(f"EXPLAIN {BY_CONVERSATION[name]}").consume()
