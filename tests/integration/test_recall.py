@@ -131,17 +131,23 @@ def test_full_text_ranks_do_not_move_when_hidden_documents_share_a_query_word(
     ]
 
 
+def two_versions(
+    api: Api, subject: str, first: str, second: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``subject``'s tech stack, ``first`` from January, then ``second`` from March."""
+    old = write(
+        api, assertion(subject, "tech_stack", first, valid_from="2026-01-01T00:00:00+00:00")
+    )
+    new = write(
+        api, assertion(subject, "tech_stack", second, valid_from="2026-03-01T00:00:00+00:00")
+    )
+    return old, new
+
+
 def test_superseded_facts_are_out_unless_asked_for_and_known_at_goes_back(
     api: dict[str, Api], subject: str
 ) -> None:
-    old = write(
-        api["alice"],
-        assertion(subject, "tech_stack", "Vue", valid_from="2026-01-01T00:00:00+00:00"),
-    )
-    new = write(
-        api["alice"],
-        assertion(subject, "tech_stack", "React", valid_from="2026-03-01T00:00:00+00:00"),
-    )
+    old, new = two_versions(api["alice"], subject, "Vue", "React")
     body = {"filters": {"subject": subject}}
     query = "which frontend framework is the tech stack?"
     now = recall(api["alice"], query, **body)
@@ -162,14 +168,7 @@ def test_a_result_is_the_whole_assertion_its_versions_included(
     """The rules read a lean row of each candidate; the assertions returned are read whole
     (pipeline.fetch_assertions): evidence, record and validity times, and the versions either
     side, as the write returned them."""
-    old = write(
-        api["alice"],
-        assertion(subject, "tech_stack", "Svelte", valid_from="2026-01-01T00:00:00+00:00"),
-    )
-    new = write(
-        api["alice"],
-        assertion(subject, "tech_stack", "Solid", valid_from="2026-03-01T00:00:00+00:00"),
-    )
+    old, new = two_versions(api["alice"], subject, "Svelte", "Solid")
     assert new["supersedes"] == [old["id"]]
     query = "which frontend framework is the tech stack?"
     now = recall(api["alice"], query, filters={"subject": subject})
