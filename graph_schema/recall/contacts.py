@@ -27,11 +27,16 @@ EMAIL, PHONE = "email_address", "phone_number"
 # deadline" names a message)
 _WHOSE = r"(?:['\u2019]s|\b(?:his|her|their|your|my|what\s+is|what['\u2019]s))\s+"
 _ENDS = r"\s*(?:[?.!,;]|$)"
+# or named after it: "What is the email of Shift Removals?", "the phone for the plumber"
+_OF = r"\bthe\s+(?:{})\s+(?:of|for)\b"
 # "What's Ms. Alvarez's email address?", "Which e-mail address ...", "What is Sam's email?"
-_ASKS_EMAIL = re.compile(rf"\be-?mail\s+address(?:es)?\b|{_WHOSE}e-?mail{_ENDS}", re.I)
+_ASKS_EMAIL = re.compile(
+    rf"\be-?mail\s+address(?:es)?\b|{_WHOSE}e-?mail{_ENDS}|{_OF.format('e-?mail')}", re.I
+)
 # "What's Tomasz's phone number?", "his mobile number", "What is Priya's phone?"
 _ASKS_PHONE = re.compile(
-    rf"\b(?:phone|mobile|cell|telephone)\s+(?:number|no\.?)s?\b|{_WHOSE}(?:phone|mobile|cell){_ENDS}",
+    rf"\b(?:phone|mobile|cell|telephone)\s+(?:number|no\.?)s?\b|{_WHOSE}(?:phone|mobile|cell){_ENDS}"
+    rf"|{_OF.format('phone|mobile|cell')}",
     re.I,
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
