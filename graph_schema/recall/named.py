@@ -243,7 +243,7 @@ class Vocabulary:
     def of(cls, texts: Iterable[str]) -> Vocabulary:
         found: set[str] = set()
         for text in texts:
-            lowered = (text or "").lower()
+            lowered = apart((text or "").lower())
             found.update(_WORD.findall(lowered))
             found.update(re.findall(r"[^\W_]+", lowered))
         return cls(frozenset(found), frozenset(stem(w) for w in found))
@@ -287,9 +287,16 @@ def unheld_in(terms: list[str], texts: Iterable[str]) -> list[str]:
     their candidates say: a speaker, a place); ``INC-40`` is not found in ``INC-405``, nor
     ``HR`` in ``three``."""
     texts = list(texts)
-    joined = "\n".join(texts).lower()
+    joined = apart("\n".join(texts).lower())
     rest = [t for t in terms if not any(_verbatim(f, joined) for f in _forms(t))]
     return unheld(rest, Vocabulary.of(texts)) if rest else []
+
+
+def apart(text: str) -> str:
+    """``text`` with its CJK runs set apart by spaces: Chinese writes a Latin name against its
+    own words, and "我拿到了Northgate医院的工作" holds "Northgate" (a word of letters and
+    ideographs, it was unheld, and the question naming Northgate `not_found`)."""
+    return _CJK_RUN.sub(lambda m: f" {m.group(0)} ", text)
 
 
 def _forms(term: str) -> list[str]:

@@ -150,3 +150,13 @@ def test_thing_terms_are_the_words_of_a_thing_an_agents_work_question_asks_about
     """ "Who owns the mobile app?" was answered with the kickoff note about other owners
     (failed before: no such terms)."""
     assert thing_terms(query) == terms
+
+
+def test_a_latin_name_written_against_chinese_words_is_held() -> None:
+    """Chinese writes a Latin name against its own words: "Northgate医院" holds "Northgate"
+    (a blind trial's "Wei's start date at Northgate got moved" was not_found, the name read
+    as one word with the ideographs after it)."""
+    text = "我拿到了Northgate医院药房技术员的工作！4月8日开始上班"
+    assert unheld_in(["Northgate"], [text]) == []
+    assert Vocabulary.of([text]).holds("Northgate")
+    assert unheld_in(["Eastgate"], [text]) == ["Eastgate"]
