@@ -10,12 +10,17 @@ from __future__ import annotations
 import importlib.util
 import sys
 import uuid
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from neo4j import Driver
+
+if TYPE_CHECKING:
+    from server.settings import Settings
 
 KEYS = {
     "alice": "tr_test_alice_000000000000000000000000",
@@ -176,3 +181,16 @@ def bench_module(name: str) -> ModuleType:
     sys.modules[module_name] = module
     spec.loader.exec_module(module)
     return module
+
+
+@contextmanager
+def serving_without(settings: Settings, steps: Iterable[str], key: str = "bob") -> Iterator[Api]:
+    """A second server on the same store with recall's ``steps`` switched off
+    (``TRACTATUS_RECALL_DISABLE``), and a client for principal ``key`` on it. The server's
+    modules are imported here, so that importing this module needs no service."""
+    from bench.harness import serve_app
+    from server.app import create_app
+
+    off = settings.model_copy(update={"recall_disable": frozenset(steps)})
+    with serve_app(create_app(off)) as url:
+        yield Api(url, KEYS[key])

@@ -5,14 +5,11 @@ Written as a new user writes: notes, then recall straight after."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 
-from bench.harness import serve_app
-from server.app import create_app
 from server.settings import Settings
-from tests.helpers import KEYS, Api, recall_in, write_chat
+from tests.helpers import Api, recall_in, serving_without, write_chat
 
 pytestmark = pytest.mark.integration
 
@@ -33,18 +30,11 @@ def notes(api: dict[str, Api]) -> str:
     return write_chat(api["alice"], NOTES)
 
 
-@contextmanager
-def _serving_without(settings: Settings, steps: set[str]) -> Iterator[Api]:
-    off = settings.model_copy(update={"recall_disable": frozenset(steps)})
-    with serve_app(create_app(off)) as url:
-        yield Api(url, KEYS["bob"])
-
-
 @pytest.fixture(scope="module")
 def step_8(settings: Settings) -> Iterator[Api]:
     """Step 8 alone: step 6 switched off, which puts these answers first too since it reads a
     newer answer about the same thing as the best (docs/recall.md)."""
-    with _serving_without(settings, {"present"}) as served:
+    with serving_without(settings, {"present"}) as served:
         yield served
 
 
@@ -70,7 +60,7 @@ def test_the_current_owner_comes_first(api: dict[str, Api], step_8: Api, notes: 
 
 def test_switched_off_the_longer_note_comes_first(settings: Settings, notes: str) -> None:
     """``TRACTATUS_RECALL_DISABLE=fact`` (and ``present``): the order the rerank gave."""
-    with _serving_without(settings, {"fact", "present"}) as served:
+    with serving_without(settings, {"fact", "present"}) as served:
         answer = recall_in(served, "Who handles the replicas now?", notes)
     first = top(answer)
     assert first["assertion"]["object"] != "Kofi"  # type: ignore[index]

@@ -10,10 +10,8 @@ from typing import Any
 
 import pytest
 
-from bench.harness import serve_app
-from server.app import create_app
 from server.settings import Settings
-from tests.helpers import KEYS, Api, recall_in, write_chat
+from tests.helpers import Api, recall_in, serving_without, write_chat
 
 pytestmark = pytest.mark.integration
 
@@ -45,9 +43,8 @@ def chat(api: dict[str, Api]) -> str:
 @pytest.fixture(scope="module")
 def without_past(settings: Settings) -> Iterator[Api]:
     """``TRACTATUS_RECALL_DISABLE=past``: the order steps 1-5 give."""
-    off = settings.model_copy(update={"recall_disable": frozenset({"past"})})
-    with serve_app(create_app(off)) as url:
-        yield Api(url, KEYS["bob"])
+    with serving_without(settings, {"past"}) as served:
+        yield served
 
 
 def first(answer: dict[str, Any]) -> dict[str, Any]:

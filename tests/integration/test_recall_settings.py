@@ -9,10 +9,8 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from bench.harness import serve_app
-from server.app import create_app
 from server.settings import Settings
-from tests.helpers import KEYS, Api, assertion
+from tests.helpers import Api, assertion, serving_without
 
 pytestmark = pytest.mark.integration
 
@@ -38,9 +36,8 @@ def test_disabled_steps_come_from_settings_not_from_each_call(
     assert written.status_code == 201, written.text
     assert _lists(api["alice"], word, subject) == {"assertion_fulltext", "assertion_vector"}
 
-    without = settings.model_copy(update={"recall_disable": frozenset({"assertion_fulltext"})})
-    with serve_app(create_app(without)) as url:
-        assert _lists(Api(url, KEYS["alice"]), word, subject) == {"assertion_vector"}
+    with serving_without(settings, {"assertion_fulltext"}, key="alice") as served:
+        assert _lists(served, word, subject) == {"assertion_vector"}
 
     # the running app's configuration was built at start-up; the environment is not re-read
     monkeypatch.setenv("TRACTATUS_RECALL_DISABLE", "assertion_fulltext")

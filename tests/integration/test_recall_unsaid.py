@@ -8,10 +8,8 @@ import uuid
 
 import pytest
 
-from bench.harness import serve_app
-from server.app import create_app
 from server.settings import Settings
-from tests.helpers import KEYS, Api, recall_in, write_chat
+from tests.helpers import Api, recall_in, serving_without, write_chat
 
 pytestmark = pytest.mark.integration
 
@@ -76,9 +74,8 @@ def test_a_note_about_the_person_is_no_other_persons_statement(api: dict[str, Ap
 
 def test_switched_off_the_name_is_not_read(settings: Settings, chat: str) -> None:
     """``TRACTATUS_RECALL_DISABLE=unsaid``."""
-    without = settings.model_copy(update={"recall_disable": frozenset({"unsaid"})})
-    with serve_app(create_app(without)) as url:
-        answer = recall_in(Api(url, KEYS["bob"]), QUESTION, chat)
+    with serving_without(settings, {"unsaid"}) as served:
+        answer = recall_in(served, QUESTION, chat)
     assert answer["unsaid"] == []
 
 

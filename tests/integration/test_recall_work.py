@@ -11,10 +11,8 @@ from typing import Any
 
 import pytest
 
-from bench.harness import serve_app
-from server.app import create_app
 from server.settings import Settings
-from tests.helpers import KEYS, Api, recall_in, turn, write_chat
+from tests.helpers import Api, recall_in, serving_without, turn, write_chat
 
 pytestmark = pytest.mark.integration
 
@@ -59,9 +57,8 @@ def chat(api: dict[str, Api]) -> str:
 @pytest.fixture(scope="module")
 def without_work(settings: Settings) -> Iterator[Api]:
     """``TRACTATUS_RECALL_DISABLE=work``: the chat's weights for every conversation."""
-    off = settings.model_copy(update={"recall_disable": frozenset({"work"})})
-    with serve_app(create_app(off)) as url:
-        yield Api(url, KEYS["bob"])
+    with serving_without(settings, {"work"}) as served:
+        yield served
 
 
 def first_text(answer: dict[str, Any]) -> str:

@@ -322,6 +322,14 @@ def test_the_order_stays_when_the_best_is_newest_or_has_no_time() -> None:
     assert not any("present" in s.boosts for s in newest + untimed)
 
 
+def on_and_off(step: str, query: str, lists: dict[str, list[Candidate]]) -> list[list[str]]:
+    """The ranking of ``query`` on fused scores alone (the rerank off), with ``step`` on and
+    with it switched off."""
+    steps = ({"rerank"}, {"rerank", step})
+    ranked = (rerank.rank(lists, query, FusionConfig.disabling(x), lambda _: {}) for x in steps)
+    return [[s.gid for s in r] for r in ranked]
+
+
 def test_switched_off_a_present_question_keeps_the_ranks_order() -> None:
     lists = {
         "passage_vector": [
@@ -329,13 +337,12 @@ def test_switched_off_a_present_question_keeps_the_ranks_order() -> None:
             turn("new", "We moved to Neukölln", 0.89, occurred_at=when(2026, 7, 1)),
         ]
     }
-    query = "Where does Nadia live now?"
-    fused = FusionConfig.disabling({"rerank"})  # fused scores: rank 1 and 2, a near tie
-    on = rerank.rank(lists, query, fused, lambda _: {})
-    off = rerank.rank(lists, query, FusionConfig.disabling({"rerank", "present"}), lambda _: {})
+    # fused scores: rank 1 and 2, a near tie
+    on, off = on_and_off("present", "Where does Nadia live now?", lists)
+    fused = FusionConfig.disabling({"rerank"})
     past = rerank.rank(lists, "Where did Nadia live in March 2026?", fused, lambda _: {})
-    assert [s.gid for s in on] == ["new", "old"]
-    assert [s.gid for s in off] == [s.gid for s in past] == ["old", "new"]
+    assert on == ["new", "old"]
+    assert off == [s.gid for s in past] == ["old", "new"]
 
 
 @pytest.mark.parametrize(
@@ -380,12 +387,10 @@ def test_a_past_question_is_reordered_only_with_the_step_on() -> None:
             turn("old", "U12 coached by Priya, Marcus assists", 0.89, occurred_at=when(2024, 3, 1)),
         ]
     }
-    query = "who was running the U12 team before Marcus took over"
-    fused = FusionConfig.disabling({"rerank"})  # fused scores: rank 1 and 2, a near tie
-    on = rerank.rank(lists, query, fused, lambda _: {})
-    off = rerank.rank(lists, query, FusionConfig.disabling({"rerank", "past"}), lambda _: {})
-    assert [s.gid for s in on] == ["old", "new"]
-    assert [s.gid for s in off] == ["new", "old"]
+    # fused scores: rank 1 and 2, a near tie
+    on, off = on_and_off("past", "who was running the U12 team before Marcus took over", lists)
+    assert on == ["old", "new"]
+    assert off == ["new", "old"]
 
 
 def _turn(gid: str, score: float, text: str) -> Scored:
