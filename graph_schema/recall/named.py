@@ -192,6 +192,15 @@ _THING_ENDS = frozenset(("per", "before", "after", "since", "during", "until", "
                          "including"))  # fmt: skip
 
 
+# "and" before a question word or an auxiliary starts a second question ("How much was the
+# filing fee and what's the refund reference?"): the thing ends before it
+_ASKS_AGAIN = re.compile(
+    r"(?:what|what's|when|who|who's|whom|whose|where|which|why|how|did|does|do|is|was|are|"
+    r"were|has|have|had|can|could|will|would)$",
+    re.I,
+)
+
+
 # a verb's -ing form with a pronoun after the thing's first word starts a clause of its own
 # ("How much are the plane tickets costing us altogether?"): the thing ends before it
 _VERB_ING = re.compile(r"[a-z]{2,}ing (?:us|me|you|him|her|them|it)", re.I)
@@ -213,10 +222,12 @@ def thing_terms(text: str) -> list[str]:
             for i, w in enumerate(words[1:], 1)
             if w.lower() in _THING_ENDS
             or (i < len(words) - 1 and _VERB_ING.fullmatch(w + " " + words[i + 1]))
+            or (i < len(words) - 1 and w.lower() == "and" and _ASKS_AGAIN.match(words[i + 1]))
         ),
         None,
     )
-    # "the plane tickets costing us altogether": a clause starts there; "the hotel for the
+    # "the plane tickets costing us altogether": a clause starts there, as at "and what's
+    # ..." (a second question); "the hotel for the
     # wedding per night": a rate's unit, which "$340/night" holds without the word "per";
     # "the walk-in repair before VAT", "the rent after the rise": a qualifier of the sum or
     # of the time, not a word of the thing
@@ -319,17 +330,22 @@ def _verbatim(term: str, joined: str) -> bool:
 
 def sentences_about(terms: list[str], texts: list[str]) -> list[str]:
     """The sentences of ``texts`` that hold every term, each with the sentence after it ("We
-    land in Lisbon on the 24th. Arrival is 09:55."); all of ``texts`` when none does, or when
-    there are no terms (a name nothing holds is the rule of things memory has no record of).
-    For a detail a question asks of a thing it names (a time of day,
-    :mod:`graph_schema.recall.clock`): a note of bookings gives the time of one and not of
-    the other."""
+    land in Lisbon on the 24th. Arrival is 09:55."), and the later sentences of the same text
+    that hold one of the terms again, each with the one after it ("Riverside Community
+    Centre, Room B. Ref REC-0518-R. Room hire $180."); all of ``texts`` when no sentence
+    holds every term, or when there are no terms (a name nothing holds is the rule of things
+    memory has no record of). For a detail a question asks of a thing it names (a time of
+    day, :mod:`graph_schema.recall.clock`): a note of bookings gives the time of one and not
+    of the other."""
     if not terms:
         return texts
     about = []
     for text in texts:
         sentences = split_sentences(text)
-        for i, sentence in enumerate(sentences):
-            if not unheld_in(terms, [sentence]):
+        first = next((i for i, x in enumerate(sentences) if not unheld_in(terms, [x])), None)
+        if first is None:
+            continue
+        for i in range(first, len(sentences)):
+            if i == first or not all(unheld_in([t], [sentences[i]]) for t in terms):
                 about.append(" ".join(sentences[i : i + 2]))
     return about or texts

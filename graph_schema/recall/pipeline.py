@@ -43,6 +43,8 @@ from graph_schema.recall.query import (
     lucene_terms,
     own_sentences,
     sentences_of,
+    sentences_speaking_of,
+    split_sentences,
     spoken_of,
     states_own,
     without_name,
@@ -417,9 +419,24 @@ def _spoken_of(s: Scored, person: str | None) -> bool:
 
 def about_person(s: Scored, person: str) -> list[str]:
     """The sentences of group ``s`` (another speaker's turn) that speak of ``person``: what it
-    says about them, for the status as for the kinds asked for ("Tomás opens Mon, Wed and
-    Fri", not "Our flour comes from Millbrook, $31.50 a sack" of the same turn)."""
+    says about them, for the status ("Tomás opens Mon, Wed and Fri", not "Our flour comes
+    from Millbrook, $31.50 a sack" of the same turn); the kinds asked for read a little more
+    (:func:`details_of_person`)."""
     return list(dict.fromkeys(x for t in s.texts for x in sentences_of(t, person)))
+
+
+def details_of_person(s: Scored, person: str) -> list[str]:
+    """The sentences of group ``s`` (another speaker's turn, a tool's record) that speak of
+    ``person``, each with the sentence after it: where a detail asked of them is read ("the
+    kinds nothing names"), as a detail of a thing is (``named.sentences_about``):
+    "Applicant: Jonah Harper-Lin, DOB 2007-11-02. Date/time: 2024-03-15 15:30." gives the
+    time of Jonah's test."""
+    found: dict[str, None] = {}
+    for text in s.texts:
+        sentences = split_sentences(text)
+        for i in sentences_speaking_of(sentences, person):
+            found.setdefault(" ".join(sentences[i : i + 2]), None)
+    return list(found)
 
 
 def _mentioned(
@@ -641,7 +658,7 @@ def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str
             continue
         if status.person is not None and status.spoken_of(s):
             # another speaker's turn about the person: what it says of them
-            about = about_person(s, status.person)
+            about = details_of_person(s, status.person)
             texts += about
             read.append(amounts.Read(about))
             continue

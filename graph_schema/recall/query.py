@@ -231,7 +231,15 @@ def sentences_of(text: str, person: str) -> list[str]:
     """The sentences of another speaker's turn that speak of ``person`` (:func:`spoken_of`),
     in order: what the turn says about them ("Tomás opens Mon, Wed and Fri"), not what it
     says besides ("Our flour comes from Millbrook, $31.50 a sack")."""
-    return [x for x in split_sentences(text) if spoken_of(x, person)]
+    sentences = split_sentences(text)
+    return [sentences[i] for i in sentences_speaking_of(sentences, person)]
+
+
+def sentences_speaking_of(sentences: list[str], person: str) -> list[int]:
+    """The indices of the ``sentences`` (one text's, in order) that speak of ``person``
+    (:func:`spoken_of`), each read as it stands in the text: one after the first follows a
+    sentence's end ("... screening. Applicant: Jonah Harper-Lin, DOB ...")."""
+    return [i for i, x in enumerate(sentences) if spoken_of(f". {x}" if i else x, person)]
 
 
 def asks_when(query: str) -> bool:
@@ -330,7 +338,8 @@ def names_in_query(query: str, candidates: set[str], *, people: bool = False) ->
         common = people and name == name.lower() and not _CJK.search(name)
         read = capitalised if common else tokens
         if any(
-            k in read or ((":" in k or _CJK.search(k)) and k in lowered) for k in name_keys(name)
+            k in read or ((":" in k or _CJK.search(k)) and k in lowered) or _phrase_in(k, lowered)
+            for k in name_keys(name)
         ):
             found.add(name)
     return found | _short_forms(query, candidates - found)
@@ -349,6 +358,13 @@ def not_compared(query: str) -> str:
     """``query`` without the names it compares with or sets in a succession ("before
     Sana", "than Omar", "instead of Leo"): what is left names the person asked about."""
     return _COMPARED.sub(" ", query)
+
+
+def _phrase_in(key: str, lowered: str) -> bool:
+    """Whether a key of several words ("li na", "wu di": a name whose every word is too
+    short to be a key of its own) stands whole in the ``lowered`` query."""
+    whole = rf"(?<![\w'\u2019]){re.escape(key)}(?![\w-])"
+    return " " in key and re.search(whole, lowered) is not None
 
 
 def _short_forms(query: str, candidates: set[str]) -> set[str]:
@@ -487,6 +503,11 @@ _GREETINGS = frozenset(
 # Carlos!", "Great job Carlos!" nor the "Chen" of "Practice test - Lucas Chen."
 _OBJECT = re.compile(r"(?<![^\W\d_])[a-z]+\s+$")
 _CLAUSE_END = re.compile(r"(?:\s+[A-Z][\w'\u2019-]*)*\s*(?:[,.;!?)]|$)")
+# a tool's record names a person as a field's value ("Applicant: ", "Student: ", "To: "): one
+# or two words of letters and a colon before the name, after a sentence's end or after the
+# turn's own "speaker: " (alone, that is the speaker's label: "Mia: Zed, look!" speaks to Zed)
+_FIELD = re.compile(r"(?:[.;|]\s+|^[^:\n]{1,40}:\s+)[^\W\d_]+(?:[ /][^\W\d_]+)?:\s+$")
+_CJK_RUNS = re.compile("[\u3040-\u9fff]+")
 _VOCATIVE_AFTER = frozenset({"you", "job", "luck", "done", "night", "later", "soon", "again"})
 
 
@@ -497,7 +518,11 @@ def spoken_of(text: str, person: str) -> bool:
     clause right after a word of it ("Let's go with Carlos.", "the offer letter to Carlos
     Diaz, signed"); never the one spoken to ("Thanks, Carlos!", "Hey Carlos, how was it?",
     "Carlos, can you ...")."""
-    keys = [k for k in name_keys(person) if k.isalpha()]
+    # a name's words, and the whole name when every word is too short to be a key ("Li Na")
+    keys = [k for k in name_keys(person) if k.isalpha()] or [
+        k for k in name_keys(person) if k.replace(" ", "").isalpha()
+    ]
+    text = _CJK_RUNS.sub(r" \g<0> ", text)  # "Jonah下个星期五..." names Jonah
     for key in keys:
         for found in re.finditer(rf"(?<![\w'\u2019]){re.escape(key)}(?![\w-])", text, re.I):
             if found.group(0)[0].islower():
@@ -512,7 +537,9 @@ def _third_person(before: str, after: str) -> bool:
     (no greeting before it), or the name closing a clause right after a word of it ("Let's go
     with Marta.", "$165k for Marta, equity stays", "an offer letter to Marta Lindqvist.")."""
     words = re.findall(r"[^\W\d_]+", before.lower())
-    if re.match(r"(?:['\u2019]s)?\s+(?:[a-z]|I\b)", after):
+    if _FIELD.search(before):
+        return True  # a record's field: "Applicant: Jonah Harper-Lin, DOB 2007-11-02."
+    if re.match(r"(?:['\u2019]s)?\s+(?:[a-z]|I\b|[\u3040-\u9fff])", after):
         return not (words and words[-1] in _GREETINGS)
     closing = _OBJECT.search(before) is not None and _CLAUSE_END.match(after) is not None
     return closing and words[-1] not in _GREETINGS | _VOCATIVE_AFTER

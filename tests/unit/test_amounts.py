@@ -98,6 +98,21 @@ def test_the_amount_must_be_stated_near_the_things_name() -> None:
     assert amounts.missing(query, [same]) is False
 
 
+def test_a_later_sentence_naming_the_thing_again_is_read() -> None:
+    """A blind trial's "how much did the Riverside room cost us" was not_found: the room hire
+    came two sentences after the one naming "Riverside" and "Room" (a booking reference
+    between them); a later sentence that names the thing again speaks of it."""
+    booking = Read(
+        [
+            "Booking updated: Spring Recital, Saturday 3:00 PM, Riverside Community Centre, "
+            "Room B. Ref REC-0518-R. Room hire $180, paid in full by card ending 4471."
+        ]
+    )
+    assert amounts.missing("how much did the Riverside room cost us", [booking]) is False
+    other = Read(["Riverside Community Centre, Room B. Ref REC-0518-R. Parking is $5."])
+    assert amounts.missing("how much did the Riverside room cost us", [other]) is True
+
+
 def test_a_thing_named_across_sentences_is_read_whole() -> None:
     """No one sentence names every word of the thing: the whole text is read."""
     spread = Read(["The Canon is here. The R6 was $2,100 with the lens."])

@@ -7,6 +7,8 @@ import pytest
 
 from graph_schema.recall import clock
 from graph_schema.recall.clock import CLOCK_TIME, TIME_ZONE
+from graph_schema.recall.fusion import Scored
+from graph_schema.recall.pipeline import about_person, details_of_person
 
 
 @pytest.mark.parametrize(
@@ -84,3 +86,19 @@ def test_for_a_speaker_every_text_read_counts() -> None:
     query = "What time does Ben train on Wednesdays now?"
     assert clock.missing(query, texts) == [CLOCK_TIME]
     assert clock.missing(query, texts, narrow=False) == []
+
+
+def test_a_detail_of_a_person_is_read_in_the_sentence_after_the_one_naming_them() -> None:
+    """A blind trial's "what time and where was jonah's knowledge test" was not_found: the
+    DMV's record names Jonah in one field and gives the time in the next, and only the
+    sentences naming him were read for a question about him."""
+    record = (
+        "dmv: Appointment confirmed. Service: learner permit knowledge test. Applicant: Jonah "
+        "Harper-Lin, DOB 2007-11-02. Date/time: 2024-03-15 15:30. Location: Riverside DMV."
+    )
+    group = Scored("g1", speaker="dmv", texts=[record], turn=record)
+    read = details_of_person(group, "Jonah")
+    assert read == ["Applicant: Jonah Harper-Lin, DOB 2007-11-02. Date/time: 2024-03-15 15:30."]
+    query = "what time and where was jonah's knowledge test"
+    assert clock.missing(query, read, narrow=False) == []
+    assert clock.missing(query, about_person(group, "Jonah"), narrow=False) == [CLOCK_TIME]

@@ -18,6 +18,7 @@ from graph_schema.recall.query import (
     names_in_query,
     own_sentences,
     sentences_of,
+    spoken_of,
     states_own,
     time_windows,
 )
@@ -130,6 +131,18 @@ def test_names_in_query_read_a_short_form_of_one_name() -> None:
     assert names_in_query("What did mel say?", names) == set()  # a name is capitalised
     assert names_in_query("What about Melbourne?", names) == set()  # longer than the name
     assert names_in_query("Can Caroline swim?", names) == {"Caroline"}  # "Can": a stop word
+
+
+def test_a_name_of_short_words_is_matched_whole() -> None:
+    """ "What is Li Na's email?" named no one: each word of "Li Na" is too short to be a key
+    of its own (two letters), and the whole name was never looked for; nor was she spoken of
+    in "Li Na takes over the query API" (a new user's try)."""
+    names = {"Li Na", "Ana Souza", "Wu Di"}
+    assert names_in_query("What is Li Na's email?", names, people=True) == {"Li Na"}
+    assert names_in_query("what did wu di decide", names) == {"Wu Di"}
+    assert names_in_query("Is Lina here? Nadia?", names) == set()  # no word of it alone
+    assert spoken_of("Ana Souza: Li Na takes over the query API from Monday.", "Li Na")
+    assert not spoken_of("Ana Souza: Thanks, Li Na!", "Li Na")
 
 
 def test_chinese_terms_are_bigrams_without_question_words() -> None:

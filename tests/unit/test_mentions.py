@@ -90,6 +90,14 @@ def test_a_group_is_about_the_person_by_their_name_in_its_own_turn_or_by_its_fac
         ("Sure, Carlos.", False),
         ("Great job Carlos!", False),
         ("Thank you Carlos", False),
+        # a record's field names its person (a blind trial: the DMV's "Applicant: Jonah
+        # Harper-Lin, DOB ..." was not about Jonah, and the time of his test went unread)
+        ("Service: knowledge test. Applicant: Carlos Diaz, DOB 2007-11-02.", True),
+        ("email: To: Carlos Diaz <c@example.org> | Subject: your visit", True),
+        ("Mia: Carlos, look at this!", False),  # the turn's speaker, then the one spoken to
+        # Chinese writes the name against its own words: the subject of the sentence
+        ("Carlos下个星期五下午考驾照", True),
+        ("Carlos，你好", False),  # spoken to
     ],
 )
 def test_a_turn_speaks_of_a_person_in_the_third_person(text: str, about: bool) -> None:

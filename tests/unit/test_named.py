@@ -135,6 +135,14 @@ def test_a_verbatim_match_is_a_whole_word() -> None:
         # was one, nothing held it, and the question was not_found)
         ("How much were the flights originally, per person?", ["flights"]),
         ("How much was the trip in total?", ["trip"]),
+        # a second question starts at "and what ...": its words are no part of the thing (a
+        # blind trial: "refund reference number" were words of the filing fee)
+        (
+            "How much was the double-charged filing fee and what's the refund reference number?",
+            ["double", "charged", "filing", "fee"],
+        ),
+        ("How much was the rent and when is it due?", ["rent"]),
+        ("How much did the salt and pepper set cost?", ["salt", "pepper", "set"]),
         ("How much is left in the budget?", []),  # a quantity, no thing named
         ("How much did Melanie spend on the trip?", []),  # spending: the answer need not say it
         # other shapes ask for what their answer need not spell
