@@ -8,8 +8,10 @@ quarantined with their reason; a batch with any refused item is refused whole.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypeVar
@@ -108,12 +110,21 @@ def _semantic_reason(
 ) -> tuple[str, str] | None:
     predicate = ontology.get(item.predicate)
     if predicate is None:
-        return "unknown_predicate", f"predicate {item.predicate!r} is not in the ontology"
+        return "unknown_predicate", unknown_predicate(item.predicate, ontology)
     if not _value_matches(predicate, item):
         return "bad_value_type", f"object does not match value type {predicate.value_type}"
     if predicate.cardinality == "many" and item.object is None:
         return "invalid", "a retraction of a many-valued predicate names the object it retracts"
     return access_reason(item.access, principal)
+
+
+def unknown_predicate(name: str, ontology: Iterable[str]) -> str:
+    """The message for a predicate the ontology lacks, with its nearest names when one is
+    close ("status_of": did you mean 'status'?): the ontology is readable by every caller
+    (``GET /v1/ontology``), so naming its predicates discloses nothing."""
+    close = difflib.get_close_matches(name, sorted(ontology), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return f"predicate {name!r} is not in the ontology{hint} (GET /v1/ontology lists them)"
 
 
 def access_reason(access: list[str], principal: Principal) -> tuple[str, str] | None:

@@ -133,6 +133,24 @@ def test_messages_name_what_was_sent_never_the_validators_insides(
     assert _record_counts(driver) == before
 
 
+def test_an_unknown_predicate_names_the_nearest_ones(
+    api: dict[str, Api], subject: str, driver: Driver
+) -> None:
+    """A new user's try wrote `status_of` (the ontology says `status`) and was told only that
+    it is not in the ontology; the message now names the near ones (the ontology is every
+    caller's to read) and where the list is."""
+    before = _record_counts(driver)
+    near = _error(api["public"].post("/v1/assertions", assertion(subject, "status_of", "up")), 422)
+    assert near["message"] == (
+        "refused by the gate: predicate 'status_of' is not in the ontology; did you mean "
+        "'status'? (GET /v1/ontology lists them)"
+    )
+    far = _error(api["public"].post("/v1/assertions", _bad(subject)["unknown_predicate"]), 422)
+    assert "did you mean" not in far["message"]
+    assert far["message"].endswith("is not in the ontology (GET /v1/ontology lists them)")
+    assert _record_counts(driver) == before
+
+
 def test_a_batch_with_one_bad_item_is_refused_whole(
     api: dict[str, Api], subject: str, driver: Driver
 ) -> None:
