@@ -189,7 +189,7 @@ _NOT_THING = frozenset((
 
 # words after the thing's first word that end it (the comment in :func:`thing_terms`)
 _THING_ENDS = frozenset(("per", "before", "after", "since", "during", "until", "excluding",
-                         "including"))  # fmt: skip
+                         "including", "costing"))  # fmt: skip
 
 
 # "and" before a question word or an auxiliary starts a second question ("How much was the

@@ -518,10 +518,9 @@ def spoken_of(text: str, person: str) -> bool:
     clause right after a word of it ("Let's go with Carlos.", "the offer letter to Carlos
     Diaz, signed"); never the one spoken to ("Thanks, Carlos!", "Hey Carlos, how was it?",
     "Carlos, can you ...")."""
-    # a name's words, and the whole name when every word is too short to be a key ("Li Na")
-    keys = [k for k in name_keys(person) if k.isalpha()] or [
-        k for k in name_keys(person) if k.replace(" ", "").isalpha()
-    ]
+    # a name's words, and the whole name ("Li Na", each of whose words is too short to be a
+    # key; "guest Li Wei)", where "Wei" alone follows another word of the name)
+    keys = [k for k in name_keys(person) if k.replace(" ", "").isalpha()]
     text = _CJK_RUNS.sub(r" \g<0> ", text)  # "Jonah下个星期五..." names Jonah
     for key in keys:
         for found in re.finditer(rf"(?<![\w'\u2019]){re.escape(key)}(?![\w-])", text, re.I):

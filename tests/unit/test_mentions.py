@@ -104,6 +104,16 @@ def test_a_turn_speaks_of_a_person_in_the_third_person(text: str, about: bool) -
     assert spoken_of(text, "Carlos") is about
 
 
+def test_a_full_name_closing_a_clause_is_spoken_of() -> None:
+    """A blind trial's "how much did cancelling Li Wei's Osaka room cost us" was not_found: the
+    booking's "(..., guest Li Wei) cancelled" was no turn about Li Wei, "Wei" following another
+    word of the name; the whole name after a word of the clause is."""
+    booking = "booking: Reservation OSA-31177 (Cross Hotel Osaka, guest Li Wei) cancelled."
+    assert spoken_of(booking, "Li Wei")
+    assert not spoken_of("tutor: Practice test - Lucas Chen.", "Lucas Chen")  # a header
+    assert not spoken_of("Mia: Thanks, Li Wei!", "Li Wei")
+
+
 def test_a_name_that_is_also_a_word_is_spoken_of_only_as_a_name() -> None:
     assert spoken_of("Mark is on leave until Monday.", "Mark")
     assert not spoken_of("Please mark it done when the build passes.", "Mark")
