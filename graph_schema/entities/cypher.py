@@ -118,27 +118,35 @@ POINTING_AT_ASSERTIONS = _edges("OBJECT")
 # Entities named (a spelling, known at $known_at) or aliased or named (current) by a visible
 # assertion whose text, lower-cased, contains every one of $words, by the first matching name;
 # a scan of the assertions the caller may read.
+# The lower-cased names a version carries (set by the writer, ``ledger.cypher.LOWER_NAMES``,
+# and by migration 16 for older versions), each under a text index, which answers CONTAINS by
+# seek: the search finds its candidates by one word ($seek, the longest) through the index,
+# then keeps those holding every word, visible to the caller, known at $known_at.
 SEARCH = (
     """
 CALL () {
-  MATCH (a:Assertion)-[r:ABOUT|OBJECT]->(e:Entity)
-  WHERE a.recorded_at <= $known_at AND """
+  MATCH (a:Assertion)
+  WHERE a.subject_lower CONTAINS $seek AND a.recorded_at <= $known_at AND """
     + visible("a")
     + """
-  WITH e, toLower(CASE type(r) WHEN 'ABOUT' THEN a.subject ELSE a.object END) AS name
-  WHERE all(w IN $words WHERE name CONTAINS w)
-  RETURN e, name
+    AND all(w IN $words WHERE a.subject_lower CONTAINS w)
+  MATCH (a)-[:ABOUT]->(e:Entity)
+  RETURN e, a.subject_lower AS name
   UNION
-  MATCH (a:Assertion)-[:ABOUT]->(e:Entity)
-  WHERE a.predicate IN ['"""
+  MATCH (a:Assertion)
+  WHERE a.object_lower CONTAINS $seek AND a.recorded_at <= $known_at AND """
+    + visible("a")
+    + """
+    AND all(w IN $words WHERE a.object_lower CONTAINS w)
+  MATCH (a)-[r:ABOUT|OBJECT]->(e:Entity)
+  WHERE type(r) = 'OBJECT' OR (a.predicate IN ['"""
     + ALIAS
     + "', '"
     + NAME
-    + """']
-    AND all(w IN $words WHERE toLower(a.object) CONTAINS w) AND """
+    + """'] AND """
     + _CURRENT
-    + """
-  RETURN e, toLower(a.object) AS name
+    + """)
+  RETURN e, a.object_lower AS name
 }
 WITH e, min(name) AS first
 RETURN e.id AS id
@@ -146,6 +154,19 @@ ORDER BY first, id
 LIMIT $limit
 """
 )
+
+
+# migration 16: the lower-cased names of the versions written before it, a batch at a time
+# (resumable: a version once given its names is not read again)
+LOWER_NAMES_OF_OLDER = """
+MATCH (a:Assertion)
+WHERE a.subject_lower IS NULL AND a.subject IS NOT NULL
+WITH a LIMIT $batch
+SET a.subject_lower = toLower(a.subject),
+    a.object_lower = CASE WHEN a.object IS :: STRING THEN toLower(a.object) END
+RETURN count(a) AS done
+"""
+MIGRATION_STEPS: tuple[str, ...] = (LOWER_NAMES_OF_OLDER,)
 
 
 # --- migration: versions written before entities get their links ------------------------------

@@ -86,7 +86,9 @@ def _summaries(tx: ManagedTransaction, ids: list[str], at: At) -> list[EntitySum
 
 
 def _search(tx: ManagedTransaction, words: list[str], limit: int, at: At) -> list[EntitySummary]:
-    ids = [r["id"] for r in tx.run(cypher.SEARCH, words=words, limit=limit, **at.params())]
+    seek = max(words, key=len)  # the index finds the candidates by the longest word
+    params = {"words": words, "seek": seek, "limit": limit, **at.params()}
+    ids = [r["id"] for r in tx.run(cypher.SEARCH, params)]
     return _summaries(tx, ids, at)
 
 

@@ -85,12 +85,21 @@ CALL (a, row) {
 """
 
 
+# the names a version is searched by (``GET /v1/entities?q=``, a text index each: migration
+# 16), lower-cased as the search reads them; a copied version copies them with the rest
+LOWER_NAMES = (
+    "a.subject_lower = toLower(a.subject), "
+    "a.object_lower = CASE WHEN a.object IS :: STRING THEN toLower(a.object) END"
+)
+
+
 CREATE_ASSERTIONS = stable(f"""
 UNWIND $rows AS row
 CREATE (a:Assertion)
 SET a = row.props
 SET {set_times("a", "row.props", ASSERTION_TIMES)}
 SET a.readers = {readers_of("a")}
+SET {LOWER_NAMES}
 WITH a, row
 {LINK_ENTITIES}
 WITH a, row

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from neo4j import Driver
 
+from graph_schema.entities import cypher as entities_cypher
 from graph_schema.entities import migration as entities_migration
 from graph_schema.ledger import cypher as ledger_cypher
 from graph_schema.lifecycle import cypher as lifecycle_cypher
@@ -246,6 +247,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         "an utterance (said) is a slot of its own per observation; ended ones marked for redistill",
         (),
         steps=ledger_cypher.UTTERANCE_STEPS,
+    ),
+    Migration(
+        16,
+        "entity search by index: each version's lower-cased subject and object, a text index each",
+        (
+            "CREATE TEXT INDEX assertion_subject_lower IF NOT EXISTS "
+            "FOR (a:Assertion) ON (a.subject_lower)",
+            "CREATE TEXT INDEX assertion_object_lower IF NOT EXISTS "
+            "FOR (a:Assertion) ON (a.object_lower)",
+        ),
+        steps=entities_cypher.MIGRATION_STEPS,
     ),
 )
 

@@ -88,3 +88,40 @@ def test_an_older_store_gets_its_entities_and_the_migration_resumes(
     assert ontology.list_predicates(driver, database="neo4j") == predicates
     stored = ontology.get_predicate(driver, database="neo4j", name="works_at")
     assert stored is not None and stored.object_entity
+
+
+SEARCHABLE = next(m for m in migrations.MIGRATIONS if m.name.startswith("entity search by index"))
+
+
+def test_versions_written_before_the_search_index_get_their_names_and_are_found(
+    driver: Driver, fresh_store: None, api: dict[str, Api]
+) -> None:
+    """Migration 16 gives the versions written before it the lower-cased names the search
+    seeks by index (a store of those versions found nothing by `q`), a batch at a time."""
+    tag = uuid.uuid4().hex[:8]
+    bodies = [
+        assertion(f"user:Zoe-{tag}", "works_at", f"Acme Labs {tag}", valid_from=T0),
+        assertion(f"user:Zoe-{tag}", "alias", f"Zed {tag}", valid_from=T0),
+        assertion(f"user:Zoe-{tag}", "likes", "tea", valid_from=T0),
+    ]
+    assert api["alice"].post("/v1/assertions", {"assertions": bodies}).status_code == 201
+
+    def found(q: str) -> list[str]:
+        response = api["alice"].get("/v1/entities", q=q, as_of=AS_OF)
+        assert response.status_code == 200, response.text
+        return sorted(e["name"] for e in response.json()["entities"])
+
+    before = {q: found(q) for q in (f"zoe-{tag}", f"acme {tag}", f"zed {tag}")}
+    assert all(before.values()), before
+    driver.execute_query("MATCH (a:Assertion) REMOVE a.subject_lower, a.object_lower")
+    driver.execute_query("MATCH (v:SchemaVersion) SET v.version = $v", v=SEARCHABLE.version - 1)
+    assert all(found(q) == [] for q in before)  # nothing to seek by
+    step = SEARCHABLE.steps[0]
+    records, _, _ = driver.execute_query(step, batch=2)
+    assert records[0]["done"] == 2  # interrupted after its first batch: the rest still left
+    assert migrations.migrate(driver, database="neo4j") == [SEARCHABLE.version]
+    assert {q: found(q) for q in before} == before
+    records, _, _ = driver.execute_query(
+        "MATCH (a:Assertion) WHERE a.subject_lower IS NULL RETURN count(a) AS left"
+    )
+    assert records[0]["left"] == 0

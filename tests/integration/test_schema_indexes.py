@@ -13,6 +13,7 @@ from neo4j import Driver
 
 import graph_schema
 from graph_schema.core import cypher
+from graph_schema.entities import cypher as cypher_entities
 from graph_schema.observations import cypher as cypher_observations
 from graph_schema.recall import cypher as cypher_recall
 from graph_schema.schema.migrations import LATEST_VERSION, current_version
@@ -108,3 +109,15 @@ def test_a_conversations_turns_are_sought_by_the_index_not_scanned(
     assert not [op for op in operators if "Scan" in op], f"{name}: {operators}"
     if name in BESIDE:
         assert "Sort" not in operators and "PartialSort" in operators, f"{name}: {operators}"
+
+
+def test_the_entity_search_seeks_its_candidates_by_the_text_indexes(driver: Driver) -> None:
+    """`GET /v1/entities?q=` read every visible assertion of the store and filtered their
+    names (docs/entities.md, the limit it had): now one word of `q` is sought through the text
+    index of the lower-cased subject, and of the object, and the rest filter what it finds."""
+    with driver.session(database="neo4j") as session:
+        summary = session.run(f"EXPLAIN {cypher_entities.SEARCH}").consume()
+    assert summary.plan is not None
+    operators = _operators(summary.plan)
+    assert operators.count("NodeIndexContainsScan") == 2, operators
+    assert not {"NodeByLabelScan", "AllNodesScan"} & set(operators), operators
