@@ -40,6 +40,7 @@ from graph_schema.recall.named import named_terms, thing_terms, unheld_in
 from graph_schema.recall.query import (
     content_terms,
     coverage,
+    found_terms,
     lucene_terms,
     own_sentences,
     sentences_of,
@@ -425,17 +426,25 @@ def about_person(s: Scored, person: str) -> list[str]:
     return list(dict.fromkeys(x for t in s.texts for x in sentences_of(t, person)))
 
 
-def details_of_person(s: Scored, person: str) -> list[str]:
-    """The sentences of group ``s`` (another speaker's turn, a tool's record) that speak of
-    ``person``, each with the sentence after it: where a detail asked of them is read ("the
-    kinds nothing names"), as a detail of a thing is (``named.sentences_about``):
-    "Applicant: Jonah Harper-Lin, DOB 2007-11-02. Date/time: 2024-03-15 15:30." gives the
-    time of Jonah's test."""
+def details_of_person(s: Scored, person: str, terms: Sequence[str] = ()) -> list[str]:
+    """Where a detail asked of ``person`` is read in group ``s`` ("the kinds nothing names"):
+    the sentences that speak of them (:func:`about_person`), each with the sentence after it,
+    as a detail of a thing is read (``named.sentences_about``): in a tool's record, an
+    agent's note or a document (``rerank.at_work``) always ("Applicant: Jonah Harper-Lin,
+    DOB 2007-11-02. Date/time: 2024-03-15 15:30." gives the time of Jonah's test); in another
+    person's turn when that sentence holds one of the question's ``terms`` (its words
+    without the name), so goes on with what is asked ("Harold gets hardware keys. I've
+    ordered two YubiKey keys at £52 each." for "how much have we paid per yubikey for
+    Harold's keys"), not with something else ("Tomás opens Mon, Wed and Fri. Our flour
+    comes from Millbrook, $31.50 a sack." states no pay of Tomás's)."""
+    record = rerank.at_work(s)
     found: dict[str, None] = {}
     for text in s.texts:
         sentences = split_sentences(text)
         for i in sentences_speaking_of(sentences, person):
-            found.setdefault(" ".join(sentences[i : i + 2]), None)
+            after = sentences[i + 1 : i + 2]
+            on = after and (record or found_terms(list(terms), after[0]))
+            found.setdefault(" ".join(sentences[i : i + 2] if on else sentences[i : i + 1]), None)
     return list(found)
 
 
@@ -658,7 +667,7 @@ def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str
             continue
         if status.person is not None and status.spoken_of(s):
             # another speaker's turn about the person: what it says of them
-            about = details_of_person(s, status.person)
+            about = details_of_person(s, status.person, status.terms)
             texts += about
             read.append(amounts.Read(about))
             continue

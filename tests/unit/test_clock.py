@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from graph_schema.core.types import SourceKind
 from graph_schema.recall import clock
 from graph_schema.recall.clock import CLOCK_TIME, TIME_ZONE
 from graph_schema.recall.fusion import Scored
 from graph_schema.recall.pipeline import about_person, details_of_person
+from graph_schema.recall.query import without_name
 
 
 @pytest.mark.parametrize(
@@ -96,9 +100,29 @@ def test_a_detail_of_a_person_is_read_in_the_sentence_after_the_one_naming_them(
         "dmv: Appointment confirmed. Service: learner permit knowledge test. Applicant: Jonah "
         "Harper-Lin, DOB 2007-11-02. Date/time: 2024-03-15 15:30. Location: Riverside DMV."
     )
-    group = Scored("g1", speaker="dmv", texts=[record], turn=record)
+    group = Scored(
+        "g1", speaker="dmv", texts=[record], turn=record, source_kind=SourceKind.tool_returned
+    )
     read = details_of_person(group, "Jonah")
     assert read == ["Applicant: Jonah Harper-Lin, DOB 2007-11-02. Date/time: 2024-03-15 15:30."]
     query = "what time and where was jonah's knowledge test"
     assert clock.missing(query, read, narrow=False) == []
     assert clock.missing(query, about_person(group, "Jonah"), narrow=False) == [CLOCK_TIME]
+
+
+def test_in_a_persons_turn_the_next_sentence_is_read_when_it_goes_on_with_the_question() -> None:
+    """A person's turn may move on to other things after the sentence about someone ("Tomás
+    opens Mon, Wed and Fri. Our flour is $31.50 a sack." states no pay of his): the next
+    sentence is read when it holds a word of the question besides the name ("Harold gets
+    hardware keys. I've ordered two YubiKey keys at £52 each." for a question about his
+    keys); a tool's record, an agent's note or a document is always read on."""
+    turn = "Rosa: Quick setup: Tomás opens Mon, Wed and Fri. Our flour is $31.50 a sack."
+    said = Scored("g1", speaker="Rosa", texts=[turn], turn=turn, source_kind=SourceKind.user_stated)
+    pay = without_name("How much does Tomás make per hour?", "Tomás")
+    assert details_of_person(said, "Tomás", pay) == [
+        "Rosa: Quick setup: Tomás opens Mon, Wed and Fri."
+    ]
+    flour = without_name("How much is the flour Tomás uses?", "Tomás")
+    assert details_of_person(said, "Tomás", flour) == [turn]
+    noted = replace(said, source_kind=SourceKind.agent_inferred)  # an agent's note reads on
+    assert details_of_person(noted, "Tomás", pay) == [turn]
