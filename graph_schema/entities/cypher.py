@@ -8,11 +8,10 @@ merges, edges) comes from assertions it may read, filtered here by ``visible``.
 from __future__ import annotations
 
 from graph_schema.core.cypher import effective_tier, known_and_valid, visible
+from graph_schema.entities.names import ALIAS, NAME, NAMING_PREDICATES
 from graph_schema.ledger.cypher import ASSERTION_PROJECTION, LINK_ENTITIES
 
 SAME_AS = "same_as"
-NAME = "name"
-ALIAS = "alias"
 # hops of same_as followed from the entity asked for (docs/entities.md)
 MAX_MERGE_HOPS = 8
 
@@ -116,8 +115,7 @@ ABOUT_ASSERTIONS = _edges("ABOUT")
 POINTING_AT_ASSERTIONS = _edges("OBJECT")
 
 # Entities named (a spelling, known at $known_at) or aliased or named (current) by a visible
-# assertion whose text, lower-cased, contains every one of $words, by the first matching name;
-# a scan of the assertions the caller may read.
+# assertion whose text, lower-cased, contains every one of $words, by the first matching name.
 # The lower-cased names a version carries (set by the writer, ``ledger.cypher.LOWER_NAMES``,
 # and by migration 16 for older versions), each under a text index, which answers CONTAINS by
 # seek: the search finds its candidates by one word ($seek, the longest) through the index,
@@ -158,12 +156,14 @@ LIMIT $limit
 
 # migration 16: the lower-cased names of the versions written before it, a batch at a time
 # (resumable: a version once given its names is not read again)
-LOWER_NAMES_OF_OLDER = """
+LOWER_NAMES_OF_OLDER = f"""
 MATCH (a:Assertion)
 WHERE a.subject_lower IS NULL AND a.subject IS NOT NULL
 WITH a LIMIT $batch
 SET a.subject_lower = toLower(a.subject),
-    a.object_lower = CASE WHEN a.object IS :: STRING THEN toLower(a.object) END
+    a.object_lower = CASE WHEN a.object IS :: STRING
+      AND (a.predicate IN {list(NAMING_PREDICATES)!r} OR EXISTS {{ (a)-[:OBJECT]->(:Entity) }})
+      THEN toLower(a.object) END
 RETURN count(a) AS done
 """
 MIGRATION_STEPS: tuple[str, ...] = (LOWER_NAMES_OF_OLDER,)

@@ -22,6 +22,10 @@ ID_PREFIX = "ent_"
 ID_HEX_CHARS = 24
 ID_PATTERN = rf"^{ID_PREFIX}[0-9a-f]{{{ID_HEX_CHARS}}}$"
 
+# the predicates that give an entity a name or an alias to be found by (its subject's), as
+# the search reads them (docs/entities.md)
+NAME, ALIAS = "name", "alias"
+NAMING_PREDICATES = (ALIAS, NAME)
 _SPACES = re.compile(r"\s+")
 _PREFIX = re.compile(r"^([a-z][a-z0-9_-]*):(?!//)")
 _PEOPLE_PREFIXES = frozenset({"user", "person"})

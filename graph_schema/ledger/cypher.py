@@ -17,6 +17,7 @@ from graph_schema.core.cypher import (
     stable,
     visible,
 )
+from graph_schema.entities.names import NAMING_PREDICATES
 from graph_schema.ledger.types import UTTERANCE
 from graph_schema.lifecycle.cypher import transitions
 
@@ -86,10 +87,13 @@ CALL (a, row) {
 
 
 # the names a version is searched by (``GET /v1/entities?q=``, a text index each: migration
-# 16), lower-cased as the search reads them; a copied version copies them with the rest
+# 16), lower-cased as the search reads them: its subject, and its object when that names a
+# thing (an OBJECT link) or is a name or an alias; not a sentence said, which no search reads.
+# A copied version copies them with the rest.
 LOWER_NAMES = (
     "a.subject_lower = toLower(a.subject), "
-    "a.object_lower = CASE WHEN a.object IS :: STRING THEN toLower(a.object) END"
+    "a.object_lower = CASE WHEN a.object IS :: STRING AND (row.thing IS NOT NULL OR "
+    f"a.predicate IN {list(NAMING_PREDICATES)!r}) THEN toLower(a.object) END"
 )
 
 

@@ -255,6 +255,17 @@ def test_events_and_observations_link_what_they_write(api: dict[str, Api], drive
     links = {r["predicate"]: (r["about"], r["object"]) for r in records}
     assert links["said"] == ([_id(speaker)], [])  # said's object is a value
     assert links["works_at"] == ([_id(speaker)], [_id("Initech")])
+    # the names the search seeks by index: the subject's, and an object's that names a thing;
+    # a sentence said is no name and is not indexed
+    records, _, _ = driver.execute_query(
+        "MATCH (a:Assertion {subject: $s}) RETURN a.predicate AS predicate,"
+        " a.subject_lower AS subject, a.object_lower AS object",
+        s=speaker,
+    )
+    names = {r["predicate"]: (r["subject"], r["object"]) for r in records}
+    assert names["said"] == (speaker, None)
+    assert names["works_at"] == (speaker, "initech")
+    assert [e["name"] for e in _search(api["public"], "initech")["entities"]][:1] == ["Initech"]
 
 
 def test_a_plain_name_that_holds_a_persons_predicate_is_a_person(api: dict[str, Api]) -> None:
