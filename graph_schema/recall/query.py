@@ -508,6 +508,8 @@ _CLAUSE_END = re.compile(r"(?:\s+[A-Z][\w'\u2019-]*)*\s*(?:[,.;!?)]|$)")
 # turn's own "speaker: " (alone, that is the speaker's label: "Mia: Zed, look!" speaks to Zed)
 _FIELD = re.compile(r"(?:[.;|]\s+|^[^:\n]{1,40}:\s+)[^\W\d_]+(?:[ /][^\W\d_]+)?:\s+$")
 _CJK_RUNS = re.compile("[\u3040-\u9fff]+")
+# after a label, a name spoken to, not a field's value: "Note: Carlos, can you check it?"
+_ASKED_OF = re.compile(r"\s*,\s*(?:can|could|would|will|please|pls|you|are|do|did)\b", re.I)
 _VOCATIVE_AFTER = frozenset({"you", "job", "luck", "done", "night", "later", "soon", "again"})
 
 
@@ -536,7 +538,7 @@ def _third_person(before: str, after: str) -> bool:
     (no greeting before it), or the name closing a clause right after a word of it ("Let's go
     with Marta.", "$165k for Marta, equity stays", "an offer letter to Marta Lindqvist.")."""
     words = re.findall(r"[^\W\d_]+", before.lower())
-    if _FIELD.search(before):
+    if _FIELD.search(before) and not _ASKED_OF.match(after):
         return True  # a record's field: "Applicant: Jonah Harper-Lin, DOB 2007-11-02."
     if re.match(r"(?:['\u2019]s)?\s+(?:[a-z]|I\b|[\u3040-\u9fff])", after):
         return not (words and words[-1] in _GREETINGS)

@@ -95,6 +95,7 @@ def test_a_group_is_about_the_person_by_their_name_in_its_own_turn_or_by_its_fac
         ("Service: knowledge test. Applicant: Carlos Diaz, DOB 2007-11-02.", True),
         ("email: To: Carlos Diaz <c@example.org> | Subject: your visit", True),
         ("Mia: Carlos, look at this!", False),  # the turn's speaker, then the one spoken to
+        ("agent: Done. Note: Carlos, can you check it?", False),  # asked, after a label
         # Chinese writes the name against its own words: the subject of the sentence
         ("Carlos下个星期五下午考驾照", True),
         ("Carlos，你好", False),  # spoken to
