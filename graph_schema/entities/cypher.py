@@ -8,8 +8,8 @@ merges, edges) comes from assertions it may read, filtered here by ``visible``.
 from __future__ import annotations
 
 from graph_schema.core.cypher import effective_tier, known_and_valid, visible
-from graph_schema.entities.names import ALIAS, NAME, NAMING_PREDICATES
-from graph_schema.ledger.cypher import ASSERTION_PROJECTION, LINK_ENTITIES
+from graph_schema.entities.names import ALIAS, NAME
+from graph_schema.ledger.cypher import ASSERTION_PROJECTION, LINK_ENTITIES, lower_names
 
 SAME_AS = "same_as"
 # hops of same_as followed from the entity asked for (docs/entities.md)
@@ -160,10 +160,7 @@ LOWER_NAMES_OF_OLDER = f"""
 MATCH (a:Assertion)
 WHERE a.subject_lower IS NULL AND a.subject IS NOT NULL
 WITH a LIMIT $batch
-SET a.subject_lower = toLower(a.subject),
-    a.object_lower = CASE WHEN a.object IS :: STRING
-      AND (a.predicate IN {list(NAMING_PREDICATES)!r} OR EXISTS {{ (a)-[:OBJECT]->(:Entity) }})
-      THEN toLower(a.object) END
+SET {lower_names("EXISTS { (a)-[:OBJECT]->(:Entity) }")}
 RETURN count(a) AS done
 """
 MIGRATION_STEPS: tuple[str, ...] = (LOWER_NAMES_OF_OLDER,)

@@ -86,15 +86,20 @@ CALL (a, row) {
 """
 
 
-# the names a version is searched by (``GET /v1/entities?q=``, a text index each: migration
-# 16), lower-cased as the search reads them: its subject, and its object when that names a
-# thing (an OBJECT link) or is a name or an alias; not a sentence said, which no search reads.
-# A copied version copies them with the rest.
-LOWER_NAMES = (
-    "a.subject_lower = toLower(a.subject), "
-    "a.object_lower = CASE WHEN a.object IS :: STRING AND (row.thing IS NOT NULL OR "
-    f"a.predicate IN {list(NAMING_PREDICATES)!r}) THEN toLower(a.object) END"
-)
+def lower_names(names_a_thing: str) -> str:
+    """The names version ``a`` is searched by (``GET /v1/entities?q=``, a text index each:
+    migration 16), lower-cased as the search reads them: its subject, and its object when
+    that names a thing (``names_a_thing``: the writer's ``row.thing``, or an OBJECT link of a
+    version written before) or is a name or an alias; not a sentence said, which no search
+    reads. A copied version copies them with the rest."""
+    return (
+        "a.subject_lower = toLower(a.subject), "
+        f"a.object_lower = CASE WHEN a.object IS :: STRING AND ({names_a_thing} OR "
+        f"a.predicate IN {list(NAMING_PREDICATES)!r}) THEN toLower(a.object) END"
+    )
+
+
+LOWER_NAMES = lower_names("row.thing IS NOT NULL")
 
 
 CREATE_ASSERTIONS = stable(f"""

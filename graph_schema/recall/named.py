@@ -38,9 +38,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from graph_schema.recall.query import STOP_WORDS, split_sentences, stem
+from graph_schema.recall.query import CJK_RUN, STOP_WORDS, apart, split_sentences, stem
 
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u3000-\u303f]+")
 # a sentence boundary, or a token: letters and digits, joined by - . / # + ' inside it
 _PIECE = re.compile(r"[.?!]+(?:\s+|$)|\n+|[^\W_](?:[^\W_]|_|[-./#+'\u2019](?=[^\W_]))*")
 _WORD = re.compile(r"[^\W_](?:[^\W_]|[-./#+](?=[^\W_]))*")
@@ -103,7 +102,7 @@ def named_terms(text: str) -> list[str]:
     """The names and identifiers ``text`` spells (module docstring), distinct, in order;
     CJK text is skipped (it has no capitals): its Latin words are read as in English."""
     found: dict[str, None] = {}
-    latin = _CJK_RUN.sub(" , ", text)
+    latin = CJK_RUN.sub(" , ", text)
     starts_sentence = latin == text  # in CJK text a capital always marks a name
     previous, after_name = "", False
     for match in _PIECE.finditer(latin):
@@ -303,13 +302,6 @@ def unheld_in(terms: list[str], texts: Iterable[str]) -> list[str]:
     return unheld(rest, Vocabulary.of(texts)) if rest else []
 
 
-def apart(text: str) -> str:
-    """``text`` with its CJK runs set apart by spaces: Chinese writes a Latin name against its
-    own words, and "我拿到了Northgate医院的工作" holds "Northgate" (a word of letters and
-    ideographs, it was unheld, and the question naming Northgate `not_found`)."""
-    return _CJK_RUN.sub(lambda m: f" {m.group(0)} ", text)
-
-
 def _forms(term: str) -> list[str]:
     """``term``, and a number with a word of scale written out: "42k" is held by "$42,000"
     or "42000" ("budget started at 42k right?" of "raising the budget from $42,000"); "10k"
@@ -346,6 +338,6 @@ def sentences_about(terms: list[str], texts: list[str]) -> list[str]:
         if first is None:
             continue
         for i in range(first, len(sentences)):
-            if i == first or not all(unheld_in([t], [sentences[i]]) for t in terms):
+            if i == first or len(unheld_in(terms, [sentences[i]])) < len(terms):
                 about.append(" ".join(sentences[i : i + 2]))
     return about or texts

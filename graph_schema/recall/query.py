@@ -29,6 +29,8 @@ MAX_TERMS = 64
 _WORD = re.compile(r"\w+", re.UNICODE)
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+# a run of CJK script or CJK punctuation (:func:`apart`)
+CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u3000-\u303f]+")
 _CJK_OR_NOT = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+"
     r"|[^\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+"
@@ -507,10 +509,16 @@ _CLAUSE_END = re.compile(r"(?:\s+[A-Z][\w'\u2019-]*)*\s*(?:[,.;!?)]|$)")
 # or two words of letters and a colon before the name, after a sentence's end or after the
 # turn's own "speaker: " (alone, that is the speaker's label: "Mia: Zed, look!" speaks to Zed)
 _FIELD = re.compile(r"(?:[.;|]\s+|^[^:\n]{1,40}:\s+)[^\W\d_]+(?:[ /][^\W\d_]+)?:\s+$")
-_CJK_RUNS = re.compile("[\u3040-\u9fff]+")
 # after a label, a name spoken to, not a field's value: "Note: Carlos, can you check it?"
 _ASKED_OF = re.compile(r"\s*,\s*(?:can|could|would|will|please|pls|you|are|do|did)\b", re.I)
 _VOCATIVE_AFTER = frozenset({"you", "job", "luck", "done", "night", "later", "soon", "again"})
+
+
+def apart(text: str) -> str:
+    """``text`` with its CJK runs set apart by spaces: Chinese writes a Latin name against its
+    own words, and "我拿到了Northgate医院的工作" holds "Northgate" (a word of letters and
+    ideographs, it was unheld, and the question naming Northgate `not_found`)."""
+    return CJK_RUN.sub(lambda m: f" {m.group(0)} ", text)
 
 
 def spoken_of(text: str, person: str) -> bool:
@@ -523,7 +531,7 @@ def spoken_of(text: str, person: str) -> bool:
     # a name's words, and the whole name ("Li Na", each of whose words is too short to be a
     # key; "guest Li Wei)", where "Wei" alone follows another word of the name)
     keys = [k for k in name_keys(person) if k.replace(" ", "").isalpha()]
-    text = _CJK_RUNS.sub(r" \g<0> ", text)  # "Jonah下个星期五..." names Jonah
+    text = apart(text)  # "Jonah下个星期五..." names Jonah
     for key in keys:
         for found in re.finditer(rf"(?<![\w'\u2019]){re.escape(key)}(?![\w-])", text, re.I):
             if found.group(0)[0].islower():
