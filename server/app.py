@@ -37,6 +37,7 @@ from server.routers import (
     health,
     observations,
     ontology,
+    procedures,
     quarantine,
     recall,
     sleep,
@@ -220,6 +221,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         recall,
         sleep,
         entities,
+        procedures,
     ):
         # the API refuses query parameters it does not know; probes and scrapers may add any
         app.include_router(module.router, dependencies=[Depends(known_query)])

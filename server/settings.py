@@ -17,6 +17,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from graph_schema.core.types import SourceKind
 from graph_schema.lifecycle.rules import DEFAULT_BOUND, TRUSTED_SOURCES, Policy
+from graph_schema.procedures.mine import DEFAULT_MIN_SUPPORT
 from graph_schema.quarantine.types import Retention
 from graph_schema.recall.fusion import DEFAULT_EXACT_LIMIT, FusionConfig
 from ingest.distill.nlp import default_model_path as default_english_model
@@ -83,6 +84,8 @@ class Settings(BaseSettings):
     sleep_interval: timedelta | None = None
     sleep_lease: timedelta = timedelta(seconds=60)
     sleep_batch: int = Field(500, ge=1, le=100_000)
+    # a sleep mines procedures seen in at least this many tasks (0: none; docs/procedures.md)
+    procedure_min_support: int = Field(DEFAULT_MIN_SUPPORT, ge=0, le=1_000_000)
     access_log: bool = True
     access_log_queue: int = Field(10_000, ge=1, le=10_000_000)
     access_log_flush: float = Field(1.0, gt=0, le=3_600)
@@ -148,7 +151,11 @@ class Settings(BaseSettings):
         )
 
     def sleep_config(self) -> SleepConfig:
-        return SleepConfig(lease=self.sleep_lease, batch=self.sleep_batch)
+        return SleepConfig(
+            lease=self.sleep_lease,
+            batch=self.sleep_batch,
+            min_support=self.procedure_min_support,
+        )
 
     # recall: steps switched off, a comma list in the environment (ablations; docs/recall.md)
     recall_disable: Annotated[frozenset[str], NoDecode] = frozenset()

@@ -217,6 +217,40 @@ def entity(
     )
 
 
+# --- procedures -------------------------------------------------------------------------------
+
+
+def procedures(
+    *,
+    trigger: str | None = None,
+    action: str | None = None,
+    min_support: int | None = None,
+    min_success_rate: float | None = None,
+    known_at: Time | None = None,
+    limit: int | None = None,
+) -> Call[models.Procedures]:
+    params = _query(
+        trigger=trigger,
+        action=action,
+        min_support=min_support,
+        min_success_rate=min_success_rate,
+        known_at=time_text(known_at),
+        limit=limit,
+    )
+    return Call("GET", "/v1/procedures", models.Procedures, params=params, idempotent=True)
+
+
+def procedure(procedure_id: str, *, known_at: Time | None = None) -> Call[models.ProcedurePage]:
+    params = _query(known_at=time_text(known_at))
+    return Call(
+        "GET",
+        f"/v1/procedures/{_segment(procedure_id)}",
+        models.ProcedurePage,
+        params=params,
+        idempotent=True,
+    )
+
+
 # --- observations and recall ------------------------------------------------------------------
 
 

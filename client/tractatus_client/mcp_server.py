@@ -278,6 +278,22 @@ def _event_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
         its effects), with each step's before/after state and the edges between them."""
         return await _answer(client.chain(event_id, direction=direction, max_depth=max_depth))
 
+    @server.tool()
+    async def procedures(
+        trigger: Annotated[
+            str | None, Field(description="the first action of the tasks, e.g. 'open_order'")
+        ] = None,
+        action: Annotated[str | None, Field(description="an action among the steps")] = None,
+        min_success_rate: Annotated[float, Field(ge=0, le=1)] = 0.0,
+    ) -> dict[str, Any]:
+        """How recurring tasks have been done before: each sequence of actions seen in several
+        tasks, with how many (`support`) and how often it ended in success (`success_rate`),
+        most supported first. Learned by memory's sleep from recorded steps; `not_found` when
+        none is known."""
+        return await _answer(
+            client.procedures(trigger=trigger, action=action, min_success_rate=min_success_rate)
+        )
+
 
 class BearerToken:
     """ASGI middleware: every HTTP request needs ``Authorization: Bearer <token>``."""

@@ -196,6 +196,42 @@ class EntityPage(Model):
     known_at: datetime
 
 
+# --- procedures -------------------------------------------------------------------------------
+
+
+class Procedure(Model):
+    """A recurring sequence of actions mined by a sleep, with how often it was done and how
+    often it ended in success (docs/procedures.md)."""
+
+    id: str
+    key: str
+    trigger: str
+    steps: list[str]
+    support: int
+    successes: int
+    success_rate: float
+    first_seen: datetime
+    last_seen: datetime
+    recorded_at: datetime
+    superseded_at: datetime | None
+    supersedes: str | None
+    source_kind: str
+    access: list[str]
+    evidence: list[str]  # the first step of each supporting task (at most 100)
+
+
+class Procedures(Model):
+    status: Status
+    procedures: list[Procedure]
+    known_at: datetime
+
+
+class ProcedurePage(Model):
+    status: Status
+    procedure: Procedure
+    known_at: datetime
+
+
 # --- ordered memory ---------------------------------------------------------------------------
 
 
@@ -507,6 +543,7 @@ class SleepCounts(Model):
     dormant: int = 0
     woken: int = 0
     restored: int = 0
+    procedures: int = 0  # procedure versions written (docs/procedures.md)
 
 
 class SleepReport(Model):
@@ -521,6 +558,7 @@ class SleepReport(Model):
     dormant: list[str]
     woken: list[str]
     restored: list[str] = Field(default_factory=list)
+    procedures: list[str] = Field(default_factory=list)
     truncated: bool
     max_ids: int = 100
 

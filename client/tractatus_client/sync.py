@@ -200,6 +200,36 @@ class Tractatus:
         merged over visible ``same_as``; :class:`NotFound` when none is visible."""
         return self.run(_calls.entity(entity_id, as_of=as_of, known_at=known_at))
 
+    # --- procedures ----------------------------------------------------------------------------
+
+    def procedures(
+        self,
+        *,
+        trigger: str | None = None,
+        action: str | None = None,
+        min_support: int | None = None,
+        min_success_rate: float | None = None,
+        known_at: Time | None = None,
+        limit: int | None = None,
+    ) -> models.Procedures:
+        """The procedures a sleep mined from recurring tasks that the caller may read, most
+        supported first; ``not_found`` when none (docs/procedures.md)."""
+        return self.run(
+            _calls.procedures(
+                trigger=trigger,
+                action=action,
+                min_support=min_support,
+                min_success_rate=min_success_rate,
+                known_at=known_at,
+                limit=limit,
+            )
+        )
+
+    def procedure(self, procedure_id: str, *, known_at: Time | None = None) -> models.ProcedurePage:
+        """One procedure version, current or superseded; :class:`NotFound` when the caller
+        may not read it."""
+        return self.run(_calls.procedure(procedure_id, known_at=known_at))
+
     # --- observations and recall --------------------------------------------------------------
 
     @overload

@@ -10,7 +10,7 @@ travel as ``$parameters``. The only text spliced into a statement is a node vari
 from __future__ import annotations
 
 _VARIABLES = frozenset(
-    {"a", "d", "e", "o", "ev", "cause", "effect", "x", "s", "q", "t", "n", "y", "src", "sup"}
+    {"a", "d", "e", "o", "p", "ev", "cause", "effect", "x", "s", "q", "t", "n", "y", "src", "sup"}
 )
 # The record time a lifecycle builder reads transitions at: a read's ``$known_at``, or a
 # write's ``$now``.

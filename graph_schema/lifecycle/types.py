@@ -146,6 +146,8 @@ class SleepCounts(BaseModel):
     dormant: int = 0
     woken: int = 0
     restored: int = 0
+    # procedure versions written (a dry run: that it would write; docs/procedures.md)
+    procedures: int = 0
 
 
 class SleepReport(BaseModel):
@@ -160,5 +162,10 @@ class SleepReport(BaseModel):
     dormant: list[str]
     woken: list[str]
     restored: list[str]
+    procedures: list[str] = Field(
+        default_factory=list,
+        description="ids of the procedure versions written that the caller may read (a dry run"
+        " names none)",
+    )
     truncated: bool
     max_ids: int = MAX_REPORT_IDS

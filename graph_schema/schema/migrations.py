@@ -259,6 +259,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
         steps=entities_cypher.MIGRATION_STEPS,
     ),
+    Migration(
+        17,
+        "procedures: versions mined by a sleep, by id, by key and by trigger",
+        (
+            _unique("Procedure", "id"),
+            "CREATE INDEX procedure_key IF NOT EXISTS FOR (p:Procedure) ON (p.key)",
+            "CREATE INDEX procedure_trigger IF NOT EXISTS FOR (p:Procedure) ON (p.trigger)",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

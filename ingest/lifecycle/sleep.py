@@ -1,5 +1,6 @@
 """Sleep: consolidate ended tasks left unconsolidated, expire ephemeral facts of no task, let
-unused long-term facts fall dormant and wake dormant facts that were read.
+unused long-term facts fall dormant, wake dormant facts that were read, and mine the
+procedures of recurring tasks (:mod:`ingest.lifecycle.procedures`).
 
 One sleep at a time across API replicas: a lease on one ``SleepLock`` node (a second sleep is
 refused with 409 ``sleep_running`` rather than queued: an HTTP call should not wait minutes,
@@ -37,6 +38,7 @@ from ingest.lifecycle.consolidate import (
     plan,
     record_changes,
 )
+from ingest.lifecycle.procedures import mine
 from ingest.lifecycle.restore import lock_slots, plan_restorations, restore, slots_of
 from ingest.metrics import LIFECYCLE_TRANSITIONS, SLEEP_RUNS
 
@@ -49,6 +51,8 @@ SCHEDULER = Principal(id="tractatus:scheduler", role="admin")
 class SleepConfig:
     lease: timedelta = timedelta(seconds=60)
     batch: int = 500
+    # tasks a sequence of steps must be seen in to be a procedure (0: no mining)
+    min_support: int = 3
 
 
 @dataclass
@@ -63,6 +67,7 @@ class _Tally:
             "dormant": [],
             "woken": [],
             "restored": [],
+            "procedures": [],
         }
     )
     truncated: bool = False
@@ -280,6 +285,27 @@ def _sweep(run: _Run, tally: _Tally) -> None:
                 tally.counts.restored += swept.restorations
 
 
+# --- 3. procedures ------------------------------------------------------------------------------
+
+
+def _readable(scope: tuple[str, ...], groups: tuple[str, ...]) -> bool:
+    return all(any(g in groups for g in req.split("|")) for req in scope)
+
+
+def _procedures(run: _Run, tally: _Tally) -> None:
+    mined = mine(
+        run.driver,
+        database=run.database,
+        now=run.now,
+        min_support=run.config.min_support,
+        run_id=run.run_id,
+        renew=run.renew,
+    )
+    for procedure_id, scope in mined.written:
+        shown = bool(procedure_id) and _readable(scope, run.principal.groups)
+        tally.add("procedures", procedure_id, shown)
+
+
 # --- the whole sleep ----------------------------------------------------------------------------
 
 
@@ -312,6 +338,7 @@ def run_sleep(
     if dry_run:
         _ended_tasks(run, tally)
         _sweep(run, tally)
+        _procedures(run, tally)
         SLEEP_RUNS.labels(outcome="dry_run").inc()
         return tally.report(None, run.now, True)
     try:
@@ -322,6 +349,7 @@ def run_sleep(
     try:
         _ended_tasks(run, tally)
         _sweep(run, tally)
+        _procedures(run, tally)
     finally:
         _release(run)
     SLEEP_RUNS.labels(outcome="done").inc()

@@ -319,7 +319,7 @@ def test_two_hundred_days_of_silence_then_a_read_wakes_it(
 
     today = sleep(admin)
     assert today["counts"] == dict.fromkeys(
-        ("tasks", "promoted", "discarded", "dormant", "woken", "restored"), 0
+        ("tasks", "promoted", "discarded", "dormant", "woken", "restored", "procedures"), 0
     )
 
     clock.shift(days=200)

@@ -38,6 +38,7 @@ TOOLS = {
     "replay_chain",
     "find_entities",
     "entity",
+    "procedures",
 }
 COMMAND = str(Path(sys.executable).with_name("tractatus-mcp"))
 
@@ -99,8 +100,22 @@ async def _stdio_story(base_url: str, subject: str, hidden: str) -> dict[str, An
         first = found["entities"][0]["id"]
         seen["entity"] = _json(await call("entity", {"entity_id": first}))
         seen["no_entity"] = _error(await call("entity", {"entity_id": "ent_" + "0" * 24}))
+        seen["procedures"] = _json(await call("procedures", {"trigger": f"open_{subject}"}))
+        seen["no_procedures"] = _json(await call("procedures", {"trigger": f"never_{subject}"}))
         seen["alive"] = _json(await call("get_fact", {"subject": subject, "predicate": "shoe"}))
     return seen
+
+
+def _recurring_task(base_url: str, subject: str) -> None:
+    """Three tasks of the same two steps, ended, and a sleep that mines them."""
+    with Tractatus(base_url, KEYS["alice"]) as alice:
+        for _ in range(3):
+            task = f"task:{uuid.uuid4().hex[:8]}"
+            opened = alice.record_event(task, "agent", f"open_{subject}", "success", root=True)
+            alice.record_event(task, "agent", "ship", "success", caused_by=[opened.event.id])
+            alice.end_task(task)
+    with Tractatus(base_url, KEYS["admin"]) as admin:
+        admin.sleep()
 
 
 def test_every_tool_over_stdio(base_url: str, subject: str) -> None:
@@ -110,6 +125,7 @@ def test_every_tool_over_stdio(base_url: str, subject: str) -> None:
             hidden, "lives_in", "Oslo", source_kind="user_stated", asserted_by=hidden,
             confidence=0.9, evidence="I live in Oslo", access=["sales"],
         )  # fmt: skip
+    _recurring_task(base_url, subject)
     seen = anyio.run(_stdio_story, base_url, subject, hidden)
     assert set(seen["tools"]) == TOOLS
     described = seen["tools"]["get_fact"].description
@@ -133,6 +149,9 @@ def test_every_tool_over_stdio(base_url: str, subject: str) -> None:
     assert seen["found"]["entities"][0]["name"] == subject
     assert "lives_in" in {a["predicate"] for a in seen["entity"]["about"]}
     assert "not_found: no visible entity with this id" in seen["no_entity"]
+    [procedure] = seen["procedures"]["procedures"]
+    assert procedure["steps"] == [f"open_{subject}", "ship"] and procedure["support"] == 3
+    assert seen["no_procedures"]["status"] == "not_found"
     assert seen["alive"]["status"] == "out_of_scope"  # the server kept running after errors
 
 

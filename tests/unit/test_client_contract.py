@@ -36,6 +36,8 @@ CALLS: dict[str, _calls.Call[Any]] = {
     "history": _calls.history("s", "p"),
     "entities": _calls.entities("q"),
     "entity": _calls.entity("ent_000000000000000000000000"),
+    "procedures": _calls.procedures(trigger="open_order"),
+    "procedure": _calls.procedure("01ARZ3NDEKTSV4RRFFQ69G5FAV"),
     "observe": _calls.observe_one({"text": "t"}),
     "observe_many": _calls.observe_many([{"text": "t"}]),
     "observation": _calls.observation("o1", context=1),

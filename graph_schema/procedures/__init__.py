@@ -1,0 +1,2 @@
+"""Procedures: the ways recurring tasks have been done, mined from their steps by a sleep
+(docs/procedures.md)."""

@@ -1,0 +1,76 @@
+"""Procedure reads: the list and one version, each one read transaction filtered by the
+caller's groups inside the Cypher (docs/procedures.md). A procedure the caller may not read
+does not exist for them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from neo4j import Driver
+
+from graph_schema.core.records import as_datetime
+from graph_schema.core.types import Principal, Status
+from graph_schema.procedures import cypher
+from graph_schema.procedures.types import ProcedureAnswer, ProcedureOut, ProceduresAnswer
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class Filter:
+    """What a list asks for: a trigger, an action among the steps, floors."""
+
+    trigger: str | None = None
+    action: str | None = None
+    min_support: int = 1
+    min_success_rate: float = 0.0
+    limit: int = DEFAULT_LIMIT
+
+
+def _out(row: dict[str, Any]) -> ProcedureOut:
+    times = ("first_seen", "last_seen", "recorded_at", "superseded_at")
+    return ProcedureOut.model_validate({**row, **{t: as_datetime(row[t]) for t in times}})
+
+
+def procedures(
+    driver: Driver, *, database: str, principal: Principal, known_at: datetime, want: Filter
+) -> ProceduresAnswer:
+    """The current versions at ``known_at`` the caller may read, most supported first."""
+    records, _, _ = driver.execute_query(
+        cypher.LIST,
+        known_at=known_at,
+        groups=list(principal.groups),
+        trigger=want.trigger,
+        action=want.action,
+        min_support=want.min_support,
+        min_success_rate=want.min_success_rate,
+        limit=want.limit,
+        database_=database,
+        routing_="r",
+    )
+    found = [_out(row) for row in records[0]["procedures"]]
+    status = Status.answered if found else Status.not_found
+    return ProceduresAnswer(status=status, procedures=found, known_at=known_at)
+
+
+def procedure(
+    driver: Driver, *, database: str, principal: Principal, known_at: datetime, procedure_id: str
+) -> ProcedureAnswer | None:
+    """One version, current or not, as known at ``known_at``; None when the caller may not
+    read it or it was not written yet."""
+    records, _, _ = driver.execute_query(
+        cypher.GET,
+        id=procedure_id,
+        known_at=known_at,
+        groups=list(principal.groups),
+        database_=database,
+        routing_="r",
+    )
+    if not records:
+        return None
+    return ProcedureAnswer(
+        status=Status.answered, procedure=_out(records[0]["procedure"]), known_at=known_at
+    )

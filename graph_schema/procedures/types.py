@@ -1,0 +1,52 @@
+"""Types of procedures: a version as readers see it, and the answer of a read."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, Field
+
+from graph_schema.core.types import Status
+
+
+class ProcedureOut(BaseModel):
+    """One version of a procedure: a recurring sequence of actions, how often it was done and
+    how often it ended in success, up to the sleep that wrote it."""
+
+    id: str = Field(description="this version's id; a later version supersedes it")
+    key: str = Field(description="the same actions in the same scope: the same key")
+    trigger: str = Field(description="the action its tasks start with")
+    steps: list[str] = Field(
+        description="the actions in order, a run of the same action (a retry) read once"
+    )
+    support: int = Field(ge=1, description="tasks that went through exactly these steps")
+    successes: int = Field(ge=0, description="of them, tasks whose last step succeeded")
+    success_rate: float = Field(ge=0, le=1, description="successes / support")
+    first_seen: datetime = Field(description="the first step of its earliest task")
+    last_seen: datetime = Field(description="the last step of its latest task")
+    recorded_at: datetime = Field(description="when the sleep that mined it wrote it")
+    superseded_at: datetime | None = Field(
+        description="when a later version replaced it (null: current at the read's known_at)"
+    )
+    supersedes: str | None = Field(description="the version it replaced, if any")
+    source_kind: str = Field(description="always `agent_inferred`: memory inferred it")
+    access: list[str] = Field(
+        description="who may read it: one requirement per distinct restricted access list of"
+        " its tasks' steps (`g1|g2`: any of these groups), all of them needed; [] for public"
+    )
+    evidence: list[str] = Field(
+        description="the first step of each supporting task (at most 100, earliest first);"
+        " replay one with GET /v1/events/{id}/chain?direction=effects"
+    )
+
+
+class ProceduresAnswer(BaseModel):
+    status: Status = Field(description="`answered` with at least one procedure, else `not_found`")
+    procedures: list[ProcedureOut]
+    known_at: datetime = Field(description="the record time read at (echoed)")
+
+
+class ProcedureAnswer(BaseModel):
+    status: Status
+    procedure: ProcedureOut
+    known_at: datetime

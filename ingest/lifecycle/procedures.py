@@ -1,0 +1,173 @@
+"""The sleep's procedure step: read every whole task's steps, mine the recurring ones, write a
+new version of each procedure whose figures changed (docs/procedures.md).
+
+Append-only like the rest of memory: a version is never edited; a procedure whose tasks grew
+gets a new version that supersedes the old one, both kept. Mining again with nothing new
+writes nothing. Each write transaction first renews the sleep's lease (``renew``), so two
+sleeps never write the same procedure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from neo4j import Driver, ManagedTransaction
+
+from graph_schema.core.records import as_datetime
+from graph_schema.core.timeutil import new_id, utcnow
+from graph_schema.procedures import cypher
+from graph_schema.procedures.mine import Step, Trace, Variant, variants
+
+# a task with no step for this long is read as whole, ended or not
+QUIET = timedelta(hours=1)
+TRACE_BATCH = 500
+WRITER = "tractatus:sleep"
+
+Renew = Callable[[ManagedTransaction], None]
+
+
+@dataclass
+class Mined:
+    """What one mining did: versions written (ids, with their scopes), procedures unchanged."""
+
+    written: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    unchanged: int = 0
+    tasks: int = 0
+
+
+def _trace(row: Any) -> Trace:
+    steps = tuple(
+        Step(
+            id=s["id"],
+            action=s["action"],
+            outcome=s["outcome"],
+            occurred_at=as_datetime(s["occurred_at"]),  # type: ignore[arg-type]
+            access=tuple(s["access"] or ()),
+        )
+        for s in row["steps"]
+    )
+    return Trace(task=row["task"], steps=steps)
+
+
+def _whole(trace: Trace, ended: bool, quiet_before: datetime) -> bool:
+    return bool(trace.steps) and (ended or trace.steps[-1].occurred_at <= quiet_before)
+
+
+def traces(
+    driver: Driver, *, database: str, quiet_before: datetime, between: Callable[[], None]
+) -> Iterator[Trace]:
+    """Every whole task's trace, a page of tasks per read transaction; ``between`` runs before
+    each page (the sleep renews its lease there: a large store is read for minutes)."""
+    after = ""
+    while True:
+        between()
+        records, _, _ = driver.execute_query(
+            cypher.TRACES, after=after, batch=TRACE_BATCH, database_=database, routing_="r"
+        )
+        for row in records:
+            trace = _trace(row)
+            if _whole(trace, bool(row["ended"]), quiet_before):
+                yield trace
+        if len(records) < TRACE_BATCH:
+            return
+        after = records[-1]["task"]
+
+
+def _same(variant: Variant, current: dict[str, Any] | None) -> bool:
+    if current is None:
+        return False
+    return (
+        current["support"] == variant.support
+        and current["successes"] == variant.successes
+        and as_datetime(current["first_seen"]) == variant.first_seen
+        and as_datetime(current["last_seen"]) == variant.last_seen
+    )
+
+
+def _props(variant: Variant, now: datetime, run_id: str) -> dict[str, Any]:
+    return {
+        "id": new_id(),
+        "key": variant.key,
+        "trigger": variant.trigger,
+        "steps": list(variant.steps),
+        "support": variant.support,
+        "successes": variant.successes,
+        "success_rate": variant.success_rate,
+        "first_seen": variant.first_seen,
+        "last_seen": variant.last_seen,
+        "recorded_at": now,
+        "source_kind": "agent_inferred",
+        "asserted_by": WRITER,
+        "run_id": run_id,
+        "access": [],
+        "access_all": list(variant.scope),
+        "evidence": variant.evidence(),
+    }
+
+
+def _write(tx: ManagedTransaction, variant: Variant, run_id: str, renew: Renew) -> str | None:
+    """Write the variant's new version unless the current one says the same; its id."""
+    renew(tx)
+    row = tx.run(cypher.CURRENT, keys=[variant.key]).single()
+    current = dict(row) if row is not None else None
+    if _same(variant, current):
+        return None
+    now = utcnow()
+    props = _props(variant, now, run_id)
+    tx.run(
+        cypher.WRITE_VERSION,
+        props=props,
+        replaces=current["id"] if current else None,
+        now=now,
+        evidence=props["evidence"],
+    ).consume()
+    return str(props["id"])
+
+
+def _changed(driver: Driver, database: str, found: list[Variant]) -> list[Variant]:
+    records, _, _ = driver.execute_query(
+        cypher.CURRENT, keys=[v.key for v in found], database_=database, routing_="r"
+    )
+    current = {r["key"]: dict(r) for r in records}
+    return [v for v in found if not _same(v, current.get(v.key))]
+
+
+def mine(
+    driver: Driver,
+    *,
+    database: str,
+    now: datetime,
+    min_support: int,
+    run_id: str | None,
+    renew: Renew,
+) -> Mined:
+    """Mine every whole task at the lifecycle time ``now``; ``run_id`` None is a dry run
+    (counts what would be written, writes nothing). ``min_support`` 0 mines nothing."""
+    mined = Mined()
+    if min_support <= 0:
+        return mined
+
+    def keep_lease() -> None:
+        if run_id is not None:
+            with driver.session(database=database) as session:
+                session.execute_write(renew)
+
+    read = list(traces(driver, database=database, quiet_before=now - QUIET, between=keep_lease))
+    mined.tasks = len(read)
+    found = variants(read, min_support)
+    changed = _changed(driver, database, found)
+    mined.unchanged = len(found) - len(changed)
+    if run_id is None:
+        mined.written = [("", v.scope) for v in changed]
+        return mined
+    with driver.session(database=database) as session:
+        for variant in changed:
+            written = session.execute_write(_write, variant, run_id, renew)
+            if written is None:
+                mined.unchanged += 1
+            else:
+                mined.written.append((written, variant.scope))
+    return mined
