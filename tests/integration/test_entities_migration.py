@@ -119,7 +119,8 @@ def test_versions_written_before_the_search_index_get_their_names_and_are_found(
     step = SEARCHABLE.steps[0]
     records, _, _ = driver.execute_query(step, batch=2)
     assert records[0]["done"] == 2  # interrupted after its first batch: the rest still left
-    assert migrations.migrate(driver, database="neo4j") == [SEARCHABLE.version]
+    later = [m.version for m in migrations.MIGRATIONS if m.version > SEARCHABLE.version]
+    assert migrations.migrate(driver, database="neo4j") == [SEARCHABLE.version, *later]
     assert {q: found(q) for q in before} == before
     records, _, _ = driver.execute_query(
         "MATCH (a:Assertion) WHERE a.subject_lower IS NULL RETURN count(a) AS left"
