@@ -53,6 +53,11 @@ _TITLES = frozenset(
 )
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)?(?:st|nd|rd|th|s|am|pm)?|\d{4}-\d\d(?:-\d\d)?", re.I)
 _CODE = re.compile(r"[a-z][A-Z]|[_#]")
+# words written in capitals that name a kind of value, not a thing: "the transaction ID",
+# "the booking URL" may be spelled "Txn 4471", "the link" by the text that holds them
+_KINDS_OF_VALUE = frozenset(
+    ["id", "ids", "url", "urls", "pin", "pdf", "eta", "faq", "tbd", "asap", "fyi", "ok", "eod"]
+)
 # things of work that are told apart by a number: the number after one is an identifier
 NUMBERED = frozenset((
     "build", "builds", "pr", "prs", "mr", "issue", "issues", "ticket", "tickets", "incident",
@@ -80,7 +85,8 @@ MAX_REST = 2  # letters the shorter word may have beyond the shared start
 def _name_like(part: str, starts_sentence: bool) -> bool:
     low = part.lower()
     timed = low in _TIME or low.removesuffix("s") in _TIME  # "Wednesdays", "Mondays"
-    if len(part) < 2 or low in STOP_WORDS or timed or low in _TITLES or part == "I":
+    common = low in STOP_WORDS or low in _TITLES or low in _KINDS_OF_VALUE
+    if len(part) < 2 or common or timed or part == "I":
         return False
     if _CODE.search(part) or (part.isupper() and part.isalpha()):
         return True

@@ -487,17 +487,27 @@ class _Status:
     others: float = 0.0
     stated: bool = False
     mentioned: Mentioned | None = None
+    # the person named states things (some group of theirs is ``user_stated``): a tool's or a
+    # document's speaker is asked about its own records, with no contrast between people
+    speaks: bool = True
 
     @classmethod
-    def of(cls, person: str | None, query: RecallQuery) -> _Status:
-        return cls(person, without_name(query.text, person) if person else [])
+    def of(cls, person: str | None, query: RecallQuery, speaks: bool = True) -> _Status:
+        return cls(person, without_name(query.text, person) if person else [], speaks=speaks)
 
     @classmethod
     def reading(cls, work: _Work, query: RecallQuery, config: FusionConfig) -> _Status:
         """The status of ``work``: about the speaker the query names, else about the person
-        it mentions, else about no one."""
+        it mentions, else about no one. A named speaker of nothing but tools' output,
+        documents or an agent's notes ("what are we paying per keg each month with
+        northcask", the speaker "NorthCask lease agreement") is read by its own records
+        alone: another person's statement of something near (another supplier's price) does
+        not outmatch it."""
         person = work.person
-        if person is not None or work.mentioned is None or not config.enabled("person"):
+        if person is not None:
+            speaks = any(g.speaker == person and fusion.states(g) for g in work.window)
+            return cls.of(person, query, speaks)
+        if work.mentioned is None or not config.enabled("person"):
             return cls.of(person, query)
         name = work.mentioned.name
         return cls(name, without_name(query.text, name), mentioned=work.mentioned)
@@ -542,7 +552,7 @@ class _Status:
     def named(self) -> NamedPerson | None:
         if self.person is None:
             return None
-        others = round(self.others, 6) if self.stated else None
+        others = round(self.others, 6) if self.stated and self.speaks else None
         return NamedPerson(name=self.person, others_relevance=others)
 
 

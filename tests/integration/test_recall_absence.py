@@ -535,3 +535,30 @@ def test_a_turn_beyond_the_k_returned_still_contrasts(api: dict[str, Api], long_
     answer = response.json()
     assert answer["status"] == "not_found", (answer["relevance"], answer["person"])
     assert answer["person"]["others_relevance"] > answer["relevance"]
+
+
+KEGS = [
+    ("Maggie Dunleavy", "That's the third late Kegline delivery since January. We're paying "
+     "$9.50 per keg per month on 140 kegs with them, so I want quotes that beat that."),
+    ("email", "NorthCask Keg Leasing can supply stainless kegs at $8.25 per keg per month, "
+     "minimum 120 kegs, 18-month term."),
+    ("Tomas Ferreira", "I'd go with NorthCask even at the higher rate."),
+    ("NorthCask lease agreement", "Keg Lease Agreement NC-2024-0381. Fleet: 130 kegs at "
+     "$8.25 per keg per month; term 18 months commencing April 1, 2024."),
+]  # fmt: skip
+
+
+def test_a_documents_speaker_named_is_read_by_its_own_records_without_a_contrast(
+    api: dict[str, Api],
+) -> None:
+    # a blind trial: the lease's document was read as the person asked about, and Maggie's
+    # statement of the old supplier's price outmatched it (not_found before)
+    kinds = {1: "tool_returned", 3: "document"}
+    conversation = write_chat(api["alice"], KEGS, kinds=kinds)
+    answer = ask(api["alice"], "what are we paying per keg each month with northcask", conversation)
+    assert answer["person"]["name"] == "NorthCask lease agreement"
+    assert answer["person"]["others_relevance"] is None  # no contrast between people
+    assert answer["status"] == "answered"
+    asked = ask(api["alice"], "Which supplier would Tomas go with?", conversation)
+    assert asked["person"]["name"] == "Tomas Ferreira"
+    assert asked["person"]["others_relevance"] is not None  # a person keeps the contrast
