@@ -304,6 +304,12 @@ def _procedures(run: _Run, tally: _Tally) -> None:
     for procedure_id, scope in mined.written:
         shown = bool(procedure_id) and _readable(scope, run.principal.groups)
         tally.add("procedures", procedure_id, shown)
+    log.info(
+        "procedures: %d whole tasks read, %d versions written, %d unchanged",
+        mined.tasks,
+        len(mined.written),
+        mined.unchanged,
+    )
 
 
 # --- the whole sleep ----------------------------------------------------------------------------
