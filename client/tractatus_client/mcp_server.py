@@ -50,7 +50,9 @@ the world, `known_at` is what the memory knew by then; both default to now. Fact
 overwritten: a new version supersedes the old one, and `fact_history` shows both.
 To change a fact safely, pass `expected_current` (the id of the version you read, or null
 for "nothing yet"); if someone changed it meanwhile, the write fails with the current
-version instead of overwriting it."""
+version instead of overwriting it. Record each step of a task with `record_event`; before
+a task you have done before, `procedures(trigger=<its first action>)` tells how such tasks
+went: the sequences of steps seen in several of them and how often each succeeded."""
 
 Subject = Annotated[str, Field(description="what the fact is about, e.g. 'user:alice'")]
 Predicate = Annotated[str, Field(description="a predicate of the ontology, e.g. 'tech_stack'")]

@@ -62,7 +62,7 @@ async def _stdio_story(base_url: str, subject: str, hidden: str) -> dict[str, An
     params = StdioServerParameters(command=COMMAND, env=_env(base_url, KEYS["alice"]))
     seen: dict[str, Any] = {}
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
+        seen["instructions"] = (await session.initialize()).instructions
         tools = (await session.list_tools()).tools
         seen["tools"] = {t.name: t for t in tools}
         call = session.call_tool
@@ -152,6 +152,7 @@ def test_every_tool_over_stdio(base_url: str, subject: str) -> None:
     [procedure] = seen["procedures"]["procedures"]
     assert procedure["steps"] == [f"open_{subject}", "ship"] and procedure["support"] == 3
     assert seen["no_procedures"]["status"] == "not_found"
+    assert "procedures(trigger=" in seen["instructions"]  # the agent is told when to ask
     assert seen["alive"]["status"] == "out_of_scope"  # the server kept running after errors
 
 
