@@ -131,6 +131,8 @@ def test_the_doc_has_the_promised_queries() -> None:
         "fact_lifecycle",
         "entity_walk",
         "entity_graph",
+        "procedures",
+        "procedure_tasks",
     }
 
 
@@ -231,3 +233,19 @@ def test_entity_walk(driver: Driver, api: dict[str, Api]) -> None:
     assert rows[0]["company_id"] == entity_ref(acme, [])["id"]
     paths = _run(driver, "entity_graph", person=alice)
     assert len(paths) == 1  # the works_at version: Alice's entity and its one assertion
+
+
+def test_procedures(driver: Driver, api: dict[str, Api]) -> None:
+    trigger = f"check_stock_{uuid.uuid4().hex[:8]}"
+    for hour in (9, 10, 11):
+        task, first = new_task(), None
+        for i, action in enumerate((trigger, "reserve", "charge_card")):
+            body = event(task, action, at(f"{hour:02d}:0{i}"), caused_by=first)
+            response = api["public"].post("/v1/events", body)
+            assert response.status_code == 201, response.text
+            first = [response.json()["event"]["id"]]
+    assert api["admin"].post("/v1/sleep").status_code == 200
+    [row] = _run(driver, "procedures", trigger=trigger)
+    assert row["steps"] == [trigger, "reserve", "charge_card"] and row["support"] == 3
+    paths = _run(driver, "procedure_tasks", trigger=trigger)
+    assert len(paths) == 9  # each task's first step alone, then with one and two steps after
