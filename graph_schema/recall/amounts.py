@@ -57,8 +57,9 @@ _WHAT_COST = re.compile(
 # speaks of money ("paid 300 for it", "the bill was cut by 30%")
 _CURRENCY = re.compile(
     r"[$\u20ac\u00a3\u00a5\u20b9\u5143\u5757]"  # $ € £ ¥ ₹ 元 块
-    r"|\b(?:dollars?|bucks?|cents?|euros?|pounds?|quid|yen|yuan|rupees?|francs?|pesos?|"
-    r"usd|eur|gbp|free)\b",
+    r"|\b(?:dollars?|bucks?|cents?|euros?|pounds?|quid|yen|yuan|renminbi|rupees?|francs?|"
+    r"pesos?|usd|eur|gbp|rmb|cny|jpy|inr|aud|cad|nzd|hkd|sgd|chf|sek|nok|dkk|krw|mxn|brl|"
+    r"zar|free)\b",
     re.I,
 )
 _NUMBER = re.compile(

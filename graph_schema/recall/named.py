@@ -194,7 +194,11 @@ _NOT_THING = frozenset((
 
 # words after the thing's first word that end it (the comment in :func:`thing_terms`)
 _THING_ENDS = frozenset(("per", "before", "after", "since", "during", "until", "excluding",
-                         "including", "costing"))  # fmt: skip
+                         "including", "costing",
+                         # a clause of its own: "the prorated charge when they upgraded",
+                         # "the signing instalment supposed to be", "the rent going to be"
+                         "when", "while", "once", "because", "if", "supposed", "meant",
+                         "going"))  # fmt: skip
 
 
 # "and" before a question word or an auxiliary starts a second question ("How much was the

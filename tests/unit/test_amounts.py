@@ -49,6 +49,9 @@ def test_the_questions_that_ask_for_a_sum_of_money(query: str, asks: bool) -> No
         ("Replication lag from pg13 to pg16: 0.3 seconds.", False),  # numbers, no money
         ("So far I have 12 weddings booked for the season.", False),
         ("我花了三千块。", True),
+        # a currency's code (a blind trial: "RMB 28,800" stated no amount)
+        ("So the signing instalment should be RMB 28,800.", True),
+        ("Deposit of CHF 1,200 received.", True),
         ("I finally sold the Sony and bought a Canon R6 Mark II last week.", False),  # R6: a name
         ("The build on node p99-3 passed.", False),
     ],

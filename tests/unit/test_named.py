@@ -150,6 +150,15 @@ def test_a_verbatim_match_is_a_whole_word() -> None:
         ("How much did the salt and pepper set cost?", ["salt", "pepper", "set"]),
         # "costing" asks how much, it names nothing (a blind trial: no turn held it)
         ("how much is the grab bar install costing and who's doing it", ["grab", "bar", "install"]),
+        # a clause of its own ends it (blind trials: "upgraded" and "supposed" were words of
+        # the thing, the texts that held the sums said neither)
+        ("How much was the prorated charge when they upgraded in May?", ["prorated", "charge"]),
+        (
+            "how much was the qingshan signing instalment supposed to be",
+            ["qingshan", "signing", "instalment"],
+        ),
+        ("How much is the rent going to be?", ["rent"]),
+        ("How much is the rent if we stay another year?", ["rent"]),
         ("How much is left in the budget?", []),  # a quantity, no thing named
         ("How much did Melanie spend on the trip?", []),  # spending: the answer need not say it
         # other shapes ask for what their answer need not spell
