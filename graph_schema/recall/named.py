@@ -189,6 +189,8 @@ _NOT_THING = frozenset((
     "originally", "initially", "previously", "formerly", "currently", "nowadays", "recently",
     "eventually", "finally", "actually", "exactly", "roughly", "approximately", "altogether",
     "overall", "total",
+    # the thing itself, not another: "How much was the alternator itself?"
+    "itself", "themselves", "himself", "herself",
 ))  # fmt: skip
 
 
@@ -198,7 +200,9 @@ _THING_ENDS = frozenset(("per", "before", "after", "since", "during", "until", "
                          # a clause of its own: "the prorated charge when they upgraded",
                          # "the signing instalment supposed to be", "the rent going to be"
                          "when", "while", "once", "because", "if", "supposed", "meant",
-                         "going"))  # fmt: skip
+                         "going",
+                         # what it is asked as: "the Fog Harbour job worth in total"
+                         "worth"))  # fmt: skip
 
 
 # "and" before a question word or an auxiliary starts a second question ("How much was the

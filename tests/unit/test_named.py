@@ -159,6 +159,13 @@ def test_a_verbatim_match_is_a_whole_word() -> None:
         ),
         ("How much is the rent going to be?", ["rent"]),
         ("How much is the rent if we stay another year?", ["rent"]),
+        # what it is asked as, and the thing itself, are no words of it (blind trials:
+        # "worth" and "itself" were, no text held them, and the questions were not_found)
+        (
+            "How much is the Fog Harbour job worth in total at this point?",
+            ["Fog", "Harbour", "job"],
+        ),
+        ("how much was the alternator itself, and how much was the labor on it", ["alternator"]),
         ("How much is left in the budget?", []),  # a quantity, no thing named
         ("How much did Melanie spend on the trip?", []),  # spending: the answer need not say it
         # other shapes ask for what their answer need not spell
