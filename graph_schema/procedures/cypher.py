@@ -53,6 +53,17 @@ RETURN count(e) AS linked
 
 # --- reads ------------------------------------------------------------------------------------
 
+# The ids among $ids of procedures the caller may read (a sleep's report names only those).
+VISIBLE_IDS = (
+    """
+MATCH (p:Procedure)
+WHERE p.id IN $ids AND """
+    + visible("p")
+    + """
+RETURN collect(p.id) AS ids
+"""
+)
+
 _AT = "p.recorded_at <= $known_at AND (p.superseded_at IS NULL OR p.superseded_at > $known_at)"
 
 _MAP = (

@@ -4,11 +4,12 @@ does not exist for them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from neo4j import Driver
+from neo4j import Driver, ManagedTransaction
 
 from graph_schema.core.records import as_datetime
 from graph_schema.core.types import Principal, Status
@@ -74,3 +75,12 @@ def procedure(
     return ProcedureAnswer(
         status=Status.answered, procedure=_out(records[0]["procedure"]), known_at=known_at
     )
+
+
+def readable(tx: ManagedTransaction, ids: Sequence[str], principal: Principal) -> set[str]:
+    """The ids among ``ids`` of procedures ``principal`` may read (``visible``, as every read
+    checks it)."""
+    if not ids:
+        return set()
+    record = tx.run(cypher.VISIBLE_IDS, ids=list(ids), groups=list(principal.groups)).single()
+    return set(record["ids"]) if record is not None else set()

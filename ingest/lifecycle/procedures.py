@@ -3,8 +3,9 @@ new version of each procedure whose figures changed (docs/procedures.md).
 
 Append-only like the rest of memory: a version is never edited; a procedure whose tasks grew
 gets a new version that supersedes the old one, both kept. Mining again with nothing new
-writes nothing. Each write transaction first renews the sleep's lease (``renew``), so two
-sleeps never write the same procedure.
+writes nothing. The current versions are read once, before any write; each write
+transaction first renews the sleep's lease (``renew``), so no other sleep has written since
+and two sleeps never write the same procedure.
 """
 
 from __future__ import annotations
@@ -31,9 +32,11 @@ Renew = Callable[[ManagedTransaction], None]
 
 @dataclass
 class Mined:
-    """What one mining did: versions written (ids, with their scopes), procedures unchanged."""
+    """What one mining did: versions to write (``changed``; a dry run writes none), the ids
+    of those written, procedures unchanged, whole tasks read."""
 
-    written: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    changed: int = 0
+    written: list[str] = field(default_factory=list)
     unchanged: int = 0
     tasks: int = 0
 
@@ -108,31 +111,42 @@ def _props(variant: Variant, now: datetime, run_id: str) -> dict[str, Any]:
     }
 
 
-def _write(tx: ManagedTransaction, variant: Variant, run_id: str, renew: Renew) -> str | None:
-    """Write the variant's new version unless the current one says the same; its id."""
+@dataclass(frozen=True)
+class _Change:
+    """A variant whose figures differ from its current version (``replaces``; None: new)."""
+
+    variant: Variant
+    replaces: str | None
+
+
+def _write(tx: ManagedTransaction, change: _Change, run_id: str, renew: Renew) -> str:
+    """Write the variant's new version, superseding ``change.replaces``; its id. The current
+    versions were read before (:func:`_changes`): the lease renewed here first means no other
+    sleep has written since."""
     renew(tx)
-    row = tx.run(cypher.CURRENT, keys=[variant.key]).single()
-    current = dict(row) if row is not None else None
-    if _same(variant, current):
-        return None
     now = utcnow()
-    props = _props(variant, now, run_id)
+    props = _props(change.variant, now, run_id)
     tx.run(
         cypher.WRITE_VERSION,
         props=props,
-        replaces=current["id"] if current else None,
+        replaces=change.replaces,
         now=now,
         evidence=props["evidence"],
     ).consume()
     return str(props["id"])
 
 
-def _changed(driver: Driver, database: str, found: list[Variant]) -> list[Variant]:
+def _changes(driver: Driver, database: str, found: list[Variant]) -> list[_Change]:
+    """The variants whose figures differ from their current versions, read in one query."""
     records, _, _ = driver.execute_query(
         cypher.CURRENT, keys=[v.key for v in found], database_=database, routing_="r"
     )
     current = {r["key"]: dict(r) for r in records}
-    return [v for v in found if not _same(v, current.get(v.key))]
+    return [
+        _Change(v, current[v.key]["id"] if v.key in current else None)
+        for v in found
+        if not _same(v, current.get(v.key))
+    ]
 
 
 def mine(
@@ -158,16 +172,11 @@ def mine(
     read = list(traces(driver, database=database, quiet_before=now - QUIET, between=keep_lease))
     mined.tasks = len(read)
     found = variants(read, min_support)
-    changed = _changed(driver, database, found)
-    mined.unchanged = len(found) - len(changed)
+    changes = _changes(driver, database, found)
+    mined.changed, mined.unchanged = len(changes), len(found) - len(changes)
     if run_id is None:
-        mined.written = [("", v.scope) for v in changed]
         return mined
     with driver.session(database=database) as session:
-        for variant in changed:
-            written = session.execute_write(_write, variant, run_id, renew)
-            if written is None:
-                mined.unchanged += 1
-            else:
-                mined.written.append((written, variant.scope))
+        for change in changes:
+            mined.written.append(session.execute_write(_write, change, run_id, renew))
     return mined

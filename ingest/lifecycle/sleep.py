@@ -30,6 +30,7 @@ from graph_schema.core.types import Principal, Tier
 from graph_schema.lifecycle import cypher, rules
 from graph_schema.lifecycle.reads import readable
 from graph_schema.lifecycle.types import MAX_REPORT_IDS, Rule, SleepCounts, SleepReport
+from graph_schema.procedures import reads as procedure_reads
 from ingest.lifecycle.consolidate import (
     Lifecycle,
     consolidate_in_tx,
@@ -288,10 +289,6 @@ def _sweep(run: _Run, tally: _Tally) -> None:
 # --- 3. procedures ------------------------------------------------------------------------------
 
 
-def _readable(scope: tuple[str, ...], groups: tuple[str, ...]) -> bool:
-    return all(any(g in groups for g in req.split("|")) for req in scope)
-
-
 def _procedures(run: _Run, tally: _Tally) -> None:
     mined = mine(
         run.driver,
@@ -301,12 +298,16 @@ def _procedures(run: _Run, tally: _Tally) -> None:
         run_id=run.run_id,
         renew=run.renew,
     )
-    for procedure_id, scope in mined.written:
-        shown = bool(procedure_id) and _readable(scope, run.principal.groups)
-        tally.add("procedures", procedure_id, shown)
+    if run.run_id is None:
+        tally.counts.procedures += mined.changed
+    with run.driver.session(database=run.database) as session:
+        visible = session.execute_read(procedure_reads.readable, mined.written, run.principal)
+    for procedure_id in mined.written:
+        tally.add("procedures", procedure_id, procedure_id in visible)
     log.info(
-        "procedures: %d whole tasks read, %d versions written, %d unchanged",
+        "procedures: %d whole tasks read, %d changed (%d versions written), %d unchanged",
         mined.tasks,
+        mined.changed,
         len(mined.written),
         mined.unchanged,
     )
