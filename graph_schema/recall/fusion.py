@@ -306,12 +306,6 @@ def named_person(ranked: Sequence[Scored], text: str, config: FusionConfig) -> s
     return next(iter(named)) if len(named) == 1 else None
 
 
-def states(s: Scored) -> bool:
-    """Whether group ``s`` is a person's statement (``user_stated``, or an older group of no
-    kind), not a tool's output, an agent's note or a document."""
-    return s.source_kind is None or s.source_kind == "user_stated"
-
-
 def answers_for(s: Scored, person: str | None) -> bool:
     """Whether group ``s`` can answer a query about ``person`` (None: any group can): a
     question about one person is answered by what that person said (or, for a group from no

@@ -505,7 +505,7 @@ class _Status:
         not outmatch it."""
         person = work.person
         if person is not None:
-            speaks = any(g.speaker == person and fusion.states(g) for g in work.window)
+            speaks = any(g.speaker == person and not rerank.at_work(g) for g in work.window)
             return cls.of(person, query, speaks)
         if work.mentioned is None or not config.enabled("person"):
             return cls.of(person, query)

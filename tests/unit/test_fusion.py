@@ -152,13 +152,6 @@ def test_chinese_terms_are_bigrams_without_question_words() -> None:
     assert names_in_query("小王的猫叫什么名字？", {"小王", "小李"}) == {"小王"}
 
 
-def test_a_statement_is_a_persons_or_an_older_groups_of_no_kind() -> None:
-    assert fusion.states(fusion.Scored("g1", speaker="Maggie", source_kind="user_stated"))
-    assert fusion.states(fusion.Scored("g2", speaker="Maggie"))
-    for kind in ("document", "tool_returned", "agent_inferred"):
-        assert not fusion.states(fusion.Scored("g3", speaker="NorthCask", source_kind=kind))
-
-
 def test_the_status_counts_only_the_named_persons_groups() -> None:
     ranked = [fusion.Scored("g1", speaker="Mia"), fusion.Scored("g2", speaker="Zed")]
     person = fusion.named_person(ranked, "What did Zed repair?", FusionConfig())

@@ -441,3 +441,12 @@ def test_the_work_weights_can_be_switched_off() -> None:
     email = Scored("e", turn="email: Registration confirmed", source_kind="tool_returned")
     assert off.choose([email]) is rerank.WEIGHTS
     assert rerank.sets_for(CONFIG, vector=False) is rerank.WITHOUT_VECTOR
+
+
+def test_a_statement_is_a_persons_or_an_older_groups_of_no_kind() -> None:
+    # the status reads a named speaker none of whose groups is a statement as a tool or a
+    # document: its own records, no contrast between people (pipeline._Status.reading)
+    assert not rerank.at_work(Scored("g1", speaker="Maggie", source_kind="user_stated"))
+    assert not rerank.at_work(Scored("g2", speaker="Maggie"))
+    for kind in ("document", "tool_returned", "agent_inferred"):
+        assert rerank.at_work(Scored("g3", speaker="NorthCask", source_kind=kind))
