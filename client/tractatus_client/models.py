@@ -332,9 +332,10 @@ class RecallWhy(Model):
     similarity: float | None = None
     coverage: float = 0.0
     # the person or time the query names, a graph neighbour, a question about the present or
-    # about how things stood before a change, a kind asked for, a current fact asked for
+    # about how things stood before a change, a kind asked for, a current fact asked for, a
+    # CJK question's first groups put in the CJK model's order
     boosts: list[
-        Literal["speaker", "time", "graph", "present", "past", "mentioned", "kind", "fact"]
+        Literal["speaker", "time", "graph", "present", "past", "mentioned", "kind", "fact", "cjk"]
     ] = Field(default_factory=list)
 
 

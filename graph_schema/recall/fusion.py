@@ -50,6 +50,7 @@ FEATURES = (
     "asked_kind",
     "fact",
     "unsaid",
+    "cjk",
 )
 EXPAND = 30  # groups whose graph neighbours are looked up
 # Fitted on LoCoMo with bench/locomo/crossval.py (round grid values, with e5-small-v2);

@@ -23,6 +23,7 @@ from graph_schema.ledger.records import assertion_out
 from graph_schema.lifecycle import access
 from graph_schema.recall import (
     amounts,
+    cjk,
     clock,
     contacts,
     facts_asked,
@@ -79,6 +80,8 @@ class RecallQuery:
     known_at: datetime
     filters: RecallFilters = field(default_factory=RecallFilters)
     vector: list[float] | None = None
+    # the model that reads a CJK query and its first groups (graph_schema.recall.cjk)
+    reader: cjk.Reader | None = None
 
     @property
     def cjk(self) -> bool:
@@ -300,6 +303,7 @@ class _Work:
     mentioned: Mentioned | None = None
     unsaid: list[str] = field(default_factory=list)  # names the person asked about never says
     person: str | None = None  # the one speaker the query names among the window's groups
+    cjk: dict[str, float] = field(default_factory=dict)  # a CJK query's cosines, by group
 
     @property
     def window(self) -> list[Scored]:
@@ -364,11 +368,14 @@ def _search(
         )
         new = [s.gid for s in fused[:depth] if s.gid not in records]
         records |= fetch_results(tx, p, new) if new else {}
+    read: dict[str, float] = {}
+    if query.cjk and query.reader is not None and config.enabled("cjk"):
+        fused, read = cjk.read(fused, query.text, query.reader)  # step 7b: read in Chinese
     question = facts_asked.asked(query.text) if config.enabled("fact") else None
     if question is not None:  # step 8: the current fact asked for first
         fused = facts_asked.fact_first(fused[:depth], records, question) + fused[depth:]
     unmentioned = _unmentioned(tx, p, query, lists, fused) if config.enabled("unmentioned") else []
-    work = _Work(fused[:depth], records, unmentioned, mentioned)
+    work = _Work(fused[:depth], records, unmentioned, mentioned, cjk=read)
     work.person = fusion.named_person(work.window, query.text, config)
     if config.enabled("unsaid"):
         work.unsaid = _unsaid(tx, p, query, lists, work)
@@ -572,8 +579,9 @@ def _results(
     """The top k groups, and the status read from the best STATUS_DEPTH groups (not from the
     k returned: a status that changed with k would answer a question at k = 3 and refuse it
     at k = 10)."""
-    # A CJK query's status reads coverage alone: the shipped embedding model is English and
-    # does not separate Chinese texts (docs/recall.md, "Threshold").
+    # A CJK query's status reads coverage, and the CJK model's cosine when it read the group:
+    # the shipped embedding model is English and does not separate Chinese texts
+    # (docs/recall.md, "CJK queries").
     terms = content_terms(query.text)
     status = _Status.reading(work, query, config)
     chosen: list[_Chosen] = []
@@ -585,10 +593,14 @@ def _results(
         record, similarity, cover = _best(records, terms)
         group_cover = max([cover, *(coverage(terms, t) for t in s.texts)])
         group_sim = max((x for x in (similarity, s.similarity) if x is not None), default=None)
+        read_cjk = work.cjk.get(s.gid)  # the CJK model's cosine: a scale of its own
         if read < STATUS_DEPTH:
             plain = fusion.relevance(None if query.cjk else group_sim, group_cover)
+            if read_cjk is not None:
+                plain = max(plain, cjk.relevance(read_cjk))
             status.add(s, records, query, plain)
             read += 1
+        group_sim = read_cjk if read_cjk is not None else group_sim
         if len(chosen) < query.k:
             chosen.append(_Chosen(s, record["assertion"]["id"], group_sim, group_cover))
         if len(chosen) == query.k and read == STATUS_DEPTH:
@@ -728,7 +740,9 @@ def recall(
 
     A CJK query is searched without its vector: the embedding model is English, and its
     cosines between Chinese texts rank noise (docs/recall.md, "CJK queries"); its full-text
-    lists, read in bigrams, and its coverage decide, for the ranking as for the status."""
+    lists, read in bigrams, and its coverage decide, for the ranking as for the status, with
+    the CJK model's reading of its first groups when ``query.reader`` is one
+    (:mod:`graph_schema.recall.cjk`)."""
     query = query.searched()
     p = parameters(principal, query, config.exact_limit)
     with driver.session(database=database, default_access_mode="READ") as session:

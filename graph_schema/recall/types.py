@@ -65,7 +65,7 @@ class RecallRequest(Strict):
     filters: RecallFilters = Field(default_factory=RecallFilters)
 
 
-Boost = Literal["speaker", "time", "graph", "present", "past", "mentioned", "kind", "fact"]
+Boost = Literal["speaker", "time", "graph", "present", "past", "mentioned", "kind", "fact", "cjk"]
 
 
 class Why(BaseModel):
@@ -84,7 +84,9 @@ class Why(BaseModel):
             "the person the query mentions who never speaks (a relative, a friend) it is about, "
             "a question asking for a kind of thing that put the near ties naming one first, "
             "a question asking for a current fact (an owner, a version, a status) that put "
-            "the groups holding it first."
+            "the groups holding it first, "
+            "a CJK question whose first groups the CJK model put in its own order (their "
+            "similarity is then that model's cosine)."
         ),
     )
 

@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from graph_schema.core.vectors import Vector
+from graph_schema.schema.migrations import EMBEDDING_DIMENSIONS
 from ingest.embeddings.model import Embedder, encode_with, load_model, prefixes, use_threads
 
 if TYPE_CHECKING:
@@ -56,8 +57,10 @@ class SentenceTransformerEmbedder:
         cache_size: int = DEFAULT_CACHE_SIZE,
         replicas: int = 1,
         processes: bool = False,
+        dimensions: int | None = EMBEDDING_DIMENSIONS,
     ) -> None:
         self.name = model
+        self.dimensions = dimensions  # None: vectors never stored, any dimensions
         self.query_prefix, self.passage_prefix = prefixes(model)
         self.batch_size = batch_size
         self.device = device
@@ -79,7 +82,7 @@ class SentenceTransformerEmbedder:
 
     def _load(self) -> Any:
         use_threads(self.threads)  # an ONNX session takes its thread count when it is made
-        return load_model(self.name, self.device)
+        return load_model(self.name, self.device, self.dimensions)
 
     def _borrow(self) -> Any:
         """An idle replica; a new one while fewer than ``replicas`` exist; else wait."""
@@ -168,7 +171,12 @@ class SentenceTransformerEmbedder:
 
 @lru_cache(maxsize=4)
 def shared_embedder(
-    model: str, batch_size: int, cache_size: int, replicas: int, processes: bool = False
+    model: str,
+    batch_size: int,
+    cache_size: int,
+    replicas: int,
+    processes: bool = False,
+    dimensions: int | None = EMBEDDING_DIMENSIONS,
 ) -> SentenceTransformerEmbedder:
     """One embedder per configuration per process, so apps and tests share weights."""
     return SentenceTransformerEmbedder(
@@ -177,6 +185,7 @@ def shared_embedder(
         cache_size=cache_size,
         replicas=replicas,
         processes=processes,
+        dimensions=dimensions,
     )
 
 

@@ -123,25 +123,29 @@ def _load(model: str, device: str) -> Any:
     return SentenceTransformer(model, device=device)
 
 
-def load_model(model: str, device: str = "cpu") -> Any:
+def load_model(
+    model: str, device: str = "cpu", dimensions: int | None = EMBEDDING_DIMENSIONS
+) -> Any:
     """The model at ``model`` (an ONNX model directory with its spec, or a
-    sentence-transformers model), checked to give the index's dimensions."""
+    sentence-transformers model), checked to give the index's dimensions (``dimensions``;
+    None: a model whose vectors are never stored, such as the CJK reader's)."""
     offline_environment()
     try:
         loaded = _load(model, device)
     except (OSError, ValueError, RuntimeError) as error:  # missing or unreadable files
+        # a model of ours is put beside the default one by scripts/embedding_model.py
         hint = (
             " (run `make venv`, or scripts/embedding_model.py)"
-            if model == str(DEFAULT_DIRECTORY)
+            if Path(model).parent == DEFAULT_DIRECTORY.parent
             else ""
         )
         raise EmbeddingUnavailable(
             f"cannot load embedding model {model!r} (offline){hint}: {error}"
         ) from error
     dims = len(loaded.encode(["dimension probe"], show_progress_bar=False)[0])
-    if dims != EMBEDDING_DIMENSIONS:
+    if dimensions is not None and dims != dimensions:
         raise EmbeddingUnavailable(
-            f"model {model!r} gives {dims} dimensions; the index needs {EMBEDDING_DIMENSIONS}"
+            f"model {model!r} gives {dims} dimensions; the index needs {dimensions}"
         )
     return loaded
 

@@ -14,6 +14,7 @@ from ingest.embeddings.texts import query_vector
 from server.deps import (
     AccessLogDep,
     AdminDep,
+    CjkReaderDep,
     DriverDep,
     EmbedderDep,
     FusionDep,
@@ -36,6 +37,7 @@ def post_recall(
     embedder: EmbedderDep,
     access_log: AccessLogDep,
     fusion: FusionDep,
+    reader: CjkReaderDep,
 ) -> RecallAnswer:
     """Ranked assertions with evidence, scores and ``why``; ``status`` answered/not_found."""
     as_of, known_at = coordinates(request.as_of, request.known_at)
@@ -48,6 +50,7 @@ def post_recall(
         known_at=known_at,
         filters=request.filters,
         vector=vector,
+        reader=reader,
     )
     return recall(
         driver,
