@@ -3,8 +3,8 @@
 The shipped embedding model is English: between Chinese texts its cosines rank noise, so a
 CJK query is searched without a vector, by its full-text lists read in bigrams, and its
 status reads coverage alone. When the server has a CJK model (``ingest.embeddings.cjk``,
-bge-small-zh-v1.5 by default), step 7b reads the query and the texts of the first
-:data:`WINDOW` groups with it, at query time:
+bge-small-zh-v1.5 by default), step 7b reads a Chinese query (:func:`chinese`) and the texts
+of the first :data:`WINDOW` groups with it, at query time:
 
 - the groups are put in the order of their cosine less :data:`RANK_STEP` per place the
   lexical ranking gave them (a group moved up carries the boost ``cjk``; scores are left as
@@ -22,12 +22,15 @@ the ``test`` split (bench/trials, docs/recall.md).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Protocol
 
 from graph_schema.recall.fusion import LEXICAL, Scored
 from graph_schema.recall.rerank import mark_moved_up
 
+_HAN = re.compile("[\u4e00-\u9fff]")
+_KANA = re.compile("[\u3040-\u30ff]")  # hiragana, katakana: Japanese, which the model does not read
 WINDOW = 20  # the groups read: the status and kinds window, whatever k
 RANK_STEP = 0.02  # a place of the lexical ranking is worth this much cosine
 THRESHOLD = 0.58  # the cosine read as the lexical rule's threshold
@@ -40,6 +43,12 @@ class Reader(Protocol):
     def cosines(self, query: str, texts: Sequence[str]) -> list[float]:
         """One cosine per text (unit vectors, the query marked as a query)."""
         ...
+
+
+def chinese(text: str) -> bool:
+    """Whether the model reads ``text``: Chinese characters, and no Japanese kana (a CJK
+    query in Japanese keeps the lexical reading)."""
+    return _HAN.search(text) is not None and _KANA.search(text) is None
 
 
 def text_of(s: Scored) -> str:

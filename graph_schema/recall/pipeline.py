@@ -369,7 +369,7 @@ def _search(
         new = [s.gid for s in fused[:depth] if s.gid not in records]
         records |= fetch_results(tx, p, new) if new else {}
     read: dict[str, float] = {}
-    if query.cjk and query.reader is not None and config.enabled("cjk"):
+    if query.reader is not None and config.enabled("cjk") and cjk.chinese(query.text):
         fused, read = cjk.read(fused, query.text, query.reader)  # step 7b: read in Chinese
     question = facts_asked.asked(query.text) if config.enabled("fact") else None
     if question is not None:  # step 8: the current fact asked for first

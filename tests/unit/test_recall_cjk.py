@@ -93,3 +93,10 @@ def test_the_threshold_cosine_reads_as_the_lexical_threshold() -> None:
 def test_none_switches_the_reader_off() -> None:
     assert make_reader("none", cache_size=8) is None
     assert make_reader(" Off ", cache_size=8) is None
+
+
+def test_the_model_reads_chinese_not_japanese_or_english() -> None:
+    assert cjk.chinese(QUESTION)
+    assert cjk.chinese("Hallworth 的 1120-S 延期后的截止日期是哪天？")
+    assert not cjk.chinese("猫の名前は何ですか？")  # kana: Japanese
+    assert not cjk.chinese("What is the cat's name?")
