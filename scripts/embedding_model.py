@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ class Model:
     sha256: str
     members: dict[str, str]
     spec: dict[str, object]
-    dest: Path = field(default=ROOT)
+    dest: Path  # where the server looks for it
 
 
 MODELS = {

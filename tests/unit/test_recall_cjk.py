@@ -5,7 +5,9 @@ status onto the lexical rule's scale."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,7 @@ OTHERS = [
     "太好了！我最近在学弹钢琴，每天练一个小时。",
 ]
 QUESTION = "小王的猫叫什么名字？"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "embedding_model.py"
 
 
 @pytest.fixture(scope="module")
@@ -34,12 +37,22 @@ def turn(gid: str, text: str, speaker: str = "小王") -> Scored:
     return Scored(gid, speaker=speaker, texts=[f"{speaker}: {text}"], turn=text)
 
 
-def test_the_cjk_model_is_installed_with_its_spec() -> None:
-    path = Path(default_cjk_model_path())
-    spec = json.loads((path / "tractatus-model.json").read_text(encoding="utf-8"))
-    assert spec["name"] == "bge-small-zh-v15-q"
-    assert spec["pooling"] == "cls"
-    assert (path / "model.onnx").is_file() and (path / "tokenizer.json").is_file()
+def test_each_model_is_installed_from_its_recorded_archive_with_its_spec() -> None:
+    """scripts/embedding_model.py put both models where the server looks for them: the
+    archive recorded there is the one whose hash the script records, and the spec the
+    server reads is the script's."""
+    script = importlib.util.spec_from_file_location("embedding_model", SCRIPT)
+    assert script is not None and script.loader is not None
+    fetch = importlib.util.module_from_spec(script)
+    sys.modules["embedding_model"] = fetch  # its dataclass looks its module up
+    script.loader.exec_module(fetch)
+    assert str(fetch.MODELS["bge-small-zh-v15-q"].dest) == default_cjk_model_path()
+    for model in fetch.MODELS.values():
+        spec = json.loads((model.dest / "tractatus-model.json").read_text(encoding="utf-8"))
+        assert spec == model.spec
+        assert (model.dest / ".archive-sha256").read_text().strip() == model.sha256
+        assert (model.dest / "model.onnx").is_file() and (model.dest / "tokenizer.json").is_file()
+    assert fetch.MODELS["bge-small-zh-v15-q"].spec["pooling"] == "cls"
 
 
 def test_the_cjk_model_reads_the_answer_closest(reader: EmbeddingReader) -> None:
