@@ -18,7 +18,9 @@ from ingest.embeddings.embedder import DISABLED
 from ingest.embeddings.model import model_identity
 from server.app import create_app
 from server.settings import Settings, open_driver
+from tests.fakes import ShiftedClock
 from tests.helpers import KEYS, PRINCIPALS, Api
+from tests.integration.lifecycle_helpers import lifecycle_server, light
 
 
 def _settings(principals: Path) -> Settings:
@@ -90,6 +92,21 @@ def base_url(session_app: FastAPI) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def api(base_url: str) -> dict[str, Api]:
     return {name: Api(base_url, key) for name, key in KEYS.items()}
+
+
+@pytest.fixture(scope="module")
+def clock() -> ShiftedClock:
+    """A lifecycle test module's own clock, which its tests move (a module may define its
+    own ``clock``)."""
+    return ShiftedClock()
+
+
+@pytest.fixture(scope="module")
+def apis(settings: Settings, driver: Driver, clock: ShiftedClock) -> Iterator[dict[str, Api]]:
+    """A lifecycle test module's own server on ``clock``: light settings, no embeddings (a
+    module may define its own ``apis``, with embeddings or a switchable distiller)."""
+    with lifecycle_server(light(settings, embedding_model="none"), clock) as served:
+        yield served
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

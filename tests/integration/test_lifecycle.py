@@ -36,11 +36,6 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def clock() -> ShiftedClock:
-    return ShiftedClock()
-
-
-@pytest.fixture(scope="module")
 def switch() -> SwitchDistiller:
     return SwitchDistiller(ScriptedDistiller(lambda obs: []))
 

@@ -36,11 +36,6 @@ GUESS = {"source_kind": "agent_inferred", "asserted_by": "agent", "confidence": 
 
 
 @pytest.fixture(scope="module")
-def clock() -> ShiftedClock:
-    return ShiftedClock()
-
-
-@pytest.fixture(scope="module")
 def apis(settings: Settings, driver: Driver, clock: ShiftedClock) -> Iterator[dict[str, Api]]:
     with lifecycle_server(light(settings), clock) as apis:
         yield apis

@@ -28,17 +28,6 @@ pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def clock() -> ShiftedClock:
-    return ShiftedClock()
-
-
-@pytest.fixture(scope="module")
-def apis(settings: Settings, driver: Driver, clock: ShiftedClock) -> Iterator[dict[str, Api]]:
-    with lifecycle_server(light(settings, embedding_model="none"), clock) as apis:
-        yield apis
-
-
 @pytest.fixture
 def quiet(fresh_store: None, clock: ShiftedClock) -> Iterator[None]:
     clock.reset()

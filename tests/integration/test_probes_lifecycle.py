@@ -10,17 +10,14 @@ after 200 days and a sleep made the kept facts dormant.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import httpx
 import pytest
-from neo4j import Driver
 
-from server.settings import Settings
 from tests.conftest import Api, assertion
 from tests.fakes import ShiftedClock
-from tests.integration.lifecycle_helpers import lifecycle_server, light, sleep
+from tests.integration.lifecycle_helpers import sleep
 from tests.integration.probes import GROUP, PAIRS, RESULTS, Secret, check, pair_ids
 
 pytestmark = pytest.mark.integration
@@ -35,17 +32,6 @@ class World:
     hidden_task: str
     public_task: str
     control_task: str
-
-
-@pytest.fixture(scope="module")
-def clock() -> ShiftedClock:
-    return ShiftedClock()
-
-
-@pytest.fixture(scope="module")
-def apis(settings: Settings, driver: Driver, clock: ShiftedClock) -> Iterator[dict[str, Api]]:
-    with lifecycle_server(light(settings, embedding_model="none"), clock) as apis:
-        yield apis
 
 
 def _write(api: Api, *bodies: dict[str, object]) -> list[str]:

@@ -21,17 +21,6 @@ from tests.integration.test_events_support import event, new_task
 pytestmark = pytest.mark.integration
 
 
-@pytest.fixture(scope="module")
-def clock() -> ShiftedClock:
-    return ShiftedClock()
-
-
-@pytest.fixture(scope="module")
-def apis(settings: Settings, driver: Driver, clock: ShiftedClock) -> Iterator[dict[str, Api]]:
-    with lifecycle_server(light(settings, embedding_model="none"), clock) as apis:
-        yield apis
-
-
 @pytest.fixture(autouse=True)
 def _clock_back(clock: ShiftedClock) -> Iterator[None]:
     clock.reset()
