@@ -46,5 +46,7 @@ def make_reader(model: str, *, cache_size: int) -> EmbeddingReader | None:
     this process (one replica: it reads at most a few dozen texts a CJK query)."""
     if model.strip().lower() in DISABLED:
         return None
-    embedder = shared_embedder(model, 1, cache_size, 1, False, None)
+    embedder = shared_embedder(
+        model, batch_size=1, cache_size=cache_size, replicas=1, processes=False, dimensions=None
+    )
     return EmbeddingReader(embedder)
