@@ -31,6 +31,7 @@ from graph_schema.recall import (
     kinds,
     mentions,
     origins,
+    references,
     rerank,
     unsaid,
 )
@@ -43,6 +44,7 @@ from graph_schema.recall.query import (
     coverage,
     found_terms,
     lucene_terms,
+    name_keys,
     own_sentences,
     sentences_of,
     sentences_speaking_of,
@@ -681,7 +683,9 @@ def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str
     groups (their texts, :mod:`graph_schema.recall.amounts`) is the kind ``amount``; a phone
     number or an email address asked for and held by none of the texts read is
     ``phone_number`` or ``email_address`` (:mod:`graph_schema.recall.contacts`); a time of day
-    or a time zone, ``clock_time`` or ``time_zone`` (:mod:`graph_schema.recall.clock`)."""
+    or a time zone, ``clock_time`` or ``time_zone`` (:mod:`graph_schema.recall.clock`); a
+    booking, invoice or other reference number that no text read gives under its name,
+    ``reference_number`` (:mod:`graph_schema.recall.references`)."""
     texts: list[str] = []
     read: list[amounts.Read] = []
     for s in work.window:
@@ -701,8 +705,23 @@ def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str
         *kinds.missing(query.text, texts),
         *contacts.missing(query.text, texts, narrow=narrow),
         *clock.missing(query.text, texts, narrow=narrow),
+        *references.missing(query.text, _reference_texts(work, status, texts), narrow=narrow),
     ]
     return [*missing, amounts.KIND] if amounts.missing(query.text, read) else missing
+
+
+def _reference_texts(work: _Work, status: _Status, texts: list[str]) -> list[str]:
+    """What the reference rule reads (:mod:`graph_schema.recall.references`): the kinds'
+    texts and, for a question about one person, the whole turn of each group read that names
+    them (a record's "Invoice GAW-20931 - Customer: Marcus Okafor, 2013 Subaru Outback. ...":
+    the kinds read only what a turn says of them, and a record says it in fields)."""
+    if status.person is None:
+        return texts
+    keys = [re.escape(k) for k in name_keys(status.person) if k.replace(" ", "").isalpha()]
+    if not keys:
+        return texts
+    name = re.compile(rf"(?<![\w'\u2019])(?:{'|'.join(keys)})(?![\w-])", re.I)
+    return [*texts, *(s.turn for s in work.window if s.turn is not None and name.search(s.turn))]
 
 
 def _score(s: Scored, top: float) -> float:

@@ -183,7 +183,9 @@ class RecallAnswer(BaseModel):
             "('How much did the camera cost?') that none of them states, 'phone_number' / "
             "'email_address' for a contact detail asked for that none of them holds, or "
             "'clock_time' / 'time_zone' for a time of day ('What time is the standup?') or a "
-            "time zone asked for that none of them states; when any, the status is "
+            "time zone asked for that none of them states, or 'reference_number' for a "
+            "booking, invoice, claim or other reference asked for that none of them gives "
+            "under its name; when any, the status is "
             "not_found (docs/recall.md)."
         ),
     )

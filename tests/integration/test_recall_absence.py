@@ -417,6 +417,40 @@ def test_a_contact_detail_nothing_states_is_not_found(api: dict[str, Api]) -> No
     assert carlos["status"] == "answered"
 
 
+DENTAL = [
+    (
+        "agent",
+        "Appointment booked: patient Tom Alvarez, crown prep tooth #19, Dr. Raman, Room 2. "
+        "Confirmation code APT-4471.",
+    ),
+    ("Tom", "Thanks! My insurer, Delta Dental, approved the crown at 50%."),
+    (
+        "agent",
+        "Lab order for Tom's crown sent to Crestline Dental Lab: order CL-88213, shade A2.",
+    ),
+]
+
+
+def test_a_reference_nothing_gives_under_its_name_is_not_found(api: dict[str, Api]) -> None:
+    """New users' trials asked for a reference never given ("What's the claim number for
+    Tom's crown?"), and the notes about the thing, full of other identifiers, answered it. A
+    reference asked for that no text read gives under its name is not_found; one given is
+    answered, also when the question is about a speaker and a note about them gives it in a
+    sentence after the one naming them (the confirmation code below: the kinds read only the
+    sentence naming the person and the next one, so the whole turn is read for a reference)."""
+    conversation = write_chat(api["alice"], DENTAL)
+    claim = ask(api["bob"], "What's the claim number for Tom's crown?", conversation)
+    assert claim["missing_kinds"] == ["reference_number"], claim
+    assert claim["status"] == "not_found"
+    for question in (
+        "What's the lab order number for Tom's crown?",
+        "What was the confirmation code for Tom's appointment?",
+    ):
+        answer = ask(api["bob"], question, conversation)
+        assert answer["missing_kinds"] == [], (question, answer)
+        assert answer["status"] == "answered", (question, answer["relevance"])
+
+
 TRIP = [
     ("Ada", "Hi, Ada here, planning our Lisbon trip. I'm on Lagos time, so mornings are best."),
     (
