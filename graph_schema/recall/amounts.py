@@ -19,7 +19,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from graph_schema.recall.named import sentences_about, thing_terms, unheld_in
+from graph_schema.recall.named import named_terms, sentences_about, thing_terms, unheld_in
+from graph_schema.recall.query import split_sentences
 
 KIND = "amount"
 # "How much did X cost / charge / quote", "How much do they pay", "How much is the rent",
@@ -77,6 +78,45 @@ _MONEY = re.compile(
 )
 
 
+# a sum asked for by its name ("How much deposit did Keystone want?", "How much equity was
+# Diego offered?") or by its rate ("How much are we paying Jasmine per hour?"): the words that
+# give it that name in a text. Only names a text rarely leaves out: a salary or a discount
+# is often stated without its word ("accepted the offer at $98k", "12% if we sign by Friday")
+_NAMED_SUMS: dict[str, str] = {
+    "deposit": r"deposits?|down\s+payment|put\s+down|holding\s+fee",
+    "refund": r"refund(?:s|ed)?|reimburs\w*|back",
+    "equity": r"equity|options?|shares?|stock|%",
+    "budget": r"budgets?",
+    "bonus": r"bonus(?:es)?",
+    "tip": r"tips?|tipped",
+    "premium": r"premiums?",
+    "retainer": r"retainers?",
+    "commission": r"commissions?|%",
+    "stipend": r"stipends?",
+    "allowance": r"allowances?",
+    "scholarship": r"scholarships?|award",
+    "tuition": r"tuition",
+    "excess": r"excess|deductible",
+    "deductible": r"deductible|excess",
+}
+_RATES: dict[str, str] = {
+    "hour": r"hours?|hr|hrs|hourly|/h",
+    "word": r"words?",
+    "night": r"nights?|nightly",
+    "month": r"months?|mo|monthly|pcm",
+    "week": r"weeks?|weekly|wk",
+    "day": r"days?|daily",
+    "year": r"years?|yr|annual|annually|yearly|p\.?a\.?",
+}
+_RATE_ADJECTIVES = {"hourly": "hour", "nightly": "night", "monthly": "month", "weekly": "week"}
+_HOW_MUCH_OF = re.compile(r"^\s*how\s+much\b", re.I)
+_ASKS_NAMED = re.compile(rf"\b({'|'.join(_NAMED_SUMS)})\b", re.I)
+_ASKS_RATE = re.compile(
+    rf"\b(?:per|an?|each|every)\s+({'|'.join(_RATES)})\b|\b({'|'.join(_RATE_ADJECTIVES)})\b",
+    re.I,
+)
+
+
 def asked(query: str) -> bool:
     """Whether ``query`` asks for a sum of money."""
     return any(p.search(query) for p in (_HOW_MUCH, _HOW_MUCH_IS, _HOW_MUCH_MAKE, _WHAT_COST))
@@ -88,6 +128,26 @@ def states(text: str) -> bool:
     if _CURRENCY.search(text) is not None:
         return True
     return _NUMBER.search(text) is not None and _MONEY.search(text) is not None
+
+
+def named_sum(query: str) -> str | None:
+    """The forms of the words that name the sum ``query`` asks for by its rate or its name
+    (module docstring), as a pattern; ``None`` when it asks for none so named."""
+    if not (asked(query) or _HOW_MUCH_OF.match(query)):
+        return None
+    rate = _ASKS_RATE.search(query)
+    if rate is not None:
+        unit = rate.group(1) or _RATE_ADJECTIVES[rate.group(2).lower()]
+        return _RATES[unit.lower()]
+    name = _ASKS_NAMED.search(query)
+    return _NAMED_SUMS[name.group(1).lower()] if name is not None else None
+
+
+def states_named(forms: str, text: str) -> bool:
+    """Whether a sentence of ``text`` states an amount (:func:`states`) with a word of
+    ``forms`` (a name or a rate of :func:`named_sum`): "Keystone wants a $1,200 deposit"."""
+    word = re.compile(rf"(?<![\w])(?:{forms})(?![\w])", re.I)
+    return any(word.search(x) and states(x) for x in split_sentences(text))
 
 
 @dataclass(frozen=True)
@@ -110,14 +170,31 @@ def missing(query: str, groups: Iterable[Read]) -> bool:
     A reply to a question that names the thing by a pronoun only ("I got a bike." - "How
     much was it?" - "300 euros") is not read: the turn before "How much was that?" may as
     well name another thing ("Nice! And the studio, what would that cost?"), and telling
-    the two apart needs the parse (docs/recall.md)."""
+    the two apart needs the parse (docs/recall.md).
+
+    A sum asked for by its name or its rate ("How much deposit did Keystone want?", "How
+    much are we paying Jasmine per hour?") is missing too when no sentence read states an
+    amount with that name or rate (:func:`named_sum`, :func:`states_named`)."""
+    read = list(groups)
+    forms = named_sum(query)
+    if forms is not None and _named_missing(query, forms, read):
+        return True
     if not asked(query):
         return False
-    read = list(groups)
     terms = thing_terms(query)
     if not terms:
         return not any(states(t) for g in read for t in [*g.texts, g.question or ""])
     return not any(_states_of(g, terms) for g in read if _holds(g, terms))
+
+
+def _named_missing(query: str, forms: str, groups: list[Read]) -> bool:
+    """Whether no group states the sum asked for by its name or rate (:func:`named_sum`):
+    only the groups that hold every name the question gives are read, when any does ("How
+    much deposit did Marcus Webb put down?" is not answered by another buyer's deposit)."""
+    terms = named_terms(query)
+    texts = [[*g.texts, g.question or ""] for g in groups]
+    held = [t for t in texts if not terms or not unheld_in(terms, t)] or texts
+    return not any(states_named(forms, x) for t in held for x in t)
 
 
 def _holds(group: Read, terms: list[str]) -> bool:

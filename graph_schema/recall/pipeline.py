@@ -705,23 +705,33 @@ def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str
         *kinds.missing(query.text, texts),
         *contacts.missing(query.text, texts, narrow=narrow),
         *clock.missing(query.text, texts, narrow=narrow),
-        *references.missing(query.text, _reference_texts(work, status, texts), narrow=narrow),
+        *references.missing(
+            query.text, _reference_texts(work, status, texts, query.text), person=status.person
+        ),
     ]
     return [*missing, amounts.KIND] if amounts.missing(query.text, read) else missing
 
 
-def _reference_texts(work: _Work, status: _Status, texts: list[str]) -> list[str]:
-    """What the reference rule reads (:mod:`graph_schema.recall.references`): the kinds'
-    texts and, for a question about one person, the whole turn of each group read that names
-    them (a record's "Invoice GAW-20931 - Customer: Marcus Okafor, 2013 Subaru Outback. ...":
-    the kinds read only what a turn says of them, and a record says it in fields)."""
+def _reference_texts(work: _Work, status: _Status, texts: list[str], query: str) -> list[str]:
+    """What the reference rule reads (:mod:`graph_schema.recall.references`): every group
+    read, whole (its turn, else its texts), for a question about no one. For a question about
+    one person, the kinds' texts (the person's groups, what others say of them), the whole
+    turn of each group read that names them (a record names them in a field: "Invoice
+    GAW-20931 - Customer: Marcus Okafor") and of each that holds every other name the
+    question gives (a record of their business need not name them: "TDS Dispute Service -
+    Case DR-55810-24 opened", for "the reference number for the TDS dispute with Dan")."""
+    turns = [(s, t) for s in work.window for t in ([s.turn] if s.turn is not None else s.texts)]
     if status.person is None:
-        return texts
-    keys = [re.escape(k) for k in name_keys(status.person) if k.replace(" ", "").isalpha()]
-    if not keys:
-        return texts
-    name = re.compile(rf"(?<![\w'\u2019])(?:{'|'.join(keys)})(?![\w-])", re.I)
-    return [*texts, *(s.turn for s in work.window if s.turn is not None and name.search(s.turn))]
+        return [t for _, t in turns]
+    own = name_keys(status.person)
+    keys = [re.escape(k) for k in own if k.replace(" ", "").isalpha()]
+    name = re.compile(rf"(?<![\w'\u2019])(?:{'|'.join(keys)})(?![\w-])", re.I) if keys else None
+    others = references.other_names(query, status.person)
+    return [
+        *texts,
+        *(t for _, t in turns if name is not None and name.search(t)),
+        *(t for _, t in turns if others and not unheld_in(others, [t])),
+    ]
 
 
 def _score(s: Scored, top: float) -> float:

@@ -14,11 +14,12 @@ closed", "BK-10452 moved"): for these, any code of capitals and digits counts.
 
 When none of the texts read gives one, nothing there answers the question, however close
 their words are. The answer lists the kind ``reference_number`` in ``missing_kinds``, as it
-lists a kind of thing nothing names. The texts read are those of the kinds; for a question
-about no speaker, only the texts that hold every name it gives, when any does ("What's the
-Comcast account number?" is not answered by another company's account). A whole text, not
-its sentences: a record gives the thing's name and its number in different sentences
-("Bought the A7 IV from Kessler Camera ... Receipt K-20931."). English questions only; a
+lists a kind of thing nothing names. The texts read are the whole turns of every group
+read, and only those that hold every name the question gives, when any does ("What's the
+Comcast account number?" is not answered by another company's account), the name of the
+person a question is about aside. A whole text, not its sentences: a record gives the
+thing's name and its number in different sentences ("Bought the A7 IV from Kessler Camera
+... Receipt K-20931."). English questions only; a
 text in Chinese gives a reference by 单号, 编号 or 号码 before it ("单号SF1409237765").
 """
 
@@ -28,6 +29,7 @@ import re
 from collections.abc import Iterable
 
 from graph_schema.recall.named import named_terms, unheld_in
+from graph_schema.recall.query import name_keys
 
 KIND = "reference_number"
 # the kinds of reference a question asks for, each with the words that label one in a text
@@ -123,16 +125,35 @@ def states(label: str, text: str) -> bool:
     return label in _CODE_ALONE and _CODE.search(text) is not None
 
 
-def missing(query: str, texts: Iterable[str], *, narrow: bool = True) -> list[str]:
+def other_names(query: str, person: str | None) -> list[str]:
+    """The names and identifiers ``query`` gives (:func:`~graph_schema.recall.named.
+    named_terms`) but those naming ``person``: a key of their name, or its short form ("Dan"
+    of Daniel Ashworth, as a speaker is named in a query)."""
+    terms = named_terms(query)
+    if person is None:
+        return terms
+    own = name_keys(person)
+    words = [w for k in own for w in k.split()]
+    return [
+        t
+        for t in terms
+        if t.lower() not in own
+        and not (len(t) >= 3 and any(w.startswith(t.lower()) for w in words))
+    ]
+
+
+def missing(query: str, texts: Iterable[str], *, person: str | None = None) -> list[str]:
     """``[KIND]`` when ``query`` asks for a reference that none of ``texts`` gives, else
-    ``[]``. Recall passes the texts of the groups that can answer: for a question about one
-    speaker, theirs and what others say of them (``narrow`` False); otherwise only the texts
-    that hold every name the question gives, when any does."""
+    ``[]``. Recall passes the whole text of every group read; only those that hold every
+    name the question gives are read, when any does, leaving out the name of ``person``, the
+    one speaker the question is about: a record of their business need not name them ("what's
+    the reference number for the TDS dispute with Dan" is answered by "TDS Dispute Service -
+    Case DR-55810-24 opened")."""
     label = asked(query)
     if label is None:
         return []
     read = list(texts)
-    terms = [t for t in named_terms(query) if t.lower() != label] if narrow else []
+    terms = [t for t in other_names(query, person) if t.lower() != label]
     if terms:
         read = [t for t in read if not unheld_in(terms, [t])] or read
     return [] if any(states(label, t) for t in read) else [KIND]

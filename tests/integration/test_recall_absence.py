@@ -391,6 +391,26 @@ def test_a_price_another_person_states_does_not_answer_for_the_one_asked_about(
     assert answer["status"] == "answered", (answer["relevance"], answer["missing_kinds"])
 
 
+CARS = [
+    ("Marcus Webb", "Bought the Skoda for $14,500 in the end, picking it up on Friday."),
+    ("Dana Reyes", "Nice! I put a $300 deposit on the Fiat yesterday, collecting it next week."),
+]
+
+
+def test_a_sum_asked_for_by_its_name_must_be_stated_with_it(api: dict[str, Api]) -> None:
+    """New users' trials asked for a deposit or an hourly rate never given ("How much deposit
+    did Marcus Webb put down on the car?"), and the person's turn stating another sum (the
+    car's price) answered it. A sum asked for by its name or its rate is missing when no
+    sentence read states an amount with that name or rate."""
+    conversation = write_chat(api["alice"], CARS)
+    marcus = ask(api["bob"], "How much deposit did Marcus Webb put down on the car?", conversation)
+    assert marcus["missing_kinds"] == ["amount"], marcus
+    assert marcus["status"] == "not_found"
+    dana = ask(api["bob"], "How much deposit did Dana put down on the Fiat?", conversation)
+    assert dana["missing_kinds"] == [], dana
+    assert dana["status"] == "answered", dana["relevance"]
+
+
 CATERING = [
     (
         "Dana",

@@ -120,3 +120,39 @@ def test_a_thing_named_across_sentences_is_read_whole() -> None:
     """No one sentence names every word of the thing: the whole text is read."""
     spread = Read(["The Canon is here. The R6 was $2,100 with the lens."])
     assert amounts.missing("How much did the Canon R6 cost?", [spread]) is False
+
+
+@pytest.mark.parametrize(
+    ("query", "named"),
+    [
+        ("How much deposit did Marcus Webb put down on the car?", True),
+        ("How much of a deposit did Keystone want?", True),
+        ("How much are we paying Jasmine per hour?", True),
+        ("What's Tomasz's hourly rate?", False),  # no sum asked for by "how much" or a price
+        ("How much equity was Diego offered?", True),
+        ("How much did the Canon R6 cost?", False),  # a price, named by no name or rate
+        # a salary or a discount is often stated without its word: not named sums
+        ("How much is Tobias's salary?", False),
+        ("What discount did Marco offer?", False),
+    ],
+)  # fmt: skip
+def test_the_sums_asked_for_by_their_name_or_rate(query: str, named: bool) -> None:
+    assert (amounts.named_sum(query) is not None) is named
+
+
+def test_a_sum_asked_for_by_its_name_must_be_stated_with_it() -> None:
+    """New users' trials asked for a deposit or an hourly rate never given, and the notes
+    about the thing, stating other sums, answered them ("How much deposit did Marcus Webb
+    put down?" of a car bought for $14,500)."""
+    bought = [Read(["Marcus Webb bought the Skoda for $14,500, collected on Friday."])]
+    asked = "How much deposit did Marcus Webb put down on the car?"
+    assert amounts.missing(asked, bought) is True
+    paid = [*bought, Read(["Marcus Webb paid a $500 deposit to hold it."])]
+    assert amounts.missing(asked, paid) is False
+    # another's deposit does not answer for the one named
+    other = [*bought, Read(["Dana Reyes put a $300 deposit on the Fiat."])]
+    assert amounts.missing(asked, other) is True
+    hourly = "How much are we paying Jasmine per hour?"
+    assert amounts.missing(hourly, [Read(["Jasmine's invoice for March: $1,240."])]) is True
+    assert amounts.missing(hourly, [Read(["Jasmine is on $32/hr from April."])]) is False
+    assert amounts.missing(hourly, [Read(["Jasmine: 32 dollars an hour."])]) is False

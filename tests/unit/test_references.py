@@ -80,11 +80,25 @@ def test_a_reference_asked_for_is_missing_when_no_text_gives_it() -> None:
 
 def test_for_a_name_only_the_texts_naming_it_are_read() -> None:
     """A question naming a company ("What's the Comcast account number?") is not answered by
-    another company's account;
-    for a question about a speaker every text is read (``narrow`` False); a whole text, since
-    a record gives the name and the number in different sentences."""
+    another company's account; a whole text is read, since a record gives the name and the
+    number in different sentences."""
     texts = ["Comcast bill is due on the 14th.", "Verizon account 4471-2209-18 closed."]
     assert references.missing("What's the Comcast account number?", texts) == [KIND]
-    assert references.missing("What's the Comcast account number?", texts, narrow=False) == []
     later = ["Comcast: new plan from June. Account no. 8120-3344-9 on the letter."]
     assert references.missing("What's the Comcast account number?", texts + later) == []
+
+
+def test_the_name_of_the_person_asked_about_need_not_be_in_the_record() -> None:
+    """A blind trial's "what's the reference number for the TDS dispute with Dan" was
+    refused: the record of the dispute gives its case number without naming Dan, the one
+    speaker the question is about (named "Dan" for Daniel Ashworth). Their name, or its
+    short form, is left out of the names a text must hold."""
+    texts = [
+        "Dan asked whether TDS would rule on the cleaning charge by May.",
+        "TDS Dispute Service - Case DR-55810-24 opened 09/04/2024. Amount held: 1,065.00.",
+    ]
+    asked = "what's the reference number for the TDS dispute with Dan"
+    assert references.missing(asked, texts) == [KIND]
+    assert references.missing(asked, texts, person="Daniel Okoro") == []  # "Dan": his short name
+    assert references.other_names(asked, "Daniel Okoro") == ["TDS"]
+    assert references.missing("what's the claim number for the TDS dispute", texts[:1]) == [KIND]
