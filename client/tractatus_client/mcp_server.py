@@ -140,7 +140,8 @@ def _memory_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None
         `unsaid`, for a question about one person, the names in it that only someone else
         speaks of (a place they never went);
         `missing_kinds`, the kinds of thing it asks for (an instrument, a colour, a brother)
-        that none of the results names, or `amount` for a price none of them states."""
+        that none of the results names, `amount` for a price none of them states, or
+        `reference_number` for a booking, invoice or other reference none of them gives."""
         filters = {"conversation_id": conversation_id} if conversation_id else None
         return await _answer(
             client.recall(query, k=k, as_of=as_of, known_at=known_at, filters=filters)
