@@ -10,7 +10,8 @@ labels it: the label (or one of its short forms) just before an identifier, with
 few words of its own between ("invoice #AF-2291", "booking ref is K7QZ2M", "Contract
 PW-2024-117"), or the short form as the identifier's prefix ("INV-30418", "PO-5531"). A
 ticket, a case, a booking, an order or a job is often named by its code alone ("HD-1130
-closed", "BK-10452 moved"): for these, any code of capitals and digits counts.
+closed", "BK-10452 moved"): for these, any code of capitals and digits counts; a flight by
+its airline's code and number ("AT 412", "BA283").
 
 When none of the texts read gives one, nothing there answers the question, however close
 their words are. The answer lists the kind ``reference_number`` in ``missing_kinds``, as it
@@ -89,6 +90,8 @@ _ID = r"#?\s?(?:(?=[\w./-]*\d)[A-Za-z0-9][\w./-]{2,}|(?-i:[A-Z0-9]{6})\b)"
 # the words a label may have before its identifier: "invoice number is", "booking ref:"
 _BETWEEN = r"(?:[\s:#.,]*(?:number|no\.?|num|id|code|ref|reference|is|was|of|ending|in)\b){0,3}"
 _CODE = re.compile(r"\b[A-Z]{2,5}-?\d{3,}[\w-]*\b|#\d{3,}")
+# a flight is named by its airline's code and number, spaced or not: "AT 412", "BA283", "U2 8041"
+_FLIGHT = re.compile(r"\b(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?\d{1,4}[A-Z]?\b")
 # no identifier: a date, a time, a sum ("2024-03-06", "11:00", "$2,398", "6/14/2024")
 _NOT_IDS = re.compile(
     r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}[:.]\d{2}\b"
@@ -122,6 +125,8 @@ def states(label: str, text: str) -> bool:
     text = _NOT_IDS.sub(" ", text)
     if _labelled(label).search(text) is not None:
         return True
+    if label == "flight":
+        return _FLIGHT.search(text) is not None
     return label in _CODE_ALONE and _CODE.search(text) is not None
 
 

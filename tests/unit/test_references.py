@@ -50,6 +50,10 @@ def test_the_questions_that_ask_for_a_reference(query: str, label: str | None) -
         ("tracking", "样品今天下午用顺丰国际寄出了，单号SF1409237765，一共3套。", True),
         ("invoice", "发票编号：FP-20240412", True),
         ("invoice", "一共3套，预计3月26日前后能到", False),
+        # a flight number is the airline's code and a number, spaced or not
+        ("flight", "due to the strike, flight AT 412 London-Lisbon is cancelled", True),
+        ("flight", "We're on BA283, landing 14:05.", True),
+        ("flight", "Flights to Porto booked for the 12th, two adults.", False),
         # a ticket or a booking is often named by its code alone
         ("ticket", "HD-1130 closed. Scan-to-email failed on the new units.", True),
         # another kind's identifier does not give the one asked for
