@@ -85,13 +85,13 @@ _MONEY = re.compile(
 _NAMED_SUMS: dict[str, str] = {
     "deposit": r"deposits?|down\s+payment|put\s+down|holding\s+fee",
     "refund": r"refund(?:s|ed)?|reimburs\w*|back",
-    "equity": r"equity|options?|shares?|stock|%",
+    "equity": r"equity|options?|shares?|stock",
     "budget": r"budgets?",
     "bonus": r"bonus(?:es)?",
     "tip": r"tips?|tipped",
     "premium": r"premiums?",
     "retainer": r"retainers?",
-    "commission": r"commissions?|%",
+    "commission": r"commissions?",
     "stipend": r"stipends?",
     "allowance": r"allowances?",
     "scholarship": r"scholarships?|award",
@@ -111,8 +111,10 @@ _RATES: dict[str, str] = {
 _RATE_ADJECTIVES = {"hourly": "hour", "nightly": "night", "monthly": "month", "weekly": "week"}
 _HOW_MUCH_OF = re.compile(r"^\s*how\s+much\b", re.I)
 _ASKS_NAMED = re.compile(rf"\b({'|'.join(_NAMED_SUMS)})\b", re.I)
+# "per hour", "a night", "hourly"; not a time ago or ahead ("How much was the rent a year ago?")
 _ASKS_RATE = re.compile(
-    rf"\b(?:per|an?|each|every)\s+({'|'.join(_RATES)})\b|\b({'|'.join(_RATE_ADJECTIVES)})\b",
+    rf"\b(?:per|an?|each|every)\s+({'|'.join(_RATES)})\b(?!\s+(?:ago|later|earlier|before|after|"
+    rf"from|back|on)\b)|\b({'|'.join(_RATE_ADJECTIVES)})\b",
     re.I,
 )
 

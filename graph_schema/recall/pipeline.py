@@ -720,17 +720,17 @@ def _reference_texts(work: _Work, status: _Status, texts: list[str], query: str)
     GAW-20931 - Customer: Marcus Okafor") and of each that holds every other name the
     question gives (a record of their business need not name them: "TDS Dispute Service -
     Case DR-55810-24 opened", for "the reference number for the TDS dispute with Dan")."""
-    turns = [(s, t) for s in work.window for t in ([s.turn] if s.turn is not None else s.texts)]
+    turns = [t for s in work.window for t in ([s.turn] if s.turn is not None else s.texts)]
     if status.person is None:
-        return [t for _, t in turns]
+        return turns
     own = name_keys(status.person)
     keys = [re.escape(k) for k in own if k.replace(" ", "").isalpha()]
     name = re.compile(rf"(?<![\w'\u2019])(?:{'|'.join(keys)})(?![\w-])", re.I) if keys else None
     others = references.other_names(query, status.person)
     return [
         *texts,
-        *(t for _, t in turns if name is not None and name.search(t)),
-        *(t for _, t in turns if others and not unheld_in(others, [t])),
+        *(t for t in turns if name is not None and name.search(t)),
+        *(t for t in turns if others and not unheld_in(others, [t])),
     ]
 
 

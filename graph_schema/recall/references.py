@@ -20,8 +20,8 @@ read, and only those that hold every name the question gives, when any does ("Wh
 Comcast account number?" is not answered by another company's account), the name of the
 person a question is about aside. A whole text, not its sentences: a record gives the
 thing's name and its number in different sentences ("Bought the A7 IV from Kessler Camera
-... Receipt K-20931."). English questions only; a
-text in Chinese gives a reference by 单号, 编号 or 号码 before it ("单号SF1409237765").
+... Receipt K-20931."). English questions only; a text in Chinese gives a reference by
+单号, 编号 or 号码 before it ("单号SF1409237765").
 """
 
 from __future__ import annotations

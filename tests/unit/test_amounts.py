@@ -131,6 +131,8 @@ def test_a_thing_named_across_sentences_is_read_whole() -> None:
         ("What's Tomasz's hourly rate?", False),  # no sum asked for by "how much" or a price
         ("How much equity was Diego offered?", True),
         ("How much did the Canon R6 cost?", False),  # a price, named by no name or rate
+        ("How much was the rent a year ago?", False),  # a time ago, no rate
+        ("How much does an hour of tutoring cost?", True),
         # a salary or a discount is often stated without its word: not named sums
         ("How much is Tobias's salary?", False),
         ("What discount did Marco offer?", False),
