@@ -5,6 +5,8 @@ asked the same questions interleaved (a report, not a test).
     NEO4J_URI=bolt://127.0.0.1:7687 .venv/bin/python bench/locomo/run.py --fresh   # the store
     NEO4J_URI=bolt://127.0.0.1:7687 .venv/bin/python bench/recall_ab.py --base ../tractatus-base
     # --questions 400 (spread over all conversations)  --rounds 1  --out FILE (a JSON report)
+    # --chinese: the new users' trials' Chinese questions instead, each scoped to its
+    # conversation (the store must hold the trials: bench/trials/run.py --fresh leaves them)
 
 Both servers run with this environment (the same store, model and settings), each from its
 own source tree (``python -m server.cli serve`` with the tree as working directory, so the
@@ -35,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import harness
+from bench.trials import corpus as trials
 
 KEY = "tr_bench_recall_ab_00000000000000000"
 PRINCIPALS = f'[[principal]]\nid = "bench"\nkey = "{KEY}"\ngroups = []\n'
@@ -45,6 +48,18 @@ def questions(path: Path, count: int) -> list[dict[str, Any]]:
         {"query": qa["question"], "k": 10, "filters": {"conversation_id": s["sample_id"]}}
         for s in json.loads(path.read_bytes())
         for qa in s["qa"]
+    ]
+    step = max(1, len(bodies) // count)
+    return bodies[::step][:count]
+
+
+def chinese_questions(count: int) -> list[dict[str, Any]]:
+    """The trials' Chinese questions (at most ``count``, spread over the conversations)."""
+    bodies = [
+        {"query": q["question"], "k": 10, "filters": {"conversation_id": c["id"]}}
+        for c in trials.load()["conversations"]
+        for q in c["questions"]
+        if q["lang"] == "zh"
     ]
     step = max(1, len(bodies) // count)
     return bodies[::step][:count]
@@ -85,9 +100,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--file", type=Path, default=None, help=harness.LOCOMO_HELP)
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/recall-ab.json")
+    parser.add_argument("--chinese", action="store_true", help="the trials' Chinese questions")
     args = parser.parse_args()
-    args.file = harness.locomo_argument(parser, args.file)
-    bodies = questions(args.file, args.questions)
+    if args.chinese:
+        bodies = chinese_questions(args.questions)
+    else:
+        bodies = questions(harness.locomo_argument(parser, args.file), args.questions)
     with tempfile.TemporaryDirectory() as tmp:
         principals = Path(tmp) / "principals.toml"
         principals.write_text(PRINCIPALS, "utf-8")
@@ -101,6 +119,7 @@ def main() -> None:
     result.update(
         when=datetime.now(UTC).isoformat(timespec="seconds"),
         questions=len(bodies) * args.rounds,
+        set="trials, Chinese questions" if args.chinese else "LoCoMo",
         machine=harness.machine(),
     )
     print(json.dumps(result, indent=2))

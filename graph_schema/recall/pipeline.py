@@ -74,6 +74,12 @@ _CJK_MARK = ("\u3040", "\u9fff")
 _PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
+def is_cjk(text: str) -> bool:
+    """Whether ``text`` is a CJK query: recall searches it without a vector (the embedding
+    model is English), so the caller need not embed it (:meth:`RecallQuery.searched`)."""
+    return any(_CJK_MARK[0] <= ch <= _CJK_MARK[1] for ch in text)
+
+
 @dataclass(frozen=True)
 class RecallQuery:
     text: str
@@ -87,7 +93,7 @@ class RecallQuery:
 
     @property
     def cjk(self) -> bool:
-        return any(_CJK_MARK[0] <= ch <= _CJK_MARK[1] for ch in self.text)
+        return is_cjk(self.text)
 
     @property
     def fetch(self) -> int:

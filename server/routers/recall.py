@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body
 
-from graph_schema.recall.pipeline import RecallQuery, recall
+from graph_schema.recall.pipeline import RecallQuery, is_cjk, recall
 from graph_schema.recall.types import IndexAnswer, IndexRequest, RecallAnswer, RecallRequest
 from ingest import passages
 from ingest.embeddings.texts import query_vector
@@ -42,7 +42,10 @@ def post_recall(
     """Ranked assertions with evidence, scores and ``why``; ``status`` answered/not_found."""
     as_of, known_at = coordinates(request.as_of, request.known_at)
     names = fusion.enabled("names")
-    vector = query_vector(embedder, request.query, names=names) if embedder is not None else None
+    vector = None
+    # a CJK query is searched without its vector: it needs no embedding (nor a loaded model)
+    if embedder is not None and not is_cjk(request.query):
+        vector = query_vector(embedder, request.query, names=names)
     query = RecallQuery(
         text=request.query,
         k=request.k,

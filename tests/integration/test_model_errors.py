@@ -1,7 +1,8 @@
 """A server that cannot embed answers 503 with the one error shape and writes nothing, over
 real HTTP against the real store: a damaged model file (`embedding_unavailable`), and a store
 whose vectors come from another model, found at the first request because the store could not
-be reached at start (`embedding_space_mismatch`). Both answered 500 before."""
+be reached at start (`embedding_space_mismatch`). Both answered 500 before. A Chinese question,
+which recall searches without a vector, needs no model and is answered."""
 
 from __future__ import annotations
 
@@ -81,6 +82,26 @@ def test_a_damaged_model_answers_503_and_writes_nothing(
         reads = httpx.get(url + FACTS, headers=AUTH, timeout=60)
     assert reads.status_code == 200, reads.text  # what needs no model still answers
     assert _nodes(driver, settings) == before
+
+
+def test_a_chinese_question_is_answered_without_the_english_model(
+    driver: Driver, settings: Settings, damaged_model: str
+) -> None:
+    """A CJK query is searched without its vector (the embedding model is English), yet the
+    server embedded it before reading it, so a Chinese question was refused 503 when the
+    English model could not load, and paid for an embedding it never used. Now it is read
+    lexically (and by the CJK model) while an English question is still refused."""
+    reset_store(driver, settings)
+    with serve_app(create_app(_light(settings, embedding_model=damaged_model))) as url:
+        chinese = httpx.post(
+            url + "/v1/recall", json={"query": "王磊住在哪里？"}, headers=AUTH, timeout=120
+        )
+        english = httpx.post(
+            url + "/v1/recall", json={"query": "where does alice live?"}, headers=AUTH, timeout=120
+        )
+    assert chinese.status_code == 200, chinese.text
+    assert chinese.json()["status"] == "not_found"  # an empty store holds nothing
+    _refused(english, "embedding_unavailable")
 
 
 class _Gate:
