@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from graph_schema.recall.named import named_terms, unheld_in
+from graph_schema.recall.named import holding, named_terms
 
 EMAIL, PHONE = "email_address", "phone_number"
 # whose detail it is: "Sam's", "her", "what is" (the detail then ends its sentence: "do you
@@ -70,8 +70,5 @@ def missing(query: str, texts: Iterable[str], *, narrow: bool = True) -> list[st
     kinds = asked(query)
     if not kinds:
         return []
-    read = list(texts)
-    terms = named_terms(query) if narrow else []
-    if terms:
-        read = [t for t in read if not unheld_in(terms, [t])] or read
+    read = holding(named_terms(query) if narrow else [], list(texts))
     return [k for k in kinds if not any(states(k, t) for t in read)]

@@ -305,6 +305,15 @@ def unheld(terms: Iterable[str], vocabulary: Vocabulary) -> list[str]:
     return [t for t in terms if not vocabulary.holds(t)]
 
 
+def holding(terms: list[str], texts: list[str]) -> list[str]:
+    """The texts that hold every one of ``terms`` (:func:`unheld_in`), or all of ``texts``
+    when none does or there are no terms: a detail asked of a thing by its name is read where
+    the name is ("What's the Comcast account number?"), and anywhere when nothing names it."""
+    if not terms:
+        return texts
+    return [t for t in texts if not unheld_in(terms, [t])] or texts
+
+
 def unheld_in(terms: list[str], texts: Iterable[str]) -> list[str]:
     """:func:`unheld` over the words of ``texts``; a term found verbatim in them as a whole
     word (case aside) is held without building their vocabulary (most queries name only what

@@ -44,7 +44,7 @@ from graph_schema.recall.query import (
     coverage,
     found_terms,
     lucene_terms,
-    name_keys,
+    names_person,
     own_sentences,
     sentences_of,
     sentences_speaking_of,
@@ -729,13 +729,11 @@ def _reference_texts(work: _Work, status: _Status, texts: list[str], query: str)
     turns = [t for s in work.window for t in ([s.turn] if s.turn is not None else s.texts)]
     if status.person is None:
         return turns
-    own = name_keys(status.person)
-    keys = [re.escape(k) for k in own if k.replace(" ", "").isalpha()]
-    name = re.compile(rf"(?<![\w'\u2019])(?:{'|'.join(keys)})(?![\w-])", re.I) if keys else None
-    others = references.other_names(query, status.person)
+    person = status.person
+    others = references.other_names(query, person)
     return [
         *texts,
-        *(t for t in turns if name is not None and name.search(t)),
+        *(t for t in turns if names_person(t, person)),
         *(t for t in turns if others and not unheld_in(others, [t])),
     ]
 

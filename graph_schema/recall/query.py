@@ -521,6 +521,27 @@ def apart(text: str) -> str:
     return CJK_RUN.sub(lambda m: f" {m.group(0)} ", text)
 
 
+# a key of a name standing as a word of a text ("Carlos's build", not "Carloss")
+_NAME_AT = r"(?<![\w'\u2019]){}(?![\w-])"
+
+
+def _written_keys(person: str) -> list[str]:
+    """The keys of ``person``'s name a text spells: a name's words, and the whole name ("Li
+    Na", each of whose words is too short to be a key; "guest Li Wei)", where "Wei" alone
+    follows another word of the name)."""
+    return [k for k in name_keys(person) if k.replace(" ", "").isalpha()]
+
+
+def names_person(text: str, person: str) -> bool:
+    """Whether ``text`` names ``person`` by a key of their name, as a word, however it speaks
+    of them (a record's field too: "Customer: Marcus Okafor"; :func:`spoken_of` reads how)."""
+    keys = [re.escape(k) for k in _written_keys(person)]
+    return (
+        bool(keys)
+        and re.search(_NAME_AT.format("(?:" + "|".join(keys) + ")"), text, re.I) is not None
+    )
+
+
 def spoken_of(text: str, person: str) -> bool:
     """Whether ``text`` (another speaker's turn) speaks of ``person`` in the third person: the
     name (:func:`~graph_schema.recall.query.name_keys`: the word a speaker is named by) with a
@@ -528,12 +549,9 @@ def spoken_of(text: str, person: str) -> bool:
     clause right after a word of it ("Let's go with Carlos.", "the offer letter to Carlos
     Diaz, signed"); never the one spoken to ("Thanks, Carlos!", "Hey Carlos, how was it?",
     "Carlos, can you ...")."""
-    # a name's words, and the whole name ("Li Na", each of whose words is too short to be a
-    # key; "guest Li Wei)", where "Wei" alone follows another word of the name)
-    keys = [k for k in name_keys(person) if k.replace(" ", "").isalpha()]
     text = apart(text)  # "Jonah下个星期五..." names Jonah
-    for key in keys:
-        for found in re.finditer(rf"(?<![\w'\u2019]){re.escape(key)}(?![\w-])", text, re.I):
+    for key in _written_keys(person):
+        for found in re.finditer(_NAME_AT.format(re.escape(key)), text, re.I):
             if found.group(0)[0].islower():
                 continue  # a word, not a name: "report" of tool:crash-report
             if _third_person(text[: found.start()], text[found.end() :]):

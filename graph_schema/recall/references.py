@@ -29,8 +29,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from graph_schema.recall.named import named_terms, unheld_in
-from graph_schema.recall.query import name_keys
+from graph_schema.recall.named import holding, named_terms
+from graph_schema.recall.query import names_in_query
 
 KIND = "reference_number"
 # the kinds of reference a question asks for, each with the words that label one in a text
@@ -132,19 +132,13 @@ def states(label: str, text: str) -> bool:
 
 def other_names(query: str, person: str | None) -> list[str]:
     """The names and identifiers ``query`` gives (:func:`~graph_schema.recall.named.
-    named_terms`) but those naming ``person``: a key of their name, or its short form ("Dan"
-    of Daniel Ashworth, as a speaker is named in a query)."""
+    named_terms`) but those naming ``person`` as a question names a speaker
+    (:func:`~graph_schema.recall.query.names_in_query`: a key of their name, or its short
+    form, "Dan" of Daniel Ashworth)."""
     terms = named_terms(query)
     if person is None:
         return terms
-    own = name_keys(person)
-    words = [w for k in own for w in k.split()]
-    return [
-        t
-        for t in terms
-        if t.lower() not in own
-        and not (len(t) >= 3 and any(w.startswith(t.lower()) for w in words))
-    ]
+    return [t for t in terms if not names_in_query(t, {person}, people=True)]
 
 
 def missing(query: str, texts: Iterable[str], *, person: str | None = None) -> list[str]:
@@ -157,8 +151,6 @@ def missing(query: str, texts: Iterable[str], *, person: str | None = None) -> l
     label = asked(query)
     if label is None:
         return []
-    read = list(texts)
     terms = [t for t in other_names(query, person) if t.lower() != label]
-    if terms:
-        read = [t for t in read if not unheld_in(terms, [t])] or read
+    read = holding(terms, list(texts))
     return [] if any(states(label, t) for t in read) else [KIND]
