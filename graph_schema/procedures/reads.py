@@ -80,7 +80,5 @@ def procedure(
 def readable(tx: ManagedTransaction, ids: Sequence[str], principal: Principal) -> set[str]:
     """The ids among ``ids`` of procedures ``principal`` may read (``visible``, as every read
     checks it)."""
-    if not ids:
-        return set()
     record = tx.run(cypher.VISIBLE_IDS, ids=list(ids), groups=list(principal.groups)).single()
     return set(record["ids"]) if record is not None else set()

@@ -300,8 +300,10 @@ def _procedures(run: _Run, tally: _Tally) -> None:
     )
     if run.run_id is None:
         tally.counts.procedures += mined.changed
-    with run.driver.session(database=run.database) as session:
-        visible = session.execute_read(procedure_reads.readable, mined.written, run.principal)
+    visible: set[str] = set()
+    if mined.written:  # a dry run, or a sleep that found nothing new, reads nothing more
+        with run.driver.session(database=run.database) as session:
+            visible = session.execute_read(procedure_reads.readable, mined.written, run.principal)
     for procedure_id in mined.written:
         tally.add("procedures", procedure_id, procedure_id in visible)
     log.info(
