@@ -24,8 +24,8 @@ def test_the_shipped_set_is_well_formed() -> None:
 
 def test_the_shipped_set_has_the_stated_shape() -> None:
     conversations = DATA["conversations"]
-    assert [c["id"] for c in conversations] == [f"T{n:02d}" for n in range(7, 87)]
-    test = [f"T{n}" for n in range(27, 87)]
+    assert [c["id"] for c in conversations] == [f"T{n:02d}" for n in range(7, 99)]
+    test = [f"T{n}" for n in range(27, 99)]
     assert [c["id"] for c in trials.chosen(DATA, ["test"])] == test
     assert len(trials.chosen(DATA, ["fit"])) == 20
     assert all(len(c["questions"]) <= 30 for c in conversations)
