@@ -7,6 +7,7 @@ asked the same questions interleaved (a report, not a test).
     # --questions 400 (spread over all conversations)  --rounds 1  --out FILE (a JSON report)
     # --chinese: the new users' trials' Chinese questions instead, each scoped to its
     # conversation (the store must hold the trials: bench/trials/run.py --fresh leaves them)
+    # --lower: the trials' English questions written without a capital, the same way
 
 Both servers run with this environment (the same store, model and settings), each from its
 own source tree (``python -m server.cli serve`` with the tree as working directory, so the
@@ -27,6 +28,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -53,13 +55,22 @@ def questions(path: Path, count: int) -> list[dict[str, Any]]:
     return bodies[::step][:count]
 
 
-def chinese_questions(count: int) -> list[dict[str, Any]]:
-    """The trials' Chinese questions (at most ``count``, spread over the conversations)."""
+# the trials' questions measured instead of LoCoMo's: its Chinese ones, or its English ones
+# written without a capital (recall reads their words as the turns write them)
+TRIAL_SETS: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "chinese": lambda q: q["lang"] == "zh",
+    "lower": lambda q: q["lang"] == "en" and q["question"] == q["question"].lower(),
+}
+
+
+def trial_questions(chosen: str, count: int) -> list[dict[str, Any]]:
+    """The trials' questions of the set ``chosen`` (at most ``count``, spread over the
+    conversations)."""
     bodies = [
         {"query": q["question"], "k": 10, "filters": {"conversation_id": c["id"]}}
         for c in trials.load()["conversations"]
         for q in c["questions"]
-        if q["lang"] == "zh"
+        if TRIAL_SETS[chosen](q)
     ]
     step = max(1, len(bodies) // count)
     return bodies[::step][:count]
@@ -101,9 +112,13 @@ def main() -> None:
     parser.add_argument("--file", type=Path, default=None, help=harness.LOCOMO_HELP)
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/recall-ab.json")
     parser.add_argument("--chinese", action="store_true", help="the trials' Chinese questions")
+    parser.add_argument(
+        "--lower", action="store_true", help="the trials' English questions in lower case"
+    )
     args = parser.parse_args()
-    if args.chinese:
-        bodies = chinese_questions(args.questions)
+    chosen = "chinese" if args.chinese else "lower" if args.lower else None
+    if chosen is not None:
+        bodies = trial_questions(chosen, args.questions)
     else:
         bodies = questions(harness.locomo_argument(parser, args.file), args.questions)
     with tempfile.TemporaryDirectory() as tmp:
@@ -119,7 +134,7 @@ def main() -> None:
     result.update(
         when=datetime.now(UTC).isoformat(timespec="seconds"),
         questions=len(bodies) * args.rounds,
-        set="trials, Chinese questions" if args.chinese else "LoCoMo",
+        set=f"trials, {chosen} questions" if chosen else "LoCoMo",
         machine=harness.machine(),
     )
     print(json.dumps(result, indent=2))

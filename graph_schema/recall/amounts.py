@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from graph_schema.recall.named import named_terms, sentences_about, thing_terms, unheld_in
-from graph_schema.recall.query import split_sentences
+from graph_schema.recall.query import not_compared, split_sentences
 
 KIND = "amount"
 # "How much did X cost / charge / quote", "How much do they pay", "How much is the rent",
@@ -192,8 +192,10 @@ def missing(query: str, groups: Iterable[Read]) -> bool:
 def _named_missing(query: str, forms: str, groups: list[Read]) -> bool:
     """Whether no group states the sum asked for by its name or rate (:func:`named_sum`):
     only the groups that hold every name the question gives are read, when any does ("How
-    much deposit did Marcus Webb put down?" is not answered by another buyer's deposit)."""
-    terms = named_terms(query)
+    much deposit did Marcus Webb put down?" is not answered by another buyer's deposit);
+    not the name a question compares with ("How much less per month is Northpeak costing us
+    than Brightwake did?": each sum is stated on its own)."""
+    terms = named_terms(not_compared(query))
     texts = [[*g.texts, g.question or ""] for g in groups]
     held = [t for t in texts if not terms or not unheld_in(terms, t)] or texts
     return not any(states_named(forms, x) for t in held for x in t)

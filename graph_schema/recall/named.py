@@ -364,3 +364,60 @@ def sentences_about(terms: list[str], texts: list[str]) -> list[str]:
             if i == first or len(unheld_in(terms, [sentences[i]])) < len(terms):
                 about.append(" ".join(sentences[i : i + 2]))
     return about or texts
+
+
+# a word of letters (a name's: "Dundas", "SOW", "O'Neill")
+_LETTERS = re.compile(r"[^\W\d_][^\W\d_'\u2019]*")
+MAX_ACRONYM = 4  # letters of the longest word in capitals read as a name ("SOW", "ROAS")
+# what the family calls one of its own, written as a name ("Mum's op", "Dad's car")
+_FAMILY = frozenset(
+    ["mum", "mom", "dad", "mother", "father", "nana", "nan", "gran", "granny", "grandma", "grandpa",
+     "grandad", "granddad", "aunt", "auntie", "uncle"]
+)  # fmt: skip
+
+
+def truecased(query: str, texts: Iterable[str]) -> str:
+    """``query`` with each word written in lower case that ``texts`` write only capitalised
+    (never in lower case, and at least once inside a sentence) written as they write it: a new
+    user asks "whats the booking reference for the dundas street house" of a note that says
+    "house on Dundas Street", and the question names Dundas as "What's the booking reference
+    for the Dundas Street house?" does (:func:`named_terms`). A word the texts also write in
+    lower case ("street"), a stop word, or one the texts never hold is left as it is; so is
+    every word of a query that writes a capital anywhere."""
+    if query != query.lower():
+        return query  # its writer capitalises names
+    forms = _written_forms(texts)
+
+    def cased(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if m.start() == 0 or word in STOP_WORDS or word in _FAMILY:
+            return word  # a question's first word; "Mum", a name only to her children
+        return forms.get(word, word)
+
+    return _LETTERS.sub(cased, query)
+
+
+def _written_forms(texts: Iterable[str]) -> dict[str, str]:
+    """Each word the texts write only capitalised, lower-cased, with its first form inside a
+    sentence; a word they write in lower case anywhere is none of them."""
+    forms: dict[str, str | None] = {}
+    for text in texts:
+        for m in _LETTERS.finditer(text or ""):
+            word, key = m.group(0), m.group(0).lower()
+            if word == key:
+                forms[key] = None
+            elif word.isupper() and len(word) > MAX_ACRONYM:
+                continue  # a shouted word of a record ("RESCHEDULED", "REFERENCE NUMBER")
+            elif key not in forms and _inside_sentence(text, m.start()):
+                forms[key] = word
+    return {k: v for k, v in forms.items() if v is not None}
+
+
+def _inside_sentence(text: str, at: int) -> bool:
+    """Whether the word at ``at`` follows a word of the sentence written in lower case, a
+    number or a comma ("house on Dundas Street", "with Dan, Henrik and me"): not a sentence's
+    first word, a heading's or a field's ("Second continuance:", "| Status")."""
+    i = at - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    return i >= 0 and i < at - 1 and (text[i].islower() or text[i].isdigit() or text[i] == ",")

@@ -38,7 +38,7 @@ from graph_schema.recall import (
 from graph_schema.recall import cypher as q
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
 from graph_schema.recall.mentions import Mentioned
-from graph_schema.recall.named import named_terms, thing_terms, unheld_in
+from graph_schema.recall.named import named_terms, thing_terms, truecased, unheld_in
 from graph_schema.recall.query import (
     content_terms,
     coverage,
@@ -707,15 +707,18 @@ def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str
         texts += [*own, *([s.question] if s.question else [])]
         read.append(amounts.Read(s.texts, s.question))
     narrow = status.person is None  # a speaker's own turns never name them
+    # the names a question written in lower case gives, as the turns read write them (not
+    # as a `said` assertion does: "Helen Marsh said Second is ...")
+    text = truecased(query.text, (s.turn for s in work.window if s.turn is not None))
     missing = [
-        *kinds.missing(query.text, texts),
-        *contacts.missing(query.text, texts, narrow=narrow),
-        *clock.missing(query.text, texts, narrow=narrow),
+        *kinds.missing(text, texts),
+        *contacts.missing(text, texts, narrow=narrow),
+        *clock.missing(text, texts, narrow=narrow),
         *references.missing(
-            query.text, _reference_texts(work, status, texts, query.text), person=status.person
+            text, _reference_texts(work, status, texts, text), person=status.person
         ),
     ]
-    return [*missing, amounts.KIND] if amounts.missing(query.text, read) else missing
+    return [*missing, amounts.KIND] if amounts.missing(text, read) else missing
 
 
 def _reference_texts(work: _Work, status: _Status, texts: list[str], query: str) -> list[str]:

@@ -471,6 +471,35 @@ def test_a_reference_nothing_gives_under_its_name_is_not_found(api: dict[str, Ap
         assert answer["status"] == "answered", (question, answer["relevance"])
 
 
+STAG = [
+    (
+        "Ravi",
+        "Edinburgh is locked in: house on Dundas Street, £1,240 total. Connor's running the "
+        "whisky tour on Saturday at 2pm.",
+    ),
+    (
+        "booking_portal",
+        "Booking confirmed. Ref: CC-448213. Property: Gull's Rest, 4 Porthmeor Row, St Ives. "
+        "Arrive Sat 27 Jul, depart Sat 3 Aug.",
+    ),
+]
+
+
+def test_the_names_of_a_question_in_lower_case_narrow_what_is_read(api: dict[str, Api]) -> None:
+    """A blind trial asked "whats the booking reference for the dundas street house": the
+    question, all in lower case, named nothing, so every note was read, and the cottage's
+    booking reference answered for the house. Its words written as the notes write them
+    name Dundas, and only the notes holding it are read: not_found. The cottage's reference,
+    asked for the same way, is answered."""
+    conversation = write_chat(api["alice"], STAG)
+    house = ask(api["bob"], "whats the booking reference for the dundas street house", conversation)
+    assert house["missing_kinds"] == ["reference_number"], house
+    assert house["status"] == "not_found"
+    cottage = ask(api["bob"], "whats the booking reference for the st ives cottage", conversation)
+    assert cottage["missing_kinds"] == [], cottage
+    assert cottage["status"] == "answered", cottage["relevance"]
+
+
 TRIP = [
     ("Ada", "Hi, Ada here, planning our Lisbon trip. I'm on Lagos time, so mornings are best."),
     (

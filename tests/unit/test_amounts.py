@@ -158,3 +158,17 @@ def test_a_sum_asked_for_by_its_name_must_be_stated_with_it() -> None:
     assert amounts.missing(hourly, [Read(["Jasmine's invoice for March: $1,240."])]) is True
     assert amounts.missing(hourly, [Read(["Jasmine is on $32/hr from April."])]) is False
     assert amounts.missing(hourly, [Read(["Jasmine: 32 dollars an hour."])]) is False
+
+
+def test_a_sum_compared_with_another_is_read_apart() -> None:
+    """A new user's trial asked "how much less per month is northpeak costing us than
+    brightwake did": each agency's monthly fee is stated on its own, and a note naming both
+    states neither. The name the question compares with does not narrow what is read."""
+    read = [
+        Read(["Kickoff with Northpeak done; Brightwake's access was removed on April 1."]),
+        Read(["Paid social is managed by Brightwake Media on a $9,000/month retainer."]),
+        Read(["Northpeak proposal: retainer $7,500/month, starting April 1."]),
+    ]
+    asked = "How much less per month is Northpeak costing us than Brightwake did?"
+    assert amounts.missing(asked, read) is False
+    assert amounts.missing(asked, read[:1]) is True

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from graph_schema.recall.named import Vocabulary, named_terms, thing_terms, unheld, unheld_in
+from graph_schema.recall.named import (
+    Vocabulary,
+    named_terms,
+    thing_terms,
+    truecased,
+    unheld,
+    unheld_in,
+)
 
 
 @pytest.mark.parametrize(
@@ -191,3 +198,41 @@ def test_a_latin_name_written_against_chinese_words_is_held() -> None:
     assert unheld_in(["Northgate"], [text]) == []
     assert Vocabulary.of([text]).holds("Northgate")
     assert unheld_in(["Eastgate"], [text]) == ["Eastgate"]
+
+
+HOUSE = [
+    "Edinburgh is locked in: house on Dundas Street, £1,240 total. The street is quiet.",
+    "Henrik signed the SOW on Monday. Mum's op is at St Aidan's Hospital.",
+    "Second is Wei Zhang v. Norcastle. Reference: OCTAVIA LM16TXR. REFERENCE NUMBER below.",
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "cased"),
+    [
+        # a word the texts write only capitalised, inside a sentence: a name
+        ("whats the booking reference for the dundas street house",
+         "whats the booking reference for the Dundas street house"),
+        # an acronym; "Henrik" only starts a sentence, so it is not read as written
+        ("when did henrik sign the sow", "when did henrik sign the SOW"),
+        # what the family calls one of its own stays a common word; "Hospital" is a name
+        ("whats the reference on mum's hospital letter",
+         "whats the reference on mum's Hospital letter"),
+        # a sentence's first word, a field's, a heading's or a shouted one is no name
+        ("what is the second reference number", "what is the second reference number"),
+        # the question's own first word, and a query that writes a capital anywhere
+        ("edinburgh house price", "edinburgh house price"),
+        ("When did henrik sign the sow?", "When did henrik sign the sow?"),
+    ],
+)  # fmt: skip
+def test_a_question_in_lower_case_writes_the_names_as_the_texts_do(query: str, cased: str) -> None:
+    assert truecased(query, HOUSE) == cased
+
+
+def test_the_names_of_a_question_in_lower_case_are_read() -> None:
+    """A new user's blind trial asked "whats the booking reference for the dundas street
+    house" of a stag weekend's notes: the question named nothing, so the rule of references
+    read every note, and another booking's reference answered it."""
+    query = "whats the booking reference for the dundas street house"
+    assert named_terms(query) == []
+    assert named_terms(truecased(query, HOUSE)) == ["Dundas"]
