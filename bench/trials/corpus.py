@@ -19,7 +19,7 @@ CONVERSATIONS = HERE / "conversations.json"
 SPLITS = ("fit", "test")
 LANGS = ("en", "zh")
 SOURCE_KINDS = ("user_stated", "tool_returned", "agent_inferred", "document")
-_CONVERSATION_ID = re.compile(r"T\d{2}")
+_CONVERSATION_ID = re.compile(r"T\d{2,3}")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
 
@@ -110,7 +110,8 @@ def _question_problems(q: dict[str, Any], number: int, cid: str, known: set[str]
 
 def _conversation_problems(c: dict[str, Any]) -> list[str]:
     cid = str(c.get("id"))
-    found = [] if _CONVERSATION_ID.fullmatch(cid) else [f"conversation id {cid!r} is not Tnn"]
+    malformed = f"conversation id {cid!r} is not Tnn or Tnnn"
+    found = [] if _CONVERSATION_ID.fullmatch(cid) else [malformed]
     if c.get("split") not in SPLITS:
         found.append(f"{cid}: split {c.get('split')!r} is not one of {SPLITS}")
     if not str(c.get("domain") or "").strip():

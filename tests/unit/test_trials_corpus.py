@@ -24,8 +24,8 @@ def test_the_shipped_set_is_well_formed() -> None:
 
 def test_the_shipped_set_has_the_stated_shape() -> None:
     conversations = DATA["conversations"]
-    assert [c["id"] for c in conversations] == [f"T{n:02d}" for n in range(7, 99)]
-    test = [f"T{n}" for n in range(27, 99)]
+    assert [c["id"] for c in conversations] == [f"T{n:02d}" for n in range(7, 103)]
+    test = [f"T{n}" for n in range(27, 103)]
     assert [c["id"] for c in trials.chosen(DATA, ["test"])] == test
     assert len(trials.chosen(DATA, ["fit"])) == 20
     assert all(len(c["questions"]) <= 30 for c in conversations)
@@ -121,7 +121,7 @@ def _wrong_language(d: dict[str, Any]) -> None:
 
 BREAKS: dict[str, tuple[Edit, str]] = {
     "repeated conversation id": (_repeat_conversation_id, "conversation id T07 repeats"),
-    "malformed conversation id": (_malformed_conversation_id, "is not Tnn"),
+    "malformed conversation id": (_malformed_conversation_id, "is not Tnn or Tnnn"),
     "turns out of order": (_turn_out_of_order, "turn 3 has id 'T07:4'"),
     "time out of order": (_time_out_of_order, "not after the previous"),
     "time without offset": (_time_without_offset, "no offset"),
