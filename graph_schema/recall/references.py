@@ -120,14 +120,31 @@ def _labelled(label: str) -> re.Pattern[str]:
     )
 
 
+# a reference given by its plain word, whatever it numbers: "Reference: GCA-557203"; it is
+# the reference of a kind named at most this many characters before it (a record's sentence)
+RECORD_REACH = 100
+_PLAIN = re.compile(rf"\b(?:ref|reference){_BETWEEN}[\s:#.,]*{_ID}", re.I)
+
+
 def states(label: str, text: str) -> bool:
     """Whether ``text`` gives a reference of the kind ``label`` (module docstring)."""
     text = _NOT_IDS.sub(" ", text)
-    if _labelled(label).search(text) is not None:
+    if _labelled(label).search(text) is not None or _record_of(label, text):
         return True
     if label == "flight":
         return _FLIGHT.search(text) is not None
     return label in _CODE_ALONE and _CODE.search(text) is not None
+
+
+def _record_of(label: str, text: str) -> bool:
+    """Whether ``text`` gives a reference by its plain word shortly after a word of the kind
+    ``label`` (within RECORD_REACH characters before it): a record's "EastGrid connection
+    application received. Reference: GCA-557203." gives the application's."""
+    kind = re.compile(rf"\b(?:{_LABELS.get(label, re.escape(label))})\b", re.I)
+    return any(
+        kind.search(text, max(m.start() - RECORD_REACH, 0), m.start()) is not None
+        for m in _PLAIN.finditer(text)
+    )
 
 
 def other_names(query: str, person: str | None) -> list[str]:
