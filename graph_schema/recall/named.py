@@ -381,9 +381,11 @@ def truecased(query: str, texts: Iterable[str]) -> str:
     (never in lower case, and at least once inside a sentence) written as they write it: a new
     user asks "whats the booking reference for the dundas street house" of a note that says
     "house on Dundas Street", and the question names Dundas as "What's the booking reference
-    for the Dundas Street house?" does (:func:`named_terms`). A word the texts also write in
-    lower case ("street"), a stop word, or one the texts never hold is left as it is; so is
-    every word of a query that writes a capital anywhere."""
+    for the Dundas Street house?" does (:func:`named_terms`). Left as they are: a word the
+    texts also write in lower case ("street") or never hold, a stop word, the query's first
+    word, a word the family calls its own ("mum"), a word in capitals of more than
+    MAX_ACRONYM letters in the texts ("REFERENCE"), and every word of a query that writes a
+    capital anywhere."""
     if query != query.lower():
         return query  # its writer capitalises names
     forms = _written_forms(texts)

@@ -11,7 +11,9 @@ few words of its own between ("invoice #AF-2291", "booking ref is K7QZ2M", "Cont
 PW-2024-117"), or the short form as the identifier's prefix ("INV-30418", "PO-5531"). A
 ticket, a case, a booking, an order or a job is often named by its code alone ("HD-1130
 closed", "BK-10452 moved"): for these, any code of capitals and digits counts; a flight by
-its airline's code and number ("AT 412", "BA283").
+its airline's code and number ("AT 412", "BA283"). A record that names the thing and gives
+its reference by the plain word shortly after ("EastGrid connection application received.
+Reference: GCA-557203.") gives the thing's.
 
 When none of the texts read gives one, nothing there answers the question, however close
 their words are. The answer lists the kind ``reference_number`` in ``missing_kinds``, as it
