@@ -33,11 +33,14 @@ _ASKS_CLOCK = re.compile(
     r"\b)|\u51e0\u70b9",
     re.I,
 )
-# a time of day: "09:30", "at 9.30", "6pm", "9 a.m.", "noon", "14h30", "mornings", 三点, 下午
+# a time of day: "09:30", "at 9.30", "6pm", "9 a.m.", "noon", "14h30", "mornings", "between 8
+# and 1", 三点, 下午
 _CLOCK = re.compile(
     r"(?<![\d:])\d{1,2}:\d{2}(?![\d:])|\bat\s+\d{1,2}\.\d{2}\b"
     r"|\b\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?!\w)"
     r"|\b\d{1,2}h\d{0,2}\b"
+    # a window of hours: "engineer visit between 8 and 1", "from 9 to 5"
+    r"|\b(?:between|from)\s+\d{1,2}\s+(?:and|to|till|until)\s+\d{1,2}(?![\d,:/]|\.\d)"
     r"|\b(?:noon|midday|midnight|o['\u2019]clock|mornings?|afternoons?|evenings?|tonight|"
     r"overnight|lunchtime|nights?)\b"
     # 3点, 三点; 上午 下午 晚上 早上 中午

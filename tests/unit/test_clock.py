@@ -42,6 +42,10 @@ def test_the_questions_that_ask_for_a_time_of_day_or_a_zone(query: str, kinds: l
         (CLOCK_TIME, "moved the loads to 01:30 UTC", True),
         (CLOCK_TIME, "he trains on Tuesday evenings", True),
         (CLOCK_TIME, "开会改到下午三点", True),
+        # a window of hours (a new user's try: "engineer visit on 20 May between 8 and 1")
+        (CLOCK_TIME, "Zen engineer visit on 20 May between 8 and 1.", True),
+        (CLOCK_TIME, "the courier comes from 9 to 5 on weekdays", True),
+        (CLOCK_TIME, "prices went from 12 to 15.50 a box", False),
         (CLOCK_TIME, "Oceanario de Lisboa, 26 Jul 2025 - 5 tickets, EUR 92.", False),
         (CLOCK_TIME, "version 3.12 is out, p99 is 1.25 s", False),
         (TIME_ZONE, "I'm on Singapore time, ping me before 6pm SGT", True),
