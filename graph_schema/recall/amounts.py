@@ -196,9 +196,8 @@ def _named_missing(query: str, forms: str, groups: list[Read]) -> bool:
     not the name a question compares with ("How much less per month is Northpeak costing us
     than Brightwake did?": each sum is stated on its own)."""
     terms = named_terms(not_compared(query))
-    texts = [[*g.texts, g.question or ""] for g in groups]
-    held = [t for t in texts if not terms or not unheld_in(terms, t)] or texts
-    return not any(states_named(forms, x) for t in held for x in t)
+    held = [g for g in groups if not terms or _holds(g, terms)] or groups
+    return not any(states_named(forms, x) for g in held for x in [*g.texts, g.question or ""])
 
 
 def _holds(group: Read, terms: list[str]) -> bool:

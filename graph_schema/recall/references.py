@@ -115,8 +115,13 @@ def asked(query: str) -> str | None:
 _CHINESE = rf"[\u4e00-\u9fff]?(?:\u5355\u53f7|\u7f16\u53f7|\u53f7\u7801|\u53f7)[:\uff1a\s]*{_ID}"
 
 
+def _forms(label: str) -> str:
+    """The words that label a reference of the kind ``label`` in a text, as a pattern."""
+    return _LABELS.get(label, re.escape(label))
+
+
 def _labelled(label: str) -> re.Pattern[str]:
-    forms = _LABELS.get(label, re.escape(label))
+    forms = _forms(label)
     return re.compile(
         rf"\b(?:{forms}){_BETWEEN}[\s:#.,]*{_ID}|\b(?:{forms})[-#]?\d[\w/-]*|{_CHINESE}", re.I
     )
@@ -142,7 +147,7 @@ def _record_of(label: str, text: str) -> bool:
     """Whether ``text`` gives a reference by its plain word shortly after a word of the kind
     ``label`` (within RECORD_REACH characters before it): a record's "EastGrid connection
     application received. Reference: GCA-557203." gives the application's."""
-    kind = re.compile(rf"\b(?:{_LABELS.get(label, re.escape(label))})\b", re.I)
+    kind = re.compile(rf"\b(?:{_forms(label)})\b", re.I)
     return any(
         kind.search(text, max(m.start() - RECORD_REACH, 0), m.start()) is not None
         for m in _PLAIN.finditer(text)
