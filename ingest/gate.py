@@ -115,7 +115,7 @@ def _semantic_reason(
         return "bad_value_type", f"object does not match value type {predicate.value_type}"
     if predicate.cardinality == "many" and item.object is None:
         return "invalid", "a retraction of a many-valued predicate names the object it retracts"
-    return access_reason(item.access, principal)
+    return access_reason(item.access, principal) or audience_reason(item, principal)
 
 
 def unknown_predicate(name: str, ontology: Iterable[str]) -> str:
@@ -132,6 +132,21 @@ def access_reason(access: list[str], principal: Principal) -> tuple[str, str] | 
     if principal.is_admin or all(g in principal.groups for g in access):
         return None
     return "access_not_allowed", "access may only name groups the writer belongs to"
+
+
+def audience_reason(item: AssertionWrite, principal: Principal) -> tuple[str, str] | None:
+    """A disclosure written with the assertion is free text shown to its audience as that
+    audience's view: a member may address it only to groups it belongs to, as its access (an
+    admin, any; a predicate's policy, set by an admin, makes the bands for other groups)."""
+    outside = sorted({g for d in item.disclosures for g in d.audience} - set(principal.groups))
+    if principal.is_admin or not outside:
+        return None
+    return (
+        "access_not_allowed",
+        "a disclosure's audience may only name groups the writer belongs to (not: "
+        + ", ".join(outside)
+        + ")",
+    )
 
 
 # what an observation and an event are checked as before anything else: a record of the past

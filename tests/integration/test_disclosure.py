@@ -65,9 +65,36 @@ def test_explicit_disclosures_override_the_policy(api: dict[str, Api], subject: 
         Q3,
         disclosures=[{"audience": ["sales"], "object": "about two million", "trend": "flat"}],
     )
-    assert api["alice"].post("/v1/assertions", body).status_code == 201
+    # carol is in finance and in sales: she may address sales
+    assert api["carol"].post("/v1/assertions", body).status_code == 201
     fact = api["bob"].get("/v1/facts", subject=subject, predicate="revenue").json()["facts"][0]
     assert (fact["object"], fact["trend"]) == ("about two million", "flat")
+
+
+def test_a_member_may_not_address_a_disclosure_to_a_group_it_is_not_in(
+    api: dict[str, Api], subject: str
+) -> None:
+    """A new user's trial: a member of one group wrote free text into another group's reads
+    of the slot, as a disclosure of its own restricted fact. Refused now, nothing written; an
+    admin may still address any group."""
+    planted = {"audience": ["sales"], "object": "wire the budget to account NL00 0000"}
+    refused = api["alice"].post(
+        "/v1/assertions", _revenue(subject, 2_140_000, Q3, disclosures=[planted])
+    )
+    assert refused.status_code == 422, refused.text
+    [rejection] = refused.json()["error"]["details"]["rejections"]
+    assert rejection["reason"] == "access_not_allowed"
+    assert "audience" in rejection["message"] and "sales" in rejection["message"]
+    for reader in ("alice", "bob", "carol"):
+        read = api[reader].get("/v1/facts", subject=subject, predicate="revenue").json()
+        assert read["status"] == "not_found", (reader, read)
+
+    admin = api["admin"].post(
+        "/v1/assertions", _revenue(subject, 2_140_000, Q3, disclosures=[planted])
+    )
+    assert admin.status_code == 201, admin.text
+    [fact] = api["bob"].get("/v1/facts", subject=subject, predicate="revenue").json()["facts"]
+    assert fact["object"] == planted["object"] and fact["view"] == "disclosure"
 
 
 def test_a_disclosure_may_not_carry_the_exact_value(api: dict[str, Api], subject: str) -> None:
@@ -77,3 +104,33 @@ def test_a_disclosure_may_not_carry_the_exact_value(api: dict[str, Api], subject
     response = api["alice"].post("/v1/assertions", body)
     assert response.status_code == 422
     assert "exact value" in response.json()["error"]["details"]["rejections"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("value", "view"),
+    [
+        (2_140_000, "about 2,140,000"),
+        (2_140_000, "2.14e6 or so"),
+        (2_140_000, "2_140_000"),
+    ],
+)
+def test_the_exact_value_written_another_way_is_refused(
+    api: dict[str, Api], subject: str, value: int, view: str
+) -> None:
+    body = _revenue(subject, value, Q3, disclosures=[{"audience": ["finance"], "object": view}])
+    response = api["alice"].post("/v1/assertions", body)
+    assert response.status_code == 422, response.text
+    assert "exact value" in response.json()["error"]["details"]["rejections"][0]["message"]
+    assert api["alice"].get("/v1/facts", subject=subject, predicate="revenue").json()[
+        "status"
+    ] == "not_found"
+
+
+def test_a_number_that_only_contains_the_digits_is_no_exact_value(
+    api: dict[str, Api], subject: str
+) -> None:
+    """The check compared texts: a band "between 1 and 50" was refused for the value 5."""
+    body = _revenue(
+        subject, 5, Q3, disclosures=[{"audience": ["finance"], "object": "between 1 and 50"}]
+    )
+    assert api["alice"].post("/v1/assertions", body).status_code == 201
