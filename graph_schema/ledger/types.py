@@ -122,9 +122,7 @@ class EvidenceWrite(Strict):
 
 # a number as a disclosure may write it: digits grouped by commas, underscores or narrow
 # spaces, a decimal part, an exponent ("987,654", "9.87654e5")
-_NUMBER = re.compile(
-    r"[-+]?(?:\d{1,3}(?:[,_\u00a0\u202f]\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"
-)
+_NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:[,_\u00a0\u202f]\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
 def _as_number(text: str) -> float | None:

@@ -121,9 +121,10 @@ def test_the_exact_value_written_another_way_is_refused(
     response = api["alice"].post("/v1/assertions", body)
     assert response.status_code == 422, response.text
     assert "exact value" in response.json()["error"]["details"]["rejections"][0]["message"]
-    assert api["alice"].get("/v1/facts", subject=subject, predicate="revenue").json()[
-        "status"
-    ] == "not_found"
+    assert (
+        api["alice"].get("/v1/facts", subject=subject, predicate="revenue").json()["status"]
+        == "not_found"
+    )
 
 
 def test_a_number_that_only_contains_the_digits_is_no_exact_value(
