@@ -244,6 +244,25 @@ def _check_draft(
     return gate.check_item(body, index=index, ontology=ontology, principal=principal)
 
 
+def withhold(
+    accepted: list[AssertionWrite],
+    rejections: list[gate.Rejection],
+    withheld: list[tuple[writer.Prepared, str]],
+) -> int:
+    """Add to ``rejections`` the accepted drafts the writer did not write (a one-valued
+    retraction naming a value while another holds), by their draft's index; how many of
+    ``accepted`` were written."""
+    refused = {r.index for r in rejections}
+    indices = [i for i in range(len(accepted) + len(rejections)) if i not in refused]
+    mine = {id(item): index for item, index in zip(accepted, indices, strict=True)}
+    for p, why in withheld:
+        if id(p.item) in mine:
+            payload = p.item.model_dump(mode="json", exclude_none=True)
+            rejections.append(gate.Rejection(mine[id(p.item)], "retraction_mismatch", why, payload))
+    rejections.sort(key=lambda r: r.index)
+    return len(accepted) - sum(1 for p, _ in withheld if id(p.item) in mine)
+
+
 # --- 5. embeddings ----------------------------------------------------------------------------
 
 
@@ -360,8 +379,11 @@ def _write(tx: ManagedTransaction, plans: list[_Plan], ctx: Context) -> dict[int
     created.sort(key=lambda p: p.index)
     working = enter_tasks(tx, ctx.principal, _task_writes(created), bound=ctx.working_memory_bound)
     prepared = [p for plan in created for p in plan.prepared]
+    withheld: list[tuple[writer.Prepared, str]] = []
     results = (
-        writer.write_in_tx(tx, prepared, principal=ctx.principal, working=working)
+        writer.write_in_tx(
+            tx, prepared, principal=ctx.principal, working=working, withheld=withheld
+        )
         if prepared
         else []
     )
@@ -369,8 +391,9 @@ def _write(tx: ManagedTransaction, plans: list[_Plan], ctx: Context) -> dict[int
     responses: list[dict[str, str]] = []
     at = 0
     for plan in created:
-        chunk = results[at : at + len(plan.prepared)]
-        at += len(plan.prepared)
+        kept = withhold(plan.accepted, plan.rejections, withheld)
+        chunk = results[at : at + kept]
+        at += kept
         rows = _quarantine_rows(plan, ctx, received_at)
         quarantine.extend(rows)
         memory = working.get(plan.obs.task_id or "")

@@ -46,7 +46,7 @@ from ingest.distill.base import BatchDistiller, Distiller, distilled_with
 from ingest.distill.dates import in_offset
 from ingest.embeddings.model import Embedder
 from ingest.embeddings.texts import embed_items
-from ingest.observations import check_drafts
+from ingest.observations import check_drafts, withhold
 
 ORIGIN = "redistill"
 PRINCIPAL = Principal(id="tractatus:redistill", role="admin")
@@ -284,7 +284,13 @@ def _apply(
     prepared = writer.prepare(
         [w for w, _ in writes], ontology=ontology, embeddings=[e for _, e in writes]
     )
-    results = writer.write_in_tx(tx, prepared, principal=run.principal) if prepared else []
+    withheld: list[tuple[writer.Prepared, str]] = []
+    results = (
+        writer.write_in_tx(tx, prepared, principal=run.principal, withheld=withheld)
+        if prepared
+        else []
+    )
+    withhold(item.accepted, item.rejections, withheld)
     ids = [r.assertion.id for r in results]
     tx.run(cypher.MARK_DISTILLED_FROM, ids=ids, observation_id=item.observation_id).consume()
     now = utcnow()
@@ -294,7 +300,7 @@ def _apply(
     tx.run(
         cypher.MARK_REDISTILLED, id=item.observation_id, marker=marker, now=to_rfc3339(now)
     ).consume()
-    return unchanged, len(writes) - retracted, retracted
+    return unchanged, len(results) - retracted, retracted
 
 
 def _distilled(

@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NoReturn
 
 from neo4j import Driver, ManagedTransaction
 
@@ -26,7 +26,7 @@ from graph_schema.entities.names import entity_ref
 from graph_schema.ledger import cypher
 from graph_schema.ledger.disclosure import disclosures_for
 from graph_schema.ledger.records import assertion_out
-from graph_schema.ledger.timeline import Plan, Version, governing, plan_write
+from graph_schema.ledger.timeline import Plan, Version, cut_by, governing, plan_write
 from graph_schema.ledger.types import (
     UTTERANCE,
     AssertionOut,
@@ -186,6 +186,32 @@ def _check_precondition(
     if current is not None:
         details["current"] = _fetch(tx, current.id, groups, now).model_dump(mode="json")
     raise PreconditionFailed("the slot moved on: expected_current is not current", details=details)
+
+
+def _cuts_another(p: Prepared, alive: list[Version]) -> str | None:
+    """Why a retraction of a one-valued predicate that names a value may not be written: a
+    version of another value holds in its valid time, which it would close (None if not)."""
+    if p.item.polarity or p.object_text is None or p.predicate.cardinality != "one":
+        return None
+    other = cut_by(alive, p.object_text, p.valid_from, p.valid_to)
+    if other is None:
+        return None
+    held = repr(other.object) if other.shown else "another value"
+    return (
+        f"the retraction names {p.object_text!r}, but {held} holds in its valid time: a "
+        "retraction of a one-valued predicate withdraws only the value it names (send it "
+        "without an object to withdraw whatever holds)"
+    )
+
+
+def _refuse_cut(
+    tx: ManagedTransaction, alive: list[Version], message: str, now: datetime, groups: list[str]
+) -> NoReturn:
+    current = governing(alive, now)
+    details: dict[str, Any] = {"current": None}
+    if current is not None and current.shown:
+        details["current"] = _fetch(tx, current.id, groups, now).model_dump(mode="json")
+    raise PreconditionFailed(message, details=details)
 
 
 def written_tier(p: Prepared) -> Tier:
@@ -422,8 +448,14 @@ def write_in_tx(
     principal: Principal,
     caused_by_event: str | None = None,
     working: Mapping[str, WorkingMemory] | None = None,
+    withheld: list[tuple[Prepared, str]] | None = None,
 ) -> list[WriteResult]:
     """Write a validated batch inside an open write transaction (used by events too).
+
+    A retraction of a one-valued predicate naming a value while another value holds in its
+    valid time (:func:`_cuts_another`) refuses the batch (409), or, given ``withheld`` (a
+    distiller's drafts), is not written: it is added there with the reason, and the results
+    leave it out.
 
     The caller has entered the batch's tasks first (:func:`ingest.lifecycle.tasks.enter_tasks`,
     tasks before slots, so lock order is the same for every writer); ``working`` is their
@@ -440,6 +472,12 @@ def write_in_tx(
     results: list[WriteResult] = []
     pending = _Pending()
     for p in prepared:
+        cut = _cuts_another(p, alive[p.key])
+        if cut is not None:
+            if withheld is None:
+                _refuse_cut(tx, alive[p.key], cut, now, list(principal.groups))
+            withheld.append((p, cut))
+            continue
         batched = (
             None
             if caused_by_event

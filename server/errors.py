@@ -57,8 +57,9 @@ CODES: dict[str, tuple[int, str]] = {
     "not_found": (404, "nothing visible to the caller has this id"),
     "precondition_failed": (
         409,
-        "`expected_current` does not name the slot's current version (`details.current`), or"
-        " an idempotency key was used before for another body",
+        "`expected_current` does not name the slot's current version (`details.current`), a"
+        " retraction of a one-valued predicate names another value than the one that holds,"
+        " or an idempotency key was used before for another body",
     ),
     "valid_time_conflict": (409, "an explicit `valid_to` crosses a later version of the slot"),
     "ontology_conflict": (

@@ -82,3 +82,23 @@ def governing(alive: list[Version], at: datetime) -> Version | None:
         if v.valid_from <= at and (v.valid_to is None or at < v.valid_to):
             return v
     return None
+
+
+def _spelled(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def cut_by(
+    alive: list[Version], named: str, valid_from: datetime, valid_to: datetime | None
+) -> Version | None:
+    """The first alive version of another value than ``named`` that a retraction of a
+    one-valued slot naming ``named`` over [valid_from, valid_to) would cut: "not Berlin"
+    withdraws Berlin, never the Paris that holds then (None when it cuts nothing else)."""
+    spelled = _spelled(named)
+    for version in alive:
+        if not version.polarity or version.object is None or _spelled(version.object) == spelled:
+            continue
+        starts_before_end = valid_to is None or version.valid_from < valid_to
+        if starts_before_end and (version.valid_to is None or version.valid_to > valid_from):
+            return version
+    return None
