@@ -11,6 +11,8 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -81,6 +83,13 @@ def not_ahead(occurred_at: str, *, index: int, raw: Any, max_future: timedelta) 
     return Rejection(index, "future_timestamp", message, raw)
 
 
+# a number sent as text: digits, grouped by commas or not, a decimal part, an exponent; not
+# "NaN", "Infinity", " 5 " or "1_000", which Python's float() reads
+NUMBER_TEXT = re.compile(
+    r"[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+)
+
+
 def _value_matches(predicate: Predicate, item: AssertionWrite) -> bool:
     value = item.object
     if value is None:
@@ -90,11 +99,9 @@ def _value_matches(predicate: Predicate, item: AssertionWrite) -> bool:
             return False
         if isinstance(value, int | float):
             return True
-        try:
+        return NUMBER_TEXT.fullmatch(value) is not None and math.isfinite(
             float(value.replace(",", ""))
-        except ValueError:
-            return False
-        return True
+        )
     if predicate.value_type is ValueType.boolean:
         return isinstance(value, bool) or value in ("true", "false")
     if predicate.value_type is ValueType.datetime:

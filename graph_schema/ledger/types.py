@@ -53,10 +53,11 @@ MAX_ASSERTION_BATCH = 1_000
 
 # A string object is checked in ``AssertionWrite._consistent`` (not blank, no NUL, bounded);
 # its schema says so. Confidence is a number in [0, 1], integers included.
+# a JSON number too large for a double (1e999) is no value: it was stored as "inf"
 ObjectValue = (
     Annotated[StrictStr, text_schema(max_length=MAX_OBJECT_CHARS)]
     | StrictInt
-    | StrictFloat
+    | Annotated[StrictFloat, Field(allow_inf_nan=False)]
     | StrictBool
 )
 Confidence = Annotated[

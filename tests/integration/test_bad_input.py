@@ -63,6 +63,12 @@ def _bad(subject: str) -> dict[str, dict[str, Any]]:
             "valid_to": "2026-01-01T00:00:00Z",
         },
         "number_for_boolean": {**good, "predicate": "needs_restock", "object": "maybe"},
+        # a new user's trial: Python's float() read these, and they were stored as numbers
+        "nan_for_number": {**good, "predicate": "stock_level", "object": "NaN"},
+        "infinity_for_number": {**good, "predicate": "stock_level", "object": "-Infinity"},
+        "spaced_number": {**good, "predicate": "stock_level", "object": " 5 "},
+        "underscored_number": {**good, "predicate": "stock_level", "object": "1_000"},
+        "overflowing_number_text": {**good, "predicate": "stock_level", "object": "1e999"},
     }
 
 
@@ -317,3 +323,24 @@ def test_a_predicate_name_with_a_trailing_newline_is_refused(api: dict[str, Api]
     )
     names = [p["name"] for p in api["public"].get("/v1/ontology").json()["predicates"]]
     assert "colour_probe\n" not in names
+
+
+def test_a_json_number_too_large_for_a_double_is_refused(
+    api: dict[str, Api], subject: str, driver: Driver
+) -> None:
+    """``1e999`` is JSON, and Python reads it as infinity: it was stored as "inf"."""
+    before = _record_counts(driver)
+    for predicate in ("stock_level", "tech_stack"):
+        body = assertion(subject, predicate, 0).copy()
+        raw = httpx.Request("POST", "/", json=body).content.replace(
+            b'"object":0', b'"object":1e999'
+        )
+        assert b"1e999" in raw
+        response = api["public"].client.post(
+            "/v1/assertions", content=raw, headers={"Content-Type": "application/json"}
+        )
+        error = _error(response, 422)
+        assert error["code"] == "rejected"
+    assert _record_counts(driver) == before
+    grouped = api["public"].post("/v1/assertions", assertion(subject, "stock_level", "1,250.5"))
+    assert grouped.status_code == 201, grouped.text
