@@ -85,9 +85,7 @@ def not_ahead(occurred_at: str, *, index: int, raw: Any, max_future: timedelta) 
 
 # a number sent as text: digits, grouped by commas or not, a decimal part, an exponent; not
 # "NaN", "Infinity", " 5 " or "1_000", which Python's float() reads
-NUMBER_TEXT = re.compile(
-    r"[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-)
+NUMBER_TEXT = re.compile(r"[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 def _value_matches(predicate: Predicate, item: AssertionWrite) -> bool:
