@@ -19,6 +19,7 @@ from graph_schema.lifecycle.types import WorkingMemory
 
 MAX_CAUSES = 100
 MAX_STATE_CHARS = 65_536
+MAX_STATE_DEPTH = 64
 MAX_EVENT_ASSERTIONS = 1_000
 EVENT_ID_PATTERN = r"^[0-9A-Za-z_.:-]{1,128}$"
 
@@ -35,11 +36,40 @@ class Outcome(StrEnum):
 
 
 EventId = Annotated[StrictStr, Field(pattern=EVENT_ID_PATTERN)]
-State = Annotated[dict[StrictStr, Any], Field(default_factory=dict)]
+State = Annotated[
+    dict[StrictStr, Any],
+    Field(
+        default_factory=dict,
+        description=f"any JSON object: at most {MAX_STATE_DEPTH} levels deep and"
+        f" {MAX_STATE_CHARS:,} characters as JSON, its numbers finite",
+    ),
+]
+
+
+def _depth(state: Any) -> int:
+    """How deep objects and arrays nest in ``state`` (iteratively: no recursion limit)."""
+    deepest, stack = 0, [(state, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value
+        if isinstance(value, dict | list):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def _state_size(name: str, state: dict[str, Any]) -> None:
-    text = json.dumps(state, ensure_ascii=False, sort_keys=True)
+    """A state is bounded in depth (the answer's serialiser stops at 255 levels: deeper
+    state answered 500), carries only finite numbers (``1e400`` was stored as null) and is
+    bounded in size."""
+    if _depth(state) > MAX_STATE_DEPTH:
+        raise ValueError(f"{name} state nests deeper than {MAX_STATE_DEPTH} levels")
+    try:
+        text = json.dumps(state, ensure_ascii=False, sort_keys=True, allow_nan=False)
+    except ValueError:
+        raise ValueError(
+            f"{name} state holds a number JSON cannot carry (too large for a double)"
+        ) from None
     if len(text) > MAX_STATE_CHARS:
         raise ValueError(f"{name} state longer than {MAX_STATE_CHARS} characters as JSON")
 

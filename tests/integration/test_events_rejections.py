@@ -6,6 +6,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import httpx
 import pytest
 from neo4j import Driver
 
@@ -186,3 +187,41 @@ def test_a_moved_on_slot_refuses_the_whole_event(
     assert response.status_code == 409, response.text
     assert response.json()["error"]["code"] == "precondition_failed"
     assert ledger_counts(driver) == before
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    state: dict[str, Any] = {"leaf": 1}
+    for _ in range(depth - 1):
+        state = {"a": state}
+    return state
+
+
+def test_a_state_nested_too_deep_is_refused_not_answered_500(
+    driver: Driver, api: dict[str, Api]
+) -> None:
+    """A new user's trial: ``after`` nested 256 to 999 levels deep was parsed, written in the
+    transaction and then answered 500 (the answer's serialiser stops at 255 levels)."""
+    for depth in (65, 300):
+        body = event(new_task(), "step", at("10:00"), after=_nested(depth))
+        error = _refused(driver, api["bob"], body, "invalid")
+        assert "nests deeper than 64 levels" in error["message"]
+    written = api["bob"].post(
+        "/v1/events", event(new_task(), "step", at("10:00"), after=_nested(64))
+    )
+    assert written.status_code == 201, written.text
+
+
+def test_a_number_too_large_for_a_double_in_a_state_is_refused(
+    driver: Driver, api: dict[str, Api]
+) -> None:
+    """``1e400`` is JSON that Python reads as infinity: it was stored as null."""
+    before, held = ledger_counts(driver), quarantined(driver)
+    body = event(new_task(), "step", at("10:00"), after={"n": 0})
+    raw = httpx.Request("POST", "/", json=body).content.replace(b'{"n":0}', b'{"n":1e400}')
+    assert b"1e400" in raw
+    response = api["bob"].client.post(
+        "/v1/events", content=raw, headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 422, response.text
+    assert "too large for a double" in response.json()["error"]["message"]
+    assert ledger_counts(driver) == before and quarantined(driver) == held + 1
