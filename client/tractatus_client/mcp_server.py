@@ -52,7 +52,9 @@ To change a fact safely, pass `expected_current` (the id of the version you read
 for "nothing yet"); if someone changed it meanwhile, the write fails with the current
 version instead of overwriting it. Record each step of a task with `record_event`; before
 a task you have done before, `procedures(trigger=<its first action>)` tells how such tasks
-went: the sequences of steps seen in several of them and how often each succeeded."""
+went: the sequences of steps seen in several of them and how often each succeeded. Facts
+written with a task's steps are its working memory: when the task is done, `end_task` keeps
+those worth keeping and discards the rest, with the reason for each."""
 
 Subject = Annotated[str, Field(description="what the fact is about, e.g. 'user:alice'")]
 Predicate = Annotated[str, Field(description="a predicate of the ontology, e.g. 'tech_stack'")]
@@ -280,6 +282,16 @@ def _event_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
         """Replay the causal chain of an event, newest first: its causes down to the root (or
         its effects), with each step's before/after state and the edges between them."""
         return await _answer(client.chain(event_id, direction=direction, max_depth=max_depth))
+
+    @server.tool()
+    async def end_task(
+        task_id: Annotated[str, Field(description="a task of yours whose steps are done")],
+    ) -> dict[str, Any]:
+        """End a task: in one step memory decides which facts written in it (its working
+        memory) become long-term (`promoted`: verified and worth keeping) and which are
+        discarded (ephemeral or unverified), with the reason for each. Writing into the task
+        afterwards fails with `task_ended`; ending it again answers the same report."""
+        return await _answer(client.end_task(task_id))
 
     @server.tool()
     async def procedures(

@@ -13,6 +13,7 @@ import pytest
 from pydantic import BaseModel
 from tractatus_client import (
     AsyncTractatus,
+    Conflict,
     ConnectionFailed,
     Forbidden,
     InvalidRequest,
@@ -229,6 +230,36 @@ def test_events_chain_why_and_timeline(alice: Tractatus) -> None:
     with pytest.raises(NotFound) as missing:
         alice.event("no-such-event")
     assert missing.value.code == "not_found"
+
+
+def test_tasks_pins_and_a_sleep_preview(base_url: str, alice: Tractatus, subject: str) -> None:
+    """The lifecycle methods against the real routes (a new user's trial found the docs still
+    calling them unbuilt): start, card, a fact in the task, end, a write after it, pin."""
+    task = f"task:{uuid.uuid4().hex[:8]}"
+    card = exact(alice.start_task(task, goal="restock"))
+    assert (card.id, card.status, card.goal) == (task, "open", "restock")
+    assert exact(alice.start_task(task, goal="restock")).status == "open"  # again: a no-op
+    kept = alice.assert_fact(
+        subject, "tech_stack", "Vue", asserted_by=subject, evidence="we use Vue", task_id=task,
+        **WRITE,
+    )  # fmt: skip
+    assert exact(alice.task(task)).counts.short == 1
+    report = exact(alice.end_task(task))
+    assert report.task_id == task and report.promoted == [kept.assertion.id]
+    assert exact(alice.end_task(task)).promoted == report.promoted  # the same report
+    assert exact(alice.task(task)).status == "ended"
+    with pytest.raises(Conflict) as ended:
+        alice.assert_fact(subject, "tech_stack", "React", asserted_by=subject,
+                          evidence="React", task_id=task, **WRITE)  # fmt: skip
+    assert ended.value.code == "task_ended"
+    pinned = exact(alice.pin(kept.assertion.id))
+    assert pinned.pinned and pinned.changed
+    assert not exact(alice.unpin(kept.assertion.id)).pinned
+    with pytest.raises(Forbidden):
+        alice.sleep(dry_run=True)
+    with Tractatus(base_url, KEYS["admin"], timeout=COLD) as admin:
+        preview = exact(admin.sleep(dry_run=True))
+    assert preview.dry_run and preview.run_id is None
 
 
 def test_bad_input_and_bad_keys_are_typed_errors(base_url: str, alice: Tractatus) -> None:

@@ -39,6 +39,7 @@ TOOLS = {
     "find_entities",
     "entity",
     "procedures",
+    "end_task",
 }
 COMMAND = str(Path(sys.executable).with_name("tractatus-mcp"))
 
@@ -93,6 +94,10 @@ async def _stdio_story(base_url: str, subject: str, hidden: str) -> dict[str, An
         seen["chain"] = _json(await call("replay_chain", {"event_id": step["event"]["id"]}))
         seen["why"] = _json(await call("why", {"subject": subject, "predicate": "payment_status"}))
         seen["recall"] = _json(await call("recall", {"query": "Where do I live?", "k": 5}))
+        seen["ended"] = _json(await call("end_task", {"task_id": task}))
+        retry = {"task_id": task, "action": "retry", "outcome": "success",
+                 "caused_by": [step["event"]["id"]]}  # fmt: skip
+        seen["after_end"] = _error(await call("record_event", retry))
         seen["missing"] = _error(await call("replay_chain", {"event_id": "no-such-event"}))
         seen["invalid"] = _error(await call("recall", {"query": "x", "as_of": "yesterday"}))
         found = _json(await call("find_entities", {"q": subject}))
@@ -144,6 +149,11 @@ def test_every_tool_over_stdio(base_url: str, subject: str) -> None:
     [explanation] = seen["why"]["explanations"]
     assert explanation["event"]["id"] == seen["event"]["event"]["id"]
     assert seen["recall"]["status"] in ("answered", "not_found") and "results" in seen["recall"]
+    ended = seen["ended"]  # the step's fact was working memory; the end decided it
+    assert ended["task_id"].startswith("task:") and ended["ended_at"]
+    decided = ended["promoted"] + ended["discarded"]
+    assert len(decided) == 1 and set(ended["reasons"]) == set(decided)
+    assert "task_ended" in seen["after_end"]
     assert "not_found: no visible event with this id" in seen["missing"]
     assert "invalid_request: body.as_of" in seen["invalid"]
     assert seen["found"]["entities"][0]["name"] == subject
