@@ -118,9 +118,11 @@ EMBEDS = ("embedding_unavailable", "embedding_space_mismatch")
 
 
 def declared(*codes: str) -> dict[int | str, dict[str, Any]]:
-    """The ``responses`` of an operation that can answer these error codes."""
+    """The ``responses`` of an operation that can answer these error codes, and
+    ``body_too_large``, which the body limit answers before any route (a GET sent a body over
+    the limit is refused too)."""
     by_status: dict[int, list[str]] = {}
-    for code in codes:
+    for code in dict.fromkeys((*codes, "body_too_large")):
         status, _ = CODES[code]
         by_status.setdefault(status, []).append(code)
     out: dict[int | str, dict[str, Any]] = {}

@@ -25,7 +25,7 @@ def _probe(request: Request) -> StoreProbe:
     return probe
 
 
-@router.get("/healthz", response_model=Health)
+@router.get("/healthz", response_model=Health, responses=declared())
 async def healthz(request: Request) -> Health:
     """Liveness: 200 while the process serves; ``neo4j`` says whether the store answers."""
     return await _probe(request).check()
@@ -49,7 +49,8 @@ async def readyz(request: Request) -> Health:
         200: {
             "description": "Prometheus text exposition",
             "content": {CONTENT_TYPE_LATEST: {"schema": {"type": "string"}}},
-        }
+        },
+        **declared(),
     },
 )
 def metrics() -> Response:

@@ -7,13 +7,13 @@ from fastapi import APIRouter, Response
 from graph_schema.schema.ontology import list_predicates, register_predicate
 from graph_schema.schema.types import OntologyAnswer, Predicate, PredicateRegistered
 from server.deps import AdminDep, DriverDep, PrincipalDep, SettingsDep
-from server.errors import BODY, V1, declared
+from server.errors import BODY, PARAMS, V1, declared
 from server.routing import JSONRoute
 
 router = APIRouter(prefix="/v1/ontology", tags=["ontology"], route_class=JSONRoute)
 
 
-@router.get("", response_model=OntologyAnswer, responses=declared(*V1))
+@router.get("", response_model=OntologyAnswer, responses=declared(*V1, *PARAMS))
 def get_ontology(driver: DriverDep, settings: SettingsDep, _: PrincipalDep) -> OntologyAnswer:
     return OntologyAnswer(predicates=list_predicates(driver, database=settings.neo4j_database))
 
