@@ -171,8 +171,20 @@ def _fetch(
 
 
 def _check_precondition(
-    tx: ManagedTransaction, p: Prepared, alive: list[Version], now: datetime, groups: list[str]
+    tx: ManagedTransaction,
+    p: Prepared,
+    alive: list[Version],
+    stored: list[Version],
+    *,
+    index: int,
+    now: datetime,
+    groups: list[str],
 ) -> None:
+    """``expected_current`` against the slot as this batch has left it so far (``alive``).
+    When an earlier item of the batch made the version that governs now, the refusal says so
+    and names the stored one (``stored``, the slot before the batch): the batch's own
+    version is never written, so naming it would send the writer after a version that does
+    not exist (a new user's trial). ``details.index`` is the refused item's."""
     if not p.item.has_precondition:
         return
     current = governing(alive, now)
@@ -182,10 +194,17 @@ def _check_precondition(
         return
     if current is not None and expected == current.id:
         return
-    details: dict[str, Any] = {"current": None}
-    if current is not None:
+    message = "the slot moved on: expected_current is not current"
+    if current is not None and current.id not in {v.id for v in stored}:
+        message = (
+            f"item {index} of the batch: an earlier item of the same batch changes the slot "
+            "its expected_current names (nothing was written)"
+        )
+        current = governing(stored, now)
+    details: dict[str, Any] = {"current": None, "index": index}
+    if current is not None and current.shown:
         details["current"] = _fetch(tx, current.id, groups, now).model_dump(mode="json")
-    raise PreconditionFailed("the slot moved on: expected_current is not current", details=details)
+    raise PreconditionFailed(message, details=details)
 
 
 def _cuts_another(p: Prepared, alive: list[Version]) -> str | None:
@@ -363,7 +382,6 @@ def _write_one(
     principal: Principal,
     caused_by_event: str | None,
 ) -> tuple[WriteResult, list[Version]]:
-    _check_precondition(tx, p, alive, now, list(principal.groups))
     plan = plan_write(alive, p.valid_from, p.valid_to)
     plan.sources = {v.id: v for v in alive}
     row, result, written = _new_version(p, alive, plan, now=now, principal=principal)
@@ -441,6 +459,44 @@ def _batched(
     return result, _alive_after(alive, plan, written, [])
 
 
+@dataclass
+class _Step:
+    """One item of a batch inside :func:`write_in_tx`: its precondition, the retraction rule
+    (:func:`_cuts_another`), then held back with others (:func:`_batched`) or written now."""
+
+    tx: ManagedTransaction
+    now: datetime
+    principal: Principal
+    pending: _Pending
+    caused_by_event: str | None
+    withheld: list[tuple[Prepared, str]] | None
+
+    def write(
+        self, p: Prepared, alive: list[Version], stored: list[Version], index: int
+    ) -> tuple[WriteResult, list[Version]] | None:
+        groups = list(self.principal.groups)
+        _check_precondition(self.tx, p, alive, stored, index=index, now=self.now, groups=groups)
+        cut = _cuts_another(p, alive)
+        if cut is not None:
+            if self.withheld is None:
+                _refuse_cut(self.tx, alive, cut, self.now, groups)
+            self.withheld.append((p, cut))
+            return None
+        if self.caused_by_event is None:
+            batched = _batched(p, alive, self.pending, now=self.now, principal=self.principal)
+            if batched is not None:
+                return batched
+        self.pending.flush(self.tx, self.now)  # a planned write may touch a version pending
+        return _write_one(
+            self.tx,
+            p,
+            alive,
+            now=self.now,
+            principal=self.principal,
+            caused_by_event=self.caused_by_event,
+        )
+
+
 def write_in_tx(
     tx: ManagedTransaction,
     prepared: list[Prepared],
@@ -471,28 +527,12 @@ def write_in_tx(
     alive = _alive_by_slot(tx, sorted({p.key for p in prepared}), principal.groups)
     results: list[WriteResult] = []
     pending = _Pending()
-    for p in prepared:
-        cut = _cuts_another(p, alive[p.key])
-        if cut is not None:
-            if withheld is None:
-                _refuse_cut(tx, alive[p.key], cut, now, list(principal.groups))
-            withheld.append((p, cut))
-            continue
-        batched = (
-            None
-            if caused_by_event
-            else _batched(p, alive[p.key], pending, now=now, principal=principal)
-        )
+    stored = dict(alive)
+    step = _Step(tx, now, principal, pending, caused_by_event, withheld)
+    for index, p in enumerate(prepared):
+        batched = step.write(p, alive[p.key], stored[p.key], index)
         if batched is None:
-            pending.flush(tx, now)  # a planned write may touch a version still pending
-            batched = _write_one(
-                tx,
-                p,
-                alive[p.key],
-                now=now,
-                principal=principal,
-                caused_by_event=caused_by_event,
-            )
+            continue
         result, alive[p.key] = batched
         memory = (working or {}).get(p.item.task_id or "")
         results.append(result.model_copy(update={"working_memory": memory}) if memory else result)
