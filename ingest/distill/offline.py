@@ -119,7 +119,7 @@ SAID_CONFIDENCE = 1.0
 # doer of a verb with an object no status, a return still ahead no visit; 24: from the
 # fourteenth sealed set's errors, a spaced hyphen read as a dash, a wedding had with a
 # partner a life event, a plan without a vague time hung on its object
-DISTILLER_VERSION = "24"
+DISTILLER_VERSION = "25"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
@@ -169,11 +169,26 @@ def may_state(text: str) -> bool:
 _GUESS_WHAT = re.compile(r"^\s*guess\s+what\s*(?:[,:;!-]|\s[\u2013\u2014-])\s*", re.IGNORECASE)
 
 
+# emoji and their joiners, variation selectors, skin tones, flags' regional indicators and
+# tags: decoration, never part of a fact's value (version 25)
+_EMOJI = re.compile(
+    "[\u200d\u20e3\u2600-\u27bf\u2b00-\u2bff\ufe0e\ufe0f\U0001f000-\U0001faff\U000e0020-\U000e007f]"
+)
+
+
+def plain(text: str) -> str:
+    """``text`` with each emoji code point a space, so offsets into it stay those of the
+    text (version 25: "I moved to Zurich 🇨🇭 last week" wrote two `lives_in`, one of them
+    `Zurich 🇭`, half a flag; "Zürich 🇨🇭" wrote none; "a cat named Miso 🐱" named it 🐱)."""
+    return _EMOJI.sub(" ", text)
+
+
 def _english_part(sentence: Sentence) -> str:
     """What of an English sentence is parsed: the text before an attached image caption,
     without a "Guess what," opener, a hyphen between spaces read as the dash it stands for
-    (version 24: "I'm learning German now - tough but fun" hung German on "tough")."""
-    part = sentence.text.split(IMAGE_MARK, 1)[0].rstrip().replace(" - ", " \u2014 ")
+    (version 24: "I'm learning German now - tough but fun" hung German on "tough"), emoji
+    read as spaces (version 25, :func:`plain`)."""
+    part = plain(sentence.text).split(IMAGE_MARK, 1)[0].rstrip().replace(" - ", " \u2014 ")
     return _GUESS_WHAT.sub("", part, count=1)
 
 
@@ -393,7 +408,7 @@ class OfflineDistiller:
             today = text.at.date() if text.at is not None else None
             for n, sentence in enumerate(text.sentences):
                 if chinese_text(sentence.text):
-                    text.facts[n] = chinese.extract(sentence.text, text.speaker, today)
+                    text.facts[n] = chinese.extract(plain(sentence.text), text.speaker, today)
                 elif self.parser is not None and may_state(_english_part(sentence)):
                     english.append((text, n, _english_part(sentence)))
         if english and self.parser is not None:

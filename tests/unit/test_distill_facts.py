@@ -94,6 +94,37 @@ def test_a_plan_carries_its_date_and_never_a_future_valid_time() -> None:
     assert "valid_from" not in plan  # a plan is a fact from when it is stated
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # version 24 wrote `Zurich 🇭` (half a flag) from last week and `Zurich 🇨🇭` from today
+        ("I moved to Zurich \U0001f1e8\U0001f1ed last week.", [("lives_in", "Zurich", "06-01")]),
+        (
+            "I moved to Z\u00fcrich \U0001f1e8\U0001f1ed last week.",
+            [("lives_in", "Z\u00fcrich", "06-01")],
+        ),
+        ("I moved to Oslo \U0001f600.", [("lives_in", "Oslo", None)]),
+        (
+            "Just adopted a cat named Miso \U0001f431\u2764\ufe0f",
+            [("has_pet", f"{A}/cat:Miso", None)],
+        ),
+    ],
+)
+def test_emoji_are_no_part_of_a_value_nor_split_a_sentence(
+    text: str, expected: list[tuple[str, str, str | None]]
+) -> None:
+    """A new user's trial: an emoji's code points were read as words of the value."""
+    found = [
+        (d["predicate"], d["object"], d["valid_from"][5:10] if "valid_from" in d else None)
+        for d in drafts(text)
+    ]
+    assert found == expected
+    [said] = [
+        d for d in OfflineDistiller().distill_text(text, speaker=A) if d["predicate"] == "said"
+    ]
+    assert said["quote"] == text  # the evidence keeps the text as written
+
+
 def test_a_move_next_month_is_a_plan_not_a_home() -> None:
     found = facts("I'm moving to Lisbon next month.")
     assert [p for _, p, _, _ in found] == ["plans"]
@@ -628,7 +659,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("24", "24-said-only")
+    assert (default.version, off.version) == ("25", "25-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
