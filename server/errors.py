@@ -24,7 +24,6 @@ log = logging.getLogger("tractatus.errors")
 STATUS: dict[type[errors.TractatusError], int] = {
     errors.GateRejected: 422,
     errors.PreconditionFailed: 409,
-    errors.ValidTimeConflict: 409,
     errors.OntologyConflict: 409,
     errors.TaskEnded: 409,
     errors.TaskConflict: 409,
@@ -61,7 +60,6 @@ CODES: dict[str, tuple[int, str]] = {
         " retraction of a one-valued predicate names another value than the one that holds,"
         " or an idempotency key was used before for another body",
     ),
-    "valid_time_conflict": (409, "an explicit `valid_to` crosses a later version of the slot"),
     "ontology_conflict": (
         409,
         "a predicate of this name exists with another definition (`details.existing`)",

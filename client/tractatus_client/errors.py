@@ -80,7 +80,9 @@ class OntologyConflict(Conflict):
 
 
 class ValidTimeConflict(Conflict):
-    """409 ``valid_time_conflict``: an explicit ``valid_to`` crosses a later version."""
+    """409 ``valid_time_conflict``: declared by servers before 2026-12 and never answered (a
+    write crossing a later version supersedes it and leaves remnants, docs/semantics.md);
+    kept so that code importing it keeps working."""
 
 
 class PayloadTooLarge(TractatusError):

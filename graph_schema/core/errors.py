@@ -3,7 +3,6 @@
 TractatusError
 ├── GateRejected            input refused by the validation gate (quarantined)
 ├── PreconditionFailed      ``expected_current`` did not match the slot
-├── ValidTimeConflict       an explicit ``valid_to`` crosses a later version
 ├── NotFound                a named resource does not exist (or is not visible)
 ├── TaskEnded               a write names a task of the writer that has ended
 ├── TaskConflict            a task is started again with another goal or access
@@ -53,10 +52,6 @@ class GateRejected(TractatusError):
 
 class PreconditionFailed(TractatusError):
     code = "precondition_failed"
-
-
-class ValidTimeConflict(TractatusError):
-    code = "valid_time_conflict"
 
 
 class NotFound(TractatusError):

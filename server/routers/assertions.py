@@ -45,7 +45,6 @@ AssertionBody = Annotated[Any, as_sent(AssertionWrite | AssertionBatch), Body()]
             *BODY,
             *EMBEDS,
             "precondition_failed",
-            "valid_time_conflict",
             "batch_too_large",
             "rejected",
             "task_ended",

@@ -64,7 +64,6 @@ NO_EVENT = "no visible event with this id"
             *BODY,
             *EMBEDS,
             "precondition_failed",
-            "valid_time_conflict",
             "rejected",
             "task_ended",
         ),
