@@ -56,7 +56,7 @@ class Rejection:
 def schema_reason(error: ValidationError) -> tuple[str, str]:
     first = problems.first(error.errors())
     where = problems.where(first["loc"])
-    message = first["msg"].removeprefix("Value error, ")
+    message = problems.message(first)
     if first["type"] == "extra_forbidden":
         return "unknown_field", f"{where}: unknown field"
     if first["type"] == "missing":

@@ -189,7 +189,8 @@ def _validation(_: Request, exc: Exception) -> JSONResponse:
 
 
 def _problem(error: Any) -> dict[str, str]:
-    return {"where": problems.where(error["loc"]), "message": error["msg"], "type": error["type"]}
+    where = problems.where(error["loc"])
+    return {"where": where, "message": problems.message(error), "type": error["type"]}
 
 
 def _http(_: Request, exc: Exception) -> JSONResponse:

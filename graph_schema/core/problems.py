@@ -29,7 +29,24 @@ def where(loc: Sequence[int | str], default: str = "body") -> str:
     return out or default
 
 
+# "... or instance of EvidenceWrite": the name of a class, which the caller never sent
+_INSTANCE = re.compile(r" or instance of \w+")
+
+
 def first(errors: Sequence[Any]) -> Any:
-    """The most specific of pydantic's ``errors()``: the deepest location, the earliest of
-    equals (pydantic lists a union's members in order)."""
-    return max(errors, key=lambda e: len(e["loc"]))
+    """The most specific of pydantic's ``errors()``: the deepest location; of equals, one that
+    is no mismatch of type (a union member the caller did not choose: for nine spans, "at most
+    8 items", not "a valid dictionary"), else the earliest (pydantic lists a union's members
+    in order)."""
+    deepest = max(len(e["loc"]) for e in errors)
+    tied = [e for e in errors if len(e["loc"]) == deepest]
+    return next((e for e in tied if not str(e["type"]).endswith("_type")), tied[0])
+
+
+def message(error: Any) -> str:
+    """An error's message in the request's terms: no "Value error, " prefix, no class name,
+    "after validation" left out (a new user's trial read "Input should be a valid dictionary
+    or instance of EvidenceWrite")."""
+    text = str(error["msg"]).removeprefix("Value error, ")
+    text = _INSTANCE.sub("", text).replace("a valid dictionary", "a JSON object")
+    return text.replace(" after validation", "")

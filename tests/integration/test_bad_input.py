@@ -134,8 +134,23 @@ def test_messages_name_what_was_sent_never_the_validators_insides(
     }
     refused = _error(api["public"].post("/v1/events", event), 422)
     assert "assertions[0]: evidence: must be one span" in refused["message"]
-    for message in (bare["message"], second["message"], refused["message"]):
+    # a new user's trial: an empty list and nine spans were told "Input should be a valid
+    # dictionary or instance of EvidenceWrite"
+    empty = _error(api["public"].post("/v1/assertions", {**sent, "evidence": []}), 422)
+    assert (
+        empty["message"] == "refused by the gate: evidence: List should have at least 1 item, not 0"
+    )
+    nine = _error(
+        api["public"].post("/v1/assertions", {**sent, "evidence": [{"quote": "Vue"}] * 9}), 422
+    )
+    assert (
+        nine["message"] == "refused by the gate: evidence: List should have at most 8 items, not 9"
+    )
+    junk = _error(api["public"].post("/v1/assertions", {"assertions": [blank, "junk"]}), 422)
+    messages = [bare, second, refused, empty, nine, junk]
+    for message in (m["message"] for m in messages):
         assert "function-after" not in message and "EvidenceWrite" not in message
+        assert "AssertionWrite" not in message and "instance of" not in message
     assert _record_counts(driver) == before
 
 
