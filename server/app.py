@@ -24,7 +24,7 @@ from ingest.lifecycle.access_log import AccessLog
 from ingest.lifecycle.consolidate import Lifecycle
 from ingest.lifecycle.sleep import SCHEDULER, Scheduler, run_sleep
 from server import errors, openapi
-from server.auth import KeyRing
+from server.auth import KeyRing, PrincipalsInvalid
 from server.deps import known_query
 from server.middleware import Authenticate, BodyLimit, Metrics, RateLimit, RequestId
 from server.probe import StoreProbe
@@ -154,6 +154,11 @@ def _lifespan(settings: Settings, life: Lifecycle) -> Lifespan[FastAPI]:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            app.state.keyring.check()
+        except PrincipalsInvalid as refused:
+            log.error("refused to start: %s", refused)
+            raise
         driver = open_driver(settings)
         app.state.driver = driver
         probe_driver = open_driver(settings, probe=True)
