@@ -193,8 +193,23 @@ def _problem(error: Any) -> dict[str, str]:
     return {"where": where, "message": problems.message(error), "type": error["type"]}
 
 
+class BodyTooLarge(Exception):
+    """Raised by the body limit (``server.middleware.BodyLimit``) while a body without a
+    Content-Length streams in over ``limit`` bytes."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.limit = limit
+
+
 def _http(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if isinstance(exc.__cause__, BodyTooLarge):
+        # the route read the body and FastAPI made the limit's refusal "There was an error
+        # parsing the body" (400 bad_request: a new user's trial sent a chunked body)
+        limit = exc.__cause__.limit
+        message = f"the body exceeds {limit} bytes"
+        return error_response(413, "body_too_large", message, {"limit": limit})
     code = HTTP_CODES.get(exc.status_code, "http_error")
     # a 405 keeps its Allow header (RFC 9110): the methods the path does answer
     headers = dict(exc.headers) if exc.headers else None

@@ -12,16 +12,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from graph_schema.core.errors import AuthenticationFailed
 from server import request_ids
 from server.auth import KeyRing
-from server.errors import error_body
+from server.errors import BodyTooLarge, error_body
 from server.ratelimit import RateLimiter, retry_after
 
 REQUESTS = Counter("tractatus_http_requests_total", "HTTP requests", ["method", "route", "status"])
 access = logging.getLogger("tractatus.access")
 LATENCY = Histogram("tractatus_http_request_seconds", "HTTP request latency", ["method", "route"])
-
-
-class BodyTooLarge(Exception):
-    pass
 
 
 async def _send_json(
@@ -65,7 +61,7 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise BodyTooLarge
+                    raise BodyTooLarge(self.limit)
             return message
 
         async def tracking_send(message: Message) -> None:

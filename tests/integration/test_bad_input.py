@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from neo4j import Driver
 
-from tests.helpers import Api, assertion, count_nodes
+from tests.helpers import KEYS, Api, assertion, count_nodes
 
 pytestmark = pytest.mark.integration
 
@@ -184,7 +186,6 @@ def test_a_batch_with_one_bad_item_is_refused_whole(
 
 
 def test_invalid_json_is_400_and_writes_nothing(base_url: str, driver: Driver) -> None:
-    from tests.helpers import KEYS
 
     before = _record_counts(driver)
     quarantined = count_nodes(driver, "Quarantine")
@@ -202,6 +203,31 @@ def test_body_over_the_limit_is_413(api: dict[str, Api], subject: str, driver: D
     before = _record_counts(driver)
     huge = assertion(subject, "said", "y" * (9 * 1024 * 1024))
     assert _error(api["public"].post("/v1/assertions", huge), 413)["code"] == "body_too_large"
+    assert _record_counts(driver) == before
+
+
+def test_a_streamed_body_over_the_limit_is_413_too(
+    base_url: str, subject: str, driver: Driver
+) -> None:
+    """A new user's trial sent the body chunked (no Content-Length): the limit stopped it
+    while it streamed, and the answer was 400 bad_request "There was an error parsing the
+    body"."""
+    before = _record_counts(driver)
+    body = json.dumps(assertion(subject, "said", "y" * (9 * 1024 * 1024))).encode()
+
+    def chunks() -> Iterator[bytes]:
+        for at in range(0, len(body), 1 << 20):
+            yield body[at : at + (1 << 20)]
+
+    response = httpx.post(
+        f"{base_url}/v1/assertions",
+        content=chunks(),
+        headers={"Authorization": f"Bearer {KEYS['public']}", "Content-Type": "application/json"},
+        timeout=60,
+    )
+    assert "content-length" not in response.request.headers
+    error = _error(response, 413)
+    assert error["code"] == "body_too_large" and error["details"]["limit"] > 0
     assert _record_counts(driver) == before
 
 
