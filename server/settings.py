@@ -27,7 +27,14 @@ from ingest.embeddings.model import Embedder, default_model_path
 from ingest.gate import DEFAULT_MAX_FUTURE
 from ingest.lifecycle.sleep import SleepConfig
 
-WEAK_PASSWORDS = frozenset({"", "neo4j", "password", "changeme", "secret", "test"})
+# refused for a non-loopback store, in any case: the well-known ones, this project's compose
+# default (every reader of the repository knows it) and the commonest (a new user's trial
+# started a server on each of the last four)
+WEAK_PASSWORDS = frozenset({
+    "", "neo4j", "password", "changeme", "secret", "test", "tractatus-dev-only", "neo4jneo4j",
+    "12345678", "123456789", "1234567890", "admin", "letmein", "qwerty", "neo4j123",
+})  # fmt: skip
+MIN_REMOTE_PASSWORD = 12  # characters of a password for a non-loopback store
 
 
 def _is_loopback(uri: str) -> bool:
@@ -198,11 +205,12 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _refuse_unsafe(self) -> Settings:
-        weak = self.neo4j_password.get_secret_value() in WEAK_PASSWORDS
+        password = self.neo4j_password.get_secret_value()
+        weak = password.lower() in WEAK_PASSWORDS or len(password) < MIN_REMOTE_PASSWORD
         if weak and not _is_loopback(self.neo4j_uri):
             raise ValueError(
-                "refusing a missing or well-known Neo4j password for a non-loopback server;"
-                " set NEO4J_PASSWORD"
+                "refusing a missing, well-known or short Neo4j password for a non-loopback"
+                f" server; set NEO4J_PASSWORD (at least {MIN_REMOTE_PASSWORD} characters)"
             )
         return self
 
