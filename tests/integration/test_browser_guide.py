@@ -118,6 +118,26 @@ def test_why_current(driver: Driver, seeded: dict[str, Any]) -> None:
                      (ids["fail"], ids["order"])}  # fmt: skip
 
 
+def test_why_current_leaves_out_a_fact_discarded_at_its_tasks_end(
+    driver: Driver, api: dict[str, Api]
+) -> None:
+    """A new user's trial: a stock level written in a task (ephemeral) and discarded at its
+    end was drawn as governing, while GET /v1/facts/why answered not_found."""
+    agent, task = api["public"], new_task()
+    store = f"store:{uuid.uuid4().hex[:8]}"
+    level = fact(store, "stock_level", 80, "80 units", "tool_returned", "tool:inventory")
+    posted = agent.post("/v1/events", event(task, "count", at("09:00"), assertions=[level]))
+    assert posted.status_code == 201, posted.text
+    assert _run(driver, "why_current", subject=store, predicate="stock_level")
+    ended = agent.post(f"/v1/tasks/{task}/end")
+    assert ended.status_code == 200 and ended.json()["discarded"], ended.text
+    assert (
+        agent.get("/v1/facts/why", subject=store, predicate="stock_level").json()["status"]
+        == "not_found"
+    )
+    assert _run(driver, "why_current", subject=store, predicate="stock_level") == []
+
+
 def test_task_chain(driver: Driver, seeded: dict[str, Any]) -> None:
     rows = _run(driver, "task_chain", task_id=seeded["task"])
     ids = seeded["ids"]
