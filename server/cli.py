@@ -167,7 +167,8 @@ def _check(args: argparse.Namespace) -> int:
         chains = chaincheck.check_chains(driver, database=database, sample=args.sample)
         ledger = check_ledger(driver, database=database, sample=args.sample)
     report = chaincheck.ChainReport(
-        [*chains.findings, *(chaincheck.Finding(p.kind, p.total, p.sample) for p in ledger)]
+        [*chains.findings, *(chaincheck.Finding(p.kind, p.total, p.sample) for p in ledger)],
+        chains.notes,
     )
     text = chaincheck.render(report, "ledger")
     print(json.dumps(report.as_json(), indent=2) if args.json else text)

@@ -71,7 +71,7 @@ def test_a_store_the_api_wrote_passes(
         response = api[who].post("/v1/assertions", body)
         assert response.status_code == 201, response.text
     code, report = _run(capsys)
-    assert (code, report) == (0, {"ok": True, "problems": 0, "findings": []})
+    assert (code, report) == (0, {"ok": True, "problems": 0, "findings": [], "notes": []})
 
 
 BROKEN = """
