@@ -104,17 +104,35 @@ def _openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def _unreadable(command: str, error: Exception) -> int:
+    """Exit 2, not 1 (which means problems found): the store could not be read at all (a
+    new user's trial ran ``tractatus check`` without the password and read an AuthError
+    traceback ending in exit 1)."""
+    print(
+        f"tractatus {command}: cannot read the store: {type(error).__name__}: {error}"
+        " (the local server's NEO4J_* are in var/neo4j/connection.env: source it, or run"
+        " through make)",
+        file=sys.stderr,
+    )
+    return 2
+
+
 def _check_chains(args: argparse.Namespace) -> int:
     import json
+
+    from neo4j.exceptions import Neo4jError, ServiceUnavailable
 
     from graph_schema.events import check as chaincheck
     from server.settings import get_settings, open_driver
 
     settings = get_settings()
-    with open_driver(settings) as driver:
-        report = chaincheck.check_chains(
-            driver, database=settings.neo4j_database, sample=args.sample
-        )
+    try:
+        with open_driver(settings) as driver:
+            report = chaincheck.check_chains(
+                driver, database=settings.neo4j_database, sample=args.sample
+            )
+    except (Neo4jError, ServiceUnavailable) as error:
+        return _unreadable("check-chains", error)
     print(json.dumps(report.as_json(), indent=2) if args.json else chaincheck.render(report))
     return 0 if report.ok else 1
 
@@ -154,8 +172,11 @@ def _local_runtime(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    """``check-chains`` and the ledger audit in one report; exit 1 on any problem."""
+    """``check-chains`` and the ledger audit in one report; exit 1 on any problem, 2 when the
+    store cannot be read."""
     import json
+
+    from neo4j.exceptions import Neo4jError, ServiceUnavailable
 
     from graph_schema.events import check as chaincheck
     from graph_schema.ledger.check import check_ledger
@@ -163,9 +184,12 @@ def _check(args: argparse.Namespace) -> int:
 
     settings = get_settings()
     database = settings.neo4j_database
-    with open_driver(settings) as driver:
-        chains = chaincheck.check_chains(driver, database=database, sample=args.sample)
-        ledger = check_ledger(driver, database=database, sample=args.sample)
+    try:
+        with open_driver(settings) as driver:
+            chains = chaincheck.check_chains(driver, database=database, sample=args.sample)
+            ledger = check_ledger(driver, database=database, sample=args.sample)
+    except (Neo4jError, ServiceUnavailable) as error:
+        return _unreadable("check", error)
     report = chaincheck.ChainReport(
         [*chains.findings, *(chaincheck.Finding(p.kind, p.total, p.sample) for p in ledger)],
         chains.notes,
