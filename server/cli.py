@@ -492,8 +492,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from pydantic import ValidationError
+
+    from server import setting_errors
+
     args = build_parser().parse_args(argv)
-    code: int = args.func(args)
+    for warning in setting_errors.unknown():
+        print(f"tractatus {args.command}: warning: {warning}", file=sys.stderr)
+    try:
+        code: int = args.func(args)
+    except ValidationError as error:
+        if error.title != "Settings":
+            raise
+        for line in setting_errors.describe(error):
+            print(f"tractatus {args.command}: setting refused: {line}", file=sys.stderr)
+        return 2
     return code
 
 

@@ -1,0 +1,46 @@
+"""Settings refused in the operator's terms (a new user's trial read pydantic tracebacks
+naming fields, and a misspelt TRACTATUS_RATE_LIMT was ignored without a word)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from server import cli, setting_errors
+from server.settings import get_settings
+
+
+@pytest.fixture(autouse=True)
+def fresh_settings() -> Iterator[None]:
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
+def test_a_refused_setting_names_its_variable_and_exits_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("TRACTATUS_MAX_BATCH", "-5")
+    monkeypatch.setenv("NEO4J_URI", "bolt://db.example:7687")
+    monkeypatch.setenv("NEO4J_PASSWORD", "short")
+    assert cli.main(["check"]) == 2
+    err = capsys.readouterr().err
+    assert "tractatus check: setting refused: TRACTATUS_MAX_BATCH: " in err
+    assert "(set to '-5')" in err and "Traceback" not in err
+    assert "short" not in err.replace("or short", "")  # a secret's value is never printed
+
+
+def test_an_unknown_variable_is_named_with_the_nearest_setting() -> None:
+    environ = {"TRACTATUS_RATE_LIMT": "5", "TRACTATUS_RATE_LIMIT": "5", "TRACTATUS_URL": "x"}
+    assert list(setting_errors.unknown(environ)) == [
+        "TRACTATUS_RATE_LIMT is no setting and is ignored (did you mean TRACTATUS_RATE_LIMIT?)"
+    ]
+    [foo] = setting_errors.unknown({"TRACTATUS_FOO": "bar"})
+    assert foo.startswith("TRACTATUS_FOO is no setting and is ignored")
+
+
+def test_variables_follow_the_settings_aliases() -> None:
+    assert setting_errors.variable("max_batch") == "TRACTATUS_MAX_BATCH"
+    assert setting_errors.variable("neo4j_uri") == "NEO4J_URI"
+    assert setting_errors.variable("principals") == "TRACTATUS_PRINCIPALS"
