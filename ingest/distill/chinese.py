@@ -76,7 +76,10 @@ def _dated(fact: Fact, phrase: Phrase | None, today: date | None) -> Fact | None
             else fact
         )
     if when.past(today):
-        return replace(fact, when=when) if fact.predicate in _EVENTFUL else fact
+        # a retraction is dated by its time too: "我上个月从星河科技离职了" withdraws the
+        # employer from last month (version 26)
+        eventful = fact.predicate in _EVENTFUL or not fact.polarity
+        return replace(fact, when=when) if eventful else fact
     if (
         fact.subject
         and isinstance(fact.object, str)
@@ -124,6 +127,7 @@ def extract(text: str, speaker: str, today: date | None) -> list[Fact]:
 
 
 def _also(fact: Fact, found: list[tuple[int, Fact]], at: int) -> bool:
-    """A fact a rule adds beside its main one (从X毕业 -> studied_at X) takes no time."""
+    """A fact a rule adds beside its main one (从X毕业 -> studied_at X) takes no time; a
+    retraction it adds does (从X离职 -> works_at X withdrawn when the sentence says)."""
     same = [f for a, f in found if a == at]
-    return len(same) > 1 and fact is not same[0]
+    return len(same) > 1 and fact is not same[0] and fact.polarity

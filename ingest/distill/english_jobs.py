@@ -70,12 +70,29 @@ def organisation(token: Token | None, *, named: bool = False) -> str | None:
     return None
 
 
+# a role named by a head no occupation of its own, with what it leads ("a test lead", "the
+# team lead", "tech lead"; version 26, from a new user's trial: "I joined Brightwave Labs as a
+# test lead" wrote no works_as); bare, "the lead" is none
+_LEAD_ROLES = frozenset({"lead"})
+
+
+def occupation(role: Token | None) -> bool:
+    """Whether a role phrase names an occupation: its head is one, or a lead of something."""
+    if role is None:
+        return False
+    if role.lemma_.lower() in lx.OCCUPATIONS:
+        return True
+    return role.lemma_.lower() in _LEAD_ROLES and any(
+        c.dep_ in ("compound", "amod") for c in role.children
+    )
+
+
 def _role(*holders: Token | None) -> str | None:
     """An occupation after "as" on any of ``holders`` ("as a senior data engineer")."""
     for holder in holders:
         role = pobj(holder, "as") if holder is not None else None
-        if role is not None and role.lemma_.lower() in lx.OCCUPATIONS:
-            return phrase(role)
+        if occupation(role):
+            return phrase(role) if role is not None else None
     return None
 
 

@@ -45,6 +45,7 @@ from ingest.distill.english_jobs import (
     joined_rule,
     left_employer_rule,
     moving_in_rule,
+    occupation,
     organisation,
     started_at_rule,
 )
@@ -417,7 +418,7 @@ def _work(c: Clause) -> list[Fact]:
         return []
     found = [c.fact("works_at", p) for p in employers(pobj(c.verb, "at", "for", "by"))[:1]]
     role = pobj(c.verb, "as")
-    if role is not None and _head(role) in lx.OCCUPATIONS:
+    if role is not None and occupation(role):
         found.extend(c.fact("works_as", p) for p in [phrase(role)] if p)
     project = phrase_or_none(pobj(c.verb, "on"))
     if project and c.verb.lemma_ == "work":
@@ -510,7 +511,7 @@ def _job_left(c: Clause, job: Token | None) -> list[Fact]:
     employer = next((e for e in (pobj(h, "at", "with", "from") for h in holders) if e), None)
     role = next((r for r in (pobj(h, "as") for h in holders) if r is not None), None)
     found = [c.fact("works_at", p, polarity=False) for p in employers(employer)]
-    if role is not None and _head(role) in lx.OCCUPATIONS:
+    if role is not None and occupation(role):
         found.extend(c.fact("works_as", p, polarity=False) for p in [phrase(role)] if p)
     return found
 
@@ -1099,7 +1100,7 @@ def _job(c: Clause) -> list[Fact]:
             if employer is None and role is not None:
                 employer = pobj(role, "at", "with")
             found.extend(c.fact("works_at", p) for p in employers(employer))
-            if role is not None and _head(role) in lx.OCCUPATIONS:
+            if role is not None and occupation(role):
                 found.extend(c.fact("works_as", p) for p in [phrase(role)] if p)
         elif obj.lemma_ == "offer" and c.verb.lemma_ == "accept":
             # "I accepted an offer from Brightpath" (version 19); an offer only got is not taken
@@ -1282,7 +1283,7 @@ def _start_ahead(c: Clause) -> list[Fact]:
     role, employer = pobj(c.verb, "as"), pobj(c.verb, "at", "with")
     jobs = [o for o in children(c.verb, "dobj") if o.lemma_ in _JOBS]
     if not (
-        (role is not None and _head(role) in lx.OCCUPATIONS)
+        (role is not None and occupation(role))
         or (employer is not None and employer.pos_ == "PROPN")
         or jobs
     ):

@@ -211,4 +211,11 @@ class Matcher:
             facts.extend(
                 Fact(subject, also, v, True, confidence) for v in [match.group(group)] if v
             )
+        for also, group in rule.also_retracted:  # "从星河科技离职了": no longer works there
+            unnamed = self.not_values.get(also, frozenset())  # "从公司辞职了" names none
+            facts.extend(
+                Fact(subject, also, v, False, confidence)
+                for v in [match.group(group)]
+                if v and v.lower() not in unnamed
+            )
         return facts

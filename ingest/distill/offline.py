@@ -119,7 +119,7 @@ SAID_CONFIDENCE = 1.0
 # doer of a verb with an object no status, a return still ahead no visit; 24: from the
 # fourteenth sealed set's errors, a spaced hyphen read as a dash, a wedding had with a
 # partner a life event, a plan without a vague time hung on its object
-DISTILLER_VERSION = "25"
+DISTILLER_VERSION = "26"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"

@@ -51,6 +51,9 @@ class Rule:
     """More facts of the same match: (predicate, value); a None value takes the object."""
     also_groups: tuple[tuple[str, str], ...] = ()
     """More facts of the same match from another of its groups: (predicate, group)."""
+    also_retracted: tuple[tuple[str, str], ...] = ()
+    """Retractions of the same match from another of its groups (``polarity: false``, dated
+    by the sentence's time as the main fact is): (predicate, group)."""
     chinese: bool = True
 
 
@@ -249,11 +252,13 @@ CHINESE: tuple[Rule, ...] = (
         value=True,
     ),
     Rule("zh_retired", _zh(rf"{_ZWHO}{_ZNOT_NEG}{{0,6}}?退休"), "life_event", 0.85, value="退休"),
-    Rule(  # "我去年十二月从腾讯离职了" (version 13)
+    Rule(  # "我去年十二月从腾讯离职了" (version 13); the employer left is no longer held, from
+        # then (version 26, a new user's trial: it stayed current until the next job's sentence)
         "zh_quit",
-        _zh(rf"{_ZPRE}(?:从{_ZCLAUSE}{{2,12}}?)?(?P<obj>离职|辞职)了"),
+        _zh(rf"{_ZPRE}(?:从(?P<employer>{_ZCLAUSE}{{2,12}}?))?(?P<obj>离职|辞职)了"),
         "life_event",
         0.85,
+        also_retracted=(("works_at", "employer"),),
     ),
     Rule("zh_married", _zh(rf"{_ZWHO}{_ZNOT_NEG}{{0,6}}?结婚"), "life_event", 0.85, value="结婚"),
     Rule(
@@ -596,7 +601,9 @@ RULES: tuple[Rule, ...] = CHINESE
 
 # Values a pattern may capture that are not what its predicate means ("在家工作").
 NOT_VALUES: dict[str, frozenset[str]] = {
-    "works_at": frozenset({"家", "家里", "晚上", "公司", "单位", "这里", "那里", "外地"}),
+    "works_at": frozenset(
+        {"家", "家里", "晚上", "公司", "单位", "这里", "那里", "外地", "原公司", "那家公司"}
+    ),
     "studies": frozenset({"大学", "研究生", "高中", "本科", "东西", "习"}),
 }
 

@@ -125,6 +125,24 @@ def test_emoji_are_no_part_of_a_value_nor_split_a_sentence(
     assert said["quote"] == text  # the evidence keeps the text as written
 
 
+def test_a_lead_joined_as_is_an_occupation_and_a_job_left_in_chinese_is_withdrawn() -> None:
+    """Version 26, from a new user's trial: "as a test lead two weeks ago" wrote no
+    works_as (a lead is no occupation of its own), and "我上个月从星河科技离职了" left the
+    employer current until the next job's sentence."""
+    joined = drafts("I joined Brightwave Labs as a test lead two weeks ago.")
+    assert [(d["predicate"], d["object"], d["valid_from"][:10]) for d in joined] == [
+        ("works_at", "Brightwave Labs", "2026-05-25"),
+        ("works_as", "test lead", "2026-05-25"),
+    ]
+    assert [d["predicate"] for d in drafts("I'm in the lead after two laps.")] == []
+    left = drafts("我上个月从星河科技离职了。")
+    assert [(d["predicate"], d["object"], d["polarity"], d["valid_from"][:7]) for d in left] == [
+        ("life_event", "离职", True, "2026-05"),
+        ("works_at", "星河科技", False, "2026-05"),
+    ]
+    assert [d["predicate"] for d in drafts("我从公司辞职了。")] == ["life_event"]  # names none
+
+
 def test_a_move_next_month_is_a_plan_not_a_home() -> None:
     found = facts("I'm moving to Lisbon next month.")
     assert [p for _, p, _, _ in found] == ["plans"]
@@ -659,7 +677,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("25", "25-said-only")
+    assert (default.version, off.version) == ("26", "26-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -1621,9 +1639,16 @@ def test_a_daily_or_weekly_habit_is_an_activity_and_every_saturday_no_date() -> 
 
 def test_leaving_a_job_is_a_life_event_and_not_yet_retired_is_none() -> None:
     """ "我去年十二月从腾讯离职了" wrote nothing; "我爸还没退休" wrote life_event 退休."""
-    (left,) = drafts("我去年十二月从腾讯离职了。", ZH_AT)
+    left, employer = drafts("我去年十二月从腾讯离职了。", ZH_AT)
     assert (left["predicate"], left["object"]) == ("life_event", "离职")
     assert left["valid_from"].startswith("2025-12-01")
+    # version 26: the employer is withdrawn from then
+    assert (employer["predicate"], employer["object"], employer["polarity"]) == (
+        "works_at",
+        "腾讯",
+        False,
+    )
+    assert employer["valid_from"].startswith("2025-12-01")
     assert zh_facts("我同事离职了。") == []
     assert zh_facts("我爸还没退休。") == [(A, "has_relative", f"{A}/father", True)]
 

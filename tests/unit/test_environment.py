@@ -19,6 +19,8 @@ ALLOWED = {
     ("server/cli.py", "_ingest"): "TRACTATUS_API_KEY, the default of --key",
     ("server/cli.py", "_add_ingest"): "TRACTATUS_URL, the default of --url",
     ("server/cli.py", "_user_cache"): "XDG_CACHE_HOME, where progress files go",
+    # the names of the TRACTATUS_* variables set, to warn of one nothing reads (a misspelling)
+    ("server/setting_errors.py", "unknown"): "lists TRACTATUS_* names, reads no value",
     # tells the model's libraries to stay offline, just before they are first imported
     ("ingest/embeddings/model.py", "offline_environment"): "writes HF_HUB_OFFLINE & co.",
 }
