@@ -45,6 +45,21 @@ IdempotencyKey = Annotated[
 ]
 
 
+# an observation carries its key in the body; the header is read as that key for a single
+# observation (a new user's trial sent it, as for assertions, and it was silently ignored:
+# two observations written), and refused for a batch
+ObservationKeyHeader = Annotated[
+    str | None,
+    Header(
+        alias=IDEMPOTENCY_HEADER,
+        min_length=1,
+        max_length=256,
+        description="a single observation's `idempotency_key` (the body's, if both are sent,"
+        " must be the same); refused for a batch, whose observations carry their own keys",
+    ),
+]
+
+
 def replayed_header() -> dict[str, Any]:
     """The OpenAPI description of the ``Idempotent-Replayed`` answer header."""
     return {

@@ -22,10 +22,10 @@ from graph_schema.observations.types import (
 )
 from ingest.observations import Outcome, write_observations
 from server import request_ids
-from server.batches import batch_items
+from server.batches import batch_items, keyed_by_header
 from server.deps import DistillerDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
 from server.errors import BODY, EMBEDS, PARAMS, V1, declared, status_of
-from server.params import replayed, replayed_header
+from server.params import ObservationKeyHeader, replayed, replayed_header
 from server.routing import JSONRoute, answer
 
 router = APIRouter(prefix="/v1/observations", tags=["observations"], route_class=JSONRoute)
@@ -78,6 +78,7 @@ def post_observations(
     principal: PrincipalDep,
     distiller: DistillerDep,
     embedder: EmbedderDep,
+    idempotency_key: ObservationKeyHeader = None,
 ) -> Response:
     """Distil raw text into assertions through the gate; idempotent per (caller, key).
 
@@ -87,6 +88,9 @@ def post_observations(
     if isinstance(parsed, JSONResponse):
         return parsed
     raw_items, is_batch = parsed
+    refused = keyed_by_header(raw_items, is_batch, idempotency_key)
+    if refused is not None:
+        return refused
     outcomes = write_observations(
         driver,
         database=settings.neo4j_database,

@@ -233,6 +233,30 @@ def test_a_reused_key_with_another_body_is_a_conflict(apis: dict[str, Api]) -> N
     assert other.json()["error"]["code"] == "precondition_failed"
 
 
+def test_the_idempotency_key_header_is_the_key_of_one_observation(
+    apis: dict[str, Api], driver: Driver
+) -> None:
+    """A new user's trial sent the header, as for assertions, and it was silently ignored:
+    the same request twice wrote two observations."""
+    body = {k: v for k, v in observation("The header names the request.").items()}
+    del body["idempotency_key"]
+    header = {"Idempotency-Key": _key()}
+    first = apis["alice"].post("/v1/observations", body, headers=header)
+    assert first.status_code == 201, first.text
+    before = count_nodes(driver, "Observation")
+    again = apis["alice"].post("/v1/observations", body, headers=header)
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.json()["observation_id"] == first.json()["observation_id"]
+    assert count_nodes(driver, "Observation") == before
+    differs = apis["alice"].post(
+        "/v1/observations", {**body, "idempotency_key": _key()}, headers=header
+    )
+    assert differs.status_code == 422 and "Idempotency-Key" in differs.json()["error"]["message"]
+    batch = apis["alice"].post("/v1/observations", {"observations": [body]}, headers=header)
+    assert batch.status_code == 422 and "batch" in batch.json()["error"]["message"]
+    assert count_nodes(driver, "Observation") == before
+
+
 def test_the_date_bug_quarantines_every_draft_and_writes_no_assertion(
     apis: dict[str, Api], driver: Driver, switch: SwitchDistiller
 ) -> None:
