@@ -295,9 +295,24 @@ class HistoryVersion(AssertionOut):
 
 
 class WriteResult(BaseModel):
+    """What a write did to its slot. The two lists name versions the writer may read; what
+    each version became (closed: `valid_to` set; superseded: `superseded_at` set, in
+    docs/semantics.md's sense) is in the slot's history."""
+
     assertion: AssertionOut
-    superseded: str | None = None
-    closed: list[str] = Field(default_factory=list)
+    superseded: str | None = Field(
+        None,
+        description="the version that governed now before this write, when this write ended"
+        " it (closed it where the new version starts, or superseded it): the one a"
+        " compare-and-set replaced; null when the write governs no earlier 'now' (a first"
+        " version, a back-fill, a future version)",
+    )
+    closed: list[str] = Field(
+        default_factory=list,
+        description="every version this write ended, whether it closed it (set its"
+        " `valid_to`) or superseded it (a version its interval covered, or one cut into a"
+        " remnant); the slot's history says which",
+    )
     # the task the assertion went into, after this write (null outside any task)
     working_memory: WorkingMemory | None = None
 
