@@ -26,7 +26,7 @@ from graph_schema.entities.names import entity_ref
 from graph_schema.ledger import cypher
 from graph_schema.ledger.disclosure import disclosures_for
 from graph_schema.ledger.records import assertion_out
-from graph_schema.ledger.timeline import Plan, Version, cut_by, governing, plan_write
+from graph_schema.ledger.timeline import Plan, Version, cut_by, governing, plan_write, restated
 from graph_schema.ledger.types import (
     UTTERANCE,
     AssertionOut,
@@ -221,6 +221,22 @@ def _cuts_another(p: Prepared, alive: list[Version]) -> str | None:
         "retraction of a one-valued predicate withdraws only the value it names (send it "
         "without an object to withdraw whatever holds)"
     )
+
+
+def _continued(p: Prepared, alive: list[Version]) -> Prepared:
+    """A distilled draft stating, with no time of its own, the value that holds open-ended
+    since earlier: written from that version's start, which it supersedes (the same content,
+    its new evidence), so the fact keeps its "since" (a new user's trial: "My dog Bruno has an
+    ear infection" in October closed "My dog Bruno" of June and started the dog in October;
+    "I live in Gdansk now" moved the move of the week before to that day). Not in a task:
+    there each statement is working memory, decided at the task's end (two agents stating the
+    same fact corroborate it, and both are promoted)."""
+    said_at = {span.occurred_at for span in p.item.spans}
+    untimed = p.item.valid_from is None or p.item.valid_from in said_at  # when it was said
+    if not untimed or not p.item.polarity or p.object_text is None or p.item.task_id:
+        return p
+    held = restated(alive, p.object_text, p.valid_from)
+    return p if held is None else replace(p, valid_from=held.valid_from)
 
 
 def _refuse_cut(
@@ -476,6 +492,8 @@ class _Step:
     ) -> tuple[WriteResult, list[Version]] | None:
         groups = list(self.principal.groups)
         _check_precondition(self.tx, p, alive, stored, index=index, now=self.now, groups=groups)
+        if self.withheld is not None:  # a distiller's drafts
+            p = _continued(p, alive)
         cut = _cuts_another(p, alive)
         if cut is not None:
             if self.withheld is None:

@@ -84,6 +84,16 @@ def governing(alive: list[Version], at: datetime) -> Version | None:
     return None
 
 
+def restated(alive: list[Version], named: str, at: datetime) -> Version | None:
+    """The open-ended version holding ``named`` from before ``at``, which a statement of the
+    same value at ``at`` restates (None if none): "I live in Gdansk now" after "I moved to
+    Gdansk last week" is no move."""
+    held = governing(alive, at)
+    if held is None or not held.polarity or held.valid_to is not None or held.object is None:
+        return None
+    return held if held.valid_from < at and _spelled(held.object) == _spelled(named) else None
+
+
 def _spelled(text: str) -> str:
     return " ".join(text.casefold().split())
 
