@@ -244,6 +244,9 @@ def _check_draft(
     return gate.check_item(body, index=index, ontology=ontology, principal=principal)
 
 
+WITHHELD = "retraction_mismatch"  # the reason of a draft the writer did not write
+
+
 def withhold(
     accepted: list[AssertionWrite],
     rejections: list[gate.Rejection],
@@ -251,14 +254,16 @@ def withhold(
 ) -> int:
     """Add to ``rejections`` the accepted drafts the writer did not write (a one-valued
     retraction naming a value while another holds), by their draft's index; how many of
-    ``accepted`` were written."""
+    ``accepted`` were written. Those of an earlier attempt of the same transaction (a retry
+    after a transient error) are replaced, never added twice."""
+    rejections[:] = [r for r in rejections if r.reason != WITHHELD]
     refused = {r.index for r in rejections}
     indices = [i for i in range(len(accepted) + len(rejections)) if i not in refused]
     mine = {id(item): index for item, index in zip(accepted, indices, strict=True)}
     for p, why in withheld:
         if id(p.item) in mine:
             payload = p.item.model_dump(mode="json", exclude_none=True)
-            rejections.append(gate.Rejection(mine[id(p.item)], "retraction_mismatch", why, payload))
+            rejections.append(gate.Rejection(mine[id(p.item)], WITHHELD, why, payload))
     rejections.sort(key=lambda r: r.index)
     return len(accepted) - sum(1 for p, _ in withheld if id(p.item) in mine)
 
