@@ -9,27 +9,16 @@ from fastapi.responses import JSONResponse
 from server.errors import error_response
 
 
-def keyed_by_header(items: list[Any], is_batch: bool, header: str | None) -> JSONResponse | None:
-    """An ``Idempotency-Key`` header on observations: one observation's key (set in its body
-    when the body has none), else the error response refusing it."""
+def keyed_by_header(items: list[Any], is_batch: bool, header: str | None) -> None:
+    """An ``Idempotency-Key`` header on observations keys those that carry no key of their
+    own: a single observation by the header, the items of a batch by the header and their
+    index (``KEY:0``, ``KEY:1``, ...), so the same request sent again replays each. A key in
+    the body wins. (A new user's trial sent the header and it was silently ignored.)"""
     if header is None:
-        return None
-    if is_batch:
-        return error_response(
-            422,
-            "invalid_request",
-            "header.Idempotency-Key: a batch's observations carry their own idempotency_key",
-        )
-    body = items[0]
-    if isinstance(body, dict):
-        sent = body.setdefault("idempotency_key", header)
-        if sent != header:
-            return error_response(
-                422,
-                "invalid_request",
-                "header.Idempotency-Key: differs from the body's idempotency_key",
-            )
-    return None
+        return
+    for index, body in enumerate(items):
+        if isinstance(body, dict) and body.get("idempotency_key") is None:
+            body["idempotency_key"] = f"{header}:{index}" if is_batch else header
 
 
 def batch_items(payload: Any, *, key: str, max_batch: int) -> tuple[list[Any], bool] | JSONResponse:

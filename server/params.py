@@ -45,17 +45,17 @@ IdempotencyKey = Annotated[
 ]
 
 
-# an observation carries its key in the body; the header is read as that key for a single
-# observation (a new user's trial sent it, as for assertions, and it was silently ignored:
-# two observations written), and refused for a batch
+# an observation carries its key in the body; the header keys those that carry none (a new
+# user's trial sent it, as for assertions, and it was silently ignored: two observations)
 ObservationKeyHeader = Annotated[
     str | None,
     Header(
         alias=IDEMPOTENCY_HEADER,
         min_length=1,
-        max_length=256,
-        description="a single observation's `idempotency_key` (the body's, if both are sent,"
-        " must be the same); refused for a batch, whose observations carry their own keys",
+        max_length=250,
+        description="the `idempotency_key` of an observation that carries none in its body:"
+        " a single one's is this key, a batch's items' are this key and their index"
+        " (`KEY:0`, `KEY:1`, ...); a key in the body wins",
     ),
 ]
 

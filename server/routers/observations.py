@@ -88,9 +88,7 @@ def post_observations(
     if isinstance(parsed, JSONResponse):
         return parsed
     raw_items, is_batch = parsed
-    refused = keyed_by_header(raw_items, is_batch, idempotency_key)
-    if refused is not None:
-        return refused
+    keyed_by_header(raw_items, is_batch, idempotency_key)
     outcomes = write_observations(
         driver,
         database=settings.neo4j_database,

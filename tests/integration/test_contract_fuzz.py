@@ -77,6 +77,10 @@ def _refusal_of_valid_input(case: Case, response: Response) -> None:
     meta = case.meta
     if meta is None or not meta.generation.mode.is_positive or response.status_code != 422:
         return
+    if case.method.upper() == "POST" and not isinstance(case.body, dict):
+        # the coverage phase varies a header of a write and fills the body with 0, which no
+        # write's schema allows (every body is an object), yet labels the case positive
+        return
     code = response.json()["error"]["code"]
     assert code == "rejected", f"schema-valid input refused as {code}: {response.text[:500]}"
     assert (case.method.upper(), case.path) in GATE_WRITES
