@@ -64,6 +64,15 @@ def test_the_questions_that_ask_for_a_reference(query: str, label: str | None) -
         ("invoice", "invoice paid 2024-03-06 11:00, $2,398 in total", False),
         ("booking", "booking for Friday, all six of us", False),
         ("reference", "she wrote a reference letter for Diego", False),
+        # a record names the thing, then gives its reference by the plain word (a blind trial
+        # asked "grid connection application ref?" of "EastGrid connection application
+        # received. Reference: GCA-557203.", and the rule, reading only a label of the kind
+        # asked, refused an answerable question)
+        ("application", "EastGrid connection application received. Reference: GCA-557203.", True),
+        ("claim", "Claim logged for the cracked screen. Ref no. CLM-20931.", True),
+        # the plain word in a sentence that names another thing gives no claim's reference
+        ("claim", "Booking confirmed. Ref: CC-448213. The claim is still open.", False),
+        ("application", "Site visit done. Invoice follows. Reference: INV-2291.", False),
     ],
 )  # fmt: skip
 def test_whether_a_text_gives_a_reference(label: str, text: str, gives: bool) -> None:
@@ -106,22 +115,3 @@ def test_the_name_of_the_person_asked_about_need_not_be_in_the_record() -> None:
     assert references.missing(asked, texts, person="Daniel Okoro") == []  # "Dan": his short name
     assert references.other_names(asked, "Daniel Okoro") == ["TDS"]
     assert references.missing("what's the claim number for the TDS dispute", texts[:1]) == [KIND]
-
-
-@pytest.mark.parametrize(
-    ("label", "text", "gives"),
-    [
-        # a record names the thing, then gives its reference by the plain word
-        ("application", "EastGrid connection application received. Reference: GCA-557203.", True),
-        ("claim", "Claim logged for the cracked screen. Ref no. CLM-20931.", True),
-        # the plain word in a sentence that names another thing gives no claim's reference
-        ("claim", "Booking confirmed. Ref: CC-448213. The claim is still open.", False),
-        ("application", "Site visit done. Invoice follows. Reference: INV-2291.", False),
-    ],
-)  # fmt: skip
-def test_a_record_gives_a_reference_by_its_plain_word(label: str, text: str, gives: bool) -> None:
-    """A blind trial asked "grid connection application ref?" of a grid operator's record
-    ("EastGrid connection application received. Reference: GCA-557203."): the reference is
-    labelled by its plain word in the sentence after the one naming the application, and
-    the rule, reading only a label of the kind asked, refused an answerable question."""
-    assert references.states(label, text) is gives
