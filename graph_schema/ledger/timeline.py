@@ -91,10 +91,11 @@ def restated(alive: list[Version], named: str, at: datetime) -> Version | None:
     held = governing(alive, at)
     if held is None or not held.polarity or held.valid_to is not None or held.object is None:
         return None
-    return held if held.valid_from < at and _spelled(held.object) == _spelled(named) else None
+    return held if held.valid_from < at and spelled(held.object) == spelled(named) else None
 
 
-def _spelled(text: str) -> str:
+def spelled(text: str) -> str:
+    """A value as it is compared with another's spelling: any case, any spacing."""
     return " ".join(text.casefold().split())
 
 
@@ -104,9 +105,9 @@ def cut_by(
     """The first alive version of another value than ``named`` that a retraction of a
     one-valued slot naming ``named`` over [valid_from, valid_to) would cut: "not Berlin"
     withdraws Berlin, never the Paris that holds then (None when it cuts nothing else)."""
-    spelled = _spelled(named)
+    name = spelled(named)
     for version in alive:
-        if not version.polarity or version.object is None or _spelled(version.object) == spelled:
+        if not version.polarity or version.object is None or spelled(version.object) == name:
             continue
         starts_before_end = valid_to is None or version.valid_from < valid_to
         if starts_before_end and (version.valid_to is None or version.valid_to > valid_from):

@@ -38,6 +38,7 @@ from graph_schema.core.types import (
     check_text,
     text_schema,
 )
+from graph_schema.ledger.timeline import spelled
 from graph_schema.lifecycle.types import Transition, WorkingMemory
 
 MAX_QUOTE_CHARS = 10_000
@@ -141,8 +142,7 @@ def reveals(exact: str, view: str) -> bool:
     value = _as_number(exact)
     if value is not None:
         return any(_as_number(m.group()) == value for m in _NUMBER.finditer(view))
-    squeeze = " ".join(exact.casefold().split())
-    return squeeze in " ".join(view.casefold().split())
+    return spelled(exact) in spelled(view)
 
 
 class DisclosureWrite(Strict):

@@ -91,8 +91,8 @@ def _role(*holders: Token | None) -> str | None:
     """An occupation after "as" on any of ``holders`` ("as a senior data engineer")."""
     for holder in holders:
         role = pobj(holder, "as") if holder is not None else None
-        if occupation(role):
-            return phrase(role) if role is not None else None
+        if role is not None and occupation(role):
+            return phrase(role)
     return None
 
 
