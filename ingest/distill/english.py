@@ -788,6 +788,47 @@ def speakers_own(obj: Token) -> bool:
     return any(p.dep_ == "poss" and p.lower_ in ("my", "our") for p in obj.children)
 
 
+UNREAL_VERBS = frozenset({"wish", "pretend", "fantasize", "fantasise"})
+UNREAL_WORLDS = frozenset({"life", "universe", "world", "timeline", "reality"})
+UNREAL_MARKS = frozenset({"another", "parallel", "alternate", "ideal", "perfect", "different"})
+
+
+def unreal_frame(sentence: Span) -> bool:
+    """ "in another life I live in Lisbon", "In a perfect world I'd work at Google", "in my
+    dreams": the sentence tells a world that is not this one (version 27)."""
+    for token in sentence:
+        if token.lower_ != "in":
+            continue
+        for world in children(token, "pobj"):
+            if world.lower_ == "dreams" and any(p.lower_ == "my" for p in world.children):
+                return True
+            marks = {m.lower_ for m in world.children}
+            if world.lemma_ in UNREAL_WORLDS and marks & UNREAL_MARKS:
+                return True
+    return False
+
+
+UNDO_VERBS = frozenset({"decline", "reject", "cancel", "withdraw", "rescind", "revoke", "undo"})
+UNDO_PARTICLES = {"turn": "down", "back": "out", "pull": "out"}
+
+
+def _undone(verb: Token) -> bool:
+    """ "I accepted a job at Acme but then declined it", "I signed up for pottery but cancelled",
+    "I accepted the offer, then turned it down" (version 27): a verb undone by a later verb of
+    its own sentence states nothing that holds."""
+    for later in verb.children:
+        if later.i < verb.i or later.dep_ not in ("conj", "dep") or later.pos_ != "VERB":
+            continue
+        if later.lemma_ in UNDO_VERBS:
+            return True
+        particle = UNDO_PARTICLES.get(later.lemma_)
+        if particle is not None and any(p.lower_ == particle for p in children(later, "prt")):
+            return True
+        if later.lemma_ == "change" and any(o.lemma_ == "mind" for o in children(later, "dobj")):
+            return True
+    return False
+
+
 def _blocked_by(verb: Token, node: Token, below: Token) -> bool:
     """Whether ``node``, a verb of ``verb``'s chain, blocks it; ``below`` is the verb of the
     chain just under ``node`` (``verb`` itself, or a verb ``verb`` is conjoined with: in
@@ -804,6 +845,8 @@ def _blocked_by(verb: Token, node: Token, below: Token) -> bool:
         return True
     if modal in ("may", "might") and not any(a.lemma_ == "have" for a in children(node, "aux")):
         return True
+    if node.i != verb.i and node.lemma_ in UNREAL_VERBS and below.head.i == node.i:
+        return below.dep_ == "ccomp"  # "I wish I lived in Lisbon" (version 27)
     if node.i != verb.i and node.lemma_ in WISH_VERBS and _complement_of(below, node):
         return not ((node.lemma_ == "try" and below.tag_ == "VBG") or _had_to(node))
     if node.i != verb.i and node.pos_ == "VERB" and _infinitive_of(below, node):
@@ -869,8 +912,26 @@ def _plan_head(verb: Token) -> bool:
     return verb.dep_ == "xcomp" and head.lemma_ in PLAN_VERBS and head.lemma_ != "decide"
 
 
+def in_quotes(token: Token) -> bool:
+    r"""Whether ``token`` stands between an opening and a closing quotation mark of its text
+    (the parser tags them ``\`\``` and ``''``; an apostrophe of a possessive is no mark):
+    direct speech, someone's words as said ("Tom said "I live in Paris now"", "my boss said
+    'I'm moving to Berlin'"), or a title (version 27)."""
+    opening: int | None = None
+    for mark in token.doc:
+        if mark.tag_ == "``" and opening is None:
+            opening = mark.i
+        elif mark.tag_ == "''" and opening is not None:
+            if opening < token.i < mark.i:
+                return True
+            opening = None
+    return False
+
+
 def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
-    """Read one verb of the parse (see the module docstring)."""
+    """Read one verb of the parse (see the module docstring). A verb in quotation marks is
+    blocked: the words quoted are someone's as said, the speaker's statement is the verb of
+    saying around them (version 27)."""
     subject = subject_token(verb)
     who = resolve_subject(subject, speaker) if subject is not None else None
     if subject is None and (elided_speaker(verb) or _my_gerund(verb)):
@@ -882,7 +943,8 @@ def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
     )
     if subject is None and verb.dep_ == "ROOT" and verb.tag_ == "VB":
         blocked = True  # an imperative
-    blocked = blocked or _not_done(verb)
+    blocked = blocked or _not_done(verb) or _undone(verb) or in_quotes(verb)
+    blocked = blocked or unreal_frame(verb.sent)
     hedged = (
         any(
             node.i != verb.i

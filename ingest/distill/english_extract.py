@@ -22,6 +22,7 @@ from ingest.distill.english import (
     children,
     clause,
     gerund,
+    in_quotes,
     phrase,
     phrases,
     pobj,
@@ -29,6 +30,7 @@ from ingest.distill.english import (
     resolve_subject,
     says_nothing,
     subject_token,
+    unreal_frame,
     usable,
     verb_above,
     verb_phrase,
@@ -573,8 +575,17 @@ def _someone_else(head: Token, speaker: str) -> bool:
     return who is None or who.kind != "speaker"
 
 
+def _quoted_at(sentence: Span, at: int) -> bool:
+    """Whether the pattern matched at ``at`` (a character of the sentence) matched words in
+    quotation marks: someone's words as said (version 27)."""
+    words = sentence.char_span(at, at + 1, alignment_mode="expand")
+    return words is not None and any(in_quotes(t) for t in words)
+
+
 def _pattern_facts(sentence: Span, speaker: str, found: list[Fact]) -> list[Fact]:
     """The English patterns' facts the parse did not give but does confirm."""
+    if unreal_frame(sentence):
+        return []
     matcher = Matcher(
         sentence.text,
         speaker,
@@ -590,7 +601,7 @@ def _pattern_facts(sentence: Span, speaker: str, found: list[Fact]) -> list[Fact
         firsts.setdefault(at, fact)  # a list is the parse's to split, not a pattern's
     for at, fact in firsts.items():
         value = _confirmed(sentence, str(fact.object), at)
-        if value is None or _doubted(sentence, at):
+        if value is None or _doubted(sentence, at) or _quoted_at(sentence, at):
             continue
         head = _head_at(sentence, str(fact.object), at)
         if fact.predicate == "likes" and head is not None and _refused(head):

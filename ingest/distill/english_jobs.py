@@ -156,6 +156,27 @@ def left_employer_rule(c: Clause) -> list[Fact]:
     ]
 
 
+def offer_declined_rule(c: Clause) -> list[Fact]:
+    """ "I declined the Stripe offer", "I turned down an offer from Stripe" (version 27, from a
+    new user's trial: an offer accepted, then declined, left ``works_at Stripe`` current for
+    good): the employer of the offer not held, as "I left Stripe" says it."""
+    verb = c.verb
+    if verb.lemma_ == "turn" and not any(p.lower_ == "down" for p in children(verb, "prt")):
+        return []
+    if not of_speaker(c) or c.negated or c.future or not _past(verb):
+        return []
+    found: list[Fact] = []
+    for offer in children(verb, "dobj"):
+        if offer.lemma_ != "offer":
+            continue
+        named = [t for t in offer.lefts if t.dep_ == "compound" and t.pos_ == "PROPN"]
+        employer = pobj(offer, "from") or (named[-1] if named else None)
+        name = organisation(employer, named=True)
+        if name:
+            found.append(c.fact("works_at", name, polarity=False, confidence=0.85))
+    return found
+
+
 def joined_rule(c: Clause) -> list[Fact]:
     """ "I joined Stripe as a product manager in May", "I joined a startup called Kite": the
     employer joined (the proper name alone with a role: "I joined Parkrun" may be a club);

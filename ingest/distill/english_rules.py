@@ -46,6 +46,7 @@ from ingest.distill.english_jobs import (
     left_employer_rule,
     moving_in_rule,
     occupation,
+    offer_declined_rule,
     organisation,
     started_at_rule,
 )
@@ -1479,6 +1480,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("leave", "quit"), left_employer_rule),
     (("be",), at_employer_rule),
     (("join",), joined_rule),
+    (("decline", "reject", "refuse", "turn"), offer_declined_rule),
     (("start", "begin"), started_at_rule),
     (("move",), moving_in_rule),
     (("drop",), dropped_out_rule),

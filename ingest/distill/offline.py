@@ -118,8 +118,13 @@ SAID_CONFIDENCE = 1.0
 # polarity, "N weekends ago"; 23: from a new user's trial, a name keeps its own "of", the
 # doer of a verb with an object no status, a return still ahead no visit; 24: from the
 # fourteenth sealed set's errors, a spaced hyphen read as a dash, a wedding had with a
-# partner a life event, a plan without a vague time hung on its object
-DISTILLER_VERSION = "26"
+# partner a life event, a plan without a vague time hung on its object; 25: emoji parsed as
+# spaces; 26: a test lead an occupation, 从X离职了 the employer withdrawn; 27: from new users'
+# trials, words in quotation marks someone's as said (no fact), a wish ("I wish I lived in
+# X") and a world not this one ("in another life") no fact, a verb undone later in its
+# sentence ("accepted ... but then declined it") nothing, an offer declined the employer
+# withdrawn, chat's "rn" / "btw" / "atm" no part of a value
+DISTILLER_VERSION = "27"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
@@ -183,12 +188,32 @@ def plain(text: str) -> str:
     return _EMOJI.sub(" ", text)
 
 
+# chat's abbreviations of manner ("i live in Manchester rn", "allergic to penicillin btw", "I
+# work at Acme Corp atm"): the parser made them the head of the phrase before them, so the
+# value was "Manchester rn" (version 27); never "the ATM" / "an atm" (a cash machine)
+_FILLER = re.compile(
+    r"(?<![\w'’-])(?:rn|btw|tbh|imo|imho|fyi|lol|lmao|ngl|tho|"
+    r"BTW|TBH|IMO|IMHO|FYI|LOL|LMAO|NGL)(?![\w'’-])"
+    r"|(?<!\bthe )(?<!\bThe )(?<!\ban )(?<!\bAn )(?<!\ba )(?<!\bA )(?<![\w'’-])atm"
+    r"(?![\w'’-])"
+)
+
+
+def unfilled(text: str) -> str:
+    """``text`` with chat's abbreviations of manner (:data:`_FILLER`) as spaces, so offsets
+    into it stay those of the text (version 27)."""
+    return _FILLER.sub(lambda m: " " * len(m.group()), text)
+
+
 def _english_part(sentence: Sentence) -> str:
     """What of an English sentence is parsed: the text before an attached image caption,
     without a "Guess what," opener, a hyphen between spaces read as the dash it stands for
     (version 24: "I'm learning German now - tough but fun" hung German on "tough"), emoji
-    read as spaces (version 25, :func:`plain`)."""
-    part = plain(sentence.text).split(IMAGE_MARK, 1)[0].rstrip().replace(" - ", " \u2014 ")
+    read as spaces (version 25, :func:`plain`), and chat's "rn", "btw", "atm" too (version 27,
+    :func:`unfilled`)."""
+    part = (
+        unfilled(plain(sentence.text)).split(IMAGE_MARK, 1)[0].rstrip().replace(" - ", " \u2014 ")
+    )
     return _GUESS_WHAT.sub("", part, count=1)
 
 

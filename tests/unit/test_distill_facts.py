@@ -677,7 +677,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("26", "26-said-only")
+    assert (default.version, off.version) == ("27", "27-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -1735,3 +1735,85 @@ def test_version_24_reads_dashes_own_weddings_and_plans_without_their_time() -> 
     assert facts("There's a chance I'll be visiting more HP spots in the future.") == [
         (A, "plans", "visiting more HP spots", True)
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I accepted a job at Acme but then declined it.",
+        "I accepted the offer from Acme, then turned it down.",
+        "I signed up for pottery but cancelled a week later.",
+        "I signed up for pottery but changed my mind.",
+    ],
+)
+def test_version_27_a_verb_undone_in_its_sentence_states_nothing(text: str) -> None:
+    """Version 27, from a new user's trial: "I accepted a job at Acme but then declined it"
+    wrote ``works_at Acme`` (0.9) on version 26."""
+    assert facts(text) == []
+
+
+def test_version_27_a_verb_followed_by_another_still_states() -> None:
+    assert facts("I accepted an offer from Brightpath and started on Monday.")[0][1:3] == (
+        "works_at",
+        "Brightpath",
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Tom said "I live in Paris now"',
+        'my friend Priya: "I just moved to Madrid!"',
+        '"I work at Google" - my brother, every time he opens his mouth',
+        "my boss said 'I'm moving to Berlin next year' so that's fun",
+        "my sister texted 'I love Oslo but the prices are insane'",
+        "I wish I lived in Lisbon",
+        "in another life I live in Lisbon and own a boat",
+        "In a perfect world I'd work at Google.",
+        "In my dreams I own a boat.",
+    ],
+)
+def test_version_27_quoted_words_wishes_and_other_worlds_are_no_facts_of_the_speaker(
+    text: str,
+) -> None:
+    """Version 27, from a new user's trial of a year of chat: each wrote a fact of the
+    speaker on version 26 (``lives_in "I live in Paris now"``, ``plans moving to Berlin``,
+    ``likes Oslo``, ``lives_in Lisbon``, ``owns boat``, ...). Relatives named around the
+    quote are still the speaker's relatives."""
+    found = facts(text)
+    assert all(p in ("has_relative", "has_friend") for _, p, _, _ in found), found
+
+
+def test_version_27_titles_in_quotes_are_still_liked() -> None:
+    assert facts('I love "Home Alone".') == [(A, "likes", "Home Alone", True)]
+    assert (A, "likes", "Dune", True) in facts("the kids' toys are everywhere and I love 'Dune'")
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate", "value"),
+    [
+        ("i live in Manchester rn, been here 3 yrs", "lives_in", "Manchester"),
+        ("I'm allergic to penicillin btw, found out the hard way", "allergic_to", "penicillin"),
+        ("I work at Acme Corp atm", "works_at", "Acme Corp"),
+    ],
+)
+def test_version_27_chat_abbreviations_are_no_part_of_a_value(
+    text: str, predicate: str, value: str
+) -> None:
+    """Version 27: "Manchester rn", "penicillin btw", "Acme Corp atm" on version 26."""
+    assert facts(text) == [(A, predicate, value, True)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I declined the Stripe offer.",
+        "I turned down the Stripe offer in the end, staying at Acme Corp.",
+        "I turned down an offer from Stripe.",
+    ],
+)
+def test_version_27_an_offer_declined_withdraws_its_employer(text: str) -> None:
+    """Version 27: an offer accepted wrote ``works_at Stripe``, and nothing the user could say
+    withdrew it ("I declined the Stripe offer" wrote no fact on version 26)."""
+    assert facts(text) == [(A, "works_at", "Stripe", False)]
+    assert facts("I turned the music down.") == []
