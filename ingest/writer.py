@@ -26,7 +26,15 @@ from graph_schema.entities.names import entity_ref
 from graph_schema.ledger import cypher
 from graph_schema.ledger.disclosure import disclosures_for
 from graph_schema.ledger.records import assertion_out
-from graph_schema.ledger.timeline import Plan, Version, cut_by, governing, plan_write, restated
+from graph_schema.ledger.timeline import (
+    Plan,
+    Version,
+    cut_by,
+    governing,
+    plan_write,
+    restated,
+    spelled,
+)
 from graph_schema.ledger.types import (
     UTTERANCE,
     AssertionOut,
@@ -122,6 +130,37 @@ def prepare(
             )
         )
     return prepared
+
+
+def same_spelling(tx: ManagedTransaction, prepared: list[Prepared]) -> list[Prepared]:
+    """``prepared`` with each value of a many-valued predicate written in another case or
+    spacing than a value its subject holds (in a slot of the same access) moved into that
+    value's slot: "not Jazz" withdraws the "jazz" held (a new user's trial: it was written in a
+    slot of its own, answered 201 and withdrew nothing), and "Jazz" restates it. The value is
+    kept as written; the spelling is compared as everywhere (:func:`spelled`)."""
+    many = [p for p in prepared if p.slot_object is not None and p.item.predicate != UTTERANCE]
+    if not many:
+        return prepared
+    pairs = sorted({(p.item.subject, p.item.predicate) for p in many})
+    held: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+    rows = tx.run(cypher.HELD_VALUES, pairs=[{"subject": s, "predicate": q} for s, q in pairs])
+    for r in rows:
+        spelling = (r["subject"], r["predicate"], spelled(str(r["object"])))
+        held.setdefault(spelling, []).append((r["key"], str(r["object"])))
+    return [_respelled(p, held) for p in prepared]
+
+
+def _respelled(p: Prepared, held: Mapping[tuple[str, str, str], list[tuple[str, str]]]) -> Prepared:
+    if p.slot_object is None or p.item.predicate == UTTERANCE:
+        return p
+    entries = held.get((p.item.subject, p.item.predicate, spelled(p.slot_object)), [])
+    if any(key == p.key for key, _ in entries):
+        return p  # its own slot holds it as written
+    for key, value in entries:
+        same = p.item.model_copy(update={"object": value})
+        if key == slot_key(same, p.predicate, p.access_all):
+            return replace(p, key=key)
+    return p
 
 
 def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared], wall: datetime) -> datetime:
@@ -421,7 +460,10 @@ def _new_version(
     evidence = _evidence_props(p, now)
     shown = {v.id for v in alive if v.shown}
     touched = [vid for vid in plan.touched if vid in shown]
-    superseded = before.id if before is not None and before.id in touched else None
+    # the version that governed now, when this write governs now in its place (a future or
+    # back-filled version that only closes it leaves it governing: no supersession to report)
+    governs_now = p.valid_from <= now and (plan.valid_to is None or now < plan.valid_to)
+    superseded = before.id if before is not None and before.id in touched and governs_now else None
     result = WriteResult(
         assertion=_out(props, evidence, touched), superseded=superseded, closed=touched
     )
@@ -541,6 +583,7 @@ def write_in_tx(
     splits or discloses."""
     if not prepared:
         return []
+    prepared = same_spelling(tx, prepared)
     now = _lock_slots(tx, prepared, utcnow())
     alive = _alive_by_slot(tx, sorted({p.key for p in prepared}), principal.groups)
     results: list[WriteResult] = []

@@ -58,6 +58,20 @@ ORDER BY a.valid_from
 )
 
 
+# The alive values of many-valued slots by subject and predicate, with their slot keys: a
+# value written in another case or spacing than one held joins the held one's slot
+# (ingest.writer.same_spelling).
+HELD_VALUES = stable(
+    """
+UNWIND $pairs AS pair
+MATCH (a:Assertion {subject: pair.subject, predicate: pair.predicate})
+WHERE a.superseded_at IS NULL AND a.object IS NOT NULL
+RETURN DISTINCT a.subject AS subject, a.predicate AS predicate, a.slot_key AS key,
+       a.object AS object
+"""
+)
+
+
 # Times travel as RFC 3339 strings and become datetimes here: the driver encodes a Python
 # datetime in pure Python (~50 us each), and a bulk write carries four per assertion.
 ASSERTION_TIMES = ("valid_from", "valid_to", "closed_at", "recorded_at", "superseded_at")

@@ -51,12 +51,18 @@ def _overlaps(v: Version, start: datetime, end: datetime | None) -> bool:
     return starts_before_end and ends_after_start
 
 
+def reach(alive: list[Version], valid_from: datetime, valid_to: datetime | None) -> datetime | None:
+    """Where a new version from ``valid_from`` ends: its ``valid_to``, or, with none, the start
+    of the next alive version (a back-fill lands in history without displacing it)."""
+    if valid_to is not None:
+        return valid_to
+    later = [v.valid_from for v in alive if v.valid_from > valid_from]
+    return min(later) if later else None
+
+
 def plan_write(alive: list[Version], valid_from: datetime, valid_to: datetime | None) -> Plan:
     """Decide the stamps and remnants for a new version ``[valid_from, valid_to)``."""
-    end = valid_to
-    if end is None:
-        later = [v.valid_from for v in alive if v.valid_from > valid_from]
-        end = min(later) if later else None
+    end = reach(alive, valid_from, valid_to)
     plan = Plan(valid_to=end)
     for v in sorted(alive, key=lambda x: x.valid_from):
         if not _overlaps(v, valid_from, end):
@@ -104,8 +110,11 @@ def cut_by(
 ) -> Version | None:
     """The first alive version of another value than ``named`` that a retraction of a
     one-valued slot naming ``named`` over [valid_from, valid_to) would cut: "not Berlin"
-    withdraws Berlin, never the Paris that holds then (None when it cuts nothing else)."""
+    withdraws Berlin, never the Paris that holds then (None when it cuts nothing else). With
+    no ``valid_to`` it reaches as a write does (:func:`reach`): "not Berlin from July 2023"
+    before "Munich from 2024" withdraws Berlin up to 2024 and cuts no Munich."""
     name = spelled(named)
+    valid_to = reach(alive, valid_from, valid_to)
     for version in alive:
         if not version.polarity or version.object is None or spelled(version.object) == name:
             continue

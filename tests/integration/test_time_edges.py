@@ -1,0 +1,82 @@
+"""Edges of valid time a new user's trial found (time travel over the ledger).
+
+- A back-dated retraction naming the value that held then was refused when a later value of
+  another spelling existed: the check read it as open-ended, though the write ends it at the
+  next version's start (docs/semantics.md, *Slots and versions*).
+- A future-dated version reported the version still governing now as ``superseded``.
+- A retraction of a many-valued value in another case ("not Jazz" after "jazz") answered 201,
+  closed nothing and withdrew nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import Api, assertion
+
+pytestmark = pytest.mark.integration
+
+Y23, JUL23, Y24, Y30 = (
+    "2023-01-01T00:00:00Z",
+    "2023-07-01T00:00:00Z",
+    "2024-01-01T00:00:00Z",
+    "2030-01-01T00:00:00Z",
+)
+
+
+def _objects(api: Api, subject: str, predicate: str, **params: str) -> list[str | None]:
+    body = api.get("/v1/facts", subject=subject, predicate=predicate, **params).json()
+    return [f["object"] for f in body["facts"]]
+
+
+def test_a_back_dated_retraction_of_the_value_then_is_written_up_to_the_next_value(
+    api: dict[str, Api], subject: str
+) -> None:
+    alice = api["alice"]
+    for city, start in (("Berlin", Y23), ("Munich", Y24)):
+        body = assertion(subject, "lives_in", city, valid_from=start)
+        assert alice.post("/v1/assertions", body).status_code == 201
+    left = assertion(subject, "lives_in", "Berlin", polarity=False, valid_from=JUL23)
+    written = alice.post("/v1/assertions", left)
+    assert written.status_code == 201, written.text
+    assert written.json()["assertion"]["valid_to"].startswith("2024-01-01")
+    assert _objects(alice, subject, "lives_in", as_of="2023-03-01T00:00:00Z") == ["Berlin"]
+    assert _objects(alice, subject, "lives_in", as_of="2023-08-01T00:00:00Z") == []
+    assert _objects(alice, subject, "lives_in") == ["Munich"]
+    # over Munich's time it still names another value than the one holding: refused
+    over = assertion(
+        subject, "lives_in", "Berlin", polarity=False, valid_from="2024-06-01T00:00:00Z"
+    )
+    assert alice.post("/v1/assertions", over).status_code == 409
+
+
+def test_a_future_version_supersedes_nothing_now(api: dict[str, Api], subject: str) -> None:
+    alice = api["alice"]
+    rome = alice.post("/v1/assertions", assertion(subject, "lives_in", "Rome", valid_from=Y24))
+    rome_id = rome.json()["assertion"]["id"]
+    milan = alice.post("/v1/assertions", assertion(subject, "lives_in", "Milan", valid_from=Y30))
+    assert milan.status_code == 201, milan.text
+    assert milan.json()["superseded"] is None
+    assert milan.json()["closed"] == [rome_id]
+    assert _objects(alice, subject, "lives_in") == ["Rome"]
+    # a version that governs now in Rome's place reports it
+    oslo = alice.post("/v1/assertions", assertion(subject, "lives_in", "Oslo"))
+    assert oslo.json()["superseded"] == rome_id
+
+
+@pytest.mark.parametrize("spelling", ["Jazz", "JAZZ", " jazz "])
+def test_a_many_valued_retraction_in_another_spelling_withdraws_the_value(
+    api: dict[str, Api], subject: str, spelling: str
+) -> None:
+    alice = api["alice"]
+    liked = alice.post("/v1/assertions", assertion(subject, "likes", "jazz", valid_from=Y23))
+    liked_id = liked.json()["assertion"]["id"]
+    body = assertion(subject, "likes", spelling, polarity=False, valid_from=JUL23)
+    withdrawn = alice.post("/v1/assertions", body)
+    assert withdrawn.status_code == 201, withdrawn.text
+    assert withdrawn.json()["closed"] == [liked_id]
+    assert _objects(alice, subject, "likes") == []
+    assert _objects(alice, subject, "likes", as_of="2023-03-01T00:00:00Z") == ["jazz"]
+    # another value is another slot still
+    other = alice.post("/v1/assertions", assertion(subject, "likes", "jazz funk"))
+    assert other.json()["closed"] == []
