@@ -279,10 +279,15 @@ def _continued(p: Prepared, alive: list[Version]) -> Prepared:
 
 
 def _refuse_cut(
-    tx: ManagedTransaction, alive: list[Version], message: str, now: datetime, groups: list[str]
+    tx: ManagedTransaction,
+    alive: list[Version],
+    message: str,
+    now: datetime,
+    groups: list[str],
+    index: int,
 ) -> NoReturn:
     current = governing(alive, now)
-    details: dict[str, Any] = {"current": None}
+    details: dict[str, Any] = {"current": None, "index": index}
     if current is not None and current.shown:
         details["current"] = _fetch(tx, current.id, groups, now).model_dump(mode="json")
     raise PreconditionFailed(message, details=details)
@@ -539,7 +544,7 @@ class _Step:
         cut = _cuts_another(p, alive)
         if cut is not None:
             if self.withheld is None:
-                _refuse_cut(self.tx, alive, cut, self.now, groups)
+                _refuse_cut(self.tx, alive, cut, self.now, groups, index)
             self.withheld.append((p, cut))
             return None
         if self.caused_by_event is None:

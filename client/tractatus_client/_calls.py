@@ -53,6 +53,11 @@ def time_text(value: Time | None) -> str | None:
     """RFC 3339 text of a time; a naive datetime is refused (the server would refuse it too)."""
     if value is None or isinstance(value, str):
         return value
+    if not isinstance(value, datetime):  # a date is no instant ("as of that day": when?)
+        raise TypeError(
+            f"a time is a datetime with a timezone or RFC 3339 text, not {type(value).__name__}"
+            " (for a day, datetime(2024, 3, 15, tzinfo=UTC))"
+        )
     if value.tzinfo is None or value.utcoffset() is None:
         raise ValueError("naive datetime: give it a timezone (e.g. datetime.now(UTC))")
     return value.isoformat()

@@ -362,6 +362,9 @@ def _http_token(key: str) -> str:
     token = os.environ.get(TOKEN_VARIABLE, "")
     if len(token) < 24:
         raise ValueError(f"the http transport needs {TOKEN_VARIABLE} (at least 24 characters)")
+    if any(c.isspace() for c in token):
+        # a header's value is trimmed in transit: " <token> " could never be sent (a trial)
+        raise ValueError(f"{TOKEN_VARIABLE} must not hold spaces or other whitespace")
     if token == key:
         raise ValueError(f"{TOKEN_VARIABLE} must not be the Tractatus API key")
     return token

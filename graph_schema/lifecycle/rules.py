@@ -162,7 +162,11 @@ def _fact(item: Working, policy: Policy) -> Decision:
 
 
 def _said(item: Working, kept: Sequence[Working]) -> Decision:
-    if any(s.overlaps(k) for s in item.spans for fact in kept for k in fact.spans):
+    """Promoted when a kept fact that every reader of the sentence may read cites an
+    overlapping span: a restricted fact never keeps a public sentence (a red-team trial: the
+    public sentence's tier and transition told everyone a hidden fact cited it)."""
+    readable = [f for f in kept if readers_included(item.clauses, f.clauses)]
+    if any(s.overlaps(k) for s in item.spans for fact in readable for k in fact.spans):
         reason = "states a fact kept from this task (same observation span)"
         return Decision(item.id, Tier.short, Tier.long, Rule.said_supported, reason)
     reason = "states no fact kept from this task"
@@ -194,15 +198,33 @@ def consolidate(items: Sequence[Working], policy: Policy) -> list[Decision]:
         (by_id[d.id] for d in decided.values() if d.promoted), key=lambda i: i.order
     )
     bound = policy.working_memory_bound
-    excess = max(0, len(promotable) - bound)
-    for item in promotable[:excess]:
-        decided[item.id] = _over_bound(item, bound)
-    if excess:
+    over = over_bound(promotable, bound)
+    for item in promotable:
+        if item.id in over:
+            decided[item.id] = _over_bound(item, bound)
+    if over:
         still = [by_id[d.id] for d in decided.values() if d.promoted and not by_id[d.id].said]
-        for item in promotable[excess:]:
-            if item.said and not _said(item, still).promoted:
+        for item in promotable:
+            if item.said and item.id not in over and not _said(item, still).promoted:
                 decided[item.id] = _said(item, still)
     return [decided[item.id] for item in items]
+
+
+def over_bound(promotable: Sequence[Working], bound: int) -> set[str]:
+    """The ids past the bound (``promotable`` in age order): for each reading scope, as many
+    of its own oldest as the promotable items every reader of it may read exceed ``bound``.
+    What is readable more widely is never pushed out by what is more restricted (a red-team
+    trial: a thousand hidden facts discarded a public one, and its transition told everyone
+    so); what a scope's readers see stays within the bound when its own items can make room.
+    The task as a whole may keep more than ``bound``."""
+    over: set[str] = set()
+    scopes: dict[Clauses, list[Working]] = {}
+    for item in promotable:
+        scopes.setdefault(item.clauses, []).append(item)
+    for scope, members in scopes.items():
+        seen = sum(1 for j in promotable if readers_included(scope, j.clauses))
+        over.update(m.id for m in members[: max(0, seen - bound)])
+    return over
 
 
 # --- sleep: ephemeral expiry, dormancy, waking ------------------------------------------------

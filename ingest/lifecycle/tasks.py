@@ -109,9 +109,9 @@ def start_task(
 ) -> tuple[TaskAnswer, bool]:
     """Start the caller's task explicitly; True when it was created. Starting it again with
     the same goal and access is a no-op; with another one, or once ended, it is refused. Its
-    access may only name groups the caller belongs to (unless an admin), like a write's."""
+    access may only name groups the caller belongs to (an admin's too), like a write's."""
     outside = [g for g in request.access if g not in principal.groups]
-    if outside and not principal.is_admin:
+    if outside:
         raise PermissionDenied(
             "access may only name groups the caller belongs to", details={"groups": outside}
         )

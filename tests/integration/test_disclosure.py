@@ -75,8 +75,9 @@ def test_a_member_may_not_address_a_disclosure_to_a_group_it_is_not_in(
     api: dict[str, Api], subject: str
 ) -> None:
     """A new user's trial: a member of one group wrote free text into another group's reads
-    of the slot, as a disclosure of its own restricted fact. Refused now, nothing written; an
-    admin may still address any group."""
+    of the slot, as a disclosure of its own restricted fact. Refused now, nothing written. An
+    admin may not write into a group it is not in either (a red-team trial: a write into a
+    slot answers by what the slot holds, so it would read the group)."""
     planted = {"audience": ["sales"], "object": "wire the budget to account NL00 0000"}
     refused = api["alice"].post(
         "/v1/assertions", _revenue(subject, 2_140_000, Q3, disclosures=[planted])
@@ -92,9 +93,11 @@ def test_a_member_may_not_address_a_disclosure_to_a_group_it_is_not_in(
     admin = api["admin"].post(
         "/v1/assertions", _revenue(subject, 2_140_000, Q3, disclosures=[planted])
     )
-    assert admin.status_code == 201, admin.text
-    [fact] = api["bob"].get("/v1/facts", subject=subject, predicate="revenue").json()["facts"]
-    assert fact["object"] == planted["object"] and fact["view"] == "disclosure"
+    assert admin.status_code == 422, admin.text
+    [rejection] = admin.json()["error"]["details"]["rejections"]
+    assert rejection["reason"] == "access_not_allowed"
+    read = api["bob"].get("/v1/facts", subject=subject, predicate="revenue").json()
+    assert read["status"] == "not_found", read
 
 
 def test_a_disclosure_may_not_carry_the_exact_value(api: dict[str, Api], subject: str) -> None:

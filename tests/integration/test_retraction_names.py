@@ -36,6 +36,7 @@ def test_a_retraction_naming_another_value_is_refused_and_changes_nothing(
     assert error["code"] == "precondition_failed"
     assert "'Berlin'" in error["message"] and "'Paris'" in error["message"]
     assert error["details"]["current"]["object"] == "Paris"
+    assert error["details"]["index"] == 0
     assert _lives(alice, subject) == ["Paris"]
     history = alice.get("/v1/facts/history", subject=subject, predicate="lives_in").json()
     assert [v["object"] for v in history["versions"]] == ["Paris"]

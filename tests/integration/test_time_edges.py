@@ -80,3 +80,25 @@ def test_a_many_valued_retraction_in_another_spelling_withdraws_the_value(
     # another value is another slot still
     other = alice.post("/v1/assertions", assertion(subject, "likes", "jazz funk"))
     assert other.json()["closed"] == []
+
+
+def test_an_admin_cannot_probe_a_group_it_cannot_read_by_writing_into_it(
+    api: dict[str, Api], subject: str
+) -> None:
+    """A red-team trial: an admin wrote into a group's slot (admins could write into any group)
+    with a guessed value and a precondition; which item of the refused batch was named told
+    whether the hidden value was the guess. An admin writes into its own groups only now: the
+    guess is refused before any slot is read, the same for the right and the wrong value."""
+    alice, admin = api["alice"], api["admin"]
+    hidden = assertion(subject, "allergic_to", "penicillin", access=["finance"])
+    assert alice.post("/v1/assertions", hidden).status_code == 201
+    answers = []
+    for guess in ("penicillin", "peanuts"):
+        probe = assertion(subject, "allergic_to", guess, access=["finance"], expected_current=None)
+        refused = admin.post("/v1/assertions", probe)
+        assert refused.status_code == 422, refused.text
+        error = refused.json()["error"]
+        answers.append((error["code"], error["details"]["rejections"][0]["reason"]))
+    assert answers[0] == answers[1] == ("rejected", "access_not_allowed")
+    history = alice.get("/v1/facts/history", subject=subject, predicate="allergic_to").json()
+    assert [v["object"] for v in history["versions"]] == ["penicillin"]

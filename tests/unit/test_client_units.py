@@ -190,3 +190,27 @@ def test_a_batch_of_observations_gets_the_defaults_of_the_one_text_form() -> Non
     assert first["idempotency_key"] != second["idempotency_key"]
     one = _calls.observation_body("I moved", speaker="Nadia")
     assert "assertions" not in one and one["source_kind"] == "user_stated"
+
+
+def test_a_date_is_refused_as_a_time_with_a_clear_error() -> None:
+    """A new user's trial: ``as_of=date(2024, 3, 15)`` raised AttributeError ('tzinfo')."""
+    import datetime as dt
+
+    with pytest.raises(TypeError, match="datetime with a timezone"):
+        _calls.time_text(dt.date(2024, 3, 15))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="naive"):
+        _calls.time_text(dt.datetime(2024, 3, 15))
+    assert _calls.time_text(dt.datetime(2024, 3, 15, tzinfo=dt.UTC)) == "2024-03-15T00:00:00+00:00"
+
+
+def test_the_mcp_http_token_may_hold_no_whitespace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A red-team trial: a token padded with spaces passed the checks, and no client could ever
+    send it (a header's value is trimmed): every request was 401."""
+    from tractatus_client import mcp_server
+
+    token = "m" * 30
+    monkeypatch.setenv(mcp_server.TOKEN_VARIABLE, f" {token} ")
+    with pytest.raises(ValueError, match="whitespace"):
+        mcp_server._http_token("tr_key")
+    monkeypatch.setenv(mcp_server.TOKEN_VARIABLE, token)
+    assert mcp_server._http_token("tr_key") == token

@@ -189,3 +189,27 @@ def test_waking_and_expiry() -> None:
     assert expired is not None and expired.rule is Rule.ephemeral_expired
     in_a_task = _resting(written_tier=Tier.short, tier=Tier.short, task_id="t")
     assert rest(in_a_task, T0 + timedelta(days=999), POLICY) is None
+
+
+def test_a_restricted_fact_keeps_no_public_sentence() -> None:
+    """A red-team trial: a public sentence was kept (``said_supported``) because a restricted
+    fact cited it, and every reader saw its tier and transition."""
+    hidden = _item(1, spans=(Span("o1", 0, 20),), clauses=clauses(["hr"], []))
+    said = _item(2, predicate="said", confidence=1.0, spans=(Span("o1", 0, 20),))
+    assert _decide([hidden, said])["a002"] is Rule.said_unsupported
+    hidden_said = _item(2, predicate="said", spans=(Span("o1", 0, 20),), clauses=hidden.clauses)
+    assert _decide([hidden, hidden_said])["a002"] is Rule.said_supported
+
+
+def test_restricted_facts_never_push_a_public_one_past_the_bound() -> None:
+    """A red-team trial: a thousand hidden promotable facts discarded the one public fact of
+    the task (``over_bound``), visible to every reader."""
+    policy = Policy(working_memory_bound=2)
+    public = _item(0)
+    hidden = [_item(n, clauses=clauses(["hr"], [])) for n in range(1, 5)]
+    decided = _decide([public, *hidden], policy)
+    assert decided["a000"] is Rule.verified
+    # the hidden scope's readers see the public fact too: three of the four hidden go
+    assert [decided[f"a{n:03d}"] for n in range(1, 5)] == [Rule.over_bound] * 3 + [
+        Rule.verified
+    ]
