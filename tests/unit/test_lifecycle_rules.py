@@ -210,6 +210,4 @@ def test_restricted_facts_never_push_a_public_one_past_the_bound() -> None:
     decided = _decide([public, *hidden], policy)
     assert decided["a000"] is Rule.verified
     # the hidden scope's readers see the public fact too: three of the four hidden go
-    assert [decided[f"a{n:03d}"] for n in range(1, 5)] == [Rule.over_bound] * 3 + [
-        Rule.verified
-    ]
+    assert [decided[f"a{n:03d}"] for n in range(1, 5)] == [Rule.over_bound] * 3 + [Rule.verified]
