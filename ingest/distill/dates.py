@@ -179,18 +179,28 @@ def _month_name(p: Phrase, today: date, future: bool) -> When:
 
 def _month_day(p: Phrase, today: date, future: bool) -> When:
     if p.month:
-        day = date(today.year, p.month, p.n)
-        if future and day < today:
-            day = date(today.year + 1, p.month, p.n)
-        elif not future and day > today:
-            day = date(today.year - 1, p.month, p.n)
-        return When("day", day)
+        return When("day", _nearest_day(p.month, p.n, today, future))
     month = date(today.year, today.month, 1)
     if future and p.n < today.day:
         month = _add_months(month, 1)
     elif not future and p.n > today.day:
         month = _add_months(month, -1)
     return When("day", month.replace(day=p.n))
+
+
+def _nearest_day(month: int, day: int, today: date, future: bool) -> date:
+    """The most recent ``month``/``day`` (the next one when ``future``), the years tried one
+    by one: "on February 29" said in March 2025 is 2024-02-29 (a new user's trial: left
+    open, as a February 29th of 2025 does not exist). ValueError when none is near."""
+    step = 1 if future else -1
+    for year in range(today.year - (1 if future else 0), today.year + 9 * step, step):
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            continue
+        if (found >= today) if future else (found <= today):
+            return found
+    raise ValueError(f"no {month}/{day} near {today}")
 
 
 def _year_number(p: Phrase, _today: date, _future: bool) -> When:
@@ -245,6 +255,10 @@ def _weekday_number(word: str) -> int:
 
 
 _ORD = r"(?P<day>[12]?\d|3[01])(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+# the preposition before a dated phrase, kept in it so that the longer phrase wins over "in
+# March" or "of 2026" starting at the same word
+_BY = r"(?:(?:in|on|since|from|by|as\s+of|of|back\s+in)\s+)?"
 
 _EN_FIXED: Final = {
     "the day before yesterday": ("day", -2),
@@ -306,6 +320,19 @@ _EN_PATTERNS: Final = (
     ("day_month", re.compile(rf"\b(?:the\s+)?{_ORD}\s+(?:of\s+)?{_MONTH}\b", re.I)),
     ("ordinal", re.compile(r"\bon\s+the\s+(?P<day>[12]?\d|3[01])(?:st|nd|rd|th)\b", re.I)),
     ("month_name", re.compile(rf"\b(?P<rel>in|last|next|this|since)\s+{_MONTH}\b", re.I)),
+    # a month or a day with its year ("in March 2023", "on March 3, 2023", "3 March 2023",
+    # "2023-03-03"): that year, never the most recent such month (a new user's trial: "in
+    # March 2023" said in May 2024 was dated March 2024, "in May 2022" not at all)
+    ("month_year", re.compile(rf"\b{_BY}{_MONTH}\s+(?:of\s+)?{_YEAR}\b", re.I)),
+    ("month_day_year", re.compile(rf"\b{_BY}{_MONTH}\s+{_ORD},?\s+{_YEAR}\b", re.I)),
+    (
+        "day_month_year",
+        re.compile(rf"\b{_BY}(?:the\s+)?{_ORD}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.I),
+    ),
+    (
+        "iso_date",
+        re.compile(rf"\b{_BY}{_YEAR}-(?P<mm>0[1-9]|1[0-2])-(?P<day>0[1-9]|[12]\d|3[01])\b", re.I),
+    ),
     ("year_number", re.compile(r"\b(?:in|since|of|back in)\s+(?P<year>(?:19|20)\d\d)\b", re.I)),
 )
 
@@ -338,6 +365,11 @@ def _english(kind: str, m: re.Match[str]) -> Phrase | None:
         return Phrase(
             *base, "weekday", _weekday_number(m.group("wd")), "bare" if rel == "on" else rel
         )
+    if kind in ("month_year", "month_day_year", "day_month_year", "iso_date"):
+        year = int(m.group("year"))
+        month = int(m.group("mm")) if kind == "iso_date" else _month_number(m.group("mon"))
+        day = 0 if kind == "month_year" else int(m.group("day"))
+        return Phrase(*base, "year_month", year, "abs", month=month, day=day)
     if kind in ("month_day", "day_month"):
         return Phrase(*base, "month_day", int(m.group("day")), month=_month_number(m.group("mon")))
     if kind == "ordinal":

@@ -123,7 +123,8 @@ SAID_CONFIDENCE = 1.0
 # trials, words in quotation marks someone's as said (no fact), a wish ("I wish I lived in
 # X") and a world not this one ("in another life") no fact, a verb undone later in its
 # sentence ("accepted ... but then declined it") nothing, an offer declined the employer
-# withdrawn, chat's "rn" / "btw" / "atm" no part of a value
+# withdrawn, chat's "rn" / "btw" / "atm" no part of a value, a month or day with its year
+# that year ("in March 2023"), February 29 the most recent one that exists
 DISTILLER_VERSION = "27"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(

@@ -129,3 +129,27 @@ def test_times_resolve_in_the_speakers_offset() -> None:
     assert in_offset(local("2024-01-01T15:30:00Z"), "+08:00") == "2024-01-01T23:30:00+08:00"
     when = find_times("我上周六去参加了马拉松")[0].resolve(at.date())
     assert when is not None and when.valid_from(at).isoformat() == "2023-12-30T00:00:00+08:00"
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("I moved to Riga in March 2023.", "2023-03"),
+        ("In March 2023 I moved to Riga.", "2023-03"),
+        ("I moved to Riga in May 2022.", "2022-05"),
+        ("I moved to Riga on March 3, 2023.", "2023-03-03"),
+        ("the 3rd of March 2023", "2023-03-03"),
+        ("spent $31,200 as of 2026-11-10.", "2026-11-10"),
+        ("since January 2020", "2020-01"),
+    ],
+)
+def test_a_month_or_day_with_its_year_is_that_year(text: str, label: str) -> None:
+    """A new user's trial: "in March 2023" said in May 2024 was March 2024 (the most recent
+    March), "in May 2022" no time at all; a year written is that year."""
+    assert resolve(text, date(2024, 5, 10)) == label
+
+
+def test_february_29_is_the_most_recent_or_next_one() -> None:
+    """A new user's trial: "on February 29" said in March 2025 was left open."""
+    assert resolve("I moved on February 29.", date(2025, 3, 1)) == "2024-02-29"
+    assert resolve("I move on February 29.", date(2026, 3, 1), future=True) == "2028-02-29"
