@@ -157,7 +157,8 @@ def _write(
         raise _CausesRefused(problems)
     working = enter_tasks(tx, principal, _task_writes(event, prepared), bound=bound)
     event_id = new_id()
-    props = _event_props(event, event_id=event_id, now=utcnow(), principal=principal)
+    prepared, now = writer.begin(tx, prepared) if prepared else (prepared, utcnow())
+    props = _event_props(event, event_id=event_id, now=now, principal=principal)
     linked = tx.run(
         q.CREATE_EVENT,
         task_key=task_key(principal.id, event.task_id),
@@ -167,7 +168,7 @@ def _write(
     if linked != len(causes):
         raise TractatusError("a cause vanished while the event was written")
     results = writer.write_in_tx(
-        tx, prepared, principal=principal, caused_by_event=event_id, working=working
+        tx, prepared, principal=principal, caused_by_event=event_id, working=working, begun=now
     )
     out = EventOut.model_validate(
         {

@@ -562,6 +562,16 @@ class _Step:
         )
 
 
+def begin(tx: ManagedTransaction, prepared: list[Prepared]) -> tuple[list[Prepared], datetime]:
+    """The batch in its slots (:func:`same_spelling`), those slots locked, and its record
+    time: later than every stamp in them. An event takes it before writing its step, so the
+    step and the facts it wrote have one record time (a new user's trial: the step was
+    recorded a few milliseconds before its facts, and a read known at the step's record time
+    saw the step without them)."""
+    prepared = same_spelling(tx, prepared)
+    return prepared, _lock_slots(tx, prepared, utcnow())
+
+
 def write_in_tx(
     tx: ManagedTransaction,
     prepared: list[Prepared],
@@ -570,6 +580,7 @@ def write_in_tx(
     caused_by_event: str | None = None,
     working: Mapping[str, WorkingMemory] | None = None,
     withheld: list[tuple[Prepared, str]] | None = None,
+    begun: datetime | None = None,
 ) -> list[WriteResult]:
     """Write a validated batch inside an open write transaction (used by events too).
 
@@ -585,11 +596,14 @@ def write_in_tx(
     The slots are locked and their alive versions read once for the whole batch; each write
     then updates that picture in memory. Plain writes (see :func:`_batched`) go out together,
     so a batch costs a handful of statements plus a few for each write that supersedes,
-    splits or discloses."""
+    splits or discloses. ``begun``: the record time :func:`begin` gave, the slots of this
+    ``prepared`` (as it returned them) already locked."""
     if not prepared:
         return []
-    prepared = same_spelling(tx, prepared)
-    now = _lock_slots(tx, prepared, utcnow())
+    if begun is None:
+        prepared, now = begin(tx, prepared)
+    else:
+        now = begun
     alive = _alive_by_slot(tx, sorted({p.key for p in prepared}), principal.groups)
     results: list[WriteResult] = []
     pending = _Pending()

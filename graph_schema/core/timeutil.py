@@ -22,11 +22,17 @@ RFC3339_PATTERN = (
     r"(\.[0-9]{1,9})?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
 )
 _RFC3339 = re.compile(RFC3339_PATTERN)
+_ANY_YEAR = re.compile("^[0-9]{4}" + RFC3339_PATTERN[RFC3339_PATTERN.index(")") + 1 :])
 _FRACTION = re.compile(r"\.([0-9]+)")
 
 
 def parse_rfc3339(value: str) -> datetime:
     """Parse an RFC 3339 timestamp; refuse anything without an offset or in another format."""
+    if isinstance(value, str) and _ANY_YEAR.fullmatch(value) and not _RFC3339.fullmatch(value):
+        # a new user's trial: "9999-01-01T00:00:00Z" was told it was no RFC 3339 timestamp
+        raise ValueError(
+            f"the year must be 0002 to 9998 (a stored time keeps a year of margin): {value!r}"
+        )
     if not isinstance(value, str) or not _RFC3339.fullmatch(value):
         raise ValueError(
             f"not an RFC 3339 timestamp with offset (e.g. 2026-06-01T09:00:00+00:00): {value!r}"

@@ -173,6 +173,11 @@ def test_the_write_answers_with_the_event_and_its_assertions(story: dict[str, An
     assert (
         paid["assertions"][0]["superseded"] == story["steps"][4]["assertions"][0]["assertion"]["id"]
     )
+    # one transaction, one record time: the step and every fact it wrote (a new user's trial:
+    # the step was recorded before its facts, so a read known at its time missed them)
+    for step in story["steps"]:
+        times = {r["assertion"]["recorded_at"] for r in step["assertions"]}
+        assert times <= {step["event"]["recorded_at"]}, step["event"]["action"]
 
 
 def test_why_replays_the_whole_chain_back_to_the_user(
