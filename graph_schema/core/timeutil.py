@@ -31,7 +31,8 @@ def parse_rfc3339(value: str) -> datetime:
     if isinstance(value, str) and _ANY_YEAR.fullmatch(value) and not _RFC3339.fullmatch(value):
         # a new user's trial: "9999-01-01T00:00:00Z" was told it was no RFC 3339 timestamp
         raise ValueError(
-            f"the year must be 0002 to 9998 (a stored time keeps a year of margin): {value!r}"
+            f"an RFC 3339 timestamp here has a year from 0002 to 9998 (a stored time keeps a year"
+            f" of margin): {value!r}"
         )
     if not isinstance(value, str) or not _RFC3339.fullmatch(value):
         raise ValueError(
