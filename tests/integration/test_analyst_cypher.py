@@ -249,3 +249,13 @@ def test_procedures(driver: Driver, api: dict[str, Api]) -> None:
     assert row["steps"] == [trigger, "reserve", "charge_card"] and row["support"] == 3
     paths = _run(driver, "procedure_tasks", trigger=trigger)
     assert len(paths) == 9  # each task's first step alone, then with one and two steps after
+
+
+def test_why_fact_answers_a_fact_no_step_wrote(driver: Driver, api: dict[str, Api]) -> None:
+    """An operator's trial: a fact written by POST /v1/assertions had no row, though
+    GET /v1/facts/why answered it; it is current with an empty chain."""
+    subject = f"user:{uuid.uuid4().hex[:8]}"
+    written = api["public"].post("/v1/assertions", assertion(subject, "tech_stack", "React"))
+    assert written.status_code == 201, written.text
+    [row] = _run(driver, "why_fact", subject=subject, predicate="tech_stack")
+    assert (row["object"], row["chain"], row["states"]) == ("React", [], [])

@@ -235,3 +235,13 @@ def test_the_runtime_serves_the_guide_to_the_browser_only() -> None:
     conf = settings.conf_file.read_text("utf-8")
     assert "browser.remote_content_hostname_whitelist=127.0.0.1,localhost" in conf
     assert f";play {settings.guide_base}/{GUIDE_FILE}" in conf
+
+
+def test_why_current_draws_a_fact_no_step_wrote(driver: Driver, api: dict[str, Api]) -> None:
+    """An operator's trial: a fact written by POST /v1/assertions drew nothing."""
+    subject = f"user:{uuid.uuid4().hex[:8]}"
+    written = api["public"].post("/v1/assertions", assertion(subject, "tech_stack", "React"))
+    assert written.status_code == 201, written.text
+    [row] = _run(driver, "why_current", subject=subject, predicate="tech_stack")
+    assert row["fact"]["object"] == "React"
+    assert (row["written"], row["effect"], row["earlier"]) == (None, None, None)
