@@ -68,6 +68,16 @@ _PERSON_HEADS = (
     (re.compile(rf"^\s*(?i:where\s+(?:does|do))\s+{_NAME}\s+(?i:{_NOW}live)\b"), "lives_in"),
     (re.compile(rf"^\s*(?i:where\s+is)\s+{_NAME}\s+(?i:{_NOW}living)\b"), "lives_in"),
 )
+# the same asked in the first person, as a user asks an assistant ("where do I live?"): the
+# speaker's own fact, never a relative's ("Nora/sister lives_in Oslo"; a new user's trial
+# ranked the sister's city first, the user's fifth)
+_SELF_HEADS = (
+    (re.compile(rf"^\s*where\s+do\s+i\s+{_NOW}work\b(?!\s+out)", re.I), "works_at"),
+    (re.compile(rf"^\s*where\s+am\s+i\s+{_NOW}working\b(?!\s+out)", re.I), "works_at"),
+    (re.compile(rf"^\s*(?:who|which\s+company)\s+do\s+i\s+{_NOW}work\s+for\b", re.I), "works_at"),
+    (re.compile(rf"^\s*where\s+do\s+i\s+{_NOW}live\b", re.I), "lives_in"),
+    (re.compile(rf"^\s*where\s+am\s+i\s+{_NOW}living\b", re.I), "lives_in"),
+)
 _NOT_NOW = re.compile(r"\b(?:before|previous|previously|originally|first|used\s+to)\b", re.I)
 
 
@@ -87,6 +97,7 @@ class Asked:
     predicate: str
     thing: tuple[str, ...]
     of_object: bool = False
+    of_self: bool = False  # the first person: the speaker's own fact, no relative's
 
 
 def asked(query: str) -> Asked | None:
@@ -97,6 +108,9 @@ def asked(query: str) -> Asked | None:
         if head.search(query):
             terms = thing_terms(query)
             return Asked(predicate, tuple(terms)) if terms else None
+    for shape, own_predicate in _SELF_HEADS:
+        if shape.search(query):
+            return Asked(own_predicate, (), of_self=True)
     for shape, person_predicate in _PERSON_HEADS:
         found = shape.search(query)
         if found is not None:
@@ -114,6 +128,10 @@ def holds(records: Sequence[Mapping[str, Any]], question: Asked) -> bool:
     for record in records:
         a = record["assertion"]
         if a["predicate"] != question.predicate or a.get("polarity") is False:
+            continue
+        if question.of_self:
+            if "/" not in str(a["subject"]):
+                return True  # "Nora/sister" is a relative of the speaker, not the speaker
             continue
         if question.of_object:
             unheld = unheld_in(list(question.thing), [str(a["object"])])

@@ -30,6 +30,7 @@ from graph_schema.recall.query import (
     is_question,
     names_in_query,
     not_compared,
+    numbered_thing,
     time_windows,
 )
 
@@ -302,7 +303,7 @@ def named_person(ranked: Sequence[Scored], text: str, config: FusionConfig) -> s
     compares with ("Who handled X before Sana?") is not the one asked about."""
     if not config.enabled("person"):
         return None
-    speakers = {s.speaker for s in ranked if s.speaker}
+    speakers = {s.speaker for s in ranked if s.speaker and not numbered_thing(s.speaker)}
     named = names_in_query(not_compared(text), speakers, people=True)
     return next(iter(named)) if len(named) == 1 else None
 

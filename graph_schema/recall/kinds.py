@@ -45,6 +45,11 @@ _HAS = re.compile(r"\b(?:have|has|had)\s+(?:a|an|any)\s+([a-z]+)")
 _POSSESSED = re.compile(
     r"\b[A-Z][\w-]*['\u2019]s?\s+(?:(?:new|old|first|second|pet|own|little|only)\s+)?([a-z]+)"
 )
+# the asker's own: "what's my brother's name?", "what is the name of my brother?" (a new
+# user's trial of an assistant: "do I have a brother?" was read, these two were not)
+_MINE = re.compile(
+    r"\bmy\s+(?:(?:new|old|first|second|pet|own|little|only|older|younger|big)\s+)?([a-z]+)"
+)
 # a kind narrowed by the word before it to things known by their names, which no word list
 # holds: "What programming language is the team moving to?" is answered by "Rust"
 _NAMED_BY_TITLES = {
@@ -98,6 +103,7 @@ class Kinds:
         words += [m.group(1) for m in _COUNTED.finditer(lower)]
         words += [m.group(1) for m in _HAS.finditer(lower)]
         words += [m.group(1) for m in _POSSESSED.finditer(query)]
+        words += [m.group(1) for m in _MINE.finditer(lower)]
         kinds = (self.asked.get(w) or self.asked.get(self.singular(w)) for w in words)
         return list(dict.fromkeys(k for k in kinds if k is not None))
 

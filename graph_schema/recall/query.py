@@ -305,14 +305,30 @@ def mentions_time(text: str) -> bool:
 
 
 def name_keys(name: str) -> set[str]:
-    """How a speaker or subject can be named in a query: ``user:alice`` -> {user:alice, alice}."""
+    """How a speaker or subject can be named in a query: ``user:alice`` -> {user:alice, alice}.
+    The namespace before a colon names nothing ("user", "svc"), and the letters of a numbered
+    identifier are no key alone ("INC" of ``inc:INC-4411``: a new user's trial read "Who
+    handled INC-4437?" as a question about INC-4411)."""
     lowered = name.strip().lower()
     keys = {lowered}
     for sep in (":", "/", "@"):
         if sep in lowered:
             keys.add(lowered.rsplit(sep, 1)[-1])
-    keys.update(w for w in words(lowered) if len(w) > 2)
+    named = lowered.split(":", 1)[1] if ":" in lowered else lowered
+    numbered = {w for n in _NUMBERED.findall(named) for w in words(n)}
+    keys.update(w for w in words(named) if len(w) > 2 and (w not in numbered or w.isdigit()))
     return {k for k in keys if k and k not in STOP_WORDS}
+
+
+# an identifier with a number ("inc-4411", "plat-201", "v2-rc1")
+_NUMBERED = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*-\d[a-z0-9-]*|[a-z]+\d[a-z0-9-]*")
+
+
+def numbered_thing(name: str) -> bool:
+    """Whether a speaker or subject is a numbered thing (an incident, a ticket: ``inc:INC-4411``),
+    never the person a question is about."""
+    last = name.strip().lower().rsplit(":", 1)[-1]
+    return any(c.isdigit() for c in last)
 
 
 def without_name(query: str, name: str) -> list[str]:

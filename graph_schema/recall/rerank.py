@@ -42,6 +42,7 @@ conversation turn (``--facts``), ``LEXICAL_WEIGHTS`` for a query without a vecto
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -356,9 +357,9 @@ def reorder(
     if config.enabled("rerank"):
         fused = rerank(fused, text, config, weights)
     if config.enabled("present") and asks_present(text):
-        fused = present_first(fused, content_terms(text))
+        fused = present_first(fused, content_terms(text), codes_in(text))
     elif config.enabled("past") and asks_past(text):
-        fused = past_first(fused, content_terms(text))
+        fused = past_first(fused, content_terms(text), codes_in(text))
     if config.enabled("asked_kind"):
         fused = kind_first(fused, kinds.table().asked_in(text))
     return fused
@@ -371,7 +372,24 @@ PRESENT_DEPTH = 5  # the best groups among which a question about the present pr
 SAME_THING = 0.3
 
 
-def present_first(ranked: list[Scored], terms: Sequence[str] = ()) -> list[Scored]:
+# a code of letters and digits joined by hyphens ("INC-4452", "PLAT-201"): it names one thing
+_CODE = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[^\W\d_])\w+(?:-\w+)+(?![\w-])")
+
+
+def codes_in(text: str) -> tuple[str, ...]:
+    """The codes a question names ("What is the status of INC-4452 now?": INC-4452)."""
+    return tuple(dict.fromkeys(c.lower() for c in _CODE.findall(text)))
+
+
+def holds_codes(s: Scored, codes: Sequence[str]) -> bool:
+    """Whether a group's texts name every code of ``codes`` whole."""
+    joined = " ".join([*s.texts, s.turn or ""]).lower()
+    return all(re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", joined) for c in codes)
+
+
+def present_first(
+    ranked: list[Scored], terms: Sequence[str] = (), codes: Sequence[str] = ()
+) -> list[Scored]:
     """Step 6, for a question about the present ("Where does Nadia live now?"): the groups of
     the best PRESENT_DEPTH that score at least NEAR_TIE of the best, or SAME_THING of it and
     speak of the same thing as the best (:func:`same_thing`; ``terms``: the question's, which
@@ -380,22 +398,30 @@ def present_first(ranked: list[Scored], terms: Sequence[str] = ()) -> list[Score
     says how things stand ("I live in Kreuzberg" in March, "we moved to Neukölln" in July;
     "She's put me on amlodipine 5mg" in January, "the amlodipine made my ankles swell, she
     switched me to losartan" in March); a group moved up carries the boost ``present``.
-    Scores are left as they are."""
-    return _in_time(ranked, terms, "present")
+    Scores are left as they are. ``codes``: the question's (:func:`codes_in`); a group that
+    does not name them all is no answer about the thing they number, so it is not moved (a
+    new user's trial: "What is the status of INC-4452 now?" put INC-4460's newer status
+    first)."""
+    return _in_time(ranked, terms, "present", codes)
 
 
-def past_first(ranked: list[Scored], terms: Sequence[str] = ()) -> list[Scored]:
+def past_first(
+    ranked: list[Scored], terms: Sequence[str] = (), codes: Sequence[str] = ()
+) -> list[Scored]:
     """Step 6 for a question about how things stood before a change ("What was the rent
     before the landlord put it up?", "Who was originally going to water the greenhouse?"):
     the groups :func:`present_first` would move, oldest first. Of two statements nearly tied
     as answers, or an earlier one about the thing the best answer is about, the older one
     says how things stood ("£520 each a month" before "he's putting the rent up to £545").
     A group moved up carries the boost ``past``. Scores are left as they are."""
-    return _in_time(ranked, terms, "past")
+    return _in_time(ranked, terms, "past", codes)
 
 
 def _in_time(
-    ranked: list[Scored], terms: Sequence[str], boost: Literal["present", "past"]
+    ranked: list[Scored],
+    terms: Sequence[str],
+    boost: Literal["present", "past"],
+    codes: Sequence[str] = (),
 ) -> list[Scored]:
     """:func:`present_first` (newest first) or :func:`past_first` (oldest first)."""
     head = ranked[:PRESENT_DEPTH]
@@ -406,7 +432,7 @@ def _in_time(
 
     def eligible(s: Scored) -> bool:
         near = _value(s) >= NEAR_TIE * best or bool(about(s))  # the best is its own tie
-        return s.occurred_at is not None and near
+        return s.occurred_at is not None and near and holds_codes(s, codes)
 
     def in_order(tied: list[Scored]) -> list[Scored]:
         return sorted(tied, key=lambda s: s.occurred_at or first, reverse=boost == "present")

@@ -93,3 +93,31 @@ def test_a_practice_given_up_answers_a_still_question() -> None:
     order = facts_asked.fact_first(ranked, records, question)
     assert [s.gid for s in order] == ["c", "a", "b"]
     assert order[0].boosts == ["fact"]
+
+
+@pytest.mark.parametrize(
+    ("query", "predicate"),
+    [
+        ("where do I live?", "lives_in"),
+        ("Where do I live now?", "lives_in"),
+        ("where am I living these days", "lives_in"),
+        ("where do I work?", "works_at"),
+        ("Who do I work for now?", "works_at"),
+    ],
+)
+def test_a_question_in_the_first_person_asks_for_the_speakers_own_fact(
+    query: str, predicate: str
+) -> None:
+    """A new user's trial of a personal assistant: "where do I live now?" ranked the
+    sister's city first (a newer near tie) and the user's own current city fifth."""
+    assert facts_asked.asked(query) == Asked(predicate, (), of_self=True)
+    assert facts_asked.asked("where did I live before Bristol?") is None
+    ranked = [Scored("a", 3.0), Scored("b", 2.0), Scored("c", 1.0)]
+    records = {
+        "a": [record("maya/sister", predicate, "Oslo")],  # a relative's
+        "b": [record("maya", "said", "if I won the lottery I'd live in Lisbon")],
+        "c": [record("maya", predicate, "Bristol")],
+    }
+    question = facts_asked.asked(query)
+    assert question is not None
+    assert [s.gid for s in facts_asked.fact_first(ranked, records, question)] == ["c", "a", "b"]

@@ -8,13 +8,14 @@ import pytest
 from pydantic import ValidationError
 
 from graph_schema.recall import fusion
-from graph_schema.recall.fusion import Candidate, FusionConfig
+from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
 from graph_schema.recall.query import (
     content_terms,
     coverage,
     escape_lucene,
     found_terms,
     lucene_terms,
+    name_keys,
     names_in_query,
     own_sentences,
     sentences_of,
@@ -445,3 +446,21 @@ def test_the_status_reads_the_others_statements_the_same_way_as_the_persons() ->
     tool.add(fusion.Scored("g4", speaker="tool:ci"), [inferred], query, 0.9)
     named = tool.named()
     assert named is not None and named.others_relevance is None
+
+
+def test_a_namespace_and_the_letters_of_a_code_are_no_name() -> None:
+    """A new user's trial: "Who handled INC-4437 on the payments team?" named the subject
+    ``inc:INC-4411`` by its letters "INC" (and ``svc:x`` was named by "svc")."""
+    assert name_keys("h3-inc:INC-4411") == {"h3-inc:inc-4411", "inc-4411", "4411"}
+    assert name_keys("user:alice") == {"user:alice", "alice"}
+    assert "caroline" in name_keys("Caroline/sister")
+    assert names_in_query("Who handled INC-4437?", {"h3-inc:INC-4411"}) == set()
+    assert names_in_query("How was INC-4411 resolved?", {"h3-inc:INC-4411"}) == {"h3-inc:INC-4411"}
+
+
+def test_a_numbered_thing_is_never_the_person_asked_about() -> None:
+    ranked = [Scored(gid="a", speaker="h3-inc:INC-4411"), Scored(gid="b", speaker="h3-agent")]
+    config = FusionConfig()
+    assert fusion.named_person(ranked, "What was the latency during INC-4411?", config) is None
+    people = [Scored(gid="c", speaker="Ravi"), *ranked]
+    assert fusion.named_person(people, "When is Ravi leaving INC-4411?", config) == "Ravi"

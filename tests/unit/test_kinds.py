@@ -44,6 +44,10 @@ from graph_schema.recall import kinds
         ("Has Inês had any pets?", ["animal"]),
         ("How many times did Jon go there?", []),
         ("What did Caroline have a chance to do?", []),
+        # the asker's own (a new user's trial of an assistant)
+        ("what's my brother's name?", ["brother"]),
+        ("what is the name of my brother?", ["brother"]),
+        ("what is my job title?", []),
     ],
 )  # fmt: skip
 def test_the_kinds_a_question_asks_for(query: str, asked: list[str]) -> None:

@@ -450,3 +450,19 @@ def test_a_statement_is_a_persons_or_an_older_groups_of_no_kind() -> None:
     assert not rerank.at_work(Scored("g2", speaker="Maggie"))
     for kind in ("document", "tool_returned", "agent_inferred"):
         assert rerank.at_work(Scored("g3", speaker="NorthCask", source_kind=kind))
+
+
+def test_a_present_question_naming_a_code_moves_no_group_about_another() -> None:
+    """A new user's trial of an agent's incident notes: "What is the status of INC-4452 now?"
+    put INC-4460's newer status (a near tie) above "INC-4452 resolved ..."."""
+    question = "What is the status of INC-4452 now?"
+    resolved = _said("resolved", 0.0606, when(2026, 11, 24), "INC-4452 resolved by a fix.")
+    other = _said("other", 0.0550, when(2026, 11, 26), "h3-inc:INC-4460 status investigating")
+    opened = _said("opened", 0.0500, when(2026, 11, 23), "INC-4452 opened: lagging.")
+    codes = rerank.codes_in(question)
+    assert codes == ("inc-4452",)
+    ranked = rerank.present_first([resolved, other, opened], content_terms(question), codes)
+    assert [s.gid for s in ranked] == ["resolved", "opened", "other"]
+    assert "present" not in other.boosts
+    without = rerank.present_first([resolved, other, opened], content_terms(question))
+    assert without[0].gid == "other"  # what it did before
