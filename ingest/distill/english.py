@@ -210,6 +210,18 @@ def relative_of(token: Token, speaker: str) -> tuple[str, str] | None:
     return predicate, relative_id(speaker, role, name_of(token))
 
 
+def full_name(token: Token) -> str:
+    """A person's name with the names before it ("Marek Zielinski", version 27: a new user's
+    trial wrote "Marek Zielinski takes over the payments API" as owner "Zielinski")."""
+    first = token
+    while first.i > 0:
+        before = token.doc[first.i - 1]
+        if before.pos_ != "PROPN" or before.dep_ != "compound" or before.head.i != token.i:
+            break
+        first = before
+    return token.doc[first.i : token.i + 1].text
+
+
 def resolve_subject(token: Token, speaker: str) -> Who | None:
     """The speaker (I, we), a possessed relative (my dad), a named person or a thing."""
     if first_person(token) or (token.lemma_ in TEAMS and speakers_own(token)):
@@ -222,7 +234,7 @@ def resolve_subject(token: Token, speaker: str) -> Who | None:
     if rel is not None:
         return Who(rel[1], "relative", token)
     if token.pos_ == "PROPN" and token.dep_ != "compound":
-        return Who(token.text, "person", token)
+        return Who(full_name(token), "person", token)
     text = phrase(token, preps=THING_PREPS)
     return Who(text, "thing", token) if text else None
 
@@ -395,12 +407,38 @@ def phrase_tokens(
     return tokens
 
 
+def _glued(tokens: list[Token]) -> list[Token]:
+    """``tokens`` with the words a hyphen glues to their last one, no space on either side
+    ("the payments-api": the parser split it and hung "api" on the verb; version 27)."""
+    if not tokens:
+        return tokens
+    last = max(tokens, key=lambda t: t.i)
+    doc, glued = last.doc, list(tokens)
+    while last.i + 2 < len(doc) and not last.whitespace_:
+        dash, word = doc[last.i + 1], doc[last.i + 2]
+        if dash.text != "-" or dash.whitespace_ or not (word.is_alpha or word.like_num):
+            break
+        glued += [dash, word]
+        last = word
+    return glued
+
+
+def _hyphen_after(token: Token) -> bool:
+    """A hyphen right after ``token`` gluing it to the next word ("Winston-Salem": the parse
+    leaves the hyphen out of the phrase, which read "Winston Salem"; version 27)."""
+    if token.whitespace_ or token.i + 1 >= len(token.doc):
+        return False
+    dash = token.doc[token.i + 1]
+    return dash.text == "-" and not dash.whitespace_
+
+
 def text_of(tokens: list[Token]) -> str:
     ordered = sorted(tokens, key=lambda t: t.i)
     parts = []
     for n, tok in enumerate(ordered):
         gap = n + 1 < len(ordered) and ordered[n + 1].i == tok.i + 1
-        parts.append(tok.text + (tok.whitespace_ if gap else " "))
+        hyphen = n + 1 < len(ordered) and ordered[n + 1].i == tok.i + 2 and _hyphen_after(tok)
+        parts.append(tok.text + ("-" if hyphen else tok.whitespace_ if gap else " "))
     return "".join(parts).strip().strip("\"'“”‘’")
 
 
@@ -476,7 +514,7 @@ def phrase(token: Token, *, keep_of: bool = True, preps: tuple[str, ...] = ("of"
         )
     if says_nothing(token):
         return None
-    tokens = phrase_tokens(token, keep_of=keep_of, preps=preps)
+    tokens = _glued(phrase_tokens(token, keep_of=keep_of, preps=preps))
     if not usable(tokens):
         return None
     text = text_of(tokens)
@@ -786,6 +824,17 @@ def of_speaker(c: Clause) -> bool:
 def speakers_own(obj: Token) -> bool:
     """A noun with a possessive of the speaker's ("my skills", "our platform")."""
     return any(p.dep_ == "poss" and p.lower_ in ("my", "our") for p in obj.children)
+
+
+PARTNER_WORDS = frozenset(
+    {"boyfriend", "girlfriend", "partner", "fiance", "fiancé", "fiancee", "fiancée", "bf", "gf"}
+)
+
+
+def broke_up(verb: Token) -> bool:
+    """ "broke up", "split up", "we've separated": a couple ended."""
+    up = any(p.lower_ == "up" for p in children(verb, "prt"))
+    return (verb.lemma_ in ("break", "split") and up) or verb.lemma_ == "separate"
 
 
 UNREAL_VERBS = frozenset({"wish", "pretend", "fantasize", "fantasise"})

@@ -18,6 +18,7 @@ from ingest.distill import lexicon as lx
 from ingest.distill.dates import find_times
 from ingest.distill.english import (
     Clause,
+    broke_up,
     called_name,
     children,
     naming_clauses,
@@ -27,6 +28,7 @@ from ingest.distill.english import (
     pobj,
 )
 from ingest.distill.facts import Fact
+from ingest.distill.identifiers import relative_id
 
 # words that make a proper name a place, an event or a school, never an employer here
 _NOT_ORGS = lx.PLACES | lx.EVENTS | frozenset({"university", "college", "school", "academy"})
@@ -174,6 +176,36 @@ def offer_declined_rule(c: Clause) -> list[Fact]:
         name = organisation(employer, named=True)
         if name:
             found.append(c.fact("works_at", name, polarity=False, confidence=0.85))
+    return found
+
+
+def broke_up_rule(c: Clause) -> list[Fact]:
+    """ "Tom and I broke up", "I broke up with my boyfriend Tom", "we split up" (version 27,
+    from a new user's trial: a breakup wrote nothing, or a current partner named in it): a
+    life event, and the partner no longer held (``has_relative <speaker>/partner`` and its
+    name, when the sentence gives it, with ``polarity: false``)."""
+    verb = c.verb
+    if not broke_up(verb) or c.negated or c.future or not _past(verb):
+        return []
+    subjects = [s for t in children(verb, "nsubj") for s in (t, *t.conjuncts)]
+    if not any(s.lower_ in ("i", "we") for s in subjects):
+        return []
+    partner = relative_id(c.speaker, "partner")
+    found = [
+        c.fact("life_event", "broke up", subject=c.speaker),
+        c.fact("has_relative", partner, subject=c.speaker, polarity=False, confidence=0.85),
+    ]
+    people = [*subjects, *[p for p in [pobj(verb, "with")] if p is not None]]
+    for person in people:
+        named = (
+            person
+            if person.pos_ == "PROPN"
+            else next((a for a in children(person, "appos") if a.pos_ == "PROPN"), None)
+        )
+        if named is not None:
+            found.append(
+                c.fact("name", named.text, subject=partner, polarity=False, confidence=0.85)
+            )
     return found
 
 

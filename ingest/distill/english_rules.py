@@ -41,6 +41,7 @@ from ingest.distill.english import (
 )
 from ingest.distill.english_jobs import (
     at_employer_rule,
+    broke_up_rule,
     dropped_out_rule,
     joined_rule,
     left_employer_rule,
@@ -1480,6 +1481,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("leave", "quit"), left_employer_rule),
     (("be",), at_employer_rule),
     (("join",), joined_rule),
+    (("break", "split", "separate"), broke_up_rule),
     (("decline", "reject", "refuse", "turn"), offer_declined_rule),
     (("start", "begin"), started_at_rule),
     (("move",), moving_in_rule),

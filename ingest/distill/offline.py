@@ -124,7 +124,9 @@ SAID_CONFIDENCE = 1.0
 # X") and a world not this one ("in another life") no fact, a verb undone later in its
 # sentence ("accepted ... but then declined it") nothing, an offer declined the employer
 # withdrawn, chat's "rn" / "btw" / "atm" no part of a value, a month or day with its year
-# that year ("in March 2023"), February 29 the most recent one that exists
+# that year ("in March 2023"), February 29 the most recent one that exists, a pet that died
+# no pet now, a breakup the partner withdrawn, a person's full name, words a hyphen glues read
+# whole, a thing's change in Chinese no stack of the speaker
 DISTILLER_VERSION = "27"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(

@@ -80,6 +80,11 @@ def resolve_move(match: re.Match[str], sentence: str, value: str) -> tuple[str, 
     verb = match.group("verb").lower()
     old = match.groupdict().get("old") or ""
     first_person = _first_person(sentence)
+    if verb[:1] > "\u3000" and not first_person and not verb.startswith("搬"):
+        # "通知服务负责人从 Aisha 换成王磊", "billing-worker 从 cron 迁移到 Temporal": what
+        # changed is the thing's (its owner, its stack), never the speaker's stack (version
+        # 27, a new user's trial wrote the speaker's tech_stack 王磊)
+        return None
     if technical(value, sentence) or (old and technical(old, sentence)):
         return "tech_stack", 0.9 if first_person else 0.75
     if verb.startswith(("mov", "relocat", "went", "搬")):

@@ -1817,3 +1817,52 @@ def test_version_27_an_offer_declined_withdraws_its_employer(text: str) -> None:
     withdrew it ("I declined the Stripe offer" wrote no fact on version 26)."""
     assert facts(text) == [(A, "works_at", "Stripe", False)]
     assert facts("I turned the music down.") == []
+
+
+def test_version_27_a_pet_that_died_is_no_pet_now() -> None:
+    """Version 27, from a new user's trial: "my dog died when I was a kid" wrote a current
+    ``has_pet`` from the day it was said; a death still writes ``deceased``."""
+    assert facts("my dog died when I was a kid, his name was Rex") == []
+    died = facts("My cat Biscuit passed away yesterday.")
+    assert died == [(f"{A}/cat:Biscuit", "deceased", True, True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Tom and I broke up.", "Tom"),
+        ("my girlfriend Ines and I broke up last week", "Ines"),
+        ("I broke up with my boyfriend Tom.", "Tom"),
+        ("We broke up in March.", None),
+    ],
+)
+def test_version_27_a_breakup_ends_the_partner(text: str, name: str | None) -> None:
+    """Version 27: "Tom and I broke up" wrote nothing, "my girlfriend Ines and I broke up" a
+    current partner named Ines."""
+    found = facts(text)
+    partner = f"{A}/partner"
+    expected = [(A, "life_event", "broke up", True), (A, "has_relative", partner, False)]
+    if name:
+        expected.append((partner, "name", name, False))
+    assert found == expected
+    assert facts("The band split up in 2010.") == []
+
+
+def test_version_27_names_and_things_are_read_whole() -> None:
+    """Version 27, from a new user's trial of an agent's notes: "Marek Zielinski takes over"
+    was owner "Zielinski", "the payments-api" the thing "payments", "Winston-Salem" was read
+    twice ("Winston Salem" and "Winston-Salem")."""
+    assert facts("Marek Zielinski takes over the payments API from Monday.") == [
+        ("payments API", "owner", "Marek Zielinski", True)
+    ]
+    assert facts("Marek takes over the payments-api from Monday.") == [
+        ("payments-api", "owner", "Marek", True)
+    ]
+    assert facts("I moved to Winston-Salem last year.") == [(A, "lives_in", "Winston-Salem", True)]
+
+
+def test_version_27_a_things_change_in_chinese_is_no_stack_of_the_speaker() -> None:
+    """Version 27: "通知服务负责人从 Aisha Bello 换成王磊" wrote the speaker's tech_stack 王磊."""
+    changed = "通知服务（notification-service）负责人从 Aisha Bello 换成王磊，从11月24日生效。"
+    assert facts(changed) == []
+    assert facts("我们从 MySQL 迁移到了 Postgres。") == [(A, "tech_stack", "Postgres", True)]
