@@ -64,6 +64,12 @@ class BulkAborted(TractatusError):
     code = "bulk_aborted"
 
 
+class KeyRefused(BulkAborted):
+    """401 or 403: the key is wrong, revoked or may not write; running again cannot help."""
+
+    code = "bulk_key_refused"
+
+
 # --- readers --------------------------------------------------------------------------------
 
 
@@ -89,6 +95,13 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
                 raise BulkInputError(f"{path}:{number}: not JSON ({error.msg})") from error
             if not isinstance(item, dict):
                 raise BulkInputError(f"{path}:{number}: not a JSON object")
+            if not item.get("occurred_at"):
+                # a line's key is kept across runs; a time stamped at sending would differ on
+                # the run that resumes, and the server would refuse the line (409)
+                raise BulkInputError(
+                    f"{path}:{number}: occurred_at is required (when it was said, RFC 3339 with"
+                    " an offset): a line is sent again when a run resumes, with the same time"
+                )
             if not item.get("idempotency_key"):
                 item["idempotency_key"] = content_key(item)
             items.append(item)
@@ -255,7 +268,10 @@ def _post(client: Tractatus, batch: list[dict[str, Any]], patience: float) -> _B
     try:
         results = retrying(send)
     except (Unauthenticated, Forbidden) as error:
-        raise BulkAborted(f"the server refused the key: HTTP {error.status}") from error
+        raise KeyRefused(
+            f"the server refused the key: HTTP {error.status}: give another key (--key or"
+            " TRACTATUS_API_KEY); running again with this one cannot help"
+        ) from error
     except TRANSIENT as error:
         log.error("gave up on a batch of %d after %.0f s: %s", len(batch), patience, error)
         return _BatchResult([], [], len(batch))

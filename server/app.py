@@ -25,6 +25,7 @@ from ingest.lifecycle.consolidate import Lifecycle
 from ingest.lifecycle.sleep import SCHEDULER, Scheduler, run_sleep
 from server import errors, openapi
 from server.auth import KeyRing, PrincipalsInvalid
+from server.before_routing import HeadProbes
 from server.deps import known_query
 from server.middleware import Authenticate, BodyLimit, Metrics, RateLimit, RequestId
 from server.probe import StoreProbe
@@ -238,13 +239,14 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         # the API refuses query parameters it does not know; probes and scrapers may add any
         app.include_router(module.router, dependencies=[Depends(known_query)])
     app.include_router(health.router)
-    # the last added runs first: the request id, metrics, authentication, the rate limit,
-    # the body limit
+    # the last added runs first: the request id, metrics, HEAD on the probes, authentication,
+    # the rate limit, the body limit
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     if settings.rate_limit > 0:
         limiter = RateLimiter(rate=settings.rate_limit, burst=settings.rate_burst)
         app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(Authenticate, keyring=app.state.keyring)
+    app.add_middleware(HeadProbes)
     app.add_middleware(Metrics)
     app.add_middleware(RequestId)
     return app

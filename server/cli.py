@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 # the principals file `make run` serves with when TRACTATUS_PRINCIPALS names none
@@ -47,16 +48,34 @@ def _migrate(_: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    """Exit 2: a setting refused (TRACTATUS_PRINCIPALS unset included); 3: the principals file
+    refused, or the application's start failed (uvicorn's own exit status)."""
+    import logging
 
     from server import logs
-    from server.app import create_app
+    from server.auth import KeyRing, PrincipalsInvalid
     from server.settings import get_settings
 
     settings = get_settings()
+    if settings.principals is None:
+        print(
+            "tractatus serve: setting refused: TRACTATUS_PRINCIPALS: name the principals TOML"
+            " file (`tractatus dev-principals` writes one)",
+            file=sys.stderr,
+        )
+        return 2
     # one stderr handler for every logger (structured: docs/operations.md); uvicorn's access
     # log is off: server.middleware.Metrics writes one line per request, without the query
     logs.configure(settings.log_level, settings.log_format)
+    try:  # read before uvicorn starts: a refusal in its start-up is logged with a traceback
+        KeyRing(settings.principals).check()
+    except PrincipalsInvalid as refused:
+        logging.getLogger("tractatus.app").error("refused to start: %s", refused)
+        return 3
+    import uvicorn
+
+    from server.app import create_app
+
     uvicorn.run(
         create_app(settings),
         host=args.host,
@@ -70,12 +89,13 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _dev_principals(args: argparse.Namespace) -> int:
     """A development key for the principals file the server will read: ``--path``, else
-    ``TRACTATUS_PRINCIPALS`` (through the settings), else principals.local.toml. A file that
-    exists is left alone and no key is printed: its keys are the ones that work."""
+    ``TRACTATUS_PRINCIPALS``, else principals.local.toml. A file that exists is left alone
+    and no key is printed: its keys are the ones that work. It reads no other setting (with
+    ``--path`` or without, alike: README "Configuration")."""
     from server.auth import write_dev_principals
-    from server.settings import get_settings
+    from server.settings import PrincipalsSetting
 
-    path = Path(args.path or get_settings().principals or DEV_PRINCIPALS_FILE)
+    path = Path(args.path or PrincipalsSetting().principals or DEV_PRINCIPALS_FILE)
     try:
         key = write_dev_principals(path)
     except OSError as error:
@@ -107,9 +127,10 @@ def _openapi(args: argparse.Namespace) -> int:
 def _unreadable(command: str, error: Exception) -> int:
     """Exit 2, not 1 (which means problems found): the store could not be read at all (a
     new user's trial ran ``tractatus check`` without the password and read an AuthError
-    traceback ending in exit 1)."""
+    traceback ending in exit 1). One line: the driver's message spans several."""
+    said = " ".join(str(error).split())
     print(
-        f"tractatus {command}: cannot read the store: {type(error).__name__}: {error}"
+        f"tractatus {command}: cannot read the store: {type(error).__name__}: {said}"
         " (the local server's NEO4J_* are in var/neo4j/connection.env: source it, or run"
         " through make)",
         file=sys.stderr,
@@ -120,19 +141,14 @@ def _unreadable(command: str, error: Exception) -> int:
 def _check_chains(args: argparse.Namespace) -> int:
     import json
 
-    from neo4j.exceptions import Neo4jError, ServiceUnavailable
-
     from graph_schema.events import check as chaincheck
     from server.settings import get_settings, open_driver
 
     settings = get_settings()
-    try:
-        with open_driver(settings) as driver:
-            report = chaincheck.check_chains(
-                driver, database=settings.neo4j_database, sample=args.sample
-            )
-    except (Neo4jError, ServiceUnavailable) as error:
-        return _unreadable("check-chains", error)
+    with open_driver(settings) as driver:
+        report = chaincheck.check_chains(
+            driver, database=settings.neo4j_database, sample=args.sample
+        )
     print(json.dumps(report.as_json(), indent=2) if args.json else chaincheck.render(report))
     return 0 if report.ok else 1
 
@@ -176,25 +192,25 @@ def _check(args: argparse.Namespace) -> int:
     store cannot be read."""
     import json
 
-    from neo4j.exceptions import Neo4jError, ServiceUnavailable
-
     from graph_schema.events import check as chaincheck
     from graph_schema.ledger.check import check_ledger
     from server.settings import get_settings, open_driver
 
     settings = get_settings()
     database = settings.neo4j_database
-    try:
-        with open_driver(settings) as driver:
-            chains = chaincheck.check_chains(driver, database=database, sample=args.sample)
-            ledger = check_ledger(driver, database=database, sample=args.sample)
-    except (Neo4jError, ServiceUnavailable) as error:
-        return _unreadable("check", error)
-    report = chaincheck.ChainReport(
-        [*chains.findings, *(chaincheck.Finding(p.kind, p.total, p.sample) for p in ledger)],
-        chains.notes,
+    with open_driver(settings) as driver:
+        chains = chaincheck.check_chains(driver, database=database, sample=args.sample)
+        ledger = check_ledger(driver, database=database, sample=args.sample)
+    found = [chaincheck.Finding(p.kind, p.total, p.sample) for p in ledger]
+    report = chaincheck.ChainReport([*chains.findings, *found], chains.notes)
+    # each audit says how it went ("chains ok", then "ledger ok"): a new operator's trial
+    # read only "ledger ok" and could not tell that the chains had been audited
+    text = "\n".join(
+        [
+            chaincheck.render(chaincheck.ChainReport(chains.findings)),
+            chaincheck.render(chaincheck.ChainReport(found, chains.notes), "ledger"),
+        ]
     )
-    text = chaincheck.render(report, "ledger")
     print(json.dumps(report.as_json(), indent=2) if args.json else text)
     return 0 if report.ok else 1
 
@@ -257,7 +273,8 @@ def _user_cache() -> Path:
 
 
 def _ingest(args: argparse.Namespace) -> int:
-    """Exit 0: all accepted; 1: some could not be sent (re-run to resume); 3: some refused."""
+    """Exit 0: all accepted; 1: some could not be sent (re-run to resume); 2: bad input, no key
+    or a key the server refuses; 3: some refused."""
     import json
     import logging
 
@@ -296,9 +313,9 @@ def _ingest(args: argparse.Namespace) -> int:
             patience=args.wait,
             show_progress=not args.quiet,
         )
-    except bulk.BulkAborted as error:
+    except bulk.BulkAborted as error:  # a refused key: 2, as running again cannot help
         print(f"tractatus ingest: {error}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(error, bulk.KeyRefused) else 1
     report = {**summary.as_dict(), "progress_file": str(path) if path else None}
     print(json.dumps(report, indent=2))
     return 1 if summary.failed or summary.not_sent else 3 if summary.rejected else 0
@@ -375,10 +392,42 @@ def _reembed(args: argparse.Namespace) -> int:
     return 0
 
 
+def _at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum`` (a new operator's trial gave
+    ``--sample -1``, which kept all examples but the last, as a Python slice does)."""
+
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be {minimum} or more (given {value})")
+        return value
+
+    return whole
+
+
+def _add_audits(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    chains = sub.add_parser("check-chains", help="audit causal chains; exit 1 on problems")
+    chains.set_defaults(func=_check_chains)
+    check = sub.add_parser(
+        "check",
+        help="audit the chains and the ledger (versions, stamps, evidence, access); exit 1 on"
+        " problems",
+    )
+    check.set_defaults(func=_check)
+    for audit in (chains, check):
+        audit.add_argument("--json", action="store_true", help="print the report as JSON")
+        audit.add_argument(
+            "--sample", type=_at_least(0), default=100, help="examples kept per problem"
+        )
+
+
 def _add_reembed(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     what = "re-embed every stored vector with the configured model (resumable)"
     redo = sub.add_parser("reembed", help=what, description=what)
-    redo.add_argument("--batch", type=int, default=256, help="nodes per write transaction")
+    redo.add_argument("--batch", type=_at_least(1), default=256, help="nodes per write transaction")
     redo.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     redo.set_defaults(func=_reembed)
 
@@ -387,8 +436,8 @@ def _add_redistill(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     redo = sub.add_parser(
         "redistill", help="re-run the distiller over stored observations (resumable)"
     )
-    redo.add_argument("--batch", type=int, default=64, help="observations per batch")
-    redo.add_argument("--limit", type=int, default=None, help="at most N observations")
+    redo.add_argument("--batch", type=_at_least(1), default=64, help="observations per batch")
+    redo.add_argument("--limit", type=_at_least(1), default=None, help="at most N observations")
     redo.add_argument("--conversation", default=None, help="only this conversation_id")
     redo.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     redo.set_defaults(func=_redistill)
@@ -405,15 +454,17 @@ def _add_ingest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     ingest.add_argument("--url", default=os.environ.get("TRACTATUS_URL", "http://127.0.0.1:8000"))
     ingest.add_argument("--key", default=None, help="bearer key (default: $TRACTATUS_API_KEY)")
-    ingest.add_argument("--batch-size", type=int, default=128)  # = ingest.bulk.DEFAULT_BATCH
-    ingest.add_argument("--workers", type=int, default=2, help="concurrent requests")
+    ingest.add_argument("--batch-size", type=_at_least(1), default=128)  # = bulk.DEFAULT_BATCH
+    ingest.add_argument("--workers", type=_at_least(1), default=2, help="concurrent requests")
     ingest.add_argument(
         "--conversation",
         action="append",
         default=None,
         help="LoCoMo sample_id to load (repeatable; default: all)",
     )
-    ingest.add_argument("--limit", type=int, default=None, help="only the first N observations")
+    ingest.add_argument(
+        "--limit", type=_at_least(1), default=None, help="only the first N observations"
+    )
     ingest.add_argument("--progress", default=None, help="progress file of finished keys")
     ingest.add_argument("--restart", action="store_true", help="forget the progress file")
     ingest.add_argument("--no-progress", action="store_true", help="keep no progress file")
@@ -458,22 +509,11 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"default: $TRACTATUS_PRINCIPALS, else {DEV_PRINCIPALS_FILE}",
     )
     dev.set_defaults(func=_dev_principals)
-    chains = sub.add_parser("check-chains", help="audit causal chains; exit 1 on problems")
-    chains.add_argument("--json", action="store_true", help="print the report as JSON")
-    chains.add_argument("--sample", type=int, default=100, help="examples kept per problem")
-    chains.set_defaults(func=_check_chains)
+    _add_audits(sub)
     checksum = sub.add_parser(
         "checksum", help="print a checksum of the store's whole content (nodes, relationships)"
     )
     checksum.set_defaults(func=_checksum)
-    check = sub.add_parser(
-        "check",
-        help="audit the chains and the ledger (versions, stamps, evidence, access); exit 1 on"
-        " problems",
-    )
-    check.add_argument("--json", action="store_true", help="print the report as JSON")
-    check.add_argument("--sample", type=int, default=100, help="examples kept per problem")
-    check.set_defaults(func=_check)
     spec = sub.add_parser("openapi", help="write the OpenAPI document (default settings)")
     spec.add_argument("--output", default="docs/openapi.json", help="a file, or - for stdout")
     spec.set_defaults(func=_openapi)
@@ -491,7 +531,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# the commands that open the store: one that cannot be reached (or refuses the credentials)
+# stops them with one line and exit 2 (a new operator's trial read tracebacks ending in exit 1
+# from `checksum` and `sleep`, where `check` said it in one line)
+STORE_COMMANDS = frozenset(
+    {"migrate", "check-chains", "check", "checksum", "sleep", "redistill", "reembed"}
+)
+
+
 def main(argv: list[str] | None = None) -> int:
+    import logging
+
+    from neo4j.exceptions import DriverError, Neo4jError
     from pydantic import ValidationError
 
     from server import setting_errors
@@ -499,6 +550,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     for warning in setting_errors.unknown():
         print(f"tractatus {args.command}: warning: {warning}", file=sys.stderr)
+    if args.command in STORE_COMMANDS:
+        # the driver's notices of each retry (several lines each) would precede the one line
+        logging.getLogger("neo4j").setLevel(logging.ERROR)
     try:
         code: int = args.func(args)
     except ValidationError as error:
@@ -507,6 +561,10 @@ def main(argv: list[str] | None = None) -> int:
         for line in setting_errors.describe(error):
             print(f"tractatus {args.command}: setting refused: {line}", file=sys.stderr)
         return 2
+    except (DriverError, Neo4jError) as error:
+        if args.command not in STORE_COMMANDS:
+            raise
+        return _unreadable(args.command, error)
     return code
 
 

@@ -131,18 +131,21 @@ class Settings(BaseSettings):
     @classmethod
     def _seconds(cls, value: Any) -> Any:
         """A duration is a number of seconds ("86400") or an ISO 8601 duration ("P1D")."""
-        if isinstance(value, str) and re.fullmatch(r"\s*\d+(\.\d+)?\s*", value):
+        # a sign too, so that "-5" is refused as negative, not as a malformed duration
+        if isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d+(\.\d+)?\s*", value):
             return float(value)
         return value
 
-    @field_validator("ephemeral_ttl", "dormant_after", "max_future")
+    @field_validator("max_future")
     @classmethod
     def _not_negative(cls, value: timedelta) -> timedelta:
         if value.total_seconds() < 0:
             raise ValueError("a duration may not be negative")
         return value
 
-    @field_validator("sleep_interval", "sleep_lease")
+    # a dormancy or an ephemeral lifetime of 0 would silence every long-term fact (or expire
+    # every ephemeral one) at the next sleep: a new operator's trial found 0 accepted
+    @field_validator("sleep_interval", "sleep_lease", "dormant_after", "ephemeral_ttl")
     @classmethod
     def _positive(cls, value: timedelta | None) -> timedelta | None:
         if value is not None and value.total_seconds() <= 0:
@@ -225,6 +228,15 @@ class Settings(BaseSettings):
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     return Settings()
+
+
+class PrincipalsSetting(BaseSettings):
+    """``TRACTATUS_PRINCIPALS`` alone: what ``tractatus dev-principals`` reads, which needs no
+    other setting and is not stopped by one refused (README "Configuration")."""
+
+    model_config = SettingsConfigDict(extra="ignore", populate_by_name=True)
+
+    principals: Path | None = Field(None, validation_alias="TRACTATUS_PRINCIPALS")
 
 
 def settings_embedder(settings: Settings) -> Embedder | None:

@@ -172,12 +172,15 @@ def test_an_unreachable_server_fails_the_batches_and_a_rerun_resumes(
     assert _counts(driver, conversation)[0] == 3
 
 
-def test_a_refused_key_aborts_with_exit_1(
+def test_a_refused_key_aborts_with_exit_2(
     base_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """2 (bad input or no key), not 1 ("run again", which cannot help): a new operator's
+    trial."""
     source = _jsonl(tmp_path, f"nokey-{uuid.uuid4().hex[:8]}", 1)
     capsys.readouterr()
     code = main(["ingest", str(source), "--url", base_url, "--key", "tr_wrong_key_0000000000000000",
                  "--no-progress", "--quiet"])  # fmt: skip
-    assert code == 1
-    assert "the server refused the key: HTTP 401" in capsys.readouterr().err
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "the server refused the key: HTTP 401" in err and "give another key" in err

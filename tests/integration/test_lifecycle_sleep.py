@@ -105,12 +105,13 @@ def test_a_sleep_killed_half_way_and_run_again_reaches_the_same_end_state(
     # the first restorations
     displaced = _displacing_stock_levels(apis["alice"], driver, 300)
     ids = _facts(apis["alice"], 3000)
-    # every long-term fact is old enough at once; small batches, a short lease
+    # every long-term fact is old enough at once (a millisecond: 0 is refused); small
+    # batches, a short lease
     env = {
-        "TRACTATUS_DORMANT_AFTER": "0",
+        "TRACTATUS_DORMANT_AFTER": "0.001",
         "TRACTATUS_SLEEP_BATCH": "10",
         "TRACTATUS_SLEEP_LEASE": "2",
-        "TRACTATUS_EPHEMERAL_TTL": "0",
+        "TRACTATUS_EPHEMERAL_TTL": "0.001",
     }
     process = _cli(**env)
     deadline = time.monotonic() + 120

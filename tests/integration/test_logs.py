@@ -24,6 +24,7 @@ from tests.helpers import KEYS, assertion
 pytestmark = pytest.mark.integration
 
 Served = tuple[str, dict[str, str]]  # the captured log, and what the run sent
+LIMIT = 65_536  # the served body limit: a 413 without sending megabytes
 
 
 def _sentinel(kind: str) -> str:
@@ -65,6 +66,24 @@ def _drive(url: str, secrets: dict[str, str]) -> None:
         broken = {**alice, "Content-Type": "application/json"}
         refused = http.post("/v1/observations", headers=broken, content=b'{"text": "a secret')
         assert refused.status_code == 400
+        _refused_before_routing(http, alice, secrets["key_as_id"])
+
+
+def _refused_before_routing(http: httpx.Client, alice: dict[str, str], key: str) -> None:
+    """A key sent as the request id (a safe id, so echoed), a body over the limit by its
+    Content-Length, and HEAD probes: a new operator's trial found the key in plain text in
+    the JSON log, and the 413 labelled ``unmatched``."""
+    as_id = http.get(
+        "/v1/ontology", headers={"Authorization": f"Bearer {key}", "X-Request-ID": key}
+    )
+    assert as_id.status_code == 401 and as_id.headers["X-Request-ID"] == key
+    headers = {**alice, "X-Request-ID": "logged-413", "Content-Type": "application/json"}
+    too_large = http.post("/v1/recall", headers=headers, content=b" " * (LIMIT + 1))
+    assert too_large.status_code == 413
+    for probe in ("/healthz", "/readyz"):
+        head = http.head(probe, headers={"X-Request-ID": "logged-head"})
+        assert (head.status_code, head.content) == (200, b"")
+        assert head.headers["X-Request-ID"] == "logged-head"
 
 
 @pytest.fixture(scope="module")
@@ -77,12 +96,14 @@ def served_log(
         "query": _sentinel("querytext"),
         "subject": _sentinel("subj"),
         "wrong_key": "tr_wrong_" + _sentinel("key") + "0" * 10,
+        "key_as_id": "tr_live_" + _sentinel("asid") + "0" * 10,
     }
     env = {
         **os.environ,
         "TRACTATUS_PRINCIPALS": str(principals_file),
         "TRACTATUS_EMBEDDING_MODEL": "none",
         "TRACTATUS_LOG_LEVEL": "info",
+        "TRACTATUS_MAX_BODY_BYTES": str(LIMIT),
     }
     path = tmp_path_factory.mktemp("log") / "server.log"
     with path.open("wb") as sink:
@@ -127,3 +148,19 @@ def test_no_key_and_no_text_at_info(served_log: Served) -> None:
         assert key not in text
     for name, value in secrets.items():
         assert value not in text, name
+
+
+def test_a_request_answered_before_routing_names_its_route(served_log: Served) -> None:
+    text, _ = served_log
+    lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+    access = [line for line in lines if line["logger"] == "tractatus.access"]
+    [too_large] = [line for line in access if line["request_id"] == "logged-413"]
+    assert (too_large["route"], too_large["status"]) == ("/v1/recall", 413)
+    assert too_large["principal"] == "alice"
+    heads = [line for line in access if line["request_id"] == "logged-head"]
+    assert {(line["method"], line["route"], line["status"]) for line in heads} == {
+        ("HEAD", "/healthz", 200),
+        ("HEAD", "/readyz", 200),
+    }
+    masked = [line for line in access if line["request_id"] == "***"]
+    assert [(line["route"], line["status"]) for line in masked] == [("/v1/ontology", 401)]

@@ -58,3 +58,24 @@ def test_a_refused_write_writes_nothing(
 
 def test_off_by_default(api: dict[str, Api]) -> None:
     assert all(api["dave"].get("/v1/ontology").status_code == 200 for _ in range(20))
+
+
+def test_a_429_and_a_413_are_counted_under_their_route(limited_url: str) -> None:
+    """Refused before routing, yet labelled with the route (a new operator's trial saw
+    ``route="unmatched"`` and could not tell which route was throttled or flooded)."""
+    erin = Api(limited_url, KEYS["erin"])
+    for _ in range(BURST):
+        erin.get("/v1/ontology")
+    assert erin.get("/v1/ontology").status_code == 429
+    too_large = httpx.post(
+        limited_url + "/v1/recall",
+        headers={"Authorization": f"Bearer {KEYS['dave']}", "Content-Type": "application/json"},
+        content=b" " * (8 * 1024 * 1024 + 1),
+        timeout=60,
+    )
+    assert too_large.status_code == 413
+    text = httpx.get(limited_url + "/metrics").text
+    assert 'tractatus_http_requests_total{method="GET",route="/v1/ontology",status="429"}' in text
+    assert 'tractatus_http_requests_total{method="POST",route="/v1/recall",status="413"}' in text
+    assert 'route="unmatched",status="429"' not in text
+    assert 'route="unmatched",status="413"' not in text

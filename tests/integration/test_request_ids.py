@@ -31,6 +31,10 @@ def _id_of(response: httpx.Response) -> str:
         ("GET", "/v1/ontology", AUTH, None, 200),
         ("GET", "/healthz", {}, None, 200),
         ("GET", "/metrics", {}, None, 200),
+        # load balancers probe with HEAD: as GET, without the body (it answered 405)
+        ("HEAD", "/healthz", {}, None, 200),
+        ("HEAD", "/readyz", {}, None, 200),
+        ("HEAD", "/metrics", {}, None, 200),
         ("GET", "/v1/ontology", {}, None, 401),
         ("GET", "/v1/events/01NOPE", AUTH, None, 404),
         ("GET", "/nowhere", {}, None, 404),
@@ -51,6 +55,8 @@ def test_every_answer_has_one_and_errors_say_it(
     response = httpx.request(method, base_url + path, headers=headers, content=body, timeout=60)
     assert response.status_code == status
     request_id = _id_of(response)
+    if method == "HEAD":
+        assert response.content == b"" and int(response.headers["Content-Length"]) > 0
     if status >= 400:
         assert response.json()["error"]["request_id"] == request_id
 

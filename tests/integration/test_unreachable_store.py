@@ -29,6 +29,7 @@ from tests.helpers import KEYS, assertion
 pytestmark = pytest.mark.integration
 
 RETRY_AFTER = 1
+AT = "2026-06-01T09:00:00+00:00"  # the time of the bulk loader's notes
 # configured: a connection in 1 s, acquired in 2 s, retried for 1 s: a 3 s bound
 BOUNDS = {
     "neo4j_connection_timeout": 1.0,
@@ -162,7 +163,7 @@ def test_the_bulk_loader_waits_says_why_then_leaves_the_batch(
     down_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
-    items = [{"text": "we use Vue", "idempotency_key": "k1"}]
+    items = [{"text": "we use Vue", "idempotency_key": "k1", "occurred_at": AT}]
     summary = bulk.load(
         items,
         url=down_url,
@@ -184,7 +185,9 @@ def test_the_bulk_loader_stops_sending_once_a_batch_is_given_up(
     # Each batch would otherwise wait its whole patience in turn: a load of many batches
     # against a server that is gone sat for patience x batches (the faults bench hung on it).
     caplog.set_level(logging.WARNING)
-    items = [{"text": f"note {i}", "idempotency_key": f"stop-{i}"} for i in range(10)]
+    items = [
+        {"text": f"note {i}", "idempotency_key": f"stop-{i}", "occurred_at": AT} for i in range(10)
+    ]
     summary = bulk.load(
         items,
         url=down_url,

@@ -110,8 +110,17 @@ def test_jsonl_lines_keep_or_derive_their_keys(tmp_path: Path) -> None:
     derived = items[1]["idempotency_key"]
     assert derived.startswith("sha256:")
     assert bulk.read_observations(path)[1]["idempotency_key"] == derived  # stable
-    path.write_text('{"text": "a"}\n[1, 2]\n', "utf-8")
+    path.write_text('{"text": "a", "occurred_at": "2026-01-01T00:00:00Z"}\n[1, 2]\n', "utf-8")
     with pytest.raises(bulk.BulkInputError, match=":2: not a JSON object"):
+        bulk.read_jsonl(path)
+
+
+def test_a_jsonl_line_without_its_time_is_refused_with_its_number(tmp_path: Path) -> None:
+    """A line with no ``occurred_at`` was stamped with the time of sending under a key kept
+    across runs: the run that resumed it was refused (409); now the client refuses it too."""
+    path = tmp_path / "obs.jsonl"
+    path.write_text('{"text": "a", "occurred_at": "2026-01-01T00:00:00Z"}\n{"text": "b"}\n')
+    with pytest.raises(bulk.BulkInputError, match=":2: occurred_at is required"):
         bulk.read_jsonl(path)
 
 

@@ -70,3 +70,17 @@ def test_an_unwritable_place_is_a_clear_error(
 ) -> None:
     assert cli.main(["dev-principals", "--path", str(tmp_path / "no" / "such" / "p.toml")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_it_reads_no_other_setting_with_or_without_path(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """README "Configuration": dev-principals, openapi and ingest read none of the server's
+    settings; a new operator's trial saw dev-principals ignore a refused value with --path and
+    stop on it without."""
+    monkeypatch.setenv("TRACTATUS_MAX_BATCH", "-5")
+    monkeypatch.setenv("TRACTATUS_PRINCIPALS", str(tmp_path / "named.toml"))
+    key, _ = _run(capsys)
+    assert key is not None and (tmp_path / "named.toml").exists()
+    other, _ = _run(capsys, "--path", str(tmp_path / "other.toml"))
+    assert other is not None and other != key

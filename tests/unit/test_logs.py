@@ -30,3 +30,16 @@ def test_credentials_are_masked_in_both_formats() -> None:
         text = formatter.format(record)
         assert "sekret-value" not in text and key not in text
         assert "Bearer ***" in text
+
+
+def test_a_credential_shaped_request_id_is_masked_in_every_field() -> None:
+    """A caller's X-Request-ID is echoed when it is a safe id, and a key is one: a new
+    operator's trial found a key in the JSON log's ``request_id`` (the text log masked it)."""
+    key = "tr_live_" + "b" * 32
+    request_ids.begin(key)
+    record = _record("GET %s 401", "unmatched", route="unmatched", status=401)
+    for formatter in (logs.JsonFormatter(), logs.TextFormatter()):
+        text = formatter.format(record)
+        assert key not in text and "***" in text
+    line = json.loads(logs.JsonFormatter().format(record))
+    assert line["request_id"] == "***" and line["status"] == 401

@@ -8,7 +8,10 @@ given to a member and an admin authenticated silently as the admin."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,6 +78,51 @@ def test_the_server_refuses_to_start_on_an_invalid_file(tmp_path: Path) -> None:
 
     with pytest.raises(PrincipalsInvalid, match="at least 24 characters"):
         asyncio.run(start())
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _serve(principals: Path | None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "TRACTATUS_PRINCIPALS"}
+    if principals is not None:
+        env["TRACTATUS_PRINCIPALS"] = str(principals)
+    command = [sys.executable, "-m", "server.cli", "serve", "--port", "0"]
+    return subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def _said(stderr: str) -> list[str]:
+    """The lines of stderr but the warnings about unknown variables the environment may hold."""
+    return [line for line in stderr.splitlines() if not line.startswith("tractatus serve: warn")]
+
+
+@pytest.mark.parametrize("broken", ["short key", "no toml", "missing"])
+def test_tractatus_serve_refuses_a_file_in_one_log_line(tmp_path: Path, broken: str) -> None:
+    """A new operator's trial: each refusal was followed by uvicorn's multi-frame traceback."""
+    path = {
+        "short key": _file(tmp_path, _entry("a", key="tr_live_short")),
+        "no toml": tmp_path / "x.toml",
+        "missing": tmp_path / "missing.toml",
+    }[broken]
+    if broken == "no toml":
+        path.write_text("this is [not toml", "utf-8")
+    done = _serve(path)
+    assert done.returncode == 3, done.stderr
+    [line] = _said(done.stderr)
+    record = json.loads(line)
+    assert record["level"] == "error" and record["logger"] == "tractatus.app"
+    assert record["message"].startswith(f"refused to start: TRACTATUS_PRINCIPALS ({path})")
+    assert "Traceback" not in done.stderr
+
+
+def test_tractatus_serve_without_a_principals_file_says_so_in_one_line() -> None:
+    done = _serve(None)
+    assert done.returncode == 2, done.stderr
+    [line] = _said(done.stderr)
+    assert line.startswith("tractatus serve: setting refused: TRACTATUS_PRINCIPALS: ")
+    assert "Traceback" not in done.stderr
 
 
 def test_a_file_broken_while_running_authenticates_no_one(tmp_path: Path) -> None:

@@ -44,3 +44,26 @@ def test_variables_follow_the_settings_aliases() -> None:
     assert setting_errors.variable("max_batch") == "TRACTATUS_MAX_BATCH"
     assert setting_errors.variable("neo4j_uri") == "NEO4J_URI"
     assert setting_errors.variable("principals") == "TRACTATUS_PRINCIPALS"
+
+
+@pytest.mark.parametrize("name", ["TRACTATUS_DORMANT_AFTER", "TRACTATUS_EPHEMERAL_TTL"])
+@pytest.mark.parametrize("value", ["0", "P0D", "-5", "-P1D"])
+def test_a_lifetime_of_zero_or_less_is_refused(
+    name: str, value: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """0 made one sleep silence every long-term fact (or expire every ephemeral one): a new
+    operator's trial saw it accepted where TRACTATUS_SLEEP_INTERVAL=0 is refused."""
+    monkeypatch.setenv(name, value)
+    assert cli.main(["check-chains"]) == 2  # refused before the store is opened
+    err = capsys.readouterr().err
+    assert f"tractatus check-chains: setting refused: {name}: " in err
+    assert f"(set to '{value}')" in err and "Traceback" not in err
+    assert "must be a positive duration" in err
+
+
+def test_a_positive_lifetime_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRACTATUS_DORMANT_AFTER", "0.001")
+    monkeypatch.setenv("TRACTATUS_EPHEMERAL_TTL", "P2D")
+    settings = get_settings()
+    assert settings.dormant_after.total_seconds() == 0.001
+    assert settings.ephemeral_ttl.days == 2
