@@ -6,11 +6,12 @@ import json
 import logging
 import time
 
+import anyio
 from prometheus_client import Counter, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graph_schema.core.errors import AuthenticationFailed
-from server import request_ids
+from server import before_routing, request_ids
 from server.auth import KeyRing
 from server.errors import BodyTooLarge, error_body
 from server.ratelimit import RateLimiter, retry_after
@@ -38,8 +39,18 @@ async def _send_413(send: Send, limit: int) -> None:
     await _send_json(send, 413, body, [(b"connection", b"close")])
 
 
+# What the body limit reads and throws away before its 413 (at most this many times the limit,
+# for at most this many seconds): an answer sent while the client is still writing, followed by
+# a close with its body unread, reaches the client as a connection reset, not as the 413 (a new
+# agent developer's trial: the async client and the MCP server saw "ReadError" and uploaded the
+# body three more times). Only an authenticated principal within its rate gets this far.
+DRAIN_FACTOR = 8
+DRAIN_SECONDS = 10.0
+
+
 class BodyLimit:
-    """Refuse bodies over ``limit`` bytes, by Content-Length or while streaming."""
+    """Refuse bodies over ``limit`` bytes, by Content-Length or while streaming; a body declared
+    over it is read and discarded first (:meth:`drain`), so that every client reads the 413."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -50,6 +61,8 @@ class BodyLimit:
             return
         for name, value in scope["headers"]:
             if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+                if int(value) <= self.limit * DRAIN_FACTOR:
+                    await self.drain(receive)
                 await _send_413(send, self.limit)
                 return
         seen = 0
@@ -74,6 +87,21 @@ class BodyLimit:
         except BodyTooLarge:
             if not started:
                 await _send_413(send, self.limit)
+
+    async def drain(self, receive: Receive) -> None:
+        """Read and discard a body declared over the limit, up to ``DRAIN_FACTOR`` times the
+        limit and for at most ``DRAIN_SECONDS`` (beyond, the connection is closed after the
+        413). A body without a Content-Length needs none of this: the route's 413 leaves the
+        connection open and the server reads past the rest of the body itself."""
+        budget = self.limit * DRAIN_FACTOR
+        more = True
+        with anyio.move_on_after(DRAIN_SECONDS):
+            while more and budget > 0:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return  # the client went away
+                budget -= len(message.get("body", b""))
+                more = bool(message.get("more_body", False))
 
 
 class Authenticate:
@@ -143,8 +171,7 @@ class Metrics:
         try:
             await self.app(scope, receive, capture)
         finally:
-            route = scope.get("route")
-            path = getattr(route, "path", "unmatched")
+            path = before_routing.template(scope)  # a 401, 413 or 429 too
             seconds = time.perf_counter() - start
             LATENCY.labels(scope["method"], path).observe(seconds)
             REQUESTS.labels(scope["method"], path, str(status["code"])).inc()

@@ -7,6 +7,7 @@ method's request is put together; ``Tractatus`` and ``AsyncTractatus`` only run 
 
 from __future__ import annotations
 
+import math
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from urllib.parse import quote
 from pydantic import BaseModel
 
 from tractatus_client import models
+from tractatus_client.errors import InvalidArgument
 
 T = TypeVar("T")
 Time = datetime | str
@@ -79,20 +81,73 @@ def _segment(value: str) -> str:
     return quote(value, safe="")
 
 
+NOT_JSON_NUMBER = (
+    "is not a number JSON can carry (JSON has no NaN or infinity, and a number beyond a"
+    " double's range, such as 1e400, reads as infinity): send a finite number, or the value"
+    " as text"
+)
+
+
+def check_finite(body: Any) -> None:
+    """Refuse a body holding a float that is NaN or infinite before it is sent, naming where
+    (``after.x``): JSON cannot carry one (an MCP agent's ``1e400`` arrives as infinity), and
+    the serialiser's own error said neither where nor why (a new agent developer's trial)."""
+    stack: list[tuple[Any, str]] = [(body, "")]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InvalidArgument(f"{where or 'the body'}: {value} {NOT_JSON_NUMBER}")
+        if isinstance(value, Mapping):
+            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in value.items())
+        elif isinstance(value, list | tuple):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(value))
+
+
+def own_key_needs_time(idempotency_key: str | None, occurred_at: Any, where: str) -> None:
+    """A caller's own idempotency key needs the caller's own ``occurred_at``: stamped with now
+    on each call, a later call with the same key (after a crash, a restart) would differ from
+    the first and be refused with 409 instead of answered again (a new agent developer's
+    trial). Generated keys need nothing: the retries of one call resend the same body."""
+    if idempotency_key and occurred_at is None:
+        raise InvalidArgument(
+            f"{where}: an idempotency_key of your own needs an occurred_at of your own: the"
+            " client would stamp the time of each call, so a later call with the same key would"
+            " differ from the first and be refused (409 precondition_failed), not answered again"
+        )
+
+
 # --- the ledger -------------------------------------------------------------------------------
 
 
 # a quote, one span ({"quote", "start", "end", "source_text", "observation_id", ...}), or a
-# list of spans (at most 8), each checked by the server
-Evidence = str | Mapping[str, Any] | Sequence[Mapping[str, Any]]
+# list of quotes and spans (at most 8), each checked by the server
+Evidence = str | Mapping[str, Any] | Sequence[str | Mapping[str, Any]]
+
+SPAN = (
+    "a span is a mapping with the exact words as 'quote' (and, as needed, 'start', 'end',"
+    " 'source_text', 'observation_id'), or those words alone as text"
+)
+
+
+def _span(value: Any, where: str) -> dict[str, Any]:
+    if isinstance(value, str):
+        return {"quote": value}
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise InvalidArgument(f"{where} is {type(value).__name__} {value!r:.60}: {SPAN}")
 
 
 def evidence_json(evidence: Evidence) -> dict[str, Any] | list[dict[str, Any]]:
-    if isinstance(evidence, str):
-        return {"quote": evidence}
-    if isinstance(evidence, Mapping):
-        return dict(evidence)
-    return [dict(span) for span in evidence]
+    """The evidence as the API takes it: a quote alone becomes ``{"quote": ...}``, in a list
+    too (``["x", "y"]`` is two spans: a new agent developer's trial got a cryptic error)."""
+    if isinstance(evidence, str | Mapping):
+        return _span(evidence, "evidence")
+    if isinstance(evidence, Sequence) and not isinstance(evidence, bytes | bytearray):
+        return [_span(span, f"evidence[{i}]") for i, span in enumerate(evidence)]
+    raise InvalidArgument(
+        f"evidence is {type(evidence).__name__} {evidence!r:.60}: give a quote, a span or a"
+        f" list of them; {SPAN}"
+    )
 
 
 def assertion_body(
@@ -152,10 +207,10 @@ def assert_one(
 
 
 def written(body: Mapping[str, Any]) -> dict[str, Any]:
-    """An assertion body as sent: its ``evidence`` may be a quote alone, as in
-    ``assert_fact``."""
+    """An assertion body as sent: its ``evidence`` may be a quote alone or a list of quotes
+    and spans, as in ``assert_fact`` (none at all is left for the server to refuse)."""
     out = dict(body)
-    if isinstance(out.get("evidence"), str):
+    if out.get("evidence") is not None:
         out["evidence"] = evidence_json(out["evidence"])
     return out
 
@@ -269,6 +324,7 @@ def observation_body(
     **optional: Any,
 ) -> dict[str, Any]:
     """One observation; ``optional``: access, conversation_id, task_id, kind."""
+    own_key_needs_time(idempotency_key, occurred_at, "observe")
     body: dict[str, Any] = {
         "text": text,
         "speaker": speaker,
@@ -280,9 +336,11 @@ def observation_body(
     return body
 
 
-def observation_item(item: Mapping[str, Any]) -> dict[str, Any]:
+def observation_item(item: Mapping[str, Any], index: int = 0) -> dict[str, Any]:
     """A body of a batch, with what the one-text form defaults when it is left out: a
-    generated idempotency key, ``source_kind`` ``user_stated``, ``occurred_at`` now."""
+    generated idempotency key, ``source_kind`` ``user_stated``, ``occurred_at`` now (not with
+    a key of the caller's: :func:`own_key_needs_time`)."""
+    own_key_needs_time(item.get("idempotency_key"), item.get("occurred_at"), f"observe[{index}]")
     body = dict(item)
     if not body.get("idempotency_key"):
         body["idempotency_key"] = new_idempotency_key()
@@ -302,7 +360,7 @@ def observe_many(items: Sequence[Mapping[str, Any]]) -> Call[list[models.Observa
         "POST",
         "/v1/observations",
         models.ObservationItems,
-        body={"observations": [observation_item(item) for item in items]},
+        body={"observations": [observation_item(item, i) for i, item in enumerate(items)]},
         idempotent=True,
         unwrap="results",
     )
@@ -357,9 +415,12 @@ def event_body(
     occurred_at: Time | None = None,
     caused_by: Sequence[str] | None = None,
     root: bool = False,
+    idempotency_key: str | None = None,
     **optional: Any,
 ) -> dict[str, Any]:
-    """One event; ``optional``: before, after, access, goal, assertions."""
+    """One event; ``optional``: before, after, access, goal, assertions. ``idempotency_key``
+    (sent as a header by :func:`record_event`) is the caller's: it needs ``occurred_at``."""
+    own_key_needs_time(idempotency_key, occurred_at, "record_event")
     body: dict[str, Any] = {
         "task_id": task_id,
         "actor": actor,

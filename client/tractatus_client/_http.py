@@ -4,7 +4,9 @@ Retries (tenacity) are for idempotent calls only: reads, recall, writes that car
 idempotency key (observations, assertions, events: one is generated per call unless given, and
 every retry of the call sends the same one) and predicate registration. They happen on
 connection errors and timeouts and on 429, 502, 503 and 504, with exponential backoff and
-jitter, or the server's ``Retry-After`` when it sends one. Anything else is sent once.
+jitter, or after exactly the server's ``Retry-After`` when it sends one (up to
+``RetryPolicy.max_retry_after``; a longer one is not waited for: the error is raised at once,
+with ``retry_after``). Anything else is sent once.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from tenacity import (
 )
 
 from tractatus_client import errors
-from tractatus_client._calls import Call
+from tractatus_client._calls import Call, check_finite
 
 T = TypeVar("T")
 
@@ -64,6 +66,7 @@ def request_kwargs(call: Call[Any], request_id: str) -> dict[str, Any]:
         "headers": {**call.headers, REQUEST_ID_HEADER: request_id},
     }
     if call.body is not None:
+        check_finite(call.body)
         kwargs["json"] = call.body
     return kwargs
 
@@ -122,21 +125,33 @@ def transient(error: BaseException) -> bool:
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """``retries`` extra attempts for idempotent calls, ``backoff`` seconds before the first."""
+    """``retries`` extra attempts for idempotent calls, ``backoff`` seconds before the first
+    (doubling, at most ``max_backoff``, plus jitter). A server's ``Retry-After`` is waited for
+    exactly, never cut short (a retry the server said is too early would most likely fail
+    again and spend an attempt: a trial saw 30 s cut to 8), unless it is over
+    ``max_retry_after``: then the call is not retried and the error (with ``retry_after``)
+    reaches the caller at once, who decides whether to wait that long."""
 
     retries: int = 3
     backoff: float = 0.5
     max_backoff: float = 8.0
+    max_retry_after: float = 60.0
 
     def __post_init__(self) -> None:
-        if self.retries < 0 or self.backoff < 0:
-            raise ValueError("retries and backoff must not be negative")
+        if self.retries < 0 or self.backoff < 0 or self.max_retry_after < 0:
+            raise ValueError("retries, backoff and max_retry_after must not be negative")
+
+    def retryable(self, error: BaseException) -> bool:
+        """A transient failure whose ``Retry-After``, if any, this policy will wait for."""
+        if isinstance(error, errors.TractatusError) and error.retry_after is not None:
+            return transient(error) and error.retry_after <= self.max_retry_after
+        return transient(error)
 
     def wait(self, state: RetryCallState) -> float:
         outcome = state.outcome
         error = outcome.exception() if outcome is not None else None
         if isinstance(error, errors.TractatusError) and error.retry_after is not None:
-            return min(error.retry_after, self.max_backoff)
+            return error.retry_after
         backoff = wait_exponential(multiplier=self.backoff, max=self.max_backoff)
         return float((backoff + wait_random(0, self.backoff))(state))
 
@@ -150,7 +165,7 @@ class RetryPolicy:
         return {
             "stop": stop_after_attempt(attempts),
             "wait": self.wait,
-            "retry": retry_if_exception(transient),
+            "retry": retry_if_exception(self.retryable),
             "before_sleep": say_waiting,
             "reraise": True,
         }

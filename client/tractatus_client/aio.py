@@ -273,7 +273,8 @@ class AsyncTractatus:
         ``ObservationItem`` per body, each with its own ``status``; a body left without
         ``source_kind`` or ``occurred_at`` gets the one-text form's defaults (``user_stated``,
         now). An idempotency key is generated for every observation without one, so a retry
-        never writes twice."""
+        never writes twice; a key of your own needs your own ``occurred_at`` (else
+        ``InvalidArgument``: a later call with the key would be refused, not replayed)."""
         if not isinstance(text, str):
             return await self.run(_calls.observe_many(text))
         if speaker is None:
@@ -345,7 +346,9 @@ class AsyncTractatus:
         assertions: Sequence[Mapping[str, Any]] | None = None,
         idempotency_key: str | None = None,
     ) -> models.EventWritten:
-        """One step of a task: name its causes (``caused_by``) or declare ``root=True``."""
+        """One step of a task: name its causes (``caused_by``) or declare ``root=True``. An
+        ``idempotency_key`` of your own needs your own ``occurred_at`` (else
+        ``InvalidArgument``)."""
         body = _calls.event_body(
             task_id,
             actor,
@@ -359,6 +362,7 @@ class AsyncTractatus:
             access=list(access) if access is not None else None,
             goal=goal,
             assertions=[dict(a) for a in assertions] if assertions else None,
+            idempotency_key=idempotency_key,
         )
         return await self.run(_calls.record_event(body, idempotency_key))
 
@@ -368,7 +372,8 @@ class AsyncTractatus:
     async def chain(
         self, event_id: str, *, direction: str = "causes", max_depth: int | None = None
     ) -> models.ChainAnswer:
-        """The causal replay of an event: its causes (or ``direction="effects"``)."""
+        """The causal replay of an event, the event first: its causes back to the root, newest
+        first, or (``direction="effects"``) what it led to, oldest first."""
         return await self.run(_calls.chain(event_id, direction=direction, max_depth=max_depth))
 
     async def why(

@@ -38,6 +38,13 @@ class TractatusError(Exception):
         return f"{where}{self.code}: {self.message}{rid}"
 
 
+class InvalidArgument(ValueError):
+    """An argument the client refuses before sending anything, with what is wrong and why: a
+    number JSON cannot carry (NaN, an infinity, 1e400), evidence that is not a quote or a
+    span, a caller's idempotency key without the caller's ``occurred_at``. A ``ValueError``
+    (not a ``TractatusError``: no request was made); the MCP server makes it a tool error."""
+
+
 class ConnectionFailed(TractatusError):
     """The server could not be reached (after the retries an idempotent call is allowed)."""
 

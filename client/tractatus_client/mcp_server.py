@@ -33,7 +33,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from tractatus_client import _http
 from tractatus_client._calls import assertion_body
 from tractatus_client.aio import AsyncTractatus
-from tractatus_client.errors import PreconditionFailed, TractatusError
+from tractatus_client.errors import InvalidArgument, PreconditionFailed, TractatusError
 
 TOKEN_VARIABLE = "TRACTATUS_MCP_TOKEN"
 ACTOR_VARIABLE = "TRACTATUS_MCP_ACTOR"
@@ -49,12 +49,13 @@ ontology, do not guess). Every answer is *as of* a time: `as_of` is when the fac
 the world, `known_at` is what the memory knew by then; both default to now. Facts are never
 overwritten: a new version supersedes the old one, and `fact_history` shows both.
 To change a fact safely, pass `expected_current` (the id of the version you read, or null
-for "nothing yet"); if someone changed it meanwhile, the write fails with the current
-version instead of overwriting it. Record each step of a task with `record_event`; before
-a task you have done before, `procedures(trigger=<its first action>)` tells how such tasks
-went: the sequences of steps seen in several of them and how often each succeeded. Facts
-written with a task's steps are its working memory: when the task is done, `end_task` keeps
-those worth keeping and discards the rest, with the reason for each."""
+for "nothing yet"), to `assert_fact` and with each fact a step `wrote`; if someone changed it
+meanwhile, the write fails with the current version instead of overwriting it. Record each
+step of a task with `record_event`; before a task you have done before,
+`procedures(trigger=<its first action>)` tells how such tasks went: the sequences of steps
+seen in several of them and how often each succeeded. Facts written with a task's steps are
+its working memory: when the task is done, `end_task` keeps those worth keeping and discards
+the rest, with the reason for each."""
 
 Subject = Annotated[str, Field(description="what the fact is about, e.g. 'user:alice'")]
 Predicate = Annotated[str, Field(description="a predicate of the ontology, e.g. 'tech_stack'")]
@@ -70,6 +71,11 @@ class WrittenFact(BaseModel):
     object: str | int | float | bool
     evidence: str = Field(description="the exact words or tool output that support it")
     confidence: float = Field(ge=0, le=1)
+    # required, as in assert_fact: a step that writes without reading first is the lost
+    # update the ledger prevents (a new agent developer's trial overwrote a fact this way)
+    expected_current: str | None = Field(
+        description="id of the version you believe is current, or null for none"
+    )
     source_kind: SourceKind = "tool_returned"
 
 
@@ -87,11 +93,14 @@ def tool_message(error: TractatusError) -> str:
 
 
 async def _answer(call: Awaitable[BaseModel]) -> dict[str, Any]:
-    """The answer as JSON, or a tool error with the server's message."""
+    """The answer as JSON, or a tool error with the server's message (or the client's, for an
+    argument it refused before sending: the SDK's own text named no reason)."""
     try:
         answer = await call
     except TractatusError as error:
         raise ToolError(tool_message(error)) from error
+    except InvalidArgument as error:
+        raise ToolError(f"invalid_argument: {error} (nothing was sent)") from error
     return answer.model_dump(mode="json", by_alias=True)
 
 
@@ -245,7 +254,10 @@ def _event_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
         ] = None,
     ) -> dict[str, Any]:
         """Record one step of your work: its state before and after, how it ended, and what
-        caused it (`caused_by`) or `root: true`. Answers the stored event with its id."""
+        caused it (`caused_by`) or `root: true`. Each fact in `wrote` needs
+        `expected_current`, as in `assert_fact` (the id of the version you read, or null); if
+        one changed meanwhile, nothing is recorded and the call fails with
+        `precondition_failed` and the current version. Answers the stored event with its id."""
         facts = [
             assertion_body(
                 f.subject,
@@ -255,6 +267,7 @@ def _event_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
                 asserted_by=actor,
                 confidence=f.confidence,
                 evidence=f.evidence,
+                expected_current=f.expected_current,
             )
             for f in wrote or []
         ]
@@ -279,8 +292,10 @@ def _event_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
         direction: Literal["causes", "effects"] = "causes",
         max_depth: Annotated[int | None, Field(ge=0)] = None,
     ) -> dict[str, Any]:
-        """Replay the causal chain of an event, newest first: its causes down to the root (or
-        its effects), with each step's before/after state and the edges between them."""
+        """Replay the causal chain of an event, the event itself first. `causes` (default): it
+        and its causes back to the root, newest first; `effects`: it and what it led to,
+        oldest first. Each step with its before/after state and `depth` (hops from this
+        event), and the edges between them."""
         return await _answer(client.chain(event_id, direction=direction, max_depth=max_depth))
 
     @server.tool()
@@ -311,18 +326,23 @@ def _event_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
 
 
 class BearerToken:
-    """ASGI middleware: every HTTP request needs ``Authorization: Bearer <token>``."""
+    """ASGI middleware: every HTTP request needs ``Authorization: Bearer <token>``; the scheme
+    in any case (RFC 7235: a trial's ``bearer <token>`` was 401), the token exactly."""
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app = app
-        self.expected = f"Bearer {token}".encode()
+        self.expected = token.encode()
+
+    def authorized(self, header: bytes) -> bool:
+        scheme, _, token = header.partition(b" ")
+        given = token.lstrip(b" ")
+        return scheme.lower() == b"bearer" and secrets.compare_digest(given, self.expected)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        given = dict(scope["headers"]).get(b"authorization", b"")
-        if secrets.compare_digest(given, self.expected):
+        if self.authorized(dict(scope["headers"]).get(b"authorization", b"")):
             await self.app(scope, receive, send)
             return
         body = b'{"error": "a valid bearer token is required"}'

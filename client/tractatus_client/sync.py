@@ -268,7 +268,8 @@ class Tractatus:
         ``ObservationItem`` per body, each with its own ``status``; a body left without
         ``source_kind`` or ``occurred_at`` gets the one-text form's defaults (``user_stated``,
         now). An idempotency key is generated for every observation without one, so a retry
-        never writes twice."""
+        never writes twice; a key of your own needs your own ``occurred_at`` (else
+        ``InvalidArgument``: a later call with the key would be refused, not replayed)."""
         if not isinstance(text, str):
             return self.run(_calls.observe_many(text))
         if speaker is None:
@@ -336,7 +337,9 @@ class Tractatus:
         assertions: Sequence[Mapping[str, Any]] | None = None,
         idempotency_key: str | None = None,
     ) -> models.EventWritten:
-        """One step of a task: name its causes (``caused_by``) or declare ``root=True``."""
+        """One step of a task: name its causes (``caused_by``) or declare ``root=True``. An
+        ``idempotency_key`` of your own needs your own ``occurred_at`` (else
+        ``InvalidArgument``)."""
         body = _calls.event_body(
             task_id,
             actor,
@@ -350,6 +353,7 @@ class Tractatus:
             access=list(access) if access is not None else None,
             goal=goal,
             assertions=[dict(a) for a in assertions] if assertions else None,
+            idempotency_key=idempotency_key,
         )
         return self.run(_calls.record_event(body, idempotency_key))
 
@@ -359,7 +363,8 @@ class Tractatus:
     def chain(
         self, event_id: str, *, direction: str = "causes", max_depth: int | None = None
     ) -> models.ChainAnswer:
-        """The causal replay of an event: its causes (or ``direction="effects"``)."""
+        """The causal replay of an event, the event first: its causes back to the root, newest
+        first, or (``direction="effects"``) what it led to, oldest first."""
         return self.run(_calls.chain(event_id, direction=direction, max_depth=max_depth))
 
     def why(

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -88,7 +90,8 @@ async def _stdio_story(base_url: str, subject: str, hidden: str) -> dict[str, An
             "task_id": task, "action": "pay_order", "outcome": "failure",
             "caused_by": [root["event"]["id"]], "after": {"payment_status": "timed_out"},
             "wrote": [{"subject": subject, "predicate": "payment_status", "object": "timed_out",
-                       "evidence": "gateway timeout", "confidence": 0.99}],
+                       "evidence": "gateway timeout", "confidence": 0.99,
+                       "expected_current": None}],
         }))  # fmt: skip
         seen["event"] = step
         seen["chain"] = _json(await call("replay_chain", {"event_id": step["event"]["id"]}))
@@ -193,11 +196,11 @@ def http_mcp(base_url: str) -> Iterator[tuple[str, str]]:
         process.wait(timeout=10)
 
 
-async def _http_tools(url: str, token: str) -> set[str]:
+async def _http_tools(url: str, token: str, scheme: str = "Bearer") -> set[str]:
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
-    headers = {"Authorization": f"Bearer {token}"}
+    headers = {"Authorization": f"{scheme} {token}"}
     async with (
         httpx2.AsyncClient(headers=headers, timeout=30) as http,
         streamable_http_client(url, http_client=http) as (read, write),
@@ -218,6 +221,8 @@ def test_the_http_transport_requires_its_own_token(http_mcp: tuple[str, str]) ->
         assert refused.status_code == 401
         assert KEYS["alice"] not in refused.text
     assert anyio.run(_http_tools, url, token) == TOOLS
+    # the scheme in any case (RFC 7235): a new agent developer's "bearer <token>" was 401
+    assert anyio.run(_http_tools, url, token, "bearer") == TOOLS
 
 
 def test_the_http_transport_refuses_to_start_without_a_token_or_with_the_key(
@@ -230,3 +235,149 @@ def test_the_http_transport_refuses_to_start_without_a_token_or_with_the_key(
             [COMMAND, "--transport", "http"], env=env, capture_output=True, text=True, timeout=30
         )
         assert done.returncode == 2 and "TRACTATUS_MCP_TOKEN" in done.stderr
+
+
+# --- a new agent developer's trial -------------------------------------------------------------
+
+
+async def _session_calls(base_url: str, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    """Each call's result, in one stdio session as alice."""
+    params = StdioServerParameters(command=COMMAND, env=_env(base_url, KEYS["alice"]))
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        return [await session.call_tool(name, arguments) for name, arguments in calls]
+
+
+def test_wrote_needs_expected_current_like_assert_fact(base_url: str, subject: str) -> None:
+    """The trial: `record_event(wrote=...)` superseded the current fact with no precondition,
+    the lost update `assert_fact` refuses (docs/mcp.md, Decision)."""
+    with Tractatus(base_url, KEYS["alice"], timeout=120) as alice:
+        delta = alice.assert_fact(
+            subject, "owner", "Delta", source_kind="user_stated", asserted_by=subject,
+            confidence=0.9, evidence="Delta owns it",
+        )  # fmt: skip
+    task = f"task:{uuid.uuid4().hex[:8]}"
+    fact = {"subject": subject, "predicate": "owner", "object": "Zeta",
+            "evidence": "registry says Zeta", "confidence": 0.99}  # fmt: skip
+    step = {"task_id": task, "action": "lookup_owner", "outcome": "success", "root": True}
+    unread, stale, read = anyio.run(_session_calls, base_url, [
+        ("record_event", {**step, "wrote": [fact]}),
+        ("record_event", {**step, "wrote": [{**fact, "expected_current": None}]}),
+        ("record_event", {**step, "wrote": [{**fact, "expected_current": delta.assertion.id}]}),
+    ])  # fmt: skip
+    assert "expected_current" in _error(unread)
+    refused = _error(stale)
+    assert "precondition_failed" in refused and delta.assertion.id in refused
+    [written] = _json(read)["assertions"]
+    assert written["superseded"] == delta.assertion.id
+    with Tractatus(base_url, KEYS["alice"]) as alice:
+        assert len(alice.timeline(task).events) == 1  # the refused steps recorded nothing
+        versions = alice.history(subject, "owner").versions
+    assert [v.object for v in versions] == ["Delta", "Zeta"]
+
+
+def test_a_body_over_the_limit_is_the_servers_413_at_once(base_url: str, subject: str) -> None:
+    """The trial: `remember` with 9 MB of text answered "connection_failed: ReadError" after
+    four uploads (about 4.5 s), which tells an agent to try again."""
+    started = time.monotonic()
+    [big] = anyio.run(
+        _session_calls, base_url, [("remember", {"text": "ab " * 3_000_000, "speaker": subject})]
+    )
+    assert "body_too_large: the body exceeds" in _error(big)
+    assert time.monotonic() - started < 30
+
+
+def _initialize() -> list[str]:
+    hello = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "trial", "version": "0"},
+    }
+    return [
+        json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    ]
+
+
+def _raw_stdio(base_url: str, lines: list[str]) -> list[dict[str, Any]]:
+    """Send JSON-RPC requests as written (the SDK's client would turn NaN into null) and read
+    the answer to each (after the answer to ``initialize``)."""
+    env = {**os.environ, **_env(base_url, KEYS["alice"])}
+    process = subprocess.Popen(
+        [COMMAND], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    stdin, stdout = process.stdin, process.stdout
+    assert stdin is not None and stdout is not None
+    lines_out: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines_out.put(line) for line in stdout], daemon=True).start()
+    answers: list[dict[str, Any]] = []
+    try:
+        stdin.write("\n".join([*_initialize(), *lines]) + "\n")
+        stdin.flush()
+        while len(answers) < len(lines) + 1:
+            answer = json.loads(lines_out.get(timeout=60))
+            if "id" in answer:  # not a notification
+                answers.append(answer)
+    finally:
+        stdin.close()
+        process.terminate()
+        process.wait(timeout=10)
+    return sorted(answers, key=lambda a: a["id"])[1:]
+
+
+def test_a_number_json_cannot_carry_is_a_tool_error_that_says_so(
+    base_url: str, subject: str
+) -> None:
+    """The trial: `1e400` or `NaN` in a tool's arguments came back as "Error executing tool
+    record_event", with neither a code nor a reason."""
+    step = {"task_id": f"task:{uuid.uuid4().hex[:8]}", "action": "a", "outcome": "success",
+            "root": True}  # fmt: skip
+    head = json.dumps(step)[:-1]
+    calls = [
+        ("record_event", head + ', "after": {"x": 1e400}}'),
+        ("record_event", head + ', "after": {"y": [1, NaN]}}'),
+        ("assert_fact", json.dumps({"subject": subject, "predicate": "revenue", "evidence": "x",
+                                    "confidence": 0.5, "expected_current": None})[:-1]
+         + ', "object": 1e400}'),
+    ]  # fmt: skip
+    lines = [
+        f'{{"jsonrpc": "2.0", "id": {n}, "method": "tools/call",'
+        f' "params": {{"name": "{name}", "arguments": {arguments}}}}}'
+        for n, (name, arguments) in enumerate(calls, start=1)
+    ]
+    texts = []
+    for answer in _raw_stdio(base_url, lines):
+        assert answer["result"]["isError"] is True, answer
+        texts.append(answer["result"]["content"][0]["text"])
+    assert "invalid_argument: after.x: inf is not a number JSON can carry" in texts[0]
+    assert "invalid_argument: after.y[1]: nan is not a number JSON can carry" in texts[1]
+    assert "invalid_argument: object: inf is not a number JSON can carry" in texts[2]
+    assert all("1e400" in text and "nothing was sent" in text for text in texts)
+
+
+async def _chain_story(base_url: str, subject: str) -> dict[str, Any]:
+    params = StdioServerParameters(command=COMMAND, env=_env(base_url, KEYS["alice"]))
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        task, ids = f"task:{uuid.uuid4().hex[:8]}", []
+        for action in ["open_order", "check", "charge", "notify"]:
+            cause = {"root": True} if not ids else {"caused_by": [ids[-1]]}
+            step = {"task_id": task, "action": action, "outcome": "success", **cause}
+            ids.append(_json(await session.call_tool("record_event", step))["event"]["id"])
+        replay = session.call_tool
+        causes = _json(await replay("replay_chain", {"event_id": ids[-1]}))
+        effects = _json(await replay("replay_chain", {"event_id": ids[0], "direction": "effects"}))
+    return {"description": tools["replay_chain"].description, "causes": causes, "effects": effects}
+
+
+def test_replay_chain_says_the_order_of_each_direction(base_url: str, subject: str) -> None:
+    """The trial: the description said "newest first" for both; effects come oldest first."""
+    seen = anyio.run(_chain_story, base_url, subject)
+    causes = [e["action"] for e in seen["causes"]["events"]]
+    effects = [e["action"] for e in seen["effects"]["events"]]
+    assert causes == ["notify", "charge", "check", "open_order"]  # newest first
+    assert effects == ["open_order", "check", "charge", "notify"]  # oldest first
+    described = " ".join(seen["description"].split())
+    assert "`causes` (default): it and its causes back to the root, newest first" in described
+    assert "`effects`: it and what it led to, oldest first" in described

@@ -133,8 +133,11 @@ def test_writes_carry_an_idempotency_key_generated_unless_given() -> None:
     assert sent == {header: "k", _http.REQUEST_ID_HEADER: "rid"}
 
 
-def test_retry_after_is_honoured_up_to_the_cap() -> None:
-    policy = _http.RetryPolicy(retries=3, backoff=0.01, max_backoff=5)
+def test_retry_after_is_waited_for_exactly_and_a_longer_one_is_not_retried() -> None:
+    """A new agent developer's trial: ``Retry-After: 30`` was retried after 8 s (the backoff's
+    cap), before the server said it would be worth it. Now the server's value is waited for
+    as sent; over ``max_retry_after`` the error reaches the caller at once."""
+    policy = _http.RetryPolicy(retries=3, backoff=0.01, max_backoff=5, max_retry_after=60)
 
     def wait_after(response: httpx.Response) -> float:
         state = RetryCallState(Retrying(), fn=None, args=(), kwargs={})
@@ -142,8 +145,13 @@ def test_retry_after_is_honoured_up_to_the_cap() -> None:
         return policy.wait(state)
 
     assert wait_after(_response(429, _error("slow"), **{"Retry-After": "2"})) == 2.0
-    assert wait_after(_response(503, _error("busy"), **{"Retry-After": "120"})) == 5.0
+    assert wait_after(_response(429, _error("slow"), **{"Retry-After": "30"})) == 30.0
     assert 0.01 <= wait_after(_response(503, _error("busy"))) <= 0.02 + 0.01  # backoff, jitter
+    busy = _http.error_from(_response(503, _error("busy"), **{"Retry-After": "60"}), "r")
+    too_long = _http.error_from(_response(503, _error("busy"), **{"Retry-After": "61"}), "r")
+    assert _attempts(_calls.facts("s", "p"), busy, policy) == 4
+    assert _attempts(_calls.facts("s", "p"), too_long, policy) == 1
+    assert too_long.retry_after == 61.0
 
 
 def test_bodies_leave_out_what_was_not_given_and_keep_an_explicit_null() -> None:
@@ -162,7 +170,8 @@ def test_bodies_leave_out_what_was_not_given_and_keep_an_explicit_null() -> None
     assert "expected_current" not in _calls.assertion_body(
         "s", "p", "o", source_kind="user_stated", asserted_by="s", confidence=1, evidence="q"
     )
-    items = _calls.observe_many([{"text": "a"}, {"text": "b", "idempotency_key": "k"}]).body
+    keyed = {"text": "b", "idempotency_key": "k", "occurred_at": "2026-01-01T00:00:00Z"}
+    items = _calls.observe_many([{"text": "a"}, keyed]).body
     keys = [item["idempotency_key"] for item in items["observations"]]
     assert keys[0].startswith("tc-") and keys[1] == "k"
     with pytest.raises(ValueError, match="naive"):
