@@ -65,7 +65,11 @@ CODES: dict[str, tuple[int, str]] = {
         "a predicate of this name exists with another definition (`details.existing`)",
     ),
     "task_ended": (409, "the write names a task of the writer that has ended; nothing written"),
-    "task_conflict": (409, "the task was started before with another goal or access"),
+    "task_conflict": (
+        409,
+        "the task was started before with another goal or access (an event: another goal than"
+        " its task's, `details.goal`); nothing written",
+    ),
     "sleep_running": (409, "another sleep holds the sleep lock; try again after it ends"),
     "body_too_large": (413, "the body exceeds the server's limit (`details.limit`, in bytes)"),
     "batch_too_large": (413, "the batch holds more items than the server's maximum"),

@@ -36,7 +36,8 @@ ON CREATE SET t.id = row.id, t.owner = row.owner, t.access = row.access, t.goal 
               t.status = 'open', t.started_at = datetime(row.now),
               t.created_at = datetime(row.now), t.working = 0, t.writes = 0
 SET t.writes = t.writes + 1, t.working = t.working + row.working
-RETURN t.key AS key, t.id AS id, t.status AS status, t.working AS working
+RETURN t.key AS key, t.id AS id, t.status AS status, t.working AS working, t.goal AS goal,
+       t.access AS access
 """)
 
 START_TASK = (

@@ -82,9 +82,18 @@ def enter_tasks(
         key=lambda row: str(row["key"]),
     )
     memory: dict[str, WorkingMemory] = {}
+    goals = {task_key(principal.id, w.task_id): w.goal for w in writes.values()}
     for record in tx.run(cypher.ENTER_TASKS, tasks=rows):
         if record["status"] == "ended":
             raise ended(record["id"])
+        goal = goals.get(record["key"])
+        if goal is not None and goal != record["goal"]:
+            # an event naming another goal than its task's (a new agent developer's trial: the
+            # goal of every event after the first was dropped without a word), as a start
+            raise TaskConflict(
+                f"task {record['id']!r} exists with another goal",
+                details={"goal": record["goal"], "access": list(record["access"] or [])},
+            )
         memory[record["id"]] = working_memory(record["id"], int(record["working"]), bound)
     return memory
 

@@ -66,6 +66,7 @@ NO_EVENT = "no visible event with this id"
             "precondition_failed",
             "rejected",
             "task_ended",
+            "task_conflict",
         ),
     },
 )

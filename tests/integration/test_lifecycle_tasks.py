@@ -310,3 +310,23 @@ def test_bad_input_is_refused_and_writes_nothing(
     codes = {403: "forbidden", 404: "not_found", 422: "invalid_request"}
     _error(response, status, codes[status])
     assert _counts(driver) == before
+
+
+def test_an_event_naming_another_goal_than_its_tasks_is_refused(apis: dict[str, Api]) -> None:
+    """A new agent developer's trial: an event's goal started the task, and a later event's
+    other goal was dropped without a word (201). It is refused as a start with another goal
+    is (409 task_conflict), nothing written; the same goal, or none, is written."""
+    alice, task = apis["alice"], f"goal-{uuid.uuid4().hex[:8]}"
+    first = alice.post("/v1/events", event(task, "s1", "2026-12-06T12:00:00Z", goal="goal A"))
+    assert first.status_code == 201, first.text
+    cause = [first.json()["event"]["id"]]
+    other = event(task, "s2", "2026-12-06T12:01:00Z", caused_by=cause, goal="goal B")
+    error = _error(alice.post("/v1/events", other), 409, "task_conflict")
+    assert error["error"]["details"]["goal"] == "goal A"
+    timeline = alice.get(f"/v1/tasks/{task}/timeline").json()
+    assert [e["action"] for e in timeline["events"]] == ["s1"]
+    same = event(task, "s2", "2026-12-06T12:01:00Z", caused_by=cause, goal="goal A")
+    assert alice.post("/v1/events", same).status_code == 201
+    bare = event(task, "s3", "2026-12-06T12:02:00Z", caused_by=cause)
+    assert alice.post("/v1/events", bare).status_code == 201
+    assert alice.get(f"/v1/tasks/{task}").json()["goal"] == "goal A"
