@@ -333,9 +333,20 @@ class RecallWhy(Model):
     coverage: float = 0.0
     # the person or time the query names, a graph neighbour, a question about the present or
     # about how things stood before a change, a kind asked for, a current fact asked for, a
-    # CJK question's first groups put in the CJK model's order
+    # code or version asked about, a CJK question's first groups put in the CJK model's order
     boosts: list[
-        Literal["speaker", "time", "graph", "present", "past", "mentioned", "kind", "fact", "cjk"]
+        Literal[
+            "speaker",
+            "time",
+            "graph",
+            "present",
+            "past",
+            "mentioned",
+            "kind",
+            "fact",
+            "code",
+            "cjk",
+        ]
     ] = Field(default_factory=list)
 
 

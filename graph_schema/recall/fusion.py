@@ -49,6 +49,7 @@ FEATURES = (
     "past",
     "mentioned",
     "asked_kind",
+    "code",
     "fact",
     "unsaid",
     "cjk",

@@ -362,6 +362,8 @@ def reorder(
         fused = past_first(fused, content_terms(text), codes_in(text))
     if config.enabled("asked_kind"):
         fused = kind_first(fused, kinds.table().asked_in(text))
+    if config.enabled("code"):
+        fused = code_first(fused, codes_in(text))
     return fused
 
 
@@ -372,13 +374,34 @@ PRESENT_DEPTH = 5  # the best groups among which a question about the present pr
 SAME_THING = 0.3
 
 
-# a code of letters and digits joined by hyphens ("INC-4452", "PLAT-201"): it names one thing
-_CODE = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[^\W\d_])\w+(?:-\w+)+(?![\w-])")
+# a code of capitals and a number joined by a hyphen ("INC-4452", "PLAT-201"), or a version
+# ("v2.1"): it names one thing; never a number with its unit ("30-day", "top-10")
+_CODE = re.compile(
+    r"(?<![\w-])[A-Z]{2,}[A-Z0-9]*-\d+[A-Za-z0-9]*(?![\w-])|(?<![\w.])[vV]\d+(?:\.\d+)+(?![\w.])"
+)
 
 
 def codes_in(text: str) -> tuple[str, ...]:
-    """The codes a question names ("What is the status of INC-4452 now?": INC-4452)."""
+    """The codes a question names ("What is the status of INC-4452 now?": INC-4452; "Who
+    approved the RFC v2.1?": v2.1)."""
     return tuple(dict.fromkeys(c.lower() for c in _CODE.findall(text)))
+
+
+def code_first(ranked: list[Scored], codes: Sequence[str]) -> list[Scored]:
+    """Step 9, for a question naming a code (:func:`codes_in`): among the best
+    PRESENT_DEPTH, the groups naming every code come first, each part in its order. A new
+    user's trial: "Who approved the Checkout Redesign RFC v2.1?" ranked the note of v2.0
+    first and the one tool result that names v2.1 (and who approved it) second. A group moved
+    up carries the boost ``code``. Scores are left as they are."""
+    if not codes:
+        return ranked
+    head = ranked[:PRESENT_DEPTH]
+    naming = [s for s in head if holds_codes(s, codes)]
+    if not naming or len(naming) == len(head):
+        return ranked
+    order = naming + [s for s in head if s not in naming]
+    mark_moved_up(head, order, "code")
+    return order + ranked[PRESENT_DEPTH:]
 
 
 def holds_codes(s: Scored, codes: Sequence[str]) -> bool:

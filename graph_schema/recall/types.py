@@ -65,7 +65,9 @@ class RecallRequest(Strict):
     filters: RecallFilters = Field(default_factory=RecallFilters)
 
 
-Boost = Literal["speaker", "time", "graph", "present", "past", "mentioned", "kind", "fact", "cjk"]
+Boost = Literal[
+    "speaker", "time", "graph", "present", "past", "mentioned", "kind", "fact", "code", "cjk"
+]
 
 
 class Why(BaseModel):
@@ -85,6 +87,8 @@ class Why(BaseModel):
             "a question asking for a kind of thing that put the near ties naming one first, "
             "a question asking for a current fact (an owner, a version, a status) that put "
             "the groups holding it first, "
+            "a question naming a code or a version (INC-4452, v2.1) that put the groups "
+            "naming it first, "
             "a CJK question whose first groups the CJK model put in its own order (their "
             "similarity is then that model's cosine)."
         ),

@@ -466,3 +466,17 @@ def test_a_present_question_naming_a_code_moves_no_group_about_another() -> None
     assert "present" not in other.boosts
     without = rerank.present_first([resolved, other, opened], content_terms(question))
     assert without[0].gid == "other"  # what it did before
+
+
+def test_a_question_naming_a_version_puts_the_group_naming_it_first() -> None:
+    """A new user's trial of an agent's notes: "Who approved the Checkout Redesign RFC v2.1?"
+    ranked the note of v2.0 first and the one tool result naming v2.1 second."""
+    question = "Who approved the Checkout Redesign RFC v2.1?"
+    v20 = _said("v20", 0.211, when(2026, 11, 13), "Checkout Redesign RFC updated to v2.0.")
+    v21 = _said("v21", 0.134, when(2026, 11, 19), '{"version": "v2.1", "approved_by": "Lena"}')
+    v22 = _said("v22", 0.123, when(2026, 11, 27), "Checkout Redesign RFC v2.2 published.")
+    assert rerank.codes_in(question) == ("v2.1",)
+    ranked = rerank.code_first([v20, v21, v22], rerank.codes_in(question))
+    assert [s.gid for s in ranked] == ["v21", "v20", "v22"]
+    assert v21.boosts == ["code"]
+    assert rerank.code_first([v20, v21], ()) == [v20, v21]  # no code: as it was
