@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from spacy.tokens import Span, Token
+from spacy.tokens import Doc, Span, Token
 
 from ingest.distill.dates import MONTHS, WEEKDAYS
 from ingest.distill.facts import HEDGE_PENALTY, Fact
@@ -965,16 +965,28 @@ def in_quotes(token: Token) -> bool:
     r"""Whether ``token`` stands between an opening and a closing quotation mark of its text
     (the parser tags them ``\`\``` and ``''``; an apostrophe of a possessive is no mark):
     direct speech, someone's words as said ("Tom said "I live in Paris now"", "my boss said
-    'I'm moving to Berlin'"), or a title (version 27)."""
+    'I'm moving to Berlin'"), or a title (version 27). The quoted spans of a text are read
+    once and kept with its parse."""
+    spans = token.doc.user_data.get(_QUOTED)
+    if spans is None:
+        spans = token.doc.user_data[_QUOTED] = _quoted_spans(token.doc)
+    return any(opening < token.i < closing for opening, closing in spans)
+
+
+_QUOTED = "tractatus:quoted"
+
+
+def _quoted_spans(doc: Doc) -> list[tuple[int, int]]:
+    """The (opening, closing) token positions of each pair of quotation marks of ``doc``."""
+    spans: list[tuple[int, int]] = []
     opening: int | None = None
-    for mark in token.doc:
+    for mark in doc:
         if mark.tag_ == "``" and opening is None:
             opening = mark.i
         elif mark.tag_ == "''" and opening is not None:
-            if opening < token.i < mark.i:
-                return True
+            spans.append((opening, mark.i))
             opening = None
-    return False
+    return spans
 
 
 def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
