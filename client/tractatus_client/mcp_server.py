@@ -248,7 +248,13 @@ def _event_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
         root: Annotated[bool, Field(description="true for a first step with no cause")] = False,
         before: dict[str, Any] | None = None,
         after: dict[str, Any] | None = None,
-        goal: str | None = None,
+        goal: Annotated[
+            str | None,
+            Field(
+                description="the task's goal: a first step starts the task with it; another"
+                " goal than the task's is refused (task_conflict); leave it out after that"
+            ),
+        ] = None,
         wrote: Annotated[
             list[WrittenFact] | None, Field(description="facts this step established")
         ] = None,
