@@ -320,15 +320,16 @@ def name_keys(name: str) -> set[str]:
     return {k for k in keys if k and k not in STOP_WORDS}
 
 
-# an identifier with a number ("inc-4411", "plat-201", "v2-rc1")
-_NUMBERED = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*-\d[a-z0-9-]*|[a-z]+\d[a-z0-9-]*")
+# an identifier of letters and a number joined by a hyphen ("inc-4411", "plat-201"); a name
+# with digits of its own ("tom3fa", "agent007") is a name
+_NUMBERED = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d[a-z0-9-]*")
 
 
 def numbered_thing(name: str) -> bool:
     """Whether a speaker or subject is a numbered thing (an incident, a ticket: ``inc:INC-4411``),
     never the person a question is about."""
     last = name.strip().lower().rsplit(":", 1)[-1]
-    return any(c.isdigit() for c in last)
+    return _NUMBERED.fullmatch(last) is not None
 
 
 def without_name(query: str, name: str) -> list[str]:

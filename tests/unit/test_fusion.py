@@ -464,3 +464,7 @@ def test_a_numbered_thing_is_never_the_person_asked_about() -> None:
     assert fusion.named_person(ranked, "What was the latency during INC-4411?", config) is None
     people = [Scored(gid="c", speaker="Ravi"), *ranked]
     assert fusion.named_person(people, "When is Ravi leaving INC-4411?", config) == "Ravi"
+    # a name with digits of its own is a name (the probe suite's "Tom3fa2b1")
+    tom = [Scored(gid="d", speaker="Tom3fa2b1"), *ranked]
+    assert fusion.named_person(tom, "How does Tom3fa2b1 feel while surfing?", config) == "Tom3fa2b1"
+    assert name_keys("Tom3fa2b1 Smith") >= {"tom3fa2b1", "smith"}
