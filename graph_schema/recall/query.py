@@ -326,10 +326,10 @@ _NUMBERED = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d[a-z0-9-]*")
 
 
 def numbered_thing(name: str) -> bool:
-    """Whether a speaker or subject is a numbered thing (an incident, a ticket: ``inc:INC-4411``),
-    never the person a question is about."""
+    """Whether a speaker or subject is a numbered thing (an incident, a ticket: ``inc:INC-4411``;
+    a ward, a room: ``7B``), never the person a question is about."""
     last = name.strip().lower().rsplit(":", 1)[-1]
-    return _NUMBERED.fullmatch(last) is not None
+    return _NUMBERED.fullmatch(last) is not None or last[:1].isdigit()
 
 
 def without_name(query: str, name: str) -> list[str]:

@@ -464,7 +464,11 @@ def test_a_numbered_thing_is_never_the_person_asked_about() -> None:
     assert fusion.named_person(ranked, "What was the latency during INC-4411?", config) is None
     people = [Scored(gid="c", speaker="Ravi"), *ranked]
     assert fusion.named_person(people, "When is Ravi leaving INC-4411?", config) == "Ravi"
-    # a name with digits of its own is a name (the probe suite's "Tom3fa2b1")
+    # a ward named by its number is a thing (a new user's trial of a ward's notes: "When did
+    # 7B start the discharge declarations?"); a name with digits of its own is a name (the
+    # probe suite's "Tom3fa2b1")
+    ward = [Scored(gid="w", speaker="7B"), *ranked]
+    assert fusion.named_person(ward, "When did 7B start the declarations?", config) is None
     tom = [Scored(gid="d", speaker="Tom3fa2b1"), *ranked]
     assert fusion.named_person(tom, "How does Tom3fa2b1 feel while surfing?", config) == "Tom3fa2b1"
     assert name_keys("Tom3fa2b1 Smith") >= {"tom3fa2b1", "smith"}
