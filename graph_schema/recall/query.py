@@ -326,10 +326,14 @@ _NUMBERED = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d[a-z0-9-]*")
 
 
 def numbered_thing(name: str) -> bool:
-    """Whether a speaker or subject is a numbered thing (an incident, a ticket: ``inc:INC-4411``;
-    a ward, a room: ``7B``), never the person a question is about."""
+    """Whether a speaker or subject is a numbered thing, never the person a question is about:
+    a code (an incident, a ticket: ``inc:INC-4411``), a name that starts with a digit (a ward:
+    ``7B``), or a name of several words one of which holds a digit (a document: "Bed
+    Management Policy v3.1"). One word with digits of its own is a name ("Tom3fa2b1")."""
     last = name.strip().lower().rsplit(":", 1)[-1]
-    return _NUMBERED.fullmatch(last) is not None or last[:1].isdigit()
+    parts = last.split()
+    numbered = len(parts) > 1 and any(c.isdigit() for c in last)
+    return numbered or _NUMBERED.fullmatch(last) is not None or last[:1].isdigit()
 
 
 def without_name(query: str, name: str) -> list[str]:

@@ -469,6 +469,8 @@ def test_a_numbered_thing_is_never_the_person_asked_about() -> None:
     # probe suite's "Tom3fa2b1")
     ward = [Scored(gid="w", speaker="7B"), *ranked]
     assert fusion.named_person(ward, "When did 7B start the declarations?", config) is None
+    policy = [Scored(gid="p", speaker="Bed Management Policy v3.1"), *ranked]
+    assert fusion.named_person(policy, "When was the policy meant to start?", config) is None
     tom = [Scored(gid="d", speaker="Tom3fa2b1"), *ranked]
     assert fusion.named_person(tom, "How does Tom3fa2b1 feel while surfing?", config) == "Tom3fa2b1"
     assert name_keys("Tom3fa2b1 Smith") >= {"tom3fa2b1", "smith"}
