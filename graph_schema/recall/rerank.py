@@ -356,14 +356,15 @@ def reorder(
     mentions, :mod:`graph_schema.recall.mentions`)."""
     if config.enabled("rerank"):
         fused = rerank(fused, text, config, weights)
+    codes = codes_in(text)
     if config.enabled("present") and asks_present(text):
-        fused = present_first(fused, content_terms(text), codes_in(text))
+        fused = present_first(fused, content_terms(text), codes)
     elif config.enabled("past") and asks_past(text):
-        fused = past_first(fused, content_terms(text), codes_in(text))
+        fused = past_first(fused, content_terms(text), codes)
     if config.enabled("asked_kind"):
         fused = kind_first(fused, kinds.table().asked_in(text))
     if config.enabled("code"):
-        fused = code_first(fused, codes_in(text))
+        fused = code_first(fused, codes)
     return fused
 
 

@@ -826,11 +826,6 @@ def speakers_own(obj: Token) -> bool:
     return any(p.dep_ == "poss" and p.lower_ in ("my", "our") for p in obj.children)
 
 
-PARTNER_WORDS = frozenset(
-    {"boyfriend", "girlfriend", "partner", "fiance", "fiancé", "fiancee", "fiancée", "bf", "gf"}
-)
-
-
 def broke_up(verb: Token) -> bool:
     """ "broke up", "split up", "we've separated": a couple ended."""
     up = any(p.lower_ == "up" for p in children(verb, "prt"))

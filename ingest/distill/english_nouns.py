@@ -18,7 +18,6 @@ from ingest.distill import lexicon as lx
 from ingest.distill.english import (
     DEMONSTRATIVES,
     KIND_ONLY,
-    PARTNER_WORDS,
     TIME_NOUNS,
     Clause,
     broke_up,
@@ -377,7 +376,7 @@ def noun_facts(
         rel = relative_of(token, speaker)
         if rel is not None and _wished(token, settled):
             continue  # "I want to start my own family": a relation wished for, not had
-        if rel is not None and _ended(token, rel[0]):
+        if rel is not None and _ended(token, rel[0], rel[1]):
             continue  # "my dog died when I was a kid", "my boyfriend Tom and I broke up"
         if rel is not None and (_my(token) or _we_subject(sentence)):
             found.append((Fact(speaker, rel[0], rel[1], confidence=0.8), token))
@@ -463,14 +462,14 @@ def _lessons(token: Token) -> list[tuple[str, str]]:
     return [("activity", p) for p in [phrase(token)] if p] if kinds else []
 
 
-def _ended(token: Token, predicate: str) -> bool:
+def _ended(token: Token, predicate: str, related: str) -> bool:
     """A relation the clause around it ends (version 27, from a new user's trial: "my dog
     died when I was a kid" wrote a current ``has_pet``, "my girlfriend Ines and I broke up"
     a current partner named Ines): a pet that died or passed away, a partner broken up with."""
     verb = verb_above(token)
     if predicate == "has_pet":
         return verb.lemma_ in ("die", "pass") and token.dep_ in ("nsubj", "nsubjpass")
-    return token.lemma_.lower() in PARTNER_WORDS and broke_up(verb)
+    return related.endswith("/partner") and broke_up(verb)  # the role table's partner words
 
 
 def _wished(token: Token, settled: Callable[[Token], bool]) -> bool:
