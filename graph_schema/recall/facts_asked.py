@@ -55,6 +55,8 @@ _HEADS = (
 # does Hana work for?", "Where is Dev living these days?"; the person named by a capital
 _NAME = r"(?P<who>[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*)?)"
 _NOW = r"(?:(?:currently|still|now)\s+)?"
+# what someone's work is called: "job", "job title", "occupation", "profession"
+_JOB = r"(?:current\s+)?(?:job(?:\s+title)?|occupation|profession)\b(?:\s+now)?\s*\??\s*$"
 _PERSON_HEADS = (
     (
         re.compile(rf"^\s*(?i:where\s+(?:does|do))\s+{_NAME}\s+(?i:{_NOW}work)\b(?!\s+out)"),
@@ -67,6 +69,16 @@ _PERSON_HEADS = (
     ),
     (re.compile(rf"^\s*(?i:where\s+(?:does|do))\s+{_NAME}\s+(?i:{_NOW}live)\b"), "lives_in"),
     (re.compile(rf"^\s*(?i:where\s+is)\s+{_NAME}\s+(?i:{_NOW}living)\b"), "lives_in"),
+    (
+        re.compile(
+            rf"^\s*(?i:what\s+does)\s+{_NAME}\s+(?i:{_NOW}do\s+for\s+(?:a\s+living|work))\b"
+        ),
+        "works_as",
+    ),
+    (
+        re.compile(rf"^\s*(?i:what(?:'s|\u2019s|\s+is))\s+{_NAME}(?:'s?|\u2019s?)\s+(?i:{_JOB})"),
+        "works_as",
+    ),
 )
 # the same asked in the first person, as a user asks an assistant ("where do I live?"): the
 # speaker's own fact, never a relative's ("Nora/sister lives_in Oslo"; a new user's trial
@@ -77,6 +89,8 @@ _SELF_HEADS = (
     (re.compile(rf"^\s*(?:who|which\s+company)\s+do\s+i\s+{_NOW}work\s+for\b", re.I), "works_at"),
     (re.compile(rf"^\s*where\s+do\s+i\s+{_NOW}live\b", re.I), "lives_in"),
     (re.compile(rf"^\s*where\s+am\s+i\s+{_NOW}living\b", re.I), "lives_in"),
+    (re.compile(rf"^\s*what\s+do\s+i\s+{_NOW}do\s+for\s+(?:a\s+living|work)\b", re.I), "works_as"),
+    (re.compile(rf"^\s*what(?:'s|\u2019s|\s+is)\s+my\s+{_JOB}", re.I), "works_as"),
 )
 _NOT_NOW = re.compile(r"\b(?:before|previous|previously|originally|first|used\s+to)\b", re.I)
 
@@ -140,6 +154,21 @@ def holds(records: Sequence[Mapping[str, Any]], question: Asked) -> bool:
         elif not unheld_in(list(question.thing), [str(a["subject"])]):
             return True
     return False
+
+
+def answers(
+    first: Sequence[Scored],
+    records: Mapping[str, Sequence[Mapping[str, Any]]],
+    question: Asked | None,
+) -> bool:
+    """Whether the first group holds the fact ``question`` asks for of a person or a thing
+    (:func:`holds`): a fact of the predicate asked for, about whom it is asked, valid as of
+    the question's time, is the answer, whatever words it shares with the question ("what's
+    my job title?" and ``works_as data analyst``). A practice given up (``of_object``) is
+    read by one word of the question only, so it never decides the status alone."""
+    if question is None or question.of_object or not first:
+        return False
+    return holds(records.get(first[0].gid, []), question)
 
 
 def fact_first(

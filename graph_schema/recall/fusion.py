@@ -31,6 +31,7 @@ from graph_schema.recall.query import (
     names_in_query,
     not_compared,
     numbered_thing,
+    speaker_asks,
     time_windows,
 )
 
@@ -284,7 +285,8 @@ def fuse(
     neighbours of the top groups (a read query in recall, a stored answer offline)."""
     scored = rrf(lists, config)
     speakers = {s.speaker for s in scored.values() if s.speaker}
-    boost_named(scored, names_in_query(text, speakers), config)
+    # "What did we promise Priya?": Priya is spoken to, her own turns are not the answer
+    boost_named(scored, set() if speaker_asks(text) else names_in_query(text, speakers), config)
     boost_time(scored, time_windows(text, _latest(scored)), config)
     if config.enabled("graph") and scored:
         expand(scored, neighbours_of([s.gid for s in ordered(scored)[:EXPAND]]), config)
@@ -302,7 +304,7 @@ def named_person(ranked: Sequence[Scored], text: str, config: FusionConfig) -> s
     """The one speaker/subject among the ranked groups that the query names, if exactly one
     (the status then counts only that person's groups: :func:`answers_for`); a name it
     compares with ("Who handled X before Sana?") is not the one asked about."""
-    if not config.enabled("person"):
+    if not config.enabled("person") or speaker_asks(text):
         return None
     speakers = {s.speaker for s in ranked if s.speaker and not numbered_thing(s.speaker)}
     named = names_in_query(not_compared(text), speakers, people=True)

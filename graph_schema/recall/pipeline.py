@@ -312,6 +312,7 @@ class _Work:
     unsaid: list[str] = field(default_factory=list)  # names the person asked about never says
     person: str | None = None  # the one speaker the query names among the window's groups
     cjk: dict[str, float] = field(default_factory=dict)  # a CJK query's cosines, by group
+    held: bool = False  # the first group holds the current fact the query asks for (step 8)
 
     @property
     def window(self) -> list[Scored]:
@@ -384,6 +385,7 @@ def _search(
         fused = facts_asked.fact_first(fused[:depth], records, question) + fused[depth:]
     unmentioned = _unmentioned(tx, p, query, lists, fused) if config.enabled("unmentioned") else []
     work = _Work(fused[:depth], records, unmentioned, mentioned, cjk=read)
+    work.held = facts_asked.answers(fused[:1], records, question)
     work.person = fusion.named_person(work.window, query.text, config)
     if config.enabled("unsaid"):
         work.unsaid = _unsaid(tx, p, query, lists, work)
@@ -789,9 +791,12 @@ def recall(
     # coverage alone when nothing was embedded (a CJK query, or no model): its own rule
     rule = fusion.LEXICAL if query.vector is None else fusion.SEMANTIC
     answered = bool(results) and (
-        status.relevance >= rule.person_threshold  # the person mentioned: their floor
-        if status.mentioned is not None
-        else fusion.answered(status.relevance, others, config, rule)
+        work.held  # the current fact asked for, first: the answer, whatever its words
+        or (
+            status.relevance >= rule.person_threshold  # the person mentioned: their floor
+            if status.mentioned is not None
+            else fusion.answered(status.relevance, others, config, rule)
+        )
     )
     # a thing the query names that nothing visible mentions: nothing can answer it
     answered = answered and not work.unmentioned

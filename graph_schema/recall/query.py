@@ -266,13 +266,20 @@ _STILL = re.compile(
 )
 
 
+# the same in Chinese: "现在" (now), "目前" / "当前" (currently), "最新" (latest), "还在" /
+# "仍然" (still), "已经…了吗" (… yet?); and how things stood before a change: "原来" /
+# "本来" (originally), "一开始" / "最初" (at first), "以前" / "之前" (before), "曾经" (once)
+_PRESENT_ZH = re.compile(r"现在|目前|当前|如今|眼下|最新|还在|仍然|仍在|依然|已经[^？?。]*吗")
+_PAST_ZH = re.compile(r"原来|原本|本来|最初|最开始|一开始|起初|当初|以前|之前|曾经")
+
+
 def asks_present(query: str) -> bool:
     """The query asks how things stand now: a word of the present ("now", "currently", or a
-    yes/no question asking whether something is "still" so, or so "yet" or "again"), no time
-    of its own ("in late May", "in April 2026") and no past frame ("which version was
-    current")."""
+    yes/no question asking whether something is "still" so, or so "yet" or "again"; in
+    Chinese "现在", "目前", "最新", "还在"), no time of its own ("in late May", "in April
+    2026", "3月5日") and no past frame ("which version was current")."""
     return (
-        (_PRESENT.search(query) is not None or _STILL.search(query) is not None)
+        any(p.search(query) is not None for p in (_PRESENT, _STILL, _PRESENT_ZH))
         and _PAST_PRESENT.search(query) is None
         and not names_a_day(query)
     )
@@ -295,7 +302,9 @@ def asks_past(query: str) -> bool:
     to", "before ..."), with no time of its own ("in the beginning of November 2022", "the
     week before 16 November") and not how things stand now (:func:`asks_present`)."""
     return (
-        _PAST_STATE.search(query) is not None and not names_a_day(query) and not asks_present(query)
+        (_PAST_STATE.search(query) is not None or _PAST_ZH.search(query) is not None)
+        and not names_a_day(query)
+        and not asks_present(query)
     )
 
 
@@ -372,15 +381,32 @@ _CAPITALISED = re.compile(r"\b([A-Z][a-z]{2,})\b")
 # a name the query compares with or sets in a succession ("Who handled X before Sana?"):
 # not the person the question is about
 _COMPARED = re.compile(
-    r"\b(?:before|after|than|instead\s+of|replac(?:ed|ing)|succeed(?:ed|ing))\s+"
-    r"[A-Z][\w\u2019'-]*",
+    r"\b(?:before|after|than|instead\s+of|replac(?:ed|ing)(?:\s+by)?|succeed(?:ed|ing))\s+"
+    r"[A-Z][\w\u2019'-]*(?:\s+[A-Z][\w\u2019'-]*)*",
+)
+# the question's subject is the speaker ("What did we promise Priya?", "Did I tell Marco
+# about the outage?", "我们答应李强什么？"): a name in it is the one spoken to or of, never
+# the person whose own statements answer it
+_SPEAKER_SUBJECT = re.compile(
+    r"\b(?:did|do|have|had|will|would|should|shall|can|could|are|were|am|was)\s+(?:we|i)\b"
+    r"|^\s*(?:we|i)\s+(?!am\b)[a-z]+"
+    r"|(?:我们|咱们|我)(?:已经|有没有|是否|还|都|曾经|当时)?"
+    r"(?:答应|承诺|告诉|通知|发给|回复|给|跟|向|对|替|帮)",
+    re.IGNORECASE,
 )
 
 
 def not_compared(query: str) -> str:
     """``query`` without the names it compares with or sets in a succession ("before
-    Sana", "than Omar", "instead of Leo"): what is left names the person asked about."""
+    Sana", "than Omar", "instead of Leo", "before Tom Becker"): what is left names the
+    person asked about."""
     return _COMPARED.sub(" ", query)
+
+
+def speaker_asks(query: str) -> bool:
+    """Whether the question's subject is the speaker ("What did we promise Priya?", "我们
+    答应李强什么？"): a name in it is no person asked about."""
+    return _SPEAKER_SUBJECT.search(query) is not None
 
 
 def _phrase_in(key: str, lowered: str) -> bool:
@@ -496,9 +522,16 @@ def _overlaps(m: re.Match[str], taken: list[tuple[int, int]]) -> bool:
     return any(m.start() < end and start < m.end() for start, end in taken)
 
 
+# a day written in Chinese, with or without its year: "3月5日", "2024年3月5号"
+_ZH_DAY = re.compile(r"\d{1,2}\s*月\s*\d{1,2}\s*[日号]")
+
+
 def names_a_day(query: str) -> bool:
-    """The query names a day, with or without its year ("on 20 August" asks about then)."""
-    return bool(time_windows(query)) or bool(_yearless(query, []))
+    """The query names a day, with or without its year ("on 20 August" and "8月20日" ask
+    about then)."""
+    return (
+        bool(time_windows(query)) or bool(_yearless(query, [])) or _ZH_DAY.search(query) is not None
+    )
 
 
 def _yearless(query: str, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -102,3 +102,25 @@ def test_a_practice_given_up_answers_still(api: dict[str, Api], person: str) -> 
     first = top(recall_in(api["bob"], "Is Hana still learning Korean?", person))
     assert first["assertion"]["predicate"] == "dropped", first["assertion"]  # type: ignore[index]
     assert "fact" in first["why"]["boosts"]  # type: ignore[index]
+
+
+LIFE = [
+    ("maya", "Morning! Coffee first, then standup at 9."),
+    ("maya", "I'm a data analyst at Brightline, mostly dashboards and SQL all day."),
+    ("maya", "My boss said we might be moving to Berlin in 2027, which is wild."),
+    ("maya", "My sister is a nurse in Leeds and works nights."),
+    ("maya", "Booked a pottery class for Saturday."),
+]
+
+
+def test_the_current_fact_asked_for_answers_the_question(api: dict[str, Api]) -> None:
+    """A new user's trial of a personal assistant: "what's my job title?" was `not_found`
+    (relevance 0.41, a plan first), though `works_as data analyst` answers it; the fact
+    asked for, first, answers the question whatever words it shares with it."""
+    life = write_chat(api["alice"], LIFE)
+    answer = recall_in(api["bob"], "what's my job title?", life)
+    first = top(answer)
+    assert "data analyst" in first["assertion"]["object"], first["assertion"]  # type: ignore[index]
+    assert answer["status"] == "answered", (answer["relevance"], answer["results"][:3])
+    unasked = recall_in(api["bob"], "what's my blood type?", life)
+    assert unasked["status"] == "not_found", unasked["results"][:1]

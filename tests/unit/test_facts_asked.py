@@ -34,6 +34,13 @@ from graph_schema.recall.fusion import Scored
         ("Where does Hana work out?", None),
         ("Where did Hana work before Lumen Labs?", None),
         ("Where does the team work?", None),
+        # what someone's work is called (a new user's trial: "what's my job title?" was
+        # `not_found`, `works_as data analyst` second, under a plan)
+        ("What does Hana do for a living?", Asked("works_as", ("Hana",))),
+        ("What's Hana's job title?", Asked("works_as", ("Hana",))),
+        ("What is Hana Kim's current job?", Asked("works_as", ("Hana", "Kim"))),
+        ("What was Hana's job before?", None),
+        ("What is Hana's job title at Acme and when did she start?", None),
         # a practice asked about "still": given up since answers it
         ("Is Hana still learning Korean?",
          Asked("dropped", ("Hana", "learning", "Korean"), of_object=True)),
@@ -103,6 +110,9 @@ def test_a_practice_given_up_answers_a_still_question() -> None:
         ("where am I living these days", "lives_in"),
         ("where do I work?", "works_at"),
         ("Who do I work for now?", "works_at"),
+        ("what's my job title?", "works_as"),
+        ("What is my occupation now?", "works_as"),
+        ("what do I do for work?", "works_as"),
     ],
 )
 def test_a_question_in_the_first_person_asks_for_the_speakers_own_fact(
@@ -121,3 +131,27 @@ def test_a_question_in_the_first_person_asks_for_the_speakers_own_fact(
     question = facts_asked.asked(query)
     assert question is not None
     assert [s.gid for s in facts_asked.fact_first(ranked, records, question)] == ["c", "a", "b"]
+
+
+def test_the_current_fact_asked_for_first_answers_the_question() -> None:
+    """The status: the fact of the predicate asked for, about whom it is asked, first among
+    the results, answers it whatever words it shares with the question ("what's my job
+    title?" and ``works_as data analyst``, relevance 0.41, was `not_found`)."""
+    question = facts_asked.asked("what's my job title?")
+    assert question is not None
+    fact = {"a": [record("maya", "works_as", "data analyst")]}
+    relative = {"a": [record("maya/sister", "works_as", "nurse")]}
+    plan = {"a": [record("maya", "plans", "moving to Berlin (2027)")]}
+    first = [Scored("a", 3.0)]
+    assert facts_asked.answers(first, fact, question)
+    assert not facts_asked.answers(first, relative, question)
+    assert not facts_asked.answers(first, plan, question)
+    assert not facts_asked.answers([], fact, question)
+    assert not facts_asked.answers(first, fact, None)
+    still = facts_asked.asked("Is Hana still learning Korean?")
+    dropped = {"a": [record("Hana", "dropped", "Korean")]}
+    assert still is not None and not facts_asked.answers(first, dropped, still)
+    person = facts_asked.asked("What does Hana do for a living?")
+    assert person is not None
+    assert facts_asked.answers(first, {"a": [record("Hana", "works_as", "nurse")]}, person)
+    assert not facts_asked.answers(first, {"a": [record("Mei", "works_as", "nurse")]}, person)

@@ -178,6 +178,39 @@ def test_a_name_the_question_compares_with_is_not_the_person_asked_about() -> No
     assert fusion.named_person(ranked, "What did Maya do after Sana left?", config) == "Maya"
 
 
+def test_a_full_name_compared_with_or_spoken_to_is_not_the_person_asked_about() -> None:
+    """A new user's trial of a support agent's notes: "Who was the IT manager at Acme Ltd
+    before Tom Becker?" protected "Tom" only, so "Becker" named Tom Becker, whose own turns
+    were outmatched by Priya's, the answer: ``not_found``; "What did we promise Priya?"
+    read Priya, spoken to, as the person asked about, and her own complaint came first."""
+    ranked = [
+        fusion.Scored("g1", speaker="Priya Nair"),
+        fusion.Scored("g2", speaker="Tom Becker"),
+        fusion.Scored("g3", speaker="李强"),
+    ]
+    config = FusionConfig()
+    before = "Who was the IT manager at Acme Ltd before Tom Becker?"
+    assert fusion.named_person(ranked, before, config) is None
+    assert fusion.named_person(ranked, "Which contact was replaced by Tom Becker?", config) is None
+    assert fusion.named_person(ranked, "What did we promise Priya about it?", config) is None
+    assert fusion.named_person(ranked, "Did I tell Tom Becker about the outage?", config) is None
+    assert fusion.named_person(ranked, "我们答应李强什么？", config) is None
+    assert fusion.named_person(ranked, "李强说了什么？", config) == "李强"
+    assert fusion.named_person(ranked, "What did Priya promise us?", config) == "Priya Nair"
+    lists = {
+        "passage_vector": [
+            Candidate(gid="agent", text="Promised Priya a refund by Friday.", speaker="agent",
+                      similarity=0.9, turn=True),
+            Candidate(gid="priya", text="We were charged twice!", speaker="Priya Nair",
+                      similarity=0.8, turn=True),
+        ]
+    }  # fmt: skip
+    spoken_to = fusion.fuse(lists, "What did we promise Priya?", config, lambda _: {})
+    assert all("speaker" not in s.boosts for s in spoken_to)
+    asked = fusion.fuse(lists, "What did Priya complain about?", config, lambda _: {})
+    assert any("speaker" in s.boosts for s in asked if s.gid == "priya")
+
+
 def test_own_sentences_drop_questions_and_what_is_said_to_the_listener() -> None:
     turn = (
         "Mia: Sorry about the crash! Glad your son is okay. I love your new bike, though. "

@@ -245,6 +245,12 @@ def test_the_word_weights_come_from_the_groups_being_ranked() -> None:
         ("Is automatic cert renewal working again?", True),
         ("Why did John decide to run for office again?", False),  # no yes/no question
         ("Did Priya tell you yet whether she got the job?", False),  # "yet" mid-question
+        ("PLAT-201 现在的负责人是谁？", True),  # now
+        ("计费服务目前用的是哪个版本？", True),  # currently
+        ("王磊还在负责计费服务吗？", True),  # still
+        ("签证已经批下来了吗？", True),  # yet
+        ("3月5日 PLAT-201 的负责人现在是谁？", False),  # a day of its own
+        ("PLAT-201 的负责人是谁？", False),
     ],
 )
 def test_a_question_about_the_present(query: str, present: bool) -> None:
@@ -361,6 +367,12 @@ def test_switched_off_a_present_question_keeps_the_ranks_order() -> None:
         ("What plot is Wei on?", False),
         ("Which tournament did Nate win in the beginning of November 2022?", False),  # a time
         ("Where was Tim in the week before 16 November 2023?", False),
+        ("PLAT-201 最开始是谁负责的？", True),  # at first
+        ("搬家之前她住在哪里？", True),  # before
+        ("她原来在哪家公司工作？", True),  # originally
+        ("之前是谁负责，现在是谁负责？", False),  # the present decides
+        ("2024年3月5日之前的价格是多少？", False),  # a day of its own
+        ("她在哪家公司工作？", False),
     ],
 )
 def test_a_question_about_how_things_stood_before_a_change(query: str, past: bool) -> None:
