@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph_schema.recall.fusion import Scored
+from graph_schema.recall.given_names import OF_OTHERS
 from graph_schema.recall.named import thing_terms, unheld_in
 from graph_schema.recall.query import STOP_WORDS, names_a_day
 from graph_schema.recall.rerank import mark_moved_up
@@ -183,3 +184,55 @@ def fact_first(
     order = first + [s for s in ranked if s.gid not in moved]
     mark_moved_up(ranked, order, BOOST)
     return order
+
+
+# how deep the person's own facts are read for: the groups step 6 reads
+OWN_DEPTH = 5
+_TOLD = frozenset({"said", "has_relative", "has_friend", "has_pet"})
+
+
+def _predicates(records: Sequence[Mapping[str, Any]], person: str) -> tuple[set[str], set[str]]:
+    """The predicates of a group's facts about ``person`` and about their relatives
+    (``person/daughter``), the sentence and the relation itself left out."""
+    own: set[str] = set()
+    others: set[str] = set()
+    who = person.casefold()
+    for record in records:
+        a = record["assertion"]
+        subject = str(a["subject"]).casefold()
+        if a["predicate"] in _TOLD or a.get("polarity") is False:
+            continue
+        if subject == who:
+            own.add(a["predicate"])
+        elif subject.startswith(who + "/"):
+            others.add(a["predicate"])
+    return own, others
+
+
+def own_first(
+    ranked: list[Scored],
+    records: Mapping[str, Sequence[Mapping[str, Any]]],
+    person: str | None,
+    query: str,
+) -> list[Scored]:
+    """A question about one person that speaks of no relative ("What is Nina allergic
+    to?"): among the first :data:`OWN_DEPTH` groups, one holding only a relative's fact
+    (``Nina/daughter allergic_to peanuts``) goes after the first below it holding the
+    person's own fact of the same predicate (``Nina allergic_to penicillin``), which
+    carries :data:`BOOST`. Scores are left as they are."""
+    if person is None or OF_OTHERS.search(query):
+        return ranked
+    top = ranked[:OWN_DEPTH]
+    read = {s.gid: _predicates(records.get(s.gid, []), person) for s in top}
+    order = list(top)
+    for s in top:
+        own, others = read[s.gid]
+        if not others or own & others:
+            continue
+        at = order.index(s)
+        later = [t for t in order[at + 1 :] if read[t.gid][0] & others]
+        if later:
+            order.remove(later[0])
+            order.insert(at, later[0])
+    mark_moved_up(top, order, BOOST)
+    return order + ranked[OWN_DEPTH:]

@@ -28,6 +28,7 @@ from graph_schema.recall import (
     contacts,
     facts_asked,
     fusion,
+    given_names,
     kinds,
     mentions,
     origins,
@@ -385,8 +386,10 @@ def _search(
         fused = facts_asked.fact_first(fused[:depth], records, question) + fused[depth:]
     unmentioned = _unmentioned(tx, p, query, lists, fused) if config.enabled("unmentioned") else []
     work = _Work(fused[:depth], records, unmentioned, mentioned, cjk=read)
-    work.held = facts_asked.answers(fused[:1], records, question)
     work.person = fusion.named_person(work.window, query.text, config)
+    if config.enabled("fact"):  # step 8: the person's own fact before a relative's
+        work.ranked = facts_asked.own_first(work.ranked, records, work.person, query.text)
+    work.held = facts_asked.answers(work.ranked[:1], records, question)
     if config.enabled("unsaid"):
         work.unsaid = _unsaid(tx, p, query, lists, work)
     return work
@@ -712,8 +715,9 @@ def _missing_kinds(work: _Work, query: RecallQuery, status: _Status) -> list[str
     # the names a question written in lower case gives, as the turns read write them (not
     # as a `said` assertion does: "Helen Marsh said Second is ...")
     text = truecased(query.text, (s.turn for s in work.window if s.turn is not None))
+    unnamed = kinds.missing(text, texts)  # no dog at all: then no dog's name either
     missing = [
-        *kinds.missing(text, texts),
+        *(unnamed or given_names.missing(text, texts)),
         *contacts.missing(text, texts, narrow=narrow),
         *clock.missing(text, texts, narrow=narrow),
         *references.missing(
@@ -763,6 +767,20 @@ def _why(s: Scored, similarity: float | None, cover: float) -> Why:
     )
 
 
+def _relevant(
+    status: _Status, person: NamedPerson | None, query: RecallQuery, config: FusionConfig
+) -> bool:
+    """The status rule on the relevance: the person mentioned has their floor; otherwise
+    :func:`fusion.answered`, with the contrast of the person named. (The current fact asked
+    for, first, answers the question whatever its relevance: ``_Work.held``.)"""
+    # coverage alone when nothing was embedded (a CJK query, or no model): its own rule
+    rule = fusion.LEXICAL if query.vector is None else fusion.SEMANTIC
+    if status.mentioned is not None:
+        return status.relevance >= rule.person_threshold
+    others = None if person is None else person.others_relevance
+    return fusion.answered(status.relevance, others, config, rule)
+
+
 def recall(
     driver: Driver,
     *,
@@ -787,17 +805,7 @@ def recall(
         work, results, status = session.execute_read(_read, p, query, config)
     access.record(recorder, access.returned(r.assertion for r in results))
     person = status.named()
-    others = None if person is None else person.others_relevance
-    # coverage alone when nothing was embedded (a CJK query, or no model): its own rule
-    rule = fusion.LEXICAL if query.vector is None else fusion.SEMANTIC
-    answered = bool(results) and (
-        work.held  # the current fact asked for, first: the answer, whatever its words
-        or (
-            status.relevance >= rule.person_threshold  # the person mentioned: their floor
-            if status.mentioned is not None
-            else fusion.answered(status.relevance, others, config, rule)
-        )
-    )
+    answered = bool(results) and (work.held or _relevant(status, person, query, config))
     # a thing the query names that nothing visible mentions: nothing can answer it
     answered = answered and not work.unmentioned
     # a name the person asked about never says, that another person states ("When did Dev go

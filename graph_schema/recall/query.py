@@ -384,15 +384,15 @@ _COMPARED = re.compile(
     r"\b(?:before|after|than|instead\s+of|replac(?:ed|ing)(?:\s+by)?|succeed(?:ed|ing))\s+"
     r"[A-Z][\w\u2019'-]*(?:\s+[A-Z][\w\u2019'-]*)*",
 )
-# the question's subject is the speaker ("What did we promise Priya?", "Did I tell Marco
-# about the outage?", "我们答应李强什么？"): a name in it is the one spoken to or of, never
-# the person whose own statements answer it
-_SPEAKER_SUBJECT = re.compile(
-    r"\b(?:did|do|have|had|will|would|should|shall|can|could|are|were|am|was)\s+(?:we|i)\b"
-    r"|^\s*(?:we|i)\s+(?!am\b)[a-z]+"
+# the question's subject is the speaker and the name the one spoken to ("What did we promise
+# Priya?", "Did I tell Marco about the outage?", "我们答应李强什么？"): never the person whose
+# own statements answer it (not "what are we paying with NorthCask", whose lease answers)
+_SPOKEN_TO = re.compile(
+    r"(?i:\b(?:we|i)\s+(?:\w+\s+)?(?:promis|tell|told|sen[dt]|offer|e-?mail|call|phon|text|"
+    r"messag|repl|answer|giv|gave|ask|quot|owe|refund|invoic|remind|updat|notif|contact|"
+    r"writ|wrote|pinged|ping)\w*)\s+[A-Z]"
     r"|(?:我们|咱们|我)(?:已经|有没有|是否|还|都|曾经|当时)?"
-    r"(?:答应|承诺|告诉|通知|发给|回复|给|跟|向|对|替|帮)",
-    re.IGNORECASE,
+    r"(?:答应|承诺|告诉|通知|发给|回复|给|跟|向|对|替|帮)"
 )
 
 
@@ -404,9 +404,9 @@ def not_compared(query: str) -> str:
 
 
 def speaker_asks(query: str) -> bool:
-    """Whether the question's subject is the speaker ("What did we promise Priya?", "我们
-    答应李强什么？"): a name in it is no person asked about."""
-    return _SPEAKER_SUBJECT.search(query) is not None
+    """Whether the question's subject is the speaker and a name the one spoken to ("What did
+    we promise Priya?", "我们答应李强什么？"): then no name in it is the person asked about."""
+    return _SPOKEN_TO.search(query) is not None
 
 
 def _phrase_in(key: str, lowered: str) -> bool:

@@ -124,3 +124,28 @@ def test_the_current_fact_asked_for_answers_the_question(api: dict[str, Api]) ->
     assert answer["status"] == "answered", (answer["relevance"], answer["results"][:3])
     unasked = recall_in(api["bob"], "what's my blood type?", life)
     assert unasked["status"] == "not_found", unasked["results"][:1]
+
+
+NINA = [
+    ("nina", "I'm allergic to penicillin."),
+    ("nina", "My daughter is allergic to peanuts."),
+    ("nina", "I hate cilantro."),
+    ("nina", "My husband Tiago hates running."),
+]
+
+
+def test_the_persons_own_fact_before_a_relatives(api: dict[str, Api]) -> None:
+    """A new user's trial of an assistant: "What is Nina allergic to?" put the daughter's
+    peanut allergy first; "What is the name of Nina's daughter?" was `answered`, though no
+    turn names her."""
+    chat = write_chat(api["alice"], NINA)
+    first = top(recall_in(api["bob"], "What is Nina allergic to?", chat))
+    assert first["assertion"]["subject"] == "nina", first["assertion"]  # type: ignore[index]
+    assert "penicillin" in first["assertion"]["object"]  # type: ignore[index]
+    theirs = top(recall_in(api["bob"], "What is Nina's daughter allergic to?", chat))
+    assert "peanuts" in theirs["assertion"]["object"], theirs["assertion"]  # type: ignore[index]
+    unnamed = recall_in(api["bob"], "What is the name of Nina's daughter?", chat)
+    assert unnamed["status"] == "not_found", unnamed["results"][:2]
+    assert unnamed["missing_kinds"] == ["name"]
+    named = recall_in(api["bob"], "What is the name of Nina's husband?", chat)
+    assert named["status"] == "answered", (named["relevance"], named["results"][:2])

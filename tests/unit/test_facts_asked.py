@@ -155,3 +155,28 @@ def test_the_current_fact_asked_for_first_answers_the_question() -> None:
     assert person is not None
     assert facts_asked.answers(first, {"a": [record("Hana", "works_as", "nurse")]}, person)
     assert not facts_asked.answers(first, {"a": [record("Mei", "works_as", "nurse")]}, person)
+
+
+def test_the_persons_own_fact_comes_before_a_relatives() -> None:
+    """A new user's trial of an assistant: "What is Nina allergic to?" put the daughter's
+    peanut allergy first, Nina's own penicillin allergy second."""
+    ranked = [Scored("kid", 3.0), Scored("cilantro", 2.5), Scored("own", 2.0), Scored("x", 1.0)]
+    records = {
+        "kid": [record("Nina", "said", "My daughter is allergic to peanuts."),
+                record("Nina/daughter", "allergic_to", "peanuts"),
+                record("Nina", "has_relative", "Nina/daughter")],
+        "cilantro": [record("Nina", "dislikes", "cilantro")],
+        "own": [record("Nina", "said", "I'm allergic to penicillin."),
+                record("Nina", "allergic_to", "penicillin")],
+        "x": [record("Nina", "allergic_to", "dust")],
+    }  # fmt: skip
+    order = facts_asked.own_first(ranked, records, "Nina", "What is Nina allergic to?")
+    assert [s.gid for s in order] == ["own", "kid", "cilantro", "x"]
+    assert order[0].boosts == ["fact"]
+    # the question speaks of the relative, or names no one: the order as it was
+    for person, query in [("Nina", "What is Nina's daughter allergic to?"), (None, "Allergies?")]:
+        kept = facts_asked.own_first(ranked, records, person, query)
+        assert [s.gid for s in kept] == ["kid", "cilantro", "own", "x"]
+    # no own fact of the predicate below: the relative's stays first
+    alone = {k: v for k, v in records.items() if k == "kid"}
+    assert facts_asked.own_first(ranked, alone, "Nina", "Allergic?")[0].gid == "kid"
