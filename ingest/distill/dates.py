@@ -13,7 +13,7 @@ days ago``, 最近) are not matched at all: an unresolvable time is left open, n
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Final, Literal
 
@@ -546,8 +546,25 @@ def find_times(text: str) -> list[Phrase]:
     for phrase in found:
         if kept and phrase.start < kept[-1].end:
             continue
+        if kept and _names_the_weekday(text, kept[-1], phrase):
+            kept[-1] = replace(phrase, start=kept[-1].start, text=text[kept[-1].start : phrase.end])
+            continue
         kept.append(phrase)
     return kept
+
+
+_WEEKDAY_THEN_DATE = re.compile(r"\s*,?\s*(?:the\s+)?", re.IGNORECASE)
+_DATES = frozenset({"month_day", "year_month"})
+
+
+def _names_the_weekday(text: str, weekday: Phrase, after: Phrase) -> bool:
+    """ "by Friday, November 20", "Friday 20 November": a weekday that only names the
+    written date after it; the date wins, even when the weekday disagrees with it (version
+    28: the weekday's next Friday was written, a week early)."""
+    between = text[weekday.end : after.start]
+    if weekday.kind != "weekday" or after.kind not in _DATES:
+        return False
+    return _WEEKDAY_THEN_DATE.fullmatch(between) is not None
 
 
 def local(occurred_at: str) -> datetime:

@@ -24,6 +24,7 @@ from typing import Literal
 from spacy.tokens import Doc, Span, Token
 
 from ingest.distill.dates import MONTHS, WEEKDAYS
+from ingest.distill.english_frames import taken_back
 from ingest.distill.facts import HEDGE_PENALTY, Fact
 from ingest.distill.identifiers import relation, relative_id
 from ingest.distill.lexicon import (
@@ -204,10 +205,18 @@ def _name_beside(token: Token) -> str | None:
 def relative_of(token: Token, speaker: str) -> tuple[str, str] | None:
     """(predicate, id) when ``token`` is a relation noun the speaker possesses ("my dad")."""
     found = relation(token.text) or relation(token.lemma_)
-    if found is None or not possessed_by_speaker(token):
+    if found is None or not possessed_by_speaker(token) or in_law(token):
         return None
     predicate, role = found
     return predicate, relative_id(speaker, role, name_of(token))
+
+
+def in_law(token: Token) -> bool:
+    """ "my brother-in-law", "my sister in law": a relative by marriage, not the blood
+    relative the first word names (version 28: "My sister-in-law is a doctor" wrote the
+    sister's occupation)."""
+    after = [t.lower_ for t in token.doc[token.i + 1 : token.i + 5] if t.text not in "-‐–"]
+    return "-in-law" in token.lower_ or after[:2] == ["in", "law"]
 
 
 def full_name(token: Token) -> str:
@@ -763,6 +772,25 @@ def _chain(verb: Token) -> Iterator[Token]:
 
 
 REPORTING = frozenset({"know", "tell", "say", "share", "mention", "announce", "update"})
+# verbs that pass on what someone holds true ("Sara thinks I'm a terrible cook")
+SAYING = frozenset(
+    {"say", "tell", "think", "believe", "claim", "reckon", "insist", "write", "text", "swear"}
+)
+
+
+def told_by_another(token: Token) -> bool:
+    """Whether ``token`` sits in what another person says or thinks: "Tiago said: I live in
+    London", "She said I live in a bubble", "Sara thinks I'm a terrible cook", "My doctor
+    says I'm pre-diabetic" (version 28: their words or their view, never the speaker's
+    statement; "I told you I moved" is the speaker's own)."""
+    node = token
+    while node.head.i != node.i:
+        if node.dep_ in ("ccomp", "parataxis") and node.head.lemma_ in SAYING:
+            subjects = children(node.head, "nsubj")
+            if subjects and not first_person(subjects[0]):
+                return True
+        node = node.head
+    return False
 
 
 def _reported(node: Token) -> bool:
@@ -832,7 +860,7 @@ def broke_up(verb: Token) -> bool:
     return (verb.lemma_ in ("break", "split") and up) or verb.lemma_ == "separate"
 
 
-UNREAL_VERBS = frozenset({"wish", "pretend", "fantasize", "fantasise"})
+UNREAL_VERBS = frozenset({"wish", "pretend", "fantasize", "fantasise", "hope"})
 UNREAL_WORLDS = frozenset({"life", "universe", "world", "timeline", "reality"})
 UNREAL_MARKS = frozenset({"another", "parallel", "alternate", "ideal", "perfect", "different"})
 
@@ -1000,7 +1028,7 @@ def clause(verb: Token, speaker: str, *, question: bool) -> Clause:
     if subject is None and verb.dep_ == "ROOT" and verb.tag_ == "VB":
         blocked = True  # an imperative
     blocked = blocked or _not_done(verb) or _undone(verb) or in_quotes(verb)
-    blocked = blocked or unreal_frame(verb.sent)
+    blocked = blocked or unreal_frame(verb.sent) or taken_back(verb) or told_by_another(verb)
     hedged = (
         any(
             node.i != verb.i

@@ -30,6 +30,7 @@ from ingest.distill.english import (
     resolve_subject,
     says_nothing,
     subject_token,
+    told_by_another,
     unreal_frame,
     usable,
     verb_above,
@@ -37,6 +38,7 @@ from ingest.distill.english import (
     verbs,
     whole_clause,
 )
+from ingest.distill.english_frames import framed, taken_back
 from ingest.distill.english_nouns import be, lowered, noun_facts, one_unnamed, unowned_condition
 from ingest.distill.english_practice import practice_said
 from ingest.distill.english_rules import (
@@ -606,6 +608,8 @@ def _pattern_facts(sentence: Span, speaker: str, found: list[Fact]) -> list[Fact
         head = _head_at(sentence, str(fact.object), at)
         if fact.predicate == "likes" and head is not None and _refused(head):
             continue  # what the parse refuses as a liking, no pattern writes either
+        if head is not None and (told_by_another(head) or taken_back(head)):
+            continue  # "She said I live in a bubble", "... a Benfica fan, just kidding"
         mine = fact.subject == speaker and fact.predicate != "likes"
         if mine and head is not None and _someone_else(head, speaker):
             continue  # (a liking's patterns hold their "I" or "my favourite" themselves)
@@ -624,6 +628,8 @@ def extract(sentence: Span, speaker: str, today: date | None) -> list[Fact]:
     """The facts of one sentence (a parsed span), said by ``speaker`` on ``today`` (None:
     times are not resolved)."""
     asked = question(sentence.text)
+    if framed(sentence, speaker):
+        return []  # a hypothesis, another's words passed on, a joke (version 28)
     repair_opening(sentence)
     times = find_times(sentence.text)
     cut = {t.i for p in times for t in _tokens_at(sentence, p)}
@@ -648,6 +654,8 @@ def extract(sentence: Span, speaker: str, today: date | None) -> list[Fact]:
         worded = str(fact.object) in sentence.text
         if kept is None or (worded and str(kept.object) not in sentence.text):
             unique[key] = fact  # one fact written once, as the sentence words it
+        elif kept.when is None and fact.when is not None and not (fact.plan or kept.plan):
+            unique[key] = replace(kept, when=fact.when)  # "started running in September"
     return list(unique.values())
 
 

@@ -35,7 +35,7 @@ from ingest.distill.english import (
     verb_above,
     verb_phrase,
 )
-from ingest.distill.english_rules import employers, liked_phrases, unnamed_liking
+from ingest.distill.english_rules import employers, liked_phrases, past_state, unnamed_liking
 from ingest.distill.english_work import version_value
 from ingest.distill.facts import Fact
 from ingest.distill.identifiers import relation, relative_id
@@ -216,7 +216,7 @@ def _person_is(c: Clause) -> list[Fact]:
         and comp.tag_ != "NNS"
         and not any(d.lower_ == "no" for d in comp.children)  # "I'm no writer"
     ):
-        found.extend(_occupation(c, comp))
+        found.extend(_occupation(c, comp) if not _no_occupation(c.verb, comp) else [])
     elif comp is not None and comp.lower_ == "allergic":
         allergen = pobj(comp, "to")
         found.extend(c.fact("allergic_to", p) for p in phrases(allergen) if allergen is not None)
@@ -230,6 +230,22 @@ def _person_is(c: Clause) -> list[Fact]:
     else:
         found.extend(_person_prep(c))
     return found
+
+
+# a word that judges how well one does a thing, not what one does for a living
+_JUDGED = frozenset(
+    {"terrible", "awful", "bad", "horrible", "lousy", "poor", "hopeless", "useless", "decent"}
+    | {"good", "great", "amazing", "excellent", "fantastic", "brilliant", "natural", "better"}
+    | {"worse", "worst", "best", "mediocre", "average", "okay", "ok", "crap", "crappy"}
+)
+
+
+def _no_occupation(verb: Token, comp: Token) -> bool:
+    """ "I was a teacher" (then, not now) and "I'm a terrible cook" (a judgement of a skill):
+    no occupation held (version 28)."""
+    if past_state(verb):
+        return True
+    return any(a.dep_ == "amod" and a.lower_ in _JUDGED for a in comp.children)
 
 
 def _occupation(c: Clause, comp: Token) -> list[Fact]:
@@ -378,7 +394,7 @@ def noun_facts(
             continue  # "I want to start my own family": a relation wished for, not had
         if rel is not None and _ended(token, rel[0], rel[1]):
             continue  # "my dog died when I was a kid", "my boyfriend Tom and I broke up"
-        if rel is not None and (_my(token) or _we_subject(sentence)):
+        if rel is not None and (_my(token) or _we_subject(sentence) or _ours(token, rel[0])):
             found.append((Fact(speaker, rel[0], rel[1], confidence=0.8), token))
             found.extend((fact, token) for fact in _single_role_name(token, rel[1]))
             found.extend((fact, token) for fact in _possessed_alike(token, speaker))
@@ -491,6 +507,18 @@ def _possessed_alike(token: Token, speaker: str) -> list[Fact]:
 
 def _my(token: Token) -> bool:
     return any(c.dep_ == "poss" and c.lower_ == "my" for c in token.children)
+
+
+def _ours(token: Token, predicate: str) -> bool:
+    """ "Our cat Luna turned five", "Our daughter Ana is allergic to peanuts" (version 28):
+    a family's pet or one relative is the speaker's too, whoever the sentence's subject is;
+    never a group ("our kids", "our family" may be everyone's)."""
+    ours = any(c.dep_ == "poss" and c.lower_ == "our" for c in token.children)
+    group = relation(token.lower_) is None or token.tag_ == "NNS" or token.lemma_ in _GROUPS
+    return ours and predicate in ("has_pet", "has_relative") and not group
+
+
+_GROUPS = frozenset({"family", "fam", "folks", "kids", "children", "parents", "relatives"})
 
 
 def _we_subject(sentence: Span) -> bool:

@@ -19,6 +19,7 @@ from ingest.distill import lexicon as lx
 from ingest.distill.english import (
     DEMONSTRATIVES,
     NOT_NAMES,
+    WHEN_WORDS,
     Clause,
     called_name,
     children,
@@ -397,12 +398,19 @@ def _team_at(c: Clause) -> list[Fact]:
     return [c.fact("works_at", value, confidence=0.85)]
 
 
+def past_state(verb: Token) -> bool:
+    """A state told in the simple past: "I lived in London", "I worked at Google from 2015
+    to 2019", "I was a teacher" (version 28: then, not now; a perfect, "I've lived here for
+    years", still holds)."""
+    return verb.tag_ == "VBD" and not any(a.lemma_ == "have" for a in children(verb, "aux"))
+
+
 def _live(c: Clause) -> list[Fact]:
     place = pobj(c.verb, "in")
     value = phrase(place) if place is not None else None
     if not of_person(c) or not value or value.lower() in lx.NOT_PLACES:
         return []
-    return [c.fact("lives_in", value)]
+    return [] if past_state(c.verb) else [c.fact("lives_in", value)]
 
 
 def _origin(c: Clause) -> list[Fact]:
@@ -420,7 +428,9 @@ def _work(c: Clause) -> list[Fact]:
         return []
     found = [c.fact("works_at", p) for p in employers(pobj(c.verb, "at", "for", "by"))[:1]]
     role = pobj(c.verb, "as")
-    if role is not None and occupation(role):
+    if past_state(c.verb):
+        found = []  # "I worked at Google": then, not now (the project worked on stays)
+    elif role is not None and occupation(role):
         found.extend(c.fact("works_as", p) for p in [phrase(role)] if p)
     project = phrase_or_none(pobj(c.verb, "on"))
     if project and c.verb.lemma_ == "work":
@@ -498,12 +508,40 @@ def _lose(c: Clause) -> list[Fact]:
     found: list[Fact] = []
     for obj in children(c.verb, "dobj"):
         rel = relative_of(obj, c.who.id) if c.who else None
-        if rel is not None and rel[0] == "has_relative":
+        if rel is not None and rel[0] == "has_relative" and not _lost_sight_of(c.verb):
             found.append(c.fact("deceased", True, subject=rel[1], confidence=0.85))
         elif obj.lemma_ == "job":
             found.append(c.fact("life_event", "lost job"))
             found.extend(_job_left(c, obj))
     return found
+
+
+# where a death happens ("I lost my dad in a car accident", "in the war", "at a young age")
+_DEATH_SCENES = frozenset(
+    {"accident", "crash", "war", "fire", "attack", "shooting", "battle", "pandemic", "flood"}
+    | {"earthquake", "storm", "surgery", "operation", "age", "childbirth", "hospital"}
+    | {"hospice", "sleep", "tragedy", "fight", "covid", "cancer", "collision"}
+)
+_FOUND_AGAIN = frozenset({"find", "spot", "locate", "look", "search", "catch"})
+
+
+def _lost_sight_of(verb: Token) -> bool:
+    """ "I lost my sister in the crowd", "lost my dad in the supermarket for ten minutes",
+    "lost my brother at the airport but found him at the gate" (version 28): out of sight
+    for a while, no death. A time ("in 2019", "last year"), a cause ("to cancer") or the
+    scene of a death ("in a car accident") leaves "I lost my mum" a death."""
+    for prep in children(verb, "prep"):
+        for place in children(prep, "pobj"):
+            if prep.lower_ == "for" and place.lemma_ in _SPANS:
+                return True  # "for ten minutes"
+            if prep.lower_ not in ("in", "at", "on") or place.pos_ not in ("NOUN", "PROPN"):
+                continue
+            if place.lemma_.lower() not in _DEATH_SCENES | WHEN_WORDS | NOT_NAMES:
+                return True
+    return any(v.lemma_ in _FOUND_AGAIN for v in children(verb, "conj"))
+
+
+_SPANS = frozenset({"second", "minute", "hour", "moment", "while", "bit", "instant"})
 
 
 def _job_left(c: Clause, job: Token | None) -> list[Fact]:
@@ -734,9 +772,25 @@ def _trip_planned(c: Clause, trips: list[Token]) -> list[Fact]:
 
 
 def _visit(c: Clause) -> list[Fact]:
+    """ "visited the museum", "visited my grandmother in Braga" (version 28: the place a
+    visit was in). A bare name visited ("I visited Rome", "I visited Harry") stays
+    unwritten: the parse cannot tell a place from a person."""
     if not of_person(c) or c.negated:
         return []
-    return [f for obj in children(c.verb, "dobj") for f in _event_or_place(c, obj)]
+    found = [f for obj in children(c.verb, "dobj") for f in _event_or_place(c, obj)]
+    if c.verb.lemma_ != "visit" or found:
+        return found
+    place = pobj(c.verb, "in")
+    value = phrase(place) if place is not None and _named_place(place) else None
+    return [c.fact("visited", value)] if value else []
+
+
+def _named_place(token: Token) -> bool:
+    """A proper name a visit goes to that names no person the parse knows of: not a
+    relation's name ("my sister Ana"), nor a month or a weekday."""
+    if token.pos_ != "PROPN" or token.lower_ in NOT_NAMES or token.dep_ == "appos":
+        return False
+    return not any(relation(t.lower_) is not None for t in token.children)
 
 
 def _attend(c: Clause) -> list[Fact]:
@@ -903,12 +957,37 @@ def _own(c: Clause) -> list[Fact]:
     if not of_person(c) or c.negated or c.who is None:
         return []
     found: list[Fact] = []
+    if c.verb.lemma_ in _GIVING and _gift(c.verb):
+        return []  # "I bought my sister a bike": hers, and she is no thing owned (version 28)
+    if c.verb.dep_ == "relcl" and c.verb.head.head.lemma_ in _GIVEN_UP:
+        return []  # "I returned the Kindle I bought last week" (version 28)
     for obj in dobjs(c.verb):
         if _for_you(c.verb) or _for_you(obj):
             continue  # "I got this pup for you": the addressee's, not the speaker's
         counted = pobj(obj, "of") if obj.lemma_.lower() in lx.QUANTITIES else None
         found.extend(_owned(c, c.who.id, counted if counted is not None else obj))
     return found
+
+
+_GIVING = frozenset({"buy", "get", "purchase", "order", "make"})
+_GIVEN_UP = frozenset({"return", "sell", "lose", "donate", "refund", "exchange"})
+_RECIPIENTS = frozenset({"him", "her", "them", "you", "us"})
+
+
+def _gift(verb: Token) -> bool:
+    """ "I bought my sister a bike", "bought Tiago a book", "got my mom a scarf": the first of
+    two objects is who it is for ("a house for the kids" stays the speaker's too)."""
+    first = [*children(verb, "dative"), *children(verb, "dobj")[:1]]
+    return len(children(verb, "dobj", "dative")) > 1 and any(_someone(t) for t in first)
+
+
+def _someone(token: Token) -> bool:
+    """A person an object may name: a relation noun, a name, a pronoun of a person."""
+    if token.lower_ in _RECIPIENTS:
+        return True
+    return relation(token.lower_) is not None or (
+        token.pos_ == "PROPN" and token.ent_type_ != "ORG"
+    )
 
 
 def _for_you(token: Token) -> bool:
@@ -1048,8 +1127,19 @@ def _condition_said(c: Clause) -> list[Fact]:
     found: list[Fact] = []
     for comp in children(c.verb, "acomp", "attr", "oprd"):
         named = lx.CONDITION_ADJECTIVES.get(comp.lower_) or _intolerance(comp)
+        if named and _prefixed(comp, "pre"):
+            named = "prediabetes" if named == "diabetes" else None  # not the illness itself
         found.extend([c.fact("health_condition", named, confidence=0.85)] if named else [])
     return found
+
+
+def _prefixed(word: Token, prefix: str) -> bool:
+    """ "pre-diabetic" (version 28: written as diabetes): the word is glued by a hyphen to a
+    prefix that changes what it names."""
+    before = word.doc[word.i - 1] if word.i > 0 else None
+    if before is not None and before.text in ("-", "‐") and before.i > 0:
+        before = word.doc[before.i - 1]
+    return before is not None and before.lower_ == prefix
 
 
 def _intolerance(comp: Token) -> str | None:

@@ -140,6 +140,7 @@ ATTACKS: Final = _words("heart panic asthma anxiety")
 # a condition said of a person by an adjective: "I'm diabetic", "my son is asthmatic"
 CONDITION_ADJECTIVES: Final = {
     "diabetic": "diabetes",
+    "prediabetic": "prediabetes",
     "celiac": "celiac disease",
     "coeliac": "coeliac disease",
     "asthmatic": "asthma",

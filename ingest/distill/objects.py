@@ -135,7 +135,7 @@ def _list_items(clause: str) -> list[str]:
 def extract(tail: str, *, many: bool, chinese: bool = False) -> Extracted:
     """Object values from the text after a verb; empty when the capture is unusable."""
     if chinese:
-        tail = _latin_head(tail)
+        tail = _latin_head(tail).split("，", 1)[0]  # 一共二十个座位 is the next clause (v28)
     clause = _cut(_cut(tail, _HARD_STOP), _CLAUSE_STOP)
     raw = _list_items(clause) if many else [_LIST_SPLIT.split(clause)[0]]
     consumed = len(clause) if many else len(raw[0])

@@ -126,8 +126,16 @@ SAID_CONFIDENCE = 1.0
 # withdrawn, chat's "rn" / "btw" / "atm" no part of a value, a month or day with its year
 # that year ("in March 2023"), February 29 the most recent one that exists, a pet that died
 # no pet now, a breakup the partner withdrawn, a person's full name, words a hyphen glues read
-# whole, a thing's change in Chinese no stack of the speaker
-DISTILLER_VERSION = "27"
+# whole, a thing's change in Chinese no stack of the speaker; 28: from two new users' trials,
+# a hypothesis set up ("Let's say", "Pretend", "Suppose", "Just imagine:") or hoped for no
+# fact, another's words passed on ("Tiago: ...", "Tiago said: ...", "According to Tiago",
+# "Sara thinks I'm ...") and a joke ("just kidding", "yeah right") none, a relative lost in a
+# crowd no death, a state in the simple past ("I lived in", "I worked at", "I was a teacher")
+# no current fact, an in-law no blood relative, a gift no possession, a skill judged no
+# occupation, "pre-diabetic" prediabetes; a written date over its weekday ("by Friday,
+# November 20"), a Chinese object cut at its clause's comma and 从<time>开始 no old stack; a
+# visit in a named place, an activity started dated from its start, our pet or child
+DISTILLER_VERSION = "28"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"

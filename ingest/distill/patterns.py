@@ -75,10 +75,19 @@ def _first_person(sentence: str) -> bool:
     return _FIRST_PERSON.search(sentence) is not None
 
 
+# 从下周开始, 从明天起: "from" a time, not from an old stack
+_FROM_A_TIME = re.compile(
+    r"^\s*(?:[下上这本明今昨后前]一?(?:个)?(?:周|星期|礼拜|月|年|天)|明天|今天|现在|即日|"
+    r"[\d一二三四五六七八九十]+[月日号])"
+)
+
+
 def resolve_move(match: re.Match[str], sentence: str, value: str) -> tuple[str, float] | None:
     """``moved/switched/migrated [from X] to Y``: a tech stack, or (moved) where one lives."""
     verb = match.group("verb").lower()
     old = match.groupdict().get("old") or ""
+    if "@" in value or _FROM_A_TIME.match(old):
+        return None  # 从下周开始...请把邮箱改成 x@y.cn: a time and an address (version 28)
     first_person = _first_person(sentence)
     if verb[:1] > "\u3000" and not first_person and not verb.startswith("搬"):
         # "通知服务负责人从 Aisha 换成王磊", "billing-worker 从 cron 迁移到 Temporal": what
@@ -458,7 +467,7 @@ CHINESE: tuple[Rule, ...] = (
     Rule(
         "zh_tech_from_to",
         _zh(
-            rf"从(?P<old>{_TAIL}?)(?P<verb>换成|换到|换为|改成|改为|改用|迁移到|迁移至|迁到|迁至|转到|"
+            rf"从(?P<old>[^，,。；;！？!?]{{1,{MAX_TAIL_CHARS}}}?)(?P<verb>换成|换到|换为|改成|改为|改用|迁移到|迁移至|迁到|迁至|转到|"
             rf"转成|转向|转为|切换到|切换成|切换为|切到|升级到|搬到|搬去)了?(?P<obj>{_TAIL})"
         ),
         "tech_stack",
