@@ -83,9 +83,12 @@ def not_ahead(occurred_at: str, *, index: int, raw: Any, max_future: timedelta) 
     return Rejection(index, "future_timestamp", message, raw)
 
 
-# a number sent as text: digits, grouped by commas or not, a decimal part, an exponent; not
-# "NaN", "Infinity", " 5 " or "1_000", which Python's float() reads
-NUMBER_TEXT = re.compile(r"[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+# a number sent as text: ASCII digits, grouped by commas or not, a decimal part, an exponent;
+# not "NaN", "Infinity", " 5 " or "1_000", which Python's float() reads, nor other scripts'
+# digits ("１２３", "١٢٣": float() reads them too, a new user's trial stored them as numbers)
+NUMBER_TEXT = re.compile(
+    r"[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII
+)
 
 
 def _value_matches(predicate: Predicate, item: AssertionWrite) -> bool:

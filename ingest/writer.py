@@ -64,6 +64,8 @@ class Prepared:
     slot_object: str | None
     predicate: Predicate
     access_all: tuple[str, ...] = ()
+    # a distiller's draft whose valid time starts when it was said (no time of its own)
+    untimed: bool = False
 
 
 def slot_key(item: AssertionWrite, predicate: Predicate, access_all: Sequence[str] = ()) -> str:
@@ -132,39 +134,81 @@ def prepare(
     return prepared
 
 
+def spelling_key(p: Prepared) -> str | None:
+    """The lock of a many-valued value in every case and spacing (None for other writes): a
+    ``Slot`` keyed ``spelling:`` and the hash of (subject, predicate, spelled value). A write
+    takes it before it looks for a held spelling (:func:`same_spelling`), so that writers of
+    "Jazz" and "jazz" at once are serialised, and the second joins the first's slot (a new
+    user's trial: four writers of four spellings at once left four current versions, each
+    locking the slot of its own spelling)."""
+    if p.slot_object is None or p.item.predicate == UTTERANCE:
+        return None
+    spelling = json.dumps([p.item.subject, p.item.predicate, spelled(p.slot_object)])
+    return "spelling:" + hashlib.sha256(spelling.encode("utf-8")).hexdigest()
+
+
+def _lock_spellings(tx: ManagedTransaction, prepared: list[Prepared]) -> None:
+    keys = sorted({k for k in map(spelling_key, prepared) if k is not None})
+    if keys:
+        tx.run(cypher.LOCK_SPELLINGS, keys=keys, wall_clock=utcnow()).consume()
+
+
+Scope = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def _scope(access: Sequence[str] | None, access_all: Sequence[str] | None) -> Scope:
+    return tuple(sorted(access or [])), tuple(sorted(access_all or []))
+
+
 def same_spelling(tx: ManagedTransaction, prepared: list[Prepared]) -> list[Prepared]:
     """``prepared`` with each value of a many-valued predicate written in another case or
     spacing than a value its subject holds (in a slot of the same access) moved into that
     value's slot: "not Jazz" withdraws the "jazz" held (a new user's trial: it was written in a
     slot of its own, answered 201 and withdrew nothing), and "Jazz" restates it. The value is
-    kept as written; the spelling is compared as everywhere (:func:`spelled`)."""
-    many = [p for p in prepared if p.slot_object is not None and p.item.predicate != UTTERANCE]
+    kept as written; the spelling is compared as everywhere (:func:`spelled`). The slot is
+    found by its scope, not by recomputing its key from the value held: once "jazz" had
+    corrected the "Jazz" of its slot, a third "jazz" found no slot keyed by its spelling and
+    opened one of its own, a second current version (a new user's trial)."""
+    many = [p for p in prepared if spelling_key(p) is not None]
     if not many:
         return prepared
     pairs = sorted({(p.item.subject, p.item.predicate) for p in many})
-    held: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+    held: dict[tuple[str, str, str], set[tuple[str, Scope]]] = {}
     rows = tx.run(cypher.HELD_VALUES, pairs=[{"subject": s, "predicate": q} for s, q in pairs])
     for r in rows:
         spelling = (r["subject"], r["predicate"], spelled(str(r["object"])))
-        held.setdefault(spelling, []).append((r["key"], str(r["object"])))
-    return [_respelled(p, held) for p in prepared]
+        scope = _scope(r["access"], r["access_all"])
+        held.setdefault(spelling, set()).add((r["key"], scope))
+    # two spellings of one value in the batch share the first one's slot too
+    first: dict[tuple[str, str, str, Scope], str] = {}
+    joined = []
+    for p in (_respelled(p, held) for p in prepared):
+        if spelling_key(p) is not None:
+            scope = _scope(p.item.access, p.access_all)
+            value = (p.item.subject, p.item.predicate, spelled(p.slot_object or ""), scope)
+            p = replace(p, key=first.setdefault(value, p.key))
+        joined.append(p)
+    return joined
 
 
-def _respelled(p: Prepared, held: Mapping[tuple[str, str, str], list[tuple[str, str]]]) -> Prepared:
-    if p.slot_object is None or p.item.predicate == UTTERANCE:
+def _respelled(
+    p: Prepared, held: Mapping[tuple[str, str, str], set[tuple[str, Scope]]]
+) -> Prepared:
+    if spelling_key(p) is None:
         return p
-    entries = held.get((p.item.subject, p.item.predicate, spelled(p.slot_object)), [])
-    if any(key == p.key for key, _ in entries):
-        return p  # its own slot holds it as written
-    for key, value in entries:
-        same = p.item.model_copy(update={"object": value})
-        if key == slot_key(same, p.predicate, p.access_all):
-            return replace(p, key=key)
-    return p
+    entries = held.get((p.item.subject, p.item.predicate, spelled(p.slot_object or "")), set())
+    scope = _scope(p.item.access, p.access_all)
+    keys = sorted(key for key, held_scope in entries if held_scope == scope and "@" not in key)
+    if not keys or p.key in keys:
+        return p  # nothing held in this spelling, or its own slot holds it
+    return replace(p, key=keys[0])
 
 
-def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared], wall: datetime) -> datetime:
-    """Lock every slot of the batch; return a record time later than all their stamps."""
+def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared]) -> datetime:
+    """Lock every slot of the batch; return a record time later than all their stamps, read
+    from the clock once the locks are held (a new user's trial: it was read before waiting for
+    them, so writers queued on one slot were stamped a microsecond apart, earlier than the
+    commits they had waited for)."""
     unique = sorted({p.key: p for p in prepared}.values(), key=lambda p: p.key)
     slots = [
         {
@@ -177,8 +221,9 @@ def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared], wall: datetime
         }
         for p in unique
     ]
-    record = tx.run(cypher.LOCK_SLOTS, slots=slots, wall_clock=wall).single(strict=True)
+    record = tx.run(cypher.LOCK_SLOTS, slots=slots, wall_clock=utcnow()).single(strict=True)
     last = as_datetime(record["last_recorded_at"])
+    wall = utcnow()
     return max(wall, last + ONE_MICROSECOND) if last is not None else wall
 
 
@@ -195,6 +240,8 @@ def _alive_by_slot(
                 polarity=bool(r["polarity"]),
                 object=r["object"],
                 shown=bool(r["shown"]),
+                untimed=bool(r["untimed"]),
+                sources=frozenset(r["sources"]),
             )
         )
     return alive
@@ -233,16 +280,41 @@ def _check_precondition(
         return
     if current is not None and expected == current.id:
         return
-    message = "the slot moved on: expected_current is not current"
-    if current is not None and current.id not in {v.id for v in stored}:
-        message = (
-            f"item {index} of the batch: an earlier item of the same batch changes the slot "
-            "its expected_current names (nothing was written)"
-        )
-        current = governing(stored, now)
-    details: dict[str, Any] = {"current": None, "index": index}
+    _refuse(
+        tx,
+        "the slot moved on: expected_current is not current",
+        f"item {index} of the batch: an earlier item of the same batch changes the slot "
+        "its expected_current names (nothing was written)",
+        _Slot(alive, stored, now, groups, index),
+    )
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """A slot as a refusal sees it: as the batch has left it so far (``alive``), as it was
+    stored before the batch (``stored``), the record time, the writer's groups and the
+    refused item's index."""
+
+    alive: list[Version]
+    stored: list[Version]
+    now: datetime
+    groups: list[str]
+    index: int
+
+
+def _refuse(tx: ManagedTransaction, message: str, batch_message: str, slot: _Slot) -> NoReturn:
+    """Refuse an item with 409: ``details.current`` is the version governing now, read from
+    the store. When an earlier item of the batch made the version that governs now, the
+    message is ``batch_message`` and ``details.current`` the version stored before the batch:
+    the batch's own version is never written (it may not even have been sent to the store
+    yet), so naming it would send the writer after a version that does not exist."""
+    current = governing(slot.alive, slot.now)
+    if current is not None and current.id not in {v.id for v in slot.stored}:
+        message = batch_message
+        current = governing(slot.stored, slot.now)
+    details: dict[str, Any] = {"current": None, "index": slot.index}
     if current is not None and current.shown:
-        details["current"] = _fetch(tx, current.id, groups, now).model_dump(mode="json")
+        details["current"] = _fetch(tx, current.id, slot.groups, slot.now).model_dump(mode="json")
     raise PreconditionFailed(message, details=details)
 
 
@@ -269,28 +341,78 @@ def _continued(p: Prepared, alive: list[Version]) -> Prepared:
     ear infection" in October closed "My dog Bruno" of June and started the dog in October;
     "I live in Gdansk now" moved the move of the week before to that day). Not in a task:
     there each statement is working memory, decided at the task's end (two agents stating the
-    same fact corroborate it, and both are promoted)."""
+    same fact corroborate it, and both are promoted). A draft with no time of its own that
+    restates nothing is marked ``untimed`` (its start is when it was said); a restatement
+    takes the mark of the version whose start it keeps."""
     said_at = {span.occurred_at for span in p.item.spans}
     untimed = p.item.valid_from is None or p.item.valid_from in said_at  # when it was said
     if not untimed or not p.item.polarity or p.object_text is None or p.item.task_id:
         return p
     held = restated(alive, p.object_text, p.valid_from)
-    return p if held is None else replace(p, valid_from=held.valid_from)
+    if held is None:
+        return replace(p, untimed=True)
+    return replace(p, valid_from=held.valid_from, untimed=held.untimed)
 
 
-def _refuse_cut(
-    tx: ManagedTransaction,
-    alive: list[Version],
-    message: str,
-    now: datetime,
-    groups: list[str],
-    index: int,
-) -> NoReturn:
-    current = governing(alive, now)
-    details: dict[str, Any] = {"current": None, "index": index}
-    if current is not None and current.shown:
-        details["current"] = _fetch(tx, current.id, groups, now).model_dump(mode="json")
-    raise PreconditionFailed(message, details=details)
+def _restated_later(p: Prepared, new: Version, alive: list[Version]) -> Version | None:
+    """The version that a distilled draft ``p`` (written as ``new``) would have been restated
+    by, had it arrived first (:func:`_continued`): the open-ended version of the same value
+    that starts where ``new`` ends and whose start is when it was said (``untimed``), read
+    from another observation (a sentence read again, by ``tractatus redistill``, restates
+    nothing). A new user's trial: "I moved to Lisbon last month" after "I live in Lisbon now"
+    left Lisbon from the day of the restatement, where the other order gives the month's
+    start."""
+    if not p.item.polarity or p.object_text is None or p.item.task_id or new.valid_to is None:
+        return None
+    if p.item.predicate == UTTERANCE:  # an utterance happened: it restates nothing
+        return None
+    later = next((v for v in alive if v.valid_from == new.valid_to), None)
+    if later is None or later.valid_to is not None or not later.untimed or not later.polarity:
+        return None
+    if later.sources & {span.observation_id for span in p.item.spans}:
+        return None
+    same = later.object is not None and spelled(later.object) == spelled(p.object_text)
+    return later if same else None
+
+
+def _restate_later(
+    tx: ManagedTransaction, p: Prepared, alive: list[Version], new: Version, now: datetime
+) -> list[Version]:
+    """Write the version :func:`_restated_later` finds again from ``new``'s start (its
+    content and evidence, ``new``'s ``untimed`` mark), superseding it and ``new``: the slot
+    ends as the other order of arrival leaves it. Append-only: both stay in history. Returns
+    the slot's alive versions after it."""
+    later = _restated_later(p, new, alive)
+    if later is None:
+        return alive
+    # ``new`` ends where ``later`` starts, and ``later`` is open-ended: the copy covers both
+    # and nothing else (a plan from ``new``'s start with no end would stop at ``later``)
+    plan = Plan(valid_to=None, supersede=[new.id, later.id], sources={v.id: v for v in alive})
+    rid = new_id()
+    tx.run(
+        cypher.CREATE_RESTATEMENT,
+        source_id=later.id,
+        id=rid,
+        pin_id=new_id(),
+        valid_from=new.valid_from,
+        valid_to=plan.valid_to,
+        untimed=new.untimed or None,
+        now=now,
+    ).consume()
+    remnants = _apply(tx, plan, rid, now)
+    copy = replace(later, id=rid, valid_from=new.valid_from, untimed=new.untimed)
+    return _alive_after(alive, plan, copy, remnants)
+
+
+def _refuse_cut(tx: ManagedTransaction, message: str, slot: _Slot) -> NoReturn:
+    """Refuse a retraction that would cut another value (:func:`_cuts_another`). A new user's
+    trial: a batch of "Paris", then "not Berlin" in the same slot answered 500, since the
+    refusal looked up the batch's own Paris, which had not been sent to the store yet."""
+    batch_message = (
+        f"item {slot.index} of the batch: {message}; the value it cuts was written by an "
+        "earlier item of the same batch (nothing was written)"
+    )
+    _refuse(tx, message, batch_message, slot)
 
 
 def written_tier(p: Prepared) -> Tier:
@@ -322,6 +444,7 @@ def _node_props(p: Prepared, *, new: str, now: datetime, principal: Principal) -
         "task_id": item.task_id,
         "access": item.access,
         "access_all": list(p.access_all),
+        "untimed": True if p.untimed else None,
         "text": text,
         "embedding": p.embedding,
     }
@@ -472,7 +595,16 @@ def _new_version(
     result = WriteResult(
         assertion=_out(props, evidence, touched), superseded=superseded, closed=touched
     )
-    written = Version(new, p.valid_from, plan.valid_to, p.item.polarity, p.object_text)
+    sources = frozenset(s.observation_id for s in p.item.spans if s.observation_id)
+    written = Version(
+        new,
+        p.valid_from,
+        plan.valid_to,
+        p.item.polarity,
+        p.object_text,
+        untimed=p.untimed,
+        sources=sources,
+    )
     return _row(p, props, evidence), result, written
 
 
@@ -544,22 +676,28 @@ class _Step:
         cut = _cuts_another(p, alive)
         if cut is not None:
             if self.withheld is None:
-                _refuse_cut(self.tx, alive, cut, self.now, groups, index)
+                _refuse_cut(self.tx, cut, _Slot(alive, stored, self.now, groups, index))
             self.withheld.append((p, cut))
             return None
+        written = None
         if self.caused_by_event is None:
-            batched = _batched(p, alive, self.pending, now=self.now, principal=self.principal)
-            if batched is not None:
-                return batched
-        self.pending.flush(self.tx, self.now)  # a planned write may touch a version pending
-        return _write_one(
-            self.tx,
-            p,
-            alive,
-            now=self.now,
-            principal=self.principal,
-            caused_by_event=self.caused_by_event,
-        )
+            written = _batched(p, alive, self.pending, now=self.now, principal=self.principal)
+        if written is None:
+            self.pending.flush(self.tx, self.now)  # a planned write may touch a version pending
+            written = _write_one(
+                self.tx,
+                p,
+                alive,
+                now=self.now,
+                principal=self.principal,
+                caused_by_event=self.caused_by_event,
+            )
+        result, after = written
+        new = next(v for v in after if v.id == result.assertion.id)
+        if self.withheld is not None and _restated_later(p, new, after) is not None:
+            self.pending.flush(self.tx, self.now)  # the restatement supersedes what is pending
+            after = _restate_later(self.tx, p, after, new, self.now)
+        return result, after
 
 
 def begin(tx: ManagedTransaction, prepared: list[Prepared]) -> tuple[list[Prepared], datetime]:
@@ -568,8 +706,9 @@ def begin(tx: ManagedTransaction, prepared: list[Prepared]) -> tuple[list[Prepar
     step and the facts it wrote have one record time (a new user's trial: the step was
     recorded a few milliseconds before its facts, and a read known at the step's record time
     saw the step without them)."""
+    _lock_spellings(tx, prepared)
     prepared = same_spelling(tx, prepared)
-    return prepared, _lock_slots(tx, prepared, utcnow())
+    return prepared, _lock_slots(tx, prepared)
 
 
 def write_in_tx(

@@ -214,6 +214,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         version="0.1.0",
         summary="A governed, append-only, bitemporal memory for AI agents.",
         lifespan=_lifespan(settings, life),
+        # a path with a trailing slash is no path of the API: 404 in the error shape, never a
+        # 307 whose Location was built from the caller's Host (a new user's trial)
+        redirect_slashes=False,
     )
     app.state.settings = settings
     app.state.lifecycle = life

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from server.errors import error_response
+from server.errors import NOT_AN_OBJECT, error_response, invalid_request
 
 
 def keyed_by_header(items: list[Any], is_batch: bool, header: str | None) -> None:
@@ -25,8 +25,10 @@ def batch_items(payload: Any, *, key: str, max_batch: int) -> tuple[list[Any], b
     """The items of a body and whether it was a batch, or the error response refusing it."""
     if isinstance(payload, dict) and set(payload) == {key}:
         items = payload[key]
-        if not isinstance(items, list) or not items:
-            return error_response(422, "invalid_request", f"{key} must be a non-empty list")
+        if not isinstance(items, list):
+            return invalid_request(f"body.{key}", "Input should be a valid list", "list_type")
+        if not items:
+            return invalid_request(f"body.{key}", "List should have at least 1 item", "too_short")
         if len(items) > max_batch:
             return error_response(
                 413, "batch_too_large", f"a batch holds at most {max_batch} {key}"
@@ -34,4 +36,4 @@ def batch_items(payload: Any, *, key: str, max_batch: int) -> tuple[list[Any], b
         return items, True
     if isinstance(payload, dict):
         return [payload], False
-    return error_response(422, "invalid_request", "the body must be a JSON object")
+    return invalid_request(*NOT_AN_OBJECT)

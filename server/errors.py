@@ -73,6 +73,11 @@ CODES: dict[str, tuple[int, str]] = {
     "sleep_running": (409, "another sleep holds the sleep lock; try again after it ends"),
     "body_too_large": (413, "the body exceeds the server's limit (`details.limit`, in bytes)"),
     "batch_too_large": (413, "the batch holds more items than the server's maximum"),
+    "unsupported_media_type": (
+        415,
+        "a body sent without `Content-Type: application/json` (or `application/*+json`):"
+        " the message names the type sent; nothing read or written",
+    ),
     "invalid_request": (
         422,
         "a parameter or the body does not match this document (`details.problems`)",
@@ -114,7 +119,7 @@ RETRY_AFTER_HEADER: dict[str, Any] = {
 # what every /v1 route can answer; what a route with parameters or a body adds
 V1 = ("unauthenticated", "rate_limited", "store_unavailable")
 PARAMS = ("invalid_request",)
-BODY = ("invalid_json", "body_too_large", "invalid_request")
+BODY = ("invalid_json", "body_too_large", "unsupported_media_type", "invalid_request")
 # what a route that embeds text (writes that are searched, recall's query) adds
 EMBEDS = ("embedding_unavailable", "embedding_space_mismatch")
 
@@ -165,6 +170,18 @@ def error_response(
     # also here, for the answers made outside the RequestId middleware (a 500)
     headers = {**(headers or {}), request_ids.HEADER: body["error"]["request_id"]}
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+def invalid_request(where: str, message: str, kind: str) -> JSONResponse:
+    """A 422 ``invalid_request`` made by a route, in the request parser's shape: the message
+    is ``where: message`` and ``details.problems`` lists it, so every route words and places a
+    body that is no object, or a batch that is no list, the same way (a new user's trial got
+    "the body must be a JSON object" from some routes and the parser's wording from others)."""
+    problem = {"where": where, "message": message, "type": kind}
+    return error_response(422, "invalid_request", f"{where}: {message}", {"problems": [problem]})
+
+
+NOT_AN_OBJECT = ("body", "Input should be a JSON object", "model_type")
 
 
 def _retry_after(request: Request) -> dict[str, str]:

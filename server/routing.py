@@ -3,7 +3,9 @@
 * :class:`JSONRoute` parses request bodies as strict JSON (RFC 8259): ``NaN``, ``Infinity``,
   bytes that are not UTF-8, unpaired surrogate escapes (``"\\ud800"``, which no UTF-8 text
   can hold) and nesting too deep to parse are ``invalid_json`` (400), like any other
-  malformed body, instead of reaching the store or the answer's encoder.
+  malformed body, instead of reaching the store or the answer's encoder. An integer longer
+  than Python converts (4,300 digits) is valid JSON: ``invalid_request`` (422) naming the
+  limit. A body sent as another media type than JSON is ``unsupported_media_type`` (415).
 * :func:`answer` serialises an already-validated answer once; the route's ``response_model``
   still documents it (FastAPI would validate a large answer, a 1,000-step replay, again).
 """
@@ -12,13 +14,17 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from fastapi import HTTPException
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
+
+from server.errors import BodyTooLarge
 
 # a JSON escape of a UTF-16 surrogate; only then can the parsed text hold an unpaired one
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -28,6 +34,30 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+class IntegerTooLong(Exception):
+    """A JSON integer with more digits than Python converts (``sys.get_int_max_str_digits``):
+    valid JSON, but no value any field takes (a new user's trial was told "the body is not
+    valid JSON")."""
+
+    def __init__(self, digits: int) -> None:
+        super().__init__(digits)
+        self.digits = digits
+        self.limit = sys.get_int_max_str_digits()
+
+    def message(self) -> str:
+        return (
+            f"a JSON integer in the body has {self.digits} digits; an integer here has at most"
+            f" {self.limit}"
+        )
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > sys.get_int_max_str_digits():
+        raise IntegerTooLong(digits)
+    return int(text)
+
+
 def strict_json(body: bytes) -> Any:
     """``json.loads`` that refuses what RFC 8259 JSON text cannot be (as JSONDecodeError)."""
     try:
@@ -35,7 +65,7 @@ def strict_json(body: bytes) -> Any:
     except UnicodeDecodeError as error:
         raise json.JSONDecodeError("the body is not UTF-8", "", error.start) from None
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_int=_parse_int)
     except json.JSONDecodeError:
         raise
     except ValueError as error:  # NaN, Infinity
@@ -53,18 +83,58 @@ def strict_json(body: bytes) -> Any:
 class StrictJSONRequest(Request):
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
-            self._json = strict_json(await self.body())
+            try:
+                self._json = strict_json(await self.body())
+            except IntegerTooLong as refused:
+                raise HTTPException(422, refused.message()) from None
         return self._json
 
 
+def is_json(content_type: str | None) -> bool:
+    """Whether a Content-Type names JSON: ``application/json`` or ``application/*+json``, any
+    case, any parameters."""
+    if not content_type:
+        return False
+    media = content_type.split(";", 1)[0].strip().lower()
+    main, _, sub = media.partition("/")
+    return main == "application" and (sub == "json" or sub.endswith("+json"))
+
+
+async def _sent_body(request: Request) -> bytes:
+    """The body, read whole before a refusal (an answer sent while the client still writes
+    reaches it as a connection reset: ``server.middleware.BodyLimit``); a body over the limit
+    is refused as FastAPI's own read refuses it, so the error handler answers 413."""
+    try:
+        return await request.body()
+    except BodyTooLarge as over:
+        raise HTTPException(400, "There was an error parsing the body") from over
+
+
+def unsupported_media_type(content_type: str | None) -> HTTPException:
+    """The refusal of a body sent as another media type than JSON (415). A new user's trial
+    sent a JSON object with curl's default form type and was told "the body must be a JSON
+    object"."""
+    sent = f"`{content_type}`" if content_type else "none"
+    return HTTPException(
+        415,
+        f"the body must be sent with Content-Type: application/json (sent: {sent})",
+    )
+
+
 class JSONRoute(APIRoute):
-    """A route whose JSON body is parsed by :func:`strict_json`."""
+    """A route whose JSON body is parsed by :func:`strict_json`, and refused with 415 when it
+    is sent as another media type."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
+        takes_body = self.body_field is not None
 
         async def strict(request: Request) -> Response:
-            return await handler(StrictJSONRequest(request.scope, request.receive))
+            strict_request = StrictJSONRequest(request.scope, request.receive)
+            content_type = request.headers.get("content-type")
+            if takes_body and not is_json(content_type) and await _sent_body(strict_request):
+                raise unsupported_media_type(content_type)
+            return await handler(strict_request)
 
         return strict
 

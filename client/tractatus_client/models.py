@@ -309,7 +309,7 @@ class Timeline(Model):
 class Explanation(Model):
     fact: Assertion
     event: Event | None = None
-    chain: Chain
+    chain: Chain | None = None  # no step the caller may read wrote the fact
 
 
 class WhyAnswer(Model):

@@ -11,6 +11,7 @@ problem reported is the most specific one: the one that reached deepest into wha
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,6 +48,10 @@ def message(error: Any) -> str:
     """An error's message in the request's terms: no "Value error, " prefix, no class name,
     "after validation" left out (a new user's trial read "Input should be a valid dictionary
     or instance of EvidenceWrite")."""
+    if error["type"] == "int_parsing_size":  # "exceeded maximum size" named no size
+        return f"an integer here has at most {sys.get_int_max_str_digits()} digits"
     text = str(error["msg"]).removeprefix("Value error, ")
     text = _INSTANCE.sub("", text).replace("a valid dictionary", "a JSON object")
+    # "... or object to extract fields from": a Python object, which JSON cannot send
+    text = text.replace(" or object to extract fields from", "")
     return text.replace(" after validation", "")

@@ -26,11 +26,14 @@ _CURRENT = (
 )
 
 # The entities merged with $id: those reached over visible, current same_as assertions, in
-# either direction, transitively (up to MAX_MERGE_HOPS), the entity itself first.
+# either direction, transitively (up to MAX_MERGE_HOPS), the entity itself first. One row
+# for any $id, an id no entity has included (``[$id]``): a page tells such an id from a hidden
+# entity neither by its answer nor by the rows its statements return (docs/security.md).
 MERGED = (
     """
-MATCH (e0:Entity {id: $id})
-MATCH (e0) ((x:Entity)<-[:ABOUT|OBJECT]-(s:Assertion)-[:ABOUT|OBJECT]->(y:Entity)
+OPTIONAL MATCH (e0:Entity {id: $id})
+CALL (e0) {
+  OPTIONAL MATCH (e0) ((x:Entity)<-[:ABOUT|OBJECT]-(s:Assertion)-[:ABOUT|OBJECT]->(y:Entity)
   WHERE s.predicate = '"""
     + SAME_AS
     + "' AND x <> y AND "
@@ -39,8 +42,9 @@ MATCH (e0) ((x:Entity)<-[:ABOUT|OBJECT]-(s:Assertion)-[:ABOUT|OBJECT]->(y:Entity
     + visible("s")
     + f"){{0,{MAX_MERGE_HOPS}}}"
     + """ (e:Entity)
-WITH e0, collect(DISTINCT e.id) AS ids
-RETURN [e0.id] + [i IN ids WHERE i <> e0.id] AS ids
+  RETURN collect(DISTINCT e.id) AS ids
+}
+RETURN [$id] + [i IN ids WHERE i <> $id] AS ids
 """
 )
 

@@ -146,12 +146,13 @@ RETURN {id: $task_id, started_at: first_seen, goal: COLLECT {
 """
 )
 
-# The visible events that wrote each assertion, and the version a remnant was cut from.
+# The visible events that wrote each assertion, and the version it was copied from: the one a
+# remnant was cut from, or the one a restoration restores (docs/lifecycle.md "Restoration").
 ASSERTION_ORIGINS = (
     """
 UNWIND $ids AS id
 MATCH (a:Assertion {id: id})
-RETURN a.id AS id, a.remnant_of AS remnant_of,
+RETURN a.id AS id, coalesce(a.remnant_of, a.restored_from) AS copied_from,
        [(a)-[:CAUSED_BY]->(e:Event) WHERE """
     + visible("e")
     + """ | e.id] AS events

@@ -233,8 +233,11 @@ def timeline(
 def causing_event(
     driver: Driver, *, database: str, principal: Principal, assertion_id: str
 ) -> str | None:
-    """The visible event that wrote an assertion. A remnant (a trimmed copy made when a
-    later version cut into it) answers with the event of the version it was cut from."""
+    """The visible event that wrote an assertion. A copy answers with the event of the version
+    it copies: a remnant (a trimmed copy made when a later version cut into it) with the one
+    it was cut from, a restoration (a displaced version given its place back when the guess
+    that displaced it was discarded) with the one it restores; a new user's trial found a
+    restored fact answering *why* with no step while the fact it restored had one."""
     with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
         found = session.execute_read(
             causing_events, groups=list(principal.groups), assertion_ids=[assertion_id]
@@ -245,7 +248,7 @@ def causing_event(
 def causing_events(
     tx: ManagedTransaction, *, groups: list[str], assertion_ids: list[str]
 ) -> dict[str, str]:
-    """:func:`causing_event` of each assertion, in one query per remnant hop: assertion id ->
+    """:func:`causing_event` of each assertion, in one query per copy hop: assertion id ->
     event id, for those a visible event wrote."""
     found: dict[str, str] = {}
     pending = {aid: aid for aid in assertion_ids}  # asked -> the version read next
@@ -259,8 +262,8 @@ def causing_events(
             row = rows.get(current)
             if row is not None and row["events"]:
                 found[asked] = str(sorted(row["events"])[0])
-            elif row is not None and row["remnant_of"] is not None:
-                onward[asked] = row["remnant_of"]
+            elif row is not None and row["copied_from"] is not None:
+                onward[asked] = row["copied_from"]
         pending = onward
     return found
 
@@ -307,10 +310,12 @@ def why(
             if event_id is not None
             else None
         )
-        replay = replay or Chain(events=[], edges=[])
-        event = next((e for e in replay.events if e.id == event_id), None)
+        events = replay.events if replay is not None else []
+        event = next((e for e in events if e.id == event_id), None)
         explanations.append(Explanation(fact=fact, event=event, chain=replay))
-    shown = access.returned(facts) + [i for x in explanations for i in produced_ids(x.chain)]
+    shown = access.returned(facts) + [
+        i for x in explanations if x.chain is not None for i in produced_ids(x.chain)
+    ]
     access.record(recorder, sorted(set(shown)))
     return explanations
 

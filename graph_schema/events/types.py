@@ -41,7 +41,8 @@ State = Annotated[
     Field(
         default_factory=dict,
         description=f"any JSON object: at most {MAX_STATE_DEPTH} levels deep and"
-        f" {MAX_STATE_CHARS:,} characters as JSON, its numbers finite",
+        f" {MAX_STATE_CHARS:,} characters as compact JSON (no space after `,` or `:`, a"
+        " non-ASCII character counted once, as sent unescaped), its numbers finite",
     ),
 ]
 
@@ -61,17 +62,19 @@ def _depth(state: Any) -> int:
 def _state_size(name: str, state: dict[str, Any]) -> None:
     """A state is bounded in depth (the answer's serialiser stops at 255 levels: deeper
     state answered 500), carries only finite numbers (``1e400`` was stored as null) and is
-    bounded in size."""
+    bounded in size, counted as compact JSON: a new user's trial found the size counted with
+    a space after each ``,`` and ``:``, so a state of 61,601 characters as sent was refused
+    as longer than 65,536."""
     if _depth(state) > MAX_STATE_DEPTH:
         raise ValueError(f"{name} state nests deeper than {MAX_STATE_DEPTH} levels")
     try:
-        text = json.dumps(state, ensure_ascii=False, sort_keys=True, allow_nan=False)
+        text = json.dumps(state, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except ValueError:
         raise ValueError(
             f"{name} state holds a number JSON cannot carry (too large for a double)"
         ) from None
     if len(text) > MAX_STATE_CHARS:
-        raise ValueError(f"{name} state longer than {MAX_STATE_CHARS} characters as JSON")
+        raise ValueError(f"{name} state longer than {MAX_STATE_CHARS} characters as compact JSON")
 
 
 class EventWrite(BaseModel):
@@ -200,7 +203,15 @@ class Explanation(BaseModel):
 
     fact: AssertionOut
     event: EventOut | None = None
-    chain: Chain
+    # null, as in recall, for a fact no visible event wrote: a new user's trial found an empty
+    # chain object here where recall answered null for the same fact
+    chain: Annotated[
+        Chain | None,
+        Field(
+            description="the chain of the event that wrote the fact, newest first; null for a"
+            " fact no event the caller may read wrote (as recall's `chain`)"
+        ),
+    ] = None
 
 
 class WhyAnswer(BaseModel):

@@ -50,7 +50,9 @@ UNWIND $keys AS key
 MATCH (a:Assertion {slot_key: key})
 WHERE a.superseded_at IS NULL
 RETURN key, a.id AS id, a.valid_from AS valid_from, a.valid_to AS valid_to,
-       a.polarity AS polarity, a.object AS object, """
+       a.polarity AS polarity, a.object AS object, coalesce(a.untimed, false) AS untimed,
+       [(a)-[:EVIDENCED_BY]->(e) WHERE e.observation_id IS NOT NULL | e.observation_id]
+         AS sources, """
     + visible("a")
     + """ AS shown
 ORDER BY a.valid_from
@@ -67,9 +69,19 @@ UNWIND $pairs AS pair
 MATCH (a:Assertion {subject: pair.subject, predicate: pair.predicate})
 WHERE a.superseded_at IS NULL AND a.object IS NOT NULL
 RETURN DISTINCT a.subject AS subject, a.predicate AS predicate, a.slot_key AS key,
-       a.object AS object
+       a.object AS object, a.access AS access, a.access_all AS access_all
 """
 )
+
+
+# The lock of a many-valued value in every case and spacing (ingest.writer.spelling_key),
+# taken before HELD_VALUES is read: a ``Slot`` that holds no version, only serialises.
+LOCK_SPELLINGS = stable("""
+UNWIND $keys AS key
+MERGE (s:Slot {key: key})
+ON CREATE SET s.version = 0, s.created_at = $wall_clock
+SET s.version = s.version + 1
+""")
 
 
 # Times travel as RFC 3339 strings and become datetimes here: the driver encodes a Python
@@ -228,7 +240,7 @@ RETURN """
 # pinned source gives a pinned remnant.
 CREATE_REMNANT = stable(
     _copy_of(
-        "remnant_of: src.id",
+        "remnant_of: src.id, untimed: null",
         "CREATE (r)-[:SUPERSEDES]->(src)",
         "'remnant'",
         "a remnant keeps the pin of its source",
@@ -243,11 +255,28 @@ CREATE_REMNANT = stable(
 # names its source in ``restored_from`` (it is not a remnant: the source is not cut again).
 CREATE_RESTORATION = stable(
     _copy_of(
-        "remnant_of: null, restored_from: src.id, restore_rule: $rule, restore_reason: $reason",
+        "remnant_of: null, restored_from: src.id, restore_rule: $rule, restore_reason: $reason, "
+        "untimed: null",
         "",
         "$rule",
         "a restoration keeps the pin of its source",
         "r.id AS id, r.polarity AS polarity, r.object AS object",
+    )
+)
+
+
+# A restatement of a later version ($source_id) from an earlier start (ingest.writer.
+# _restate_later): a distilled draft of the value arrived after a later statement of it
+# with no time of its own; the copy keeps that statement's content and evidence from the
+# draft's start, as the other order of arrival leaves the slot. Not a remnant, not a
+# restoration: it supersedes its source (the writer links it).
+CREATE_RESTATEMENT = stable(
+    _copy_of(
+        "remnant_of: null, restored_from: null, untimed: $untimed",
+        "",
+        "'restatement'",
+        "a restatement keeps the pin of its source",
+        "r.id AS id",
     )
 )
 

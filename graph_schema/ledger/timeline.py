@@ -23,6 +23,10 @@ class Version:
     object: str | None = None
     # whether the writer may read it: a write's answer names only versions its writer may read
     shown: bool = True
+    # a distiller's draft whose start is when it was said (ingest.writer._continued)
+    untimed: bool = False
+    # the observations its evidence cites
+    sources: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -84,8 +84,10 @@ class EvidenceWrite(Strict):
         ),
     ]
     source_text: Annotated[StrictStr, Field(max_length=MAX_TEXT_CHARS)] | None = None
-    start: Annotated[StrictInt, Field(ge=0), INTEGRAL] | None = None
-    end: Annotated[StrictInt, Field(ge=0), INTEGRAL] | None = None
+    # offsets count code points of a source text of at most MAX_TEXT_CHARS (a new user's
+    # trial: an end of 2^63 or more answered 500, the store holding no such integer)
+    start: Annotated[StrictInt, Field(ge=0, le=MAX_TEXT_CHARS), INTEGRAL] | None = None
+    end: Annotated[StrictInt, Field(ge=0, le=MAX_TEXT_CHARS), INTEGRAL] | None = None
     observation_id: Name | None = None
     speaker: Name | None = None
     occurred_at: Timestamp | None = None
@@ -107,6 +109,13 @@ class EvidenceWrite(Strict):
                 raise ValueError("evidence offsets need the source_text they point into")
             return self
         if self.start is not None and self.end is not None:
+            if self.end > len(self.source_text):
+                # a slice past the end stops at the end: "green tea" at 7..100 of a text of 16
+                # matched, and the end 100 was stored (a new user's trial)
+                raise ValueError(
+                    f"evidence offsets run past the end of source_text ({len(self.source_text)}"
+                    " code points)"
+                )
             if self.source_text[self.start : self.end] != self.quote:
                 raise ValueError("evidence offsets do not match the quote in source_text")
         elif self.quote not in self.source_text:

@@ -11,17 +11,18 @@ from graph_schema.core.cypher import visible
 
 # --- the sleep's reads and writes -----------------------------------------------------------
 
-# A page of tasks (by key, after ``$after``) with their steps in time order; a task is read
-# when it has ended or has had no step since ``$quiet_before`` (a task still running is not
-# yet a whole trace).
+# A page of tasks (by key, after ``$after``) with their steps in time order and when the last
+# of them was recorded; a task is read when it has ended or has had no step since
+# ``$quiet_before``, on either clock (a task still running is not yet a whole trace).
 TRACES = """
 MATCH (t:Task)
 WHERE t.key > $after
 WITH t ORDER BY t.key LIMIT $batch
 OPTIONAL MATCH (e:Event)-[:IN_TASK]->(t)
 WITH t, e ORDER BY e.occurred_at, e.recorded_at, e.id
-WITH t, collect(e {.id, .action, .outcome, .access, .occurred_at}) AS steps
-RETURN t.key AS task, t.status = 'ended' AS ended, steps
+WITH t, collect(e {.id, .action, .outcome, .access, .occurred_at}) AS steps,
+     max(e.recorded_at) AS last_recorded
+RETURN t.key AS task, t.status = 'ended' AS ended, steps, last_recorded
 ORDER BY t.key
 """
 

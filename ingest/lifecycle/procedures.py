@@ -22,7 +22,8 @@ from graph_schema.core.timeutil import new_id, utcnow
 from graph_schema.procedures import cypher
 from graph_schema.procedures.mine import Step, Trace, Variant, variants
 
-# a task with no step for this long is read as whole, ended or not
+# a task with no step for this long (on the step's time and on its record time) is read as
+# whole, ended or not
 QUIET = timedelta(hours=1)
 TRACE_BATCH = 500
 WRITER = "tractatus:sleep"
@@ -55,8 +56,18 @@ def _trace(row: Any) -> Trace:
     return Trace(task=row["task"], steps=steps)
 
 
-def _whole(trace: Trace, ended: bool, quiet_before: datetime) -> bool:
-    return bool(trace.steps) and (ended or trace.steps[-1].occurred_at <= quiet_before)
+def _whole(
+    trace: Trace, ended: bool, last_recorded: datetime | None, quiet_before: datetime
+) -> bool:
+    """An ended task, or one whose last step is an hour old both when it happened and when
+    it was recorded: a new user's trial recorded steps dated three hours back seconds before
+    a sleep, and the task still running was mined as a shorter sequence than it became."""
+    if not trace.steps:
+        return False
+    if ended:
+        return True
+    happened = trace.steps[-1].occurred_at
+    return happened <= quiet_before and (last_recorded is None or last_recorded <= quiet_before)
 
 
 def traces(
@@ -72,7 +83,8 @@ def traces(
         )
         for row in records:
             trace = _trace(row)
-            if _whole(trace, bool(row["ended"]), quiet_before):
+            last_recorded = as_datetime(row["last_recorded"])
+            if _whole(trace, bool(row["ended"]), last_recorded, quiet_before):
                 yield trace
         if len(records) < TRACE_BATCH:
             return

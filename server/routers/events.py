@@ -25,7 +25,7 @@ from graph_schema.events.types import (
 )
 from ingest import events as event_writes
 from server.deps import AccessLogDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
-from server.errors import BODY, EMBEDS, PARAMS, V1, declared, error_response
+from server.errors import BODY, EMBEDS, NOT_AN_OBJECT, PARAMS, V1, declared, invalid_request
 from server.params import (
     IdempotencyKey,
     PredicateName,
@@ -81,7 +81,7 @@ def post_event(
     """One step of a task with its causes and the assertions it wrote, in one transaction.
     Idempotent per (caller, ``Idempotency-Key``)."""
     if not isinstance(payload, dict):
-        return error_response(422, "invalid_request", "the body must be a JSON object")
+        return invalid_request(*NOT_AN_OBJECT)
     written = event_writes.record_event(
         driver,
         database=settings.neo4j_database,

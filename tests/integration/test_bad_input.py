@@ -71,6 +71,9 @@ def _bad(subject: str) -> dict[str, dict[str, Any]]:
         "spaced_number": {**good, "predicate": "stock_level", "object": " 5 "},
         "underscored_number": {**good, "predicate": "stock_level", "object": "1_000"},
         "overflowing_number_text": {**good, "predicate": "stock_level", "object": "1e999"},
+        # a new user's trial: other scripts' digits were stored as numbers
+        "fullwidth_digits": {**good, "predicate": "stock_level", "object": "\uff11\uff12\uff13"},
+        "arabic_indic_digits": {**good, "predicate": "stock_level", "object": "\u0661\u0662"},
     }
 
 

@@ -213,3 +213,38 @@ def test_the_number_of_spans_is_bounded(
     body = assertion(subject, "uses", "x", evidence=spans)
     assert _refused(api["public"].post("/v1/assertions", body))["reason"] == "invalid"
     assert _counts(driver) == before
+
+
+def _ending(subject: str, end: int, **source: Any) -> dict[str, Any]:
+    text = "I like green tea"
+    evidence = {"quote": "green tea", "start": text.index("green"), "end": end, **source}
+    return assertion(subject, "likes", "green tea", evidence=evidence)
+
+
+@pytest.mark.parametrize("end", [17, 100, 100_001, 2**63 - 1, 2**63, 2**64, 10**30])
+def test_an_end_past_the_source_text_is_refused_on_every_route(
+    api: dict[str, Api], subject: str, driver: Driver, end: int
+) -> None:
+    """A new user's trial: a quote that runs to the end of its source was accepted with any
+    end at or past the text's length, and that end stored; an end of 2^63 or more answered
+    500. Each is refused (422, the one error shape) and nothing is written."""
+    alice = api["alice"]
+    oid = _observation(alice, text="I like green tea")
+    before = _counts(driver)
+    single = _ending(subject, end, source_text="I like green tea")
+    cited = _ending(subject, end, observation_id=oid)
+    good = _ending(subject, 16, source_text="I like green tea")
+    event = {**_event(subject, {"quote": "x"}), "assertions": [single]}
+    for path, body in [
+        ("/v1/assertions", single),
+        ("/v1/assertions", cited),
+        ("/v1/assertions", {"assertions": [good, single]}),
+        ("/v1/events", event),
+    ]:
+        refused = _refused(alice.post(path, body))
+        assert refused["reason"] in {"evidence_mismatch", "invalid"}, refused
+        assert "end" in refused["message"] or "offsets" in refused["message"], refused
+    assert _counts(driver) == before
+    written = alice.post("/v1/assertions", good)  # the exact span is kept as sent
+    assert written.status_code == 201, written.text
+    assert [(e["start"], e["end"]) for e in written.json()["assertion"]["evidence"]] == [(7, 16)]

@@ -316,3 +316,48 @@ def test_a_restoration_only_adds_versions(
         "OBJECT",
         "SUPERSEDES",
     ]
+
+
+def _step(alice: Api, task: str, action: str, minutes: int, **extra: Any) -> dict[str, Any]:
+    response = alice.post(
+        "/v1/events",
+        {"task_id": task, "actor": "agent", "action": action, "outcome": "success",
+         "occurred_at": at(minutes), **extra},
+    )  # fmt: skip
+    assert response.status_code == 201, response.text
+    event: dict[str, Any] = response.json()["event"]
+    return event
+
+
+def test_a_restored_fact_answers_why_with_the_chain_of_the_step_that_wrote_it(
+    apis: dict[str, Api],
+) -> None:
+    """A new user's trial: a fact a step wrote, guessed over in a later task and restored when
+    the guess was discarded, answered *why* with no event and recall with ``chain: null``,
+    while a remnant keeps the chain of the version it was cut from. A restoration now answers
+    with the chain of the version it restores, in why and in recall alike."""
+    alice, subject = apis["alice"], new("order")
+    first, second = new("task"), new("task")
+    captured = {**assertion(subject, "payment_status", "captured"), "confidence": 1.0}
+    captured["source_kind"] = "tool_returned"
+    root = _step(alice, first, "open_order", 0, root=True)
+    capture = _step(alice, first, "capture", 1, caused_by=[root["id"]], assertions=[captured])
+    assert end(alice, first)["promoted"]
+    guessed = {**assertion(subject, "payment_status", "probably refunded"), **GUESS}
+    _step(alice, second, "guess", 5, root=True, assertions=[guessed])
+    report = end(alice, second)
+    assert report["discarded"] and report["restored"]
+    answer = alice.get("/v1/facts/why", subject=subject, predicate="payment_status").json()
+    [explanation] = answer["explanations"]
+    assert explanation["fact"]["id"] in report["restored"]
+    assert explanation["fact"]["restored_from"] is not None
+    assert explanation["event"]["id"] == capture["id"]
+    assert [e["id"] for e in explanation["chain"]["events"]] == [capture["id"], root["id"]]
+    recalled = alice.post(
+        "/v1/recall", {"query": f"payment status of {subject}", "filters": {"subject": subject}}
+    )
+    assert recalled.status_code == 200, recalled.text
+    [result] = [
+        r for r in recalled.json()["results"] if r["assertion"]["id"] == explanation["fact"]["id"]
+    ]
+    assert [e["id"] for e in result["chain"]["events"]] == [capture["id"], root["id"]]

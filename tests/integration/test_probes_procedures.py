@@ -24,6 +24,8 @@ def _task(api: Api, actions: list[str], access: list[str], hour: int) -> None:
         response = api.post("/v1/events", body)
         assert response.status_code == 201, response.text
         cause = [response.json()["event"]["id"]]
+    ended = api.client.post(f"/v1/tasks/{task}/end")  # a running task waits an hour
+    assert ended.status_code == 200, ended.text
 
 
 def _mined(api: dict[str, Api], owner: str, prober: str, base_url: str) -> tuple[Secret, str]:

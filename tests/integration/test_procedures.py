@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -42,9 +43,12 @@ def _task(
     last: str = "success",
     access: list[str] | None = None,
     when: str | None = None,
+    ended: bool = True,
 ) -> str:
     """One task of ``actions``, each caused by the one before, a minute apart (yesterday,
-    ``start`` minutes in, unless ``when`` is given); its first step's id."""
+    ``start`` minutes in, unless ``when`` is given), then ended (a task still running counts
+    an hour after its last step was recorded, whatever its steps' dates); its first step's
+    id."""
     task, ids = new_task(), []
     for i, action in enumerate(actions):
         occurred = when or at(start + i)
@@ -54,6 +58,8 @@ def _task(
         response = api.post("/v1/events", body)
         assert response.status_code == 201, response.text
         ids.append(response.json()["event"]["id"])
+    if ended:
+        end(api, task)
     return ids[0]
 
 
@@ -150,13 +156,45 @@ def test_a_task_still_running_waits_until_it_ends_or_falls_quiet(
     steps = _actions("open_ticket", "answer")
     now = utcnow().replace(microsecond=0).isoformat()
     for _ in range(3):
-        _task(alice, steps, start=0, when=now)
+        _task(alice, steps, start=0, when=now, ended=False)
     sleep(admin)
     assert _list(alice, trigger=steps[0])["status"] == "not_found"
     clock.shift(hours=2)  # an hour without a step: whole
     sleep(admin)
     [mined] = _list(alice, trigger=steps[0])["procedures"]
     assert mined["support"] == 3
+
+
+def test_a_running_task_of_back_dated_steps_waits_an_hour_after_its_last_record(
+    apis: dict[str, Api], clock: ShiftedClock
+) -> None:
+    """A new user's trial: steps dated three hours back, recorded seconds before a sleep,
+    were mined as a whole task while the task was still running (its next step, a minute
+    later, made it another sequence). The hour without a step is read on both clocks."""
+    alice, admin = apis["alice"], apis["admin"]
+    steps = _actions("import_log", "parse", "load")
+    tasks = [new_task() for _ in range(3)]
+    three_hours_ago = utcnow() - timedelta(hours=3)
+    firsts: list[str] = []
+    for task in tasks:
+        for i, action in enumerate(steps[:2]):
+            when = (three_hours_ago + timedelta(minutes=i)).replace(microsecond=0).isoformat()
+            body = event(task, action, when, caused_by=firsts[-1:] if i else None)
+            response = alice.post("/v1/events", body)
+            assert response.status_code == 201, response.text
+            firsts.append(response.json()["event"]["id"])
+    sleep(admin)
+    assert _list(alice, trigger=steps[0])["status"] == "not_found"
+    for task, cause in zip(tasks, firsts[1::2], strict=True):  # the tasks go on
+        when = (three_hours_ago + timedelta(minutes=2)).replace(microsecond=0).isoformat()
+        response = alice.post("/v1/events", event(task, steps[2], when, caused_by=[cause]))
+        assert response.status_code == 201, response.text
+    sleep(admin)
+    assert _list(alice, trigger=steps[0])["status"] == "not_found"
+    clock.shift(hours=2)  # an hour since the last step was recorded: whole
+    sleep(admin)
+    [mined] = _list(alice, trigger=steps[0])["procedures"]
+    assert mined["steps"] == steps and mined["support"] == 3
 
 
 def test_an_ended_task_counts_at_once(apis: dict[str, Api]) -> None:

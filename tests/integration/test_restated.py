@@ -44,3 +44,47 @@ def test_a_restated_value_keeps_its_start(api: dict[str, Api]) -> None:
     # a new value still starts when it is said, and a value stated with its own time keeps it
     _say(alice, speaker, "I live in Sopot now.", "2026-12-01T10:00:00Z")
     assert _current(alice, speaker, "lives_in") == [("Sopot", "2026-12-01")]
+
+
+LISBON = [
+    ("I moved to Lisbon last month.", "2026-11-20T10:02:00Z"),
+    ("I live in Lisbon now, near Alfama.", "2026-11-20T10:08:00Z"),
+    ("I live in Lisbon now.", "2026-11-20T10:15:00Z"),
+]
+
+
+def _current_quoted(api: Api, speaker: str) -> list[tuple[str, str, str]]:
+    facts = api.get("/v1/facts", subject=speaker, predicate="lives_in").json()["facts"]
+    return [(f["object"], f["valid_from"], f["evidence"][0]["quote"]) for f in facts]
+
+
+def test_a_restatement_ends_the_same_whatever_the_order_of_arrival(api: dict[str, Api]) -> None:
+    """A new user's trial: "I moved to Lisbon last month", then "I live in Lisbon now" leaves
+    Lisbon from 1 October; in the reverse order (a parallel or retried load) it left Lisbon
+    from the day of the restatement. Both orders end with one version from 1 October, the
+    restatement's content; the earlier versions stay in history (append-only)."""
+    alice = api["alice"]
+    ends = {}
+    for order in ([0, 1], [1, 0]):
+        speaker = f"Lucia{uuid.uuid4().hex[:6]}"
+        for n in order:
+            _say(alice, speaker, *LISBON[n])
+        ends[tuple(order)] = _current_quoted(alice, speaker)
+        history = alice.get("/v1/facts/history", subject=speaker, predicate="lives_in").json()
+        assert len(history["versions"]) >= 2
+    assert ends[(0, 1)] == [
+        ("Lisbon", "2026-10-01T00:00:00Z", "I live in Lisbon now, near Alfama.")
+    ], ends
+    assert ends[(1, 0)] == ends[(0, 1)], ends
+
+
+@pytest.mark.parametrize("order", [[2, 1, 0], [1, 2, 0], [2, 0, 1], [1, 0, 2]])
+def test_three_statements_of_one_stay_keep_its_start_in_any_order(
+    api: dict[str, Api], order: list[int]
+) -> None:
+    alice, speaker = api["alice"], f"Lucia{uuid.uuid4().hex[:6]}"
+    for n in order:
+        _say(alice, speaker, *LISBON[n])
+    current = _current_quoted(alice, speaker)
+    assert [(o, since) for o, since, _ in current] == [("Lisbon", "2026-10-01T00:00:00Z")]
+    assert current[0][2] in {text for text, _ in LISBON[1:]}

@@ -6,9 +6,13 @@
 - A future-dated version reported the version still governing now as ``superseded``.
 - A retraction of a many-valued value in another case ("not Jazz" after "jazz") answered 201,
   closed nothing and withdrew nothing.
+- "Jazz", "jazz", "jazz" at one valid time left two current "jazz", and four writers of four
+  spellings at once up to four: one current version per value, in any case and spacing.
 """
 
 from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -80,6 +84,56 @@ def test_a_many_valued_retraction_in_another_spelling_withdraws_the_value(
     # another value is another slot still
     other = alice.post("/v1/assertions", assertion(subject, "likes", "jazz funk"))
     assert other.json()["closed"] == []
+
+
+@pytest.mark.parametrize(
+    "spellings",
+    [["Jazz", "jazz", "jazz"], ["Jazz", "jazz", "JAZZ"], ["jazz", "Jazz", "JAZZ", " jazz"]],
+)
+def test_a_value_restated_in_any_spelling_keeps_one_current_version(
+    api: dict[str, Api], subject: str, spellings: list[str]
+) -> None:
+    alice = api["alice"]
+    for spelling in spellings:
+        written = alice.post(
+            "/v1/assertions", assertion(subject, "likes", spelling, valid_from=Y23)
+        )
+        assert written.status_code == 201, written.text
+    assert _objects(alice, subject, "likes") == [spellings[-1]]
+    assert _objects(alice, subject, "likes", known_at=Y30) == [spellings[-1]]
+    withdrawn = alice.post(
+        "/v1/assertions", assertion(subject, "likes", "JAZZ", polarity=False, valid_from=JUL23)
+    )
+    assert withdrawn.status_code == 201, withdrawn.text
+    assert _objects(alice, subject, "likes") == []
+
+
+def test_one_value_in_two_spellings_in_one_batch_is_one_slot(
+    api: dict[str, Api], subject: str
+) -> None:
+    alice = api["alice"]
+    batch = [assertion(subject, "likes", v, valid_from=Y23) for v in ("Jazz", "jazz ")]
+    written = alice.post("/v1/assertions", {"assertions": batch})
+    assert written.status_code == 201, written.text
+    assert _objects(alice, subject, "likes") == ["jazz "]
+
+
+def test_writers_of_one_value_in_several_spellings_at_once_leave_one_current_version(
+    api: dict[str, Api], subject: str
+) -> None:
+    alice = api["alice"]
+    spellings = ["Jazz", "jazz", "JAZZ", "jAzz", " jazz", "JaZz"]
+    for round_ in range(4):
+        about = f"{subject}-{round_}"
+
+        def write(spelling: str, about: str = about) -> int:
+            body = assertion(about, "likes", spelling, valid_from=Y23)
+            return alice.post("/v1/assertions", body).status_code
+
+        with ThreadPoolExecutor(max_workers=len(spellings)) as pool:
+            assert set(pool.map(write, spellings)) == {201}
+        current = _objects(alice, about, "likes")
+        assert len(current) == 1, (round_, current)
 
 
 def test_an_admin_cannot_probe_a_group_it_cannot_read_by_writing_into_it(

@@ -7,7 +7,7 @@ import importlib
 import json
 import re
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given
@@ -26,7 +26,7 @@ from graph_schema.core.types import (
 from graph_schema.ledger.types import EvidenceWrite
 from graph_schema.recall.types import RecallRequest
 from graph_schema.schema.types import Predicate
-from server.routing import strict_json
+from server.routing import IntegerTooLong, is_json, strict_json
 
 WHITESPACE = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace())
 # texts made mostly of what makes one blank or refused: every whitespace character and NUL
@@ -157,3 +157,71 @@ def test_what_is_not_json_text_is_a_decode_error(body: bytes) -> None:
 def test_json_text_parses_as_json() -> None:
     body = '\ufeff{"emoji": "\\ud83d\\ude80", "text": "日本語", "n": 1e3}'.encode()
     assert strict_json(body) == {"emoji": "🚀", "text": "日本語", "n": 1000.0}
+
+
+# the extremes of what is accepted, at the offsets that move them furthest once in UTC
+EXTREME_TIMES = [
+    "0002-01-01T00:00:00+23:59",
+    "0002-01-01T00:00:00Z",
+    "0001-12-31T00:00:00Z",
+    "0001-12-31T00:00:00-23:59",
+    "9998-12-31T23:59:59.999999-23:59",
+    "9998-12-31T23:59:59.999999Z",
+    "9999-01-01T23:59:59.999999Z",
+    "9999-01-01T23:59:59.999999+23:59",
+]
+
+
+@pytest.mark.parametrize("text", EXTREME_TIMES)
+def test_every_time_an_answer_gives_can_be_sent_back(text: str) -> None:
+    """A new user's trial: "0002-01-01T00:00:00+23:59" was accepted and answered as
+    "0001-12-31T00:01:00Z", which was then refused as a year out of bounds. An accepted time,
+    written in UTC as answers write it, is accepted again, as the same instant."""
+    instant = parse_rfc3339(text)
+    answered = instant.isoformat().replace("+00:00", "Z")
+    assert re.fullmatch(RFC3339_PATTERN, answered)
+    assert parse_rfc3339(answered) == instant
+    assert instant - timedelta(microseconds=1) < instant  # still computable
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0001-12-31T00:00:00+01:00",  # before 0001-12-31 in UTC
+        "0001-12-30T23:00:00-05:00",
+        "9999-01-01T00:00:00-01:00",  # after 9999-01-01 in UTC
+        "9999-01-02T00:00:00+23:59",
+    ],
+)
+def test_the_days_beyond_the_years_are_refused_with_the_bound(text: str) -> None:
+    assert re.fullmatch(RFC3339_PATTERN, text) is None
+    with pytest.raises(ValueError, match="0001-12-31 with no positive offset"):
+        parse_rfc3339(text)
+
+
+def test_an_integer_longer_than_python_reads_is_named_not_called_invalid_json() -> None:
+    """A new user's trial: 5,000 digits were answered "the body is not valid JSON"."""
+    limit = sys.get_int_max_str_digits()
+    assert strict_json(b'{"k": -' + b"9" * limit + b"}") == {"k": -int("9" * limit)}
+    with pytest.raises(IntegerTooLong) as refused:
+        strict_json(b'{"k": 1' + b"0" * limit + b"}")
+    assert refused.value.digits == limit + 1
+    assert str(limit) in refused.value.message()
+
+
+@pytest.mark.parametrize(
+    ("content_type", "json_"),
+    [
+        ("application/json", True),
+        ("application/json; charset=utf-8", True),
+        ("APPLICATION/JSON", True),
+        ("application/merge-patch+json", True),
+        ("application/x-www-form-urlencoded", False),
+        ("text/plain", False),
+        ("application/jsonx", False),
+        ("", False),
+        (None, False),
+    ],
+)
+def test_only_json_media_types_are_json(content_type: str | None, json_: bool) -> None:
+    assert is_json(content_type) is json_
