@@ -6,8 +6,6 @@ confidence and wrong JSON types are refused, so the gate can quarantine them wit
 
 from __future__ import annotations
 
-import math
-import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -38,7 +36,7 @@ from graph_schema.core.types import (
     check_text,
     text_schema,
 )
-from graph_schema.ledger.timeline import spelled
+from graph_schema.ledger.reveals import reveals
 from graph_schema.lifecycle.types import Transition, WorkingMemory
 
 MAX_QUOTE_CHARS = 10_000
@@ -129,29 +127,6 @@ class EvidenceWrite(Strict):
             start = self.source_text.index(self.quote)
             return start, start + len(self.quote)
         return 0, len(self.quote)
-
-
-# a number as a disclosure may write it: digits grouped by commas, underscores or narrow
-# spaces, a decimal part, an exponent ("987,654", "9.87654e5")
-_NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:[,_\u00a0\u202f]\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?")
-
-
-def _as_number(text: str) -> float | None:
-    try:
-        number = float(re.sub(r"[,_\u00a0\u202f]", "", text))
-    except ValueError:
-        return None
-    return number if math.isfinite(number) else None
-
-
-def reveals(exact: str, view: str) -> bool:
-    """Whether a disclosure's text gives the exact value: a number anywhere in it equal to a
-    numeric value (however grouped or written: "987,654", "9.87654e5"; "50" does not give 5),
-    else the value's text in any case and spacing ("INITECH" gives "Initech")."""
-    value = _as_number(exact)
-    if value is not None:
-        return any(_as_number(m.group()) == value for m in _NUMBER.finditer(view))
-    return spelled(exact) in spelled(view)
 
 
 class DisclosureWrite(Strict):
