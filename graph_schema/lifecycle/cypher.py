@@ -29,6 +29,17 @@ _TASK_FIELDS = (
 # (MERGE on the unique key: a racing twin waits, then matches) and locked by bumping its
 # counters, rows in key order so two writers cannot deadlock. Ending a task takes the same
 # lock, so a write either commits before the end (and is consolidated) or sees it ended.
+# The tasks' write locks, in key order, before anything else reads them: MERGE matching an
+# existing Task takes a shared lock first, and writers that all held it and then waited for
+# the write lock deadlocked (a new agent developer's trial: 40 steps written at once into one
+# task, 11 answered 503 after the driver's retries)
+LOCK_TASKS = """
+UNWIND $keys AS key
+MATCH (t:Task {key: key})
+SET t._lock = true
+REMOVE t._lock
+"""
+
 ENTER_TASKS = stable("""
 UNWIND $tasks AS row
 MERGE (t:Task {key: row.key})

@@ -81,6 +81,7 @@ def enter_tasks(
         ),
         key=lambda row: str(row["key"]),
     )
+    tx.run(cypher.LOCK_TASKS, keys=[row["key"] for row in rows]).consume()
     memory: dict[str, WorkingMemory] = {}
     goals = {task_key(principal.id, w.task_id): w.goal for w in writes.values()}
     for record in tx.run(cypher.ENTER_TASKS, tasks=rows):

@@ -330,3 +330,24 @@ def test_an_event_naming_another_goal_than_its_tasks_is_refused(apis: dict[str, 
     bare = event(task, "s3", "2026-12-06T12:02:00Z", caused_by=cause)
     assert alice.post("/v1/events", bare).status_code == 201
     assert alice.get(f"/v1/tasks/{task}").json()["goal"] == "goal A"
+
+
+def test_steps_writing_facts_into_one_task_at_once_all_land(apis: dict[str, Api]) -> None:
+    """A new agent developer's trial: 40 steps, each writing one fact, sent at once into one
+    task deadlocked on the Task (MERGE's shared lock, then the write lock) and 11 answered
+    503 after the driver's retries; the tasks are locked first now."""
+    url = str(apis["alice"].client.base_url)
+    task, subject = new("task"), new("order")
+    first = apis["alice"].post("/v1/events", event(task, "start", "2026-01-05T12:00:00Z"))
+    assert first.status_code == 201, first.text
+
+    def step(i: int) -> int:
+        body = event(task, f"step {i}", "2026-01-05T12:01:00Z")
+        body["assertions"] = [assertion(f"{subject}-{i}", "status", "ok")]
+        return Api(url, KEYS["alice"]).post("/v1/events", body).status_code
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        statuses = list(pool.map(step, range(40)))
+    assert statuses == [201] * 40
+    timeline = apis["alice"].get(f"/v1/tasks/{task}/timeline", limit=100).json()
+    assert len(timeline["events"]) == 41
