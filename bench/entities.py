@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -30,13 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx
 
-from bench.harness import serve_app
+from bench.harness import local_app
 from graph_schema.core.cypher import effective_tier, known_and_valid, visible
 from graph_schema.entities import cypher as entities_cypher
 from graph_schema.entities.names import entity_ref
 from graph_schema.ledger import cypher
-from server.app import create_app
-from server.settings import Settings, open_driver
+from server.settings import open_driver
 
 KEY = "tr_bench_entities_00000000000000000000"
 PRINCIPALS = f'[[principal]]\nid = "bench"\nkey = "{KEY}"\ngroups = []\n'
@@ -159,18 +157,14 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--batch", type=int, default=500)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        principals = Path(tmp) / "principals.toml"
-        principals.write_text(PRINCIPALS)
-        settings = Settings(principals=principals, embedding_model="none")
-        with serve_app(create_app(settings)) as url:
-            headers = {"Authorization": f"Bearer {KEY}"}
-            with httpx.Client(base_url=url, headers=headers, timeout=300) as client:
-                _writes(client, args.rounds, args.batch)
-                _reads(client)
-        with open_driver(settings) as driver:
-            size = driver.execute_query(SIZE, database_=settings.neo4j_database)[0][0]
-            print(f"store: {size['a']} assertions, {size['e']} entities")
+    with local_app(PRINCIPALS) as (url, settings):
+        headers = {"Authorization": f"Bearer {KEY}"}
+        with httpx.Client(base_url=url, headers=headers, timeout=300) as client:
+            _writes(client, args.rounds, args.batch)
+            _reads(client)
+    with open_driver(settings) as driver:
+        size = driver.execute_query(SIZE, database_=settings.neo4j_database)[0][0]
+        print(f"store: {size['a']} assertions, {size['e']} entities")
     return 0
 
 

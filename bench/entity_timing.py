@@ -24,7 +24,6 @@ import argparse
 import random
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from collections.abc import Callable
@@ -36,12 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import httpx
 from neo4j import ManagedTransaction
 
-from bench.harness import serve_app
+from bench.harness import local_app, machine
 from graph_schema.entities import cypher, reads
 from graph_schema.entities.names import entity_ref
 from graph_schema.entities.types import EntityAnswer
-from server.app import create_app
-from server.settings import Settings
 
 OWNER, OUTSIDER = "tr_bench_timing_owner_000000000000000", "tr_bench_timing_outsider_0000000000000"
 GROUP = "bench-hidden"
@@ -144,20 +141,15 @@ def main() -> int:
     parser.add_argument("--entities", type=int, default=5)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        principals = Path(tmp) / "principals.toml"
-        principals.write_text(PRINCIPALS)
-        settings = Settings(principals=principals, embedding_model="none")
-        with serve_app(create_app(settings)) as url:
-            own = httpx.Client(
-                base_url=url, headers={"Authorization": f"Bearer {OWNER}"}, timeout=120
-            )
-            out = httpx.Client(
-                base_url=url, headers={"Authorization": f"Bearer {OUTSIDER}"}, timeout=120
-            )
-            with own, out:
-                hidden, unknown = _plant(own, args.entities)
-                times = _measure(out, hidden, unknown, args.pairs, args.seed)
+    with local_app(PRINCIPALS) as (url, _):
+        own = httpx.Client(base_url=url, headers={"Authorization": f"Bearer {OWNER}"}, timeout=120)
+        out = httpx.Client(
+            base_url=url, headers={"Authorization": f"Bearer {OUTSIDER}"}, timeout=120
+        )
+        with own, out:
+            hidden, unknown = _plant(own, args.entities)
+            times = _measure(out, hidden, unknown, args.pairs, args.seed)
+    print(f"machine: {machine()}")
     for mode, kinds in times.items():
         h, u = statistics.median(kinds["hidden"]), statistics.median(kinds["unknown"])
         print(

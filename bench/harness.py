@@ -28,6 +28,7 @@ from neo4j import Driver
 
 from bench.locomo.scoring import dedupe
 from graph_schema.schema import migrations, ontology
+from server.app import create_app
 from server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +46,18 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextmanager
+def local_app(principals: str) -> Iterator[tuple[str, Settings]]:
+    """The API of this checkout on a free loopback port, with ``principals`` (the text of a
+    principals file) and no embedding model; its URL and settings."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "principals.toml"
+        path.write_text(principals)
+        settings = Settings(principals=path, embedding_model="none")
+        with serve_app(create_app(settings)) as url:
+            yield url, settings
 
 
 @contextmanager
