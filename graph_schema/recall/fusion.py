@@ -304,7 +304,7 @@ def named_person(ranked: Sequence[Scored], text: str, config: FusionConfig) -> s
     """The one speaker/subject among the ranked groups that the query names, if exactly one
     (the status then counts only that person's groups: :func:`answers_for`); a name it
     compares with ("Who handled X before Sana?") is not the one asked about."""
-    if not config.enabled("person") or speaker_asks(text):
+    if not config.enabled("person"):
         return None
     speakers = {s.speaker for s in ranked if s.speaker and not numbered_thing(s.speaker)}
     named = names_in_query(not_compared(text), speakers, people=True)

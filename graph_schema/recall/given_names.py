@@ -57,12 +57,12 @@ def asked(query: str) -> str | None:
 
 def _gives(whom: str, text: str) -> bool:
     """Whether ``text`` names one ``whom``: "my daughter Lily", "cats, Luna and Oliver",
-    "Emma, my sister", "is called Rex", "named her Bella", ``…/sister:Emma``."""
+    "Emma, my sister", "is called Rex", "I named her Mango", ``…/sister:Emma``."""
     w = rf"(?:{_ANIMALS}|pet)s?" if whom == "pet" else rf"{re.escape(whom)}s?"
     patterns = (
         rf"(?i:\b{w})\b,?\s+(?:(?i:is|was)\s+)?(?:(?i:called|named)\s+)?{_NAME}",
         rf"\b{_NAME},?\s+(?i:my|our|his|her|their)\s+{_ADJ}(?i:{w})\b",
-        rf"(?i:\b(?:called|named|name\s+is|names\s+are))\s+{_NAME}",
+        rf"(?i:\b(?:call(?:ed|s)?|named?|name\s+is|names\s+are)(?:\s+(?:him|her|it|them))?)\s+{_NAME}",
         rf"/(?i:{w}):\S",
     )
     return any(re.search(p, text) is not None for p in patterns)

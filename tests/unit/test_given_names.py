@@ -38,6 +38,13 @@ def test_what_name_a_question_asks_for(query: str, whom: str | None) -> None:
         ("What are the names of Melanie's pets?", ["My guinea pig Nibbles is fine."], False),
         ("What are the names of Melanie's pets?", ["The cats were sick all week."], True),
         ("What is Maya's dog called?", ["Our dog is called Rex."], False),
+        # a trial's turn: the cat's name was given, and the question was `not_found`
+        (
+            "What is the name of Priya's cat?",
+            ["I adopted a cat. She's orange so I named her Mango."],
+            False,
+        ),
+        ("What is the name of Priya's cat?", ["I adopted a cat from the shelter."], True),
         ("What is Maya's dog called?", ["我们家的狗叫旺财"], False),  # a script not read
         ("Where does Maya's daughter go to school?", ["My daughter is six."], False),
     ],
