@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, NoReturn
 
-from neo4j import Driver, ManagedTransaction
+from neo4j import Driver, ManagedTransaction, Result
 
 from graph_schema.core.errors import PreconditionFailed, TractatusError
 from graph_schema.core.records import as_datetime
@@ -388,20 +388,46 @@ def _restate_later(
     # ``new`` ends where ``later`` starts, and ``later`` is open-ended: the copy covers both
     # and nothing else (a plan from ``new``'s start with no end would stop at ``later``)
     plan = Plan(valid_to=None, supersede=[new.id, later.id], sources={v.id: v for v in alive})
-    rid = new_id()
-    tx.run(
+    rid, result = _copy(
+        tx,
         cypher.CREATE_RESTATEMENT,
         source_id=later.id,
-        id=rid,
-        pin_id=new_id(),
         valid_from=new.valid_from,
         valid_to=plan.valid_to,
-        untimed=new.untimed or None,
         now=now,
-    ).consume()
+        untimed=new.untimed or None,
+    )
+    result.consume()
     remnants = _apply(tx, plan, rid, now)
     copy = replace(later, id=rid, valid_from=new.valid_from, untimed=new.untimed)
     return _alive_after(alive, plan, copy, remnants)
+
+
+def _copy(
+    tx: ManagedTransaction,
+    statement: str,
+    *,
+    source_id: str,
+    valid_from: datetime,
+    valid_to: datetime | None,
+    now: datetime,
+    **extra: Any,
+) -> tuple[str, Result]:
+    """A copy of version ``source_id`` over ``[valid_from, valid_to)`` written now by one of
+    the copy statements (a remnant, a restatement, a restoration: ``cypher._copy_of``), with
+    a new id and a new pin id; the id and the statement's result."""
+    rid = new_id()
+    result = tx.run(
+        statement,
+        source_id=source_id,
+        id=rid,
+        pin_id=new_id(),
+        valid_from=valid_from,
+        valid_to=valid_to,
+        now=now,
+        **extra,
+    )
+    return rid, result
 
 
 def _refuse_cut(tx: ManagedTransaction, message: str, slot: _Slot) -> NoReturn:
@@ -492,16 +518,15 @@ def _apply(tx: ManagedTransaction, plan: Plan, new: str, now: datetime) -> list[
             raise TractatusError("superseded_at already set: the slot lock did not hold")
     remnants = []
     for remnant in plan.remnants:
-        rid = new_id()
-        tx.run(
+        rid, result = _copy(
+            tx,
             cypher.CREATE_REMNANT,
             source_id=remnant.source_id,
-            id=rid,
-            pin_id=new_id(),
             valid_from=remnant.valid_from,
             valid_to=remnant.valid_to,
             now=now,
-        ).consume()
+        )
+        result.consume()
         remnants.append((rid, remnant))
     sources = plan.sources
     return [
@@ -795,18 +820,17 @@ def restore_in_tx(tx: ManagedTransaction, pieces: Sequence[Piece], *, now: datet
         key = piece.held.slot_key
         plan = plan_write(alive[key], piece.valid_from, piece.valid_to)
         plan.sources = {v.id: v for v in alive[key]}
-        rid = new_id()
-        row = tx.run(
+        rid, result = _copy(
+            tx,
             cypher.CREATE_RESTORATION,
             source_id=piece.source_id,
-            id=rid,
-            pin_id=new_id(),
             valid_from=piece.valid_from,
             valid_to=plan.valid_to,
             now=now,
             rule=RESTORE_RULE,
             reason=RESTORE_REASON,
-        ).single(strict=True)
+        )
+        row = result.single(strict=True)
         remnants = _apply(tx, plan, rid, now)
         new = Version(rid, piece.valid_from, plan.valid_to, bool(row["polarity"]), row["object"])
         alive[key] = _alive_after(alive[key], plan, new, remnants)
