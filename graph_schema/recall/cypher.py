@@ -208,10 +208,12 @@ ORDER BY score DESC, a.id LIMIT $limit
 
 # ``o.occurred_at IS NOT NULL`` (every observation has one) lets the planner seek the index
 # (conversation_id, occurred_at): with the first key alone it scanned every observation
+# (the hint keeps the seek when the statistics say one conversation holds every turn)
 ASSERTION_VECTOR_SCAN_CONVERSATION = (
     """
 MATCH (o:Observation {conversation_id: $conversation_id})<-[:FROM]-(:Evidence)
       <-[:EVIDENCED_BY]-(a:Assertion)
+USING INDEX SEEK o:Observation(conversation_id, occurred_at)
 WHERE o.occurred_at IS NOT NULL AND a.embedding IS NOT NULL AND """
     + assertion_filter("a", conversation=False)
     + _ASSERTION_SCAN_TAIL
@@ -230,6 +232,7 @@ WHERE a.embedding IS NOT NULL AND """
 ASSERTION_VECTOR_SCAN_SUBJECT = (
     """
 MATCH (a:Assertion)
+USING INDEX SEEK a:Assertion(subject, predicate)
 WHERE a.subject = $subject AND a.predicate IS NOT NULL AND a.embedding IS NOT NULL AND """
     + assertion_filter("a")
     + _ASSERTION_SCAN_TAIL
@@ -331,6 +334,7 @@ WHERE """
 PASSAGE_VECTOR_SCAN_CONVERSATION = (
     """
 MATCH (n:Passage {conversation_id: $conversation_id})
+USING INDEX SEEK n:Passage(conversation_id)
 WHERE n[$property] IS NOT NULL AND """
     + passage_filter("n")
     + _PASSAGE_VECTOR_TAIL

@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
+import time
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -17,6 +19,8 @@ from graph_schema.entities import cypher as cypher_entities
 from graph_schema.observations import cypher as cypher_observations
 from graph_schema.recall import cypher as cypher_recall
 from graph_schema.schema.migrations import LATEST_VERSION, current_version
+from server.settings import Settings
+from tests.integration.conftest import reset_store
 
 pytestmark = pytest.mark.integration
 
@@ -94,18 +98,66 @@ BY_CONVERSATION = {
 BESIDE = {"NEIGHBOUR_TURNS", "STALE_PASSAGES", "GET_OBSERVATION"}
 
 
+# a store of one conversation about one subject: 1,500 turns, each with its evidence, its
+# assertion and its passage
+_ONE_CONVERSATION = """
+UNWIND range(1, 1500) AS i
+CREATE (o:Observation {id: 'skew-o' + i, conversation_id: 'skew', access: [],
+                       occurred_at: datetime('2026-01-01T00:00:00Z') + duration({seconds: i})})
+CREATE (o)<-[:FROM]-(:Evidence {id: 'skew-e' + i})
+        <-[:EVIDENCED_BY]-(:Assertion {id: 'skew-a' + i, subject: 'skew', predicate: 'said',
+                                       access: []})
+CREATE (o)<-[:OF]-(:Passage {observation_id: 'skew-o' + i, conversation_id: 'skew',
+                             access: []})
+"""
+
+
+def _plan(driver: Driver, statement: str) -> list[str]:
+    with driver.session(database="neo4j") as session:
+        summary = session.run(f"EXPLAIN {statement}").consume()
+    assert summary.plan is not None, statement
+    return _operators(summary.plan)
+
+
+@pytest.fixture(scope="module")
+def one_conversation(driver: Driver, settings: Settings) -> Iterator[None]:
+    """The store's statistics say every turn is of one conversation: an equality on the
+    conversation then selects everything, and the planner is free to scan the index (or the
+    relationship type) instead of seeking it. Left for the next module as it was found:
+    empty."""
+    reset_store(driver, settings)
+    driver.execute_query(_ONE_CONVERSATION)
+    records, _, _ = driver.execute_query(
+        "SHOW INDEXES YIELD name, type WHERE type = 'RANGE' RETURN collect(name) AS names"
+    )
+    for index in records[0]["names"]:
+        driver.execute_query("CALL db.resampleIndex($name)", name=index)
+    # the premise: the statement without its hint now scans (sampling runs in the background)
+    unhinted = cypher_recall.PASSAGE_VECTOR_SCAN_CONVERSATION.replace(
+        "USING INDEX SEEK n:Passage(conversation_id)\n", ""
+    )
+    deadline = time.monotonic() + 60
+    while "NodeIndexScan" not in _plan(driver, unhinted) and time.monotonic() < deadline:
+        time.sleep(0.5)
+        driver.execute_query("CALL db.clearQueryCaches()")
+    assert "NodeIndexScan" in _plan(driver, unhinted), "the statistics never showed the skew"
+    yield
+    reset_store(driver, settings)
+
+
 @pytest.mark.parametrize("name", sorted(BY_CONVERSATION))
 def test_a_conversations_turns_are_sought_by_the_index_not_scanned(
-    driver: Driver, name: str
+    driver: Driver, one_conversation: None, name: str
 ) -> None:
     """The assertion scans of a conversation and of a subject read every Observation (every
     Assertion) of the store (their match named the index's first key only), and the turns
     beside a turn were read whole and sorted
-    for each turn asked (docs/recall.md, latency): neither scales with the store."""
-    with driver.session(database="neo4j") as session:
-        summary = session.run(f"EXPLAIN {BY_CONVERSATION[name]}").consume()
-    assert summary.plan is not None, name
-    operators = _operators(summary.plan)
+    for each turn asked (docs/recall.md, latency): neither scales with the store. A store of
+    one conversation made the planner scan the passages' index (a plan it keeps while the
+    store grows with new conversations): the conversation's statements name the index to
+    seek."""
+    driver.execute_query("CALL db.clearQueryCaches()")
+    operators = _plan(driver, BY_CONVERSATION[name])
     assert not [op for op in operators if "Scan" in op], f"{name}: {operators}"
     if name in BESIDE:
         assert "Sort" not in operators and "PartialSort" in operators, f"{name}: {operators}"
