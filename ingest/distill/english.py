@@ -239,13 +239,26 @@ def resolve_subject(token: Token, speaker: str) -> Who | None:
         return Who(speaker, "speaker", token)
     if token.pos_ not in ("NOUN", "PROPN"):
         return None
-    rel = relative_of(token, speaker)
+    rel = relative_of(token, speaker) or _named_relative(token, speaker)
     if rel is not None:
         return Who(rel[1], "relative", token)
     if token.pos_ == "PROPN" and token.dep_ != "compound":
         return Who(full_name(token), "person", token)
     text = phrase(token, preps=THING_PREPS)
     return Who(text, "thing", token) if text else None
+
+
+def _named_relative(token: Token, speaker: str) -> tuple[str, str] | None:
+    """ "My husband Tiago hates running" (version 29, a new user's trial): the parse makes the
+    name the subject and hangs the relation noun on it; the subject is the relative, never a
+    third person whose facts are left to ``said``."""
+    if token.pos_ != "PROPN":
+        return None
+    for role in (c for c in token.children if c.dep_ == "compound" and c.i < token.i):
+        found = relative_of(role, speaker)
+        if found is not None:
+            return found
+    return None
 
 
 ELIDED_LEAD = frozenset({"advmod", "aux", "punct", "intj", "cc", "neg", "npadvmod"})
@@ -285,6 +298,19 @@ def repair_opening(sentence: Span) -> None:
         if base is not None and token.dep_ == "ROOT" and token.tag_ in ("VB", "VBP", "NN"):
             token.tag_, token.pos_, token.lemma_ = "VBD", "VERB", base
         return
+
+
+# present forms the small model lemmatizes wrongly ("hates" -> "hat"), read as their verb
+PRESENT_FORMS = {"hates": "hate"}
+
+
+def repair_lemmas(sentence: Span) -> None:
+    """Version 29 (a new user's trial: "My husband Tiago hates running" wrote no dislike):
+    the small model lemmatizes the verb "hates" as "hat", so no liking rule read it."""
+    for token in sentence:
+        base = PRESENT_FORMS.get(token.lower_)
+        if base is not None and token.tag_ == "VBZ":
+            token.lemma_ = base
 
 
 def elided_speaker(verb: Token) -> bool:

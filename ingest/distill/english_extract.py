@@ -26,6 +26,7 @@ from ingest.distill.english import (
     phrase,
     phrases,
     pobj,
+    repair_lemmas,
     repair_opening,
     resolve_subject,
     says_nothing,
@@ -631,6 +632,7 @@ def extract(sentence: Span, speaker: str, today: date | None) -> list[Fact]:
     if framed(sentence, speaker):
         return []  # a hypothesis, another's words passed on, a joke (version 28)
     repair_opening(sentence)
+    repair_lemmas(sentence)
     times = find_times(sentence.text)
     cut = {t.i for p in times for t in _tokens_at(sentence, p)}
     found: list[tuple[Fact, Token | None]] = []

@@ -17,6 +17,7 @@ from spacy.tokens import Token
 from ingest.distill import lexicon as lx
 from ingest.distill.dates import find_times
 from ingest.distill.english import (
+    NOT_NAMES,
     Clause,
     broke_up,
     called_name,
@@ -28,7 +29,7 @@ from ingest.distill.english import (
     pobj,
 )
 from ingest.distill.facts import Fact
-from ingest.distill.identifiers import relative_id
+from ingest.distill.identifiers import relation, relative_id
 
 # words that make a proper name a place, an event or a school, never an employer here
 _NOT_ORGS = lx.PLACES | lx.EVENTS | frozenset({"university", "college", "school", "academy"})
@@ -150,12 +151,35 @@ def left_employer_rule(c: Clause) -> list[Fact]:
     name that is no company's is not taken ("I left Paris", "I left the party")."""
     if not of_speaker(c) or c.negated or c.future or not _past(c.verb):
         return []
-    return [
-        c.fact("works_at", e, polarity=False, confidence=0.85)
-        for obj in children(c.verb, "dobj")
-        for e in [organisation(obj)]
-        if e
-    ]
+    found = []
+    for obj in children(c.verb, "dobj"):
+        employer = organisation(obj)
+        if employer:
+            found.append(c.fact("works_at", employer, polarity=False, confidence=0.85))
+        elif c.verb.lemma_ == "leave" and _left_dated(c.verb, obj):
+            left = phrase(obj)
+            found.extend([c.fact("works_at", left, polarity=False, confidence=0.7)] if left else [])
+    return found
+
+
+_DATING = ("npadvmod", "prep", "advmod")
+
+
+def _left_dated(verb: Token, name: Token) -> bool:
+    """ "I left Fretlog last month" (version 29, a new user's trial: it wrote nothing): a bare
+    proper name left at a time the sentence gives is taken for the employer, withdrawn; the
+    ledger writes the withdrawal only where that employer is the one held, or none is
+    (docs/semantics.md). Never a known place ("I left Paris last month"), a relative ("I left
+    Mom at the station") or a name left at no time ("I left Tom")."""
+    if name.pos_ != "PROPN" or not name.text[:1].isupper() or children(name, "det", "poss"):
+        return False
+    value = (phrase(name) or "").lower()
+    if not value or value in lx.PLACE_NAMES or set(_name_words(name)) & _NOT_ORGS:
+        return False
+    if name.lower_ in NOT_NAMES or relation(name.lower_) is not None:
+        return False
+    dated = [t for t in verb.children if t.dep_ in _DATING and t.i > name.i]
+    return any(_timed(x) for t in dated for x in t.subtree)
 
 
 def offer_declined_rule(c: Clause) -> list[Fact]:

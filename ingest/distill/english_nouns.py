@@ -54,7 +54,8 @@ def be(c: Clause) -> list[Fact]:
     if subject is None:
         return []
     if (
-        possessed_by_speaker(subject) and subject.lemma_ in ("name", "goal", "plan", "dream", "aim")
+        possessed_by_speaker(subject)
+        and subject.lemma_ in ("name", "nickname", "goal", "plan", "dream", "aim")
     ) or (
         possessed_by_speaker(subject) and any(a.lower_ in lx.FAVOURITE for a in subject.children)
     ):
@@ -174,8 +175,9 @@ def _present(verb: Token) -> bool:
 def _my_noun(c: Clause, subject: Token) -> list[Fact]:
     speaker = c.speaker
     comp = _complement(c.verb)
-    if subject.lemma_ == "name" and comp is not None and comp.pos_ == "PROPN":
-        return [Fact(speaker, "name", text_of([*comp.lefts, comp]), confidence=0.9)]
+    if subject.lemma_ in ("name", "nickname") and comp is not None and comp.pos_ == "PROPN":
+        said = "name" if subject.lemma_ == "name" else "alias"  # version 29: a nickname
+        return [Fact(speaker, said, text_of([*comp.lefts, comp]), confidence=0.9)]
     if subject.lemma_ in lx.PLAN_NOUNS:
         if subject.lemma_ not in lx.PLANNED or c.verb.tag_ not in ("VBZ", "VBP"):
             return []  # "my dream is to ...", "my aim was to ...": a wish, or a plan no more

@@ -773,16 +773,39 @@ def _trip_planned(c: Clause, trips: list[Token]) -> list[Fact]:
 
 def _visit(c: Clause) -> list[Fact]:
     """ "visited the museum", "visited my grandmother in Braga" (version 28: the place a
-    visit was in). A bare name visited ("I visited Rome", "I visited Harry") stays
-    unwritten: the parse cannot tell a place from a person."""
+    visit was in); version 29: a bare name visited that is a known place ("I visited Rome",
+    "We visited Lisbon and Porto") or that a known place follows ("Kyoto, Japan"). Any other
+    bare name ("I visited Harry") stays unwritten: the parse cannot tell a place from a
+    person."""
     if not of_person(c) or c.negated:
         return []
     found = [f for obj in children(c.verb, "dobj") for f in _event_or_place(c, obj)]
     if c.verb.lemma_ != "visit" or found:
         return found
+    found = [c.fact("visited", v) for v in _known_places(c.verb)]
     place = pobj(c.verb, "in")
     value = phrase(place) if place is not None and _named_place(place) else None
-    return [c.fact("visited", value)] if value else []
+    return [*found, c.fact("visited", value)] if value else found
+
+
+def _known_places(verb: Token) -> list[str]:
+    """The bare names a past visit went to that are places for certain (version 29)."""
+    if verb.tag_ not in ("VBD", "VBN"):
+        return []  # "I visit Rome every summer", "visiting Rome next month": not one done
+    names = [n for obj in children(verb, "dobj") for n in (obj, *obj.conjuncts)]
+    found = []
+    for name in names:
+        value = phrase(name)
+        if not value or not _named_place(name) or not name.text[:1].isupper():
+            continue
+        within = [a for a in children(name, "appos", "npadvmod") if a.pos_ == "PROPN"]
+        if _place_name(value) or any(_place_name(phrase(a) or "") for a in within):
+            found.append(value if _place_name(value) else name.text)
+    return found
+
+
+def _place_name(value: str) -> bool:
+    return value.lower() in lx.PLACE_NAMES
 
 
 def _named_place(token: Token) -> bool:
@@ -874,7 +897,14 @@ def liked_only(verb: Token) -> bool:
     node = verb
     while node.dep_ == "conj" and node.head.i != node.i:
         node = node.head
+    if any(_liking_word(a) for a in children(node, "aux")):
+        return True  # version 29: "My husband Tiago and I hate running", "hate" read as an aux
     return node.dep_ in ("xcomp", "dobj", "advcl") and node.head.lemma_ in LIKING
+
+
+def _liking_word(token: Token) -> bool:
+    word = token.lower_
+    return word in LIKING or (word.endswith("s") and word[:-1] in LIKING)
 
 
 def _play(c: Clause) -> list[Fact]:
@@ -1174,8 +1204,24 @@ def _name_me(c: Clause) -> list[Fact]:
     )
     if not names or c.negated or other or not (me or of_speaker(c)):
         return []
+    if any(_nobody(t) for t in children(c.verb, "nsubj")) or children(names[0], "poss"):
+        return []  # "Nobody calls me Bobby"; "we've called her Mochi" (the parse: "her Mochi")
     value = " ".join(t.text for t in (*names[0].lefts, names[0]) if t.pos_ == "PROPN")
-    return [Fact(c.speaker, "name", value, confidence=0.8)]
+    return [Fact(c.speaker, _called_by_others(c.verb), value, confidence=0.8)]
+
+
+def _nobody(token: Token) -> bool:
+    no = any(d.lower_ == "no" for d in children(token, "det"))
+    return no or token.lower_ in ("nobody", "noone", "none")
+
+
+def _called_by_others(verb: Token) -> str:
+    """ "Everyone calls me Bobby", "my friends call me Bob" (version 29, a new user's trial):
+    what others call the speaker is a nickname, an ``alias`` (many-valued: the full name said
+    later keeps it); "Call me Ishmael", "I'm called Bob" stay the ``name``."""
+    callers = [t for t in children(verb, "nsubj") if t.lower_ not in ("i", "we", "you")]
+    me = any(t.lower_ == "me" for t in children(verb, "dobj"))
+    return "alias" if callers and me else "name"
 
 
 def _job(c: Clause) -> list[Fact]:

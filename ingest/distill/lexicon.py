@@ -15,6 +15,11 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+def _names(text: str) -> frozenset[str]:
+    """Names of one or more words, separated by commas, in lower case."""
+    return frozenset(name.strip().lower() for name in text.split(","))
+
+
 EVENTS: Final = _words(
     "conference concert race marathon festival party parade workshop seminar webinar class "
     "lesson meeting meetup show convention fair exhibition expo wedding funeral ceremony "
@@ -257,5 +262,46 @@ COMMON_VERBS: Final = _words(
 EXTRA_CUES: Final = _words(
     "fan into allergic allergy allergies name passionate joy from job love will 'll ’ll gonna "
     "going plan planning favorite favourite owner owns version passion pick group "
-    "member engaged divorced"
+    "member engaged divorced nickname"
 ) | {"take over", "takes over", "took over", "taking over"}  # version 18: who owns a thing now
+
+# Version 29: the names a bare name visited is taken for a place by, without the entity
+# recogniser ("I visited Rome", from a new user's trial; "I visited Harry" is a person):
+# countries, and cities, regions and islands people travel to. Names that are as often given
+# names are left out (Florence, Sydney, Georgia, Jordan, Victoria, Austin, Santiago): "I
+# visited Florence in hospital" is a person; "Florence, Italy" is still read by the country.
+PLACE_NAMES: Final = _names(
+    "Afghanistan, Albania, Algeria, Andorra, Angola, Argentina, Armenia, Australia, "
+    "Austria, Azerbaijan, Bahamas, Bahrain, Bangladesh, Barbados, Belarus, Belgium, Belize, "
+    "Bhutan, Bolivia, Bosnia, Botswana, Brazil, Bulgaria, Cambodia, Cameroon, Canada, "
+    "Chile, China, Colombia, Costa Rica, Croatia, Cuba, Cyprus, Czechia, Czech Republic, "
+    "Denmark, Dominican Republic, Ecuador, Egypt, El Salvador, England, Estonia, Ethiopia, "
+    "Fiji, Finland, France, Germany, Ghana, Greece, Greenland, Guatemala, Haiti, Honduras, "
+    "Hungary, Iceland, India, Indonesia, Iran, Iraq, Ireland, Israel, Italy, Jamaica, "
+    "Japan, Kazakhstan, Kenya, Korea, South Korea, Kuwait, Laos, Latvia, Lebanon, "
+    "Lithuania, Luxembourg, Madagascar, Malaysia, Maldives, Malta, Mauritius, Mexico, "
+    "Moldova, Monaco, Mongolia, Montenegro, Morocco, Mozambique, Myanmar, Namibia, Nepal, "
+    "Netherlands, the Netherlands, New Zealand, Nicaragua, Nigeria, North Macedonia, "
+    "Northern Ireland, Norway, Oman, Pakistan, Panama, Paraguay, Peru, Philippines, "
+    "the Philippines, Poland, Portugal, Puerto Rico, Qatar, Romania, Russia, Rwanda, "
+    "Saudi Arabia, Scotland, Senegal, Serbia, Singapore, Slovakia, Slovenia, South Africa, "
+    "Spain, Sri Lanka, Sweden, Switzerland, Taiwan, Tanzania, Thailand, Tunisia, Turkey, "
+    "Uganda, Ukraine, United Arab Emirates, UAE, United Kingdom, UK, United States, USA, "
+    "the US, the UK, Uruguay, Uzbekistan, Venezuela, Vietnam, Wales, Zambia, Zimbabwe, "
+    "Europe, Asia, Africa, South America, North America, Antarctica, Scandinavia, "
+    "Amsterdam, Athens, Auckland, Bangkok, Barcelona, Beijing, Berlin, Bogota, Bordeaux, "
+    "Boston, Braga, Bruges, Brussels, Budapest, Buenos Aires, Cairo, Cape Town, Chicago, "
+    "Coimbra, Copenhagen, Cusco, Delhi, New Delhi, Dubai, Dublin, Dubrovnik, Edinburgh, "
+    "Faro, Geneva, Glasgow, Granada, Hamburg, Havana, Helsinki, Hong Kong, Honolulu, "
+    "Istanbul, Jakarta, Jerusalem, Johannesburg, Krakow, Kyoto, Las Vegas, Lima, Lisbon, "
+    "London, Los Angeles, Madrid, Manchester, Marrakech, Marrakesh, Marseille, Melbourne, "
+    "Mexico City, Miami, Milan, Montreal, Moscow, Mumbai, Munich, Naples, New Orleans, "
+    "New York, New York City, NYC, Nice, Osaka, Oslo, Ottawa, Oxford, Cambridge, Paris, "
+    "Porto, Prague, Quebec, Reykjavik, Rio, Rio de Janeiro, Riga, Rome, San Diego, "
+    "San Francisco, Sao Paulo, São Paulo, Seattle, Seoul, Seville, Shanghai, "
+    "Sintra, Stockholm, Tallinn, Tel Aviv, Tokyo, Toronto, Tuscany, Valencia, Vancouver, "
+    "Venice, Vienna, Vilnius, Warsaw, Washington DC, Zurich, Zürich, Bali, Crete, Ibiza, "
+    "Madeira, Mallorca, Majorca, Santorini, Sicily, Sardinia, Tenerife, Hawaii, Iceland, "
+    "the Azores, Azores, Algarve, the Algarve, Provence, Bavaria, Patagonia, Yosemite, "
+    "California, Texas, Florida, Arizona, Colorado, Alaska, Oregon, Utah, Nevada, Maine"
+)

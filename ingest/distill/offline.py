@@ -134,8 +134,12 @@ SAID_CONFIDENCE = 1.0
 # no current fact, an in-law no blood relative, a gift no possession, a skill judged no
 # occupation, "pre-diabetic" prediabetes; a written date over its weekday ("by Friday,
 # November 20"), a Chinese object cut at its clause's comma and 从<time>开始 no old stack; a
-# visit in a named place, an activity started dated from its start, our pet or child
-DISTILLER_VERSION = "28"
+# visit in a named place, an activity started dated from its start, our pet or child; 29:
+# from two new users' trials, a known place visited by its bare name ("I visited Rome"), an
+# employer left by its bare name at a time said ("I left Fretlog last month"), a nickname an
+# alias ("everyone calls me Bobby"), a relative named after the role the subject ("My husband
+# Tiago hates running") and "hates" read as the verb
+DISTILLER_VERSION = "29"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
