@@ -34,6 +34,7 @@ from graph_schema.recall import (
     origins,
     references,
     rerank,
+    rivals,
     unsaid,
 )
 from graph_schema.recall import cypher as q
@@ -52,6 +53,7 @@ from graph_schema.recall.query import (
     split_sentences,
     spoken_of,
     states_own,
+    stem,
     without_name,
 )
 from graph_schema.recall.types import (
@@ -491,6 +493,44 @@ def _best(records: list[Any], terms: list[str]) -> tuple[Any, float | None, floa
 
 
 @dataclass
+class _Rivalry:
+    """The thing a query names by two or more words ("Acme Labs") against another thing of
+    its name ("Acme Ltd": :mod:`graph_schema.recall.rivals`): a group that names the other and
+    never the one asked is read apart, and the question is not answered when the other's
+    best group outmatches the best of the rest by more than a person's margin (as a person
+    is by another: :func:`fusion.answered`). Both are read without the words of the name,
+    which each group holds in part: "Who is the CTO of Acme Ltd?" is asked of the CTO."""
+
+    asked: list[tuple[str, ...]]
+    terms: list[str]  # the query's terms, less the words of the names asked
+    own: float = 0.0
+    rival: float | None = None
+
+    @classmethod
+    def of(cls, query: str) -> _Rivalry:
+        asked = rivals.asked_names(query)
+        words = {stem(w) for name in asked for w in name}
+        return cls(asked, [t for t in content_terms(query) if t not in words])
+
+    def weigh(self, s: Scored, similarity: float | None) -> bool:
+        """Read group ``s`` (its cosine ``similarity``); whether it is about the other thing."""
+        if not self.asked:
+            return False
+        cover = max((coverage(self.terms, t) for t in s.texts), default=0.0)
+        value = fusion.relevance(similarity, cover)
+        if rivals.names_another([s.turn] if s.turn else s.texts, self.asked):
+            self.rival = max(self.rival or 0.0, value)
+            return True
+        self.own = max(self.own, value)
+        return False
+
+    def outmatched(self, margin: float, config: FusionConfig) -> bool:
+        if self.rival is None or not config.enabled("contrast"):
+            return False
+        return self.rival - self.own > margin
+
+
+@dataclass
 class _Status:
     """What the status reads: the best relevance of the results that can answer, and for a
     query naming one person, that person and the best of the other people's (fusion.answered).
@@ -510,6 +550,8 @@ class _Status:
     # the person named states things (some group of theirs is ``user_stated``): a tool's or a
     # document's speaker is asked about its own records, with no contrast between people
     speaks: bool = True
+    # the thing the query names against another of its name (``_Rivalry``)
+    rivalry: _Rivalry = field(default_factory=lambda: _Rivalry([], []))
 
     @classmethod
     def of(cls, person: str | None, query: RecallQuery, speaks: bool = True) -> _Status:
@@ -597,6 +639,7 @@ def _results(
     # (docs/recall.md, "CJK queries").
     terms = content_terms(query.text)
     status = _Status.reading(work, query, config)
+    status.rivalry = _Rivalry.of(query.text)
     chosen: list[_Chosen] = []
     read = 0
     for s in work.ranked:
@@ -611,7 +654,10 @@ def _results(
             plain = fusion.relevance(None if query.cjk else group_sim, group_cover)
             if read_cjk is not None:
                 plain = max(plain, cjk.relevance(read_cjk))
-            status.add(s, records, query, plain)
+            # a group about another thing of the same name ("Acme Ltd" for "Acme Labs")
+            # answers nothing asked of this one
+            if not status.rivalry.weigh(s, None if query.cjk else group_sim):
+                status.add(s, records, query, plain)
             read += 1
         group_sim = read_cjk if read_cjk is not None else group_sim
         if len(chosen) < query.k:
@@ -771,12 +817,15 @@ def _relevant(
     status: _Status, person: NamedPerson | None, query: RecallQuery, config: FusionConfig
 ) -> bool:
     """The status rule on the relevance: the person mentioned has their floor; otherwise
-    :func:`fusion.answered`, with the contrast of the person named. (The current fact asked
-    for, first, answers the question whatever its relevance: ``_Work.held``.)"""
+    :func:`fusion.answered`, with the contrast of the person named, or of the thing named
+    against another of its name (``_Rivalry``). (The current fact asked for, first, answers
+    the question whatever its relevance: ``_Work.held``.)"""
     # coverage alone when nothing was embedded (a CJK query, or no model): its own rule
     rule = fusion.LEXICAL if query.vector is None else fusion.SEMANTIC
     if status.mentioned is not None:
         return status.relevance >= rule.person_threshold
+    if person is None and status.rivalry.outmatched(rule.person_margin, config):
+        return False
     others = None if person is None else person.others_relevance
     return fusion.answered(status.relevance, others, config, rule)
 

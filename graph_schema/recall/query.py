@@ -202,13 +202,26 @@ _CHEER = re.compile(
 )
 
 
+# a superlative reaction to what the other person shared: "That's the best cat name I've ever
+# heard." (to a friend's "A ginger one called Bacalhau"); the "I" in it hears, it owns nothing
+_REACTION = re.compile(
+    r"^\W*(?:[^\W\d][\w.'-]{0,40}(?:\s+[^\W\d][\w.'-]{0,40}){0,3}(?::|\s+said)\s+)?"
+    r"(?:that['\u2019]?s|that is|this is|it['\u2019]?s|it is|what|such)\b[^.!?]{0,60}?"
+    r"\b(?:best|worst|most|least|\w+est)\b[^.!?]{0,40}?"
+    r"\b(?:i['\u2019]ve|i have|i['\u2019]d|i had|we['\u2019]ve|we have)\s+(?:ever\s+)?"
+    r"(?:heard|seen)\b",
+    re.IGNORECASE,
+)
+
+
 def states_own(sentence: str) -> bool:
     """Whether one sentence of a turn says something of the speaker's own: it does not ask,
     it is not addressed to the other person alone ("Glad your son is okay" speaks of the
     listener's son; "I love your idea" still has the speaker in it), and it is not an
     appraisal without the speaker in it ("That meal looks yum!" reacts to what the other
-    person shared; nor is a wish or a cheer for the other's news: "Happy birthday to Lena!")."""
-    if is_question(sentence):
+    person shared; nor is a wish or a cheer for the other's news: "Happy birthday to Lena!",
+    nor a superlative reaction: "That's the best cat name I've ever heard.")."""
+    if is_question(sentence) or _REACTION.search(sentence):
         return False
     tokens = set(words(sentence))
     if _CHEER.search(sentence) and not tokens & _FIRST_PERSON:

@@ -645,3 +645,29 @@ def test_a_documents_speaker_named_is_read_by_its_own_records_without_a_contrast
     asked = ask(api["alice"], "Which supplier would Tomas go with?", conversation)
     assert asked["person"]["name"] == "Tomas Ferreira"
     assert asked["person"]["others_relevance"] is not None  # a person keeps the contrast
+
+
+CHAT_REACTION = [
+    ("Odile", "How was Porto? Did you find a flat?"),
+    ("Bartek", "We adopted a cat in Porto, by the way. A ginger one called Bacalhau."),
+    ("Odile", "Bacalhau! That's the best cat name I've ever heard."),
+    ("Bartek", "I also started a cheese-making course last Sunday."),
+]
+
+
+@pytest.fixture(scope="module")
+def reaction(api: dict[str, Api]) -> str:
+    return write_chat(api["alice"], CHAT_REACTION)
+
+
+def test_a_superlative_reaction_to_anothers_news_is_not_the_reacting_persons_own(
+    api: dict[str, Api], reaction: str
+) -> None:
+    """A new user's trial: Odile's reaction to Bartek's cat answered "What is the name of
+    Odile's cat?" (her turn holds "cat" and "name"), and outmatched Bartek's own turn for his
+    cat, which was refused."""
+    odile = ask(api["bob"], "What is the name of Odile's cat?", reaction)
+    assert odile["status"] == "not_found", odile["person"]
+    bartek = ask(api["bob"], "What is the name of Bartek's cat?", reaction)
+    assert bartek["status"] == "answered", bartek["person"]
+    assert top_speaker(bartek) == "Bartek"

@@ -237,6 +237,14 @@ def test_own_sentences_drop_questions_and_what_is_said_to_the_listener() -> None
     assert not states_own("Good luck with the race tomorrow!")
     assert states_own("Happy birthday to me, I turned forty today!")
     assert states_own("Happy hour was fun.")
+    # a superlative reaction to the other's news: Odile's "Bacalhau! That's the best cat name
+    # I've ever heard." answered "What is the name of Odile's cat?" (a new user's trial;
+    # failed before)
+    assert not states_own("That's the best cat name I've ever heard.")
+    assert not states_own("That is the cutest puppy I have ever seen!")
+    assert not states_own("Odile said That's the best cat name I've ever heard.")
+    assert states_own("This is the best pizza I've ever had.")  # the speaker had it
+    assert states_own("I have seen the best movie.")
     assert own_sentences("我喜欢跑步。你的狗很可爱。你去过北京吗？") == ["我喜欢跑步。"]
     assert own_sentences("Where did you go?") == []
     assert own_sentences("I run version 3.5 now. Did you?") == ["I run version 3.5 now."]
