@@ -25,7 +25,7 @@ from graph_schema.core.types import Principal, Tier
 from graph_schema.entities.names import entity_ref
 from graph_schema.ledger import cypher
 from graph_schema.ledger.disclosure import disclosures_for
-from graph_schema.ledger.records import assertion_out
+from graph_schema.ledger.records import assertion_out, evidence_out
 from graph_schema.ledger.timeline import (
     Plan,
     Version,
@@ -66,6 +66,8 @@ class Prepared:
     access_all: tuple[str, ...] = ()
     # a distiller's draft whose valid time starts when it was said (no time of its own)
     untimed: bool = False
+    # the version whose start a distiller's draft keeps, and whose evidence it carries
+    restates: str | None = None
 
 
 def slot_key(item: AssertionWrite, predicate: Predicate, access_all: Sequence[str] = ()) -> str:
@@ -242,6 +244,7 @@ def _alive_by_slot(
                 shown=bool(r["shown"]),
                 untimed=bool(r["untimed"]),
                 sources=frozenset(r["sources"]),
+                scope=_scope(r["access"], r["access_all"]),
             )
         )
     return alive
@@ -343,15 +346,35 @@ def _continued(p: Prepared, alive: list[Version]) -> Prepared:
     there each statement is working memory, decided at the task's end (two agents stating the
     same fact corroborate it, and both are promoted). A draft with no time of its own that
     restates nothing is marked ``untimed`` (its start is when it was said); a restatement
-    takes the mark of the version whose start it keeps."""
+    takes the mark of the version whose start it keeps, and carries its evidence
+    (:func:`_carry`): the start came from there (a new user's trial: "I live in Tallinn" in
+    another conversation left the fact evidenced by that turn alone, and a recall filtered to
+    the conversation of "I moved to Tallinn last year" no longer found it). Only a version of
+    the draft's own scope is restated: its readers are the draft's, so the start tells them
+    nothing they may not read (one slot holds one scope; a version of another, from a store
+    older than its slot rule, is closed as any earlier value is, and nothing of it carried)."""
     said_at = {span.occurred_at for span in p.item.spans}
     untimed = p.item.valid_from is None or p.item.valid_from in said_at  # when it was said
     if not untimed or not p.item.polarity or p.object_text is None or p.item.task_id:
         return p
     held = restated(alive, p.object_text, p.valid_from)
-    if held is None:
+    scope = _scope(p.item.access, p.access_all)
+    if held is None or (held.scope is not None and held.scope != scope):
         return replace(p, untimed=True)
-    return replace(p, valid_from=held.valid_from, untimed=held.untimed)
+    return replace(p, valid_from=held.valid_from, untimed=held.untimed, restates=held.id)
+
+
+def _carry(
+    tx: ManagedTransaction, new: str, held: str, own: Sequence[str], groups: Sequence[str]
+) -> list[EvidenceOut]:
+    """Link the evidence of version ``held`` to version ``new``, which keeps its start
+    (``cypher.LINK_RESTATED_EVIDENCE``: only evidence every reader of ``new`` may read, never
+    twice, none of the observations ``own`` that ``new`` cites itself); the linked evidence
+    the writer (``groups``) may read."""
+    rows = tx.run(
+        cypher.LINK_RESTATED_EVIDENCE, id=new, held_id=held, own=list(own), groups=list(groups)
+    )
+    return [evidence_out(dict(r["evidence"])) for r in rows if r["shown"]]
 
 
 def _restated_later(p: Prepared, new: Version, alive: list[Version]) -> Version | None:
@@ -398,8 +421,15 @@ def _restate_later(
         untimed=new.untimed or None,
     )
     result.consume()
+    _carry(tx, rid, new.id, sorted(later.sources), [])  # the draft's words gave the start
     remnants = _apply(tx, plan, rid, now)
-    copy = replace(later, id=rid, valid_from=new.valid_from, untimed=new.untimed)
+    copy = replace(
+        later,
+        id=rid,
+        valid_from=new.valid_from,
+        untimed=new.untimed,
+        sources=later.sources | new.sources,
+    )
     return _alive_after(alive, plan, copy, remnants)
 
 
@@ -594,11 +624,33 @@ def _write_one(
     plan.sources = {v.id: v for v in alive}
     row, result, written = _new_version(p, alive, plan, now=now, principal=principal)
     tx.run(cypher.CREATE_ASSERTIONS, rows=[row]).consume()
+    if p.restates is not None:
+        result, written = _carried(tx, p, alive, result, written, principal.groups)
     _disclose(tx, p, alive, written.id, now)
     remnants = _apply(tx, plan, written.id, now)
     if caused_by_event is not None:
         tx.run(cypher.LINK_CAUSED_BY, assertion_id=written.id, event_id=caused_by_event).consume()
     return result, _alive_after(alive, plan, written, remnants)
+
+
+def _carried(
+    tx: ManagedTransaction,
+    p: Prepared,
+    alive: list[Version],
+    result: WriteResult,
+    written: Version,
+    groups: Sequence[str],
+) -> tuple[WriteResult, Version]:
+    """The restatement ``written`` with the evidence of the version it restates
+    (:func:`_carry`), in its answer (what the writer may read of it) and in its sources."""
+    held = next(v for v in alive if v.id == p.restates)
+    carried = _carry(tx, written.id, held.id, sorted(written.sources), groups)
+    assertion = result.assertion
+    evidence = [*assertion.evidence, *sorted(carried, key=lambda e: (e.start or 0, e.id))]
+    result = result.model_copy(
+        update={"assertion": assertion.model_copy(update={"evidence": evidence})}
+    )
+    return result, replace(written, sources=written.sources | held.sources)
 
 
 def _new_version(

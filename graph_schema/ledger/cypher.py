@@ -52,7 +52,7 @@ WHERE a.superseded_at IS NULL
 RETURN key, a.id AS id, a.valid_from AS valid_from, a.valid_to AS valid_to,
        a.polarity AS polarity, a.object AS object, coalesce(a.untimed, false) AS untimed,
        [(a)-[:EVIDENCED_BY]->(e) WHERE e.observation_id IS NOT NULL | e.observation_id]
-         AS sources, """
+         AS sources, a.access AS access, coalesce(a.access_all, []) AS access_all, """
     + visible("a")
     + """ AS shown
 ORDER BY a.valid_from
@@ -153,6 +153,52 @@ RETURN count(e) AS evidence
 """)
 
 
+def read_by_readers_of(node: str, of: str) -> str:
+    """Every principal who may read ``of`` may read ``node`` too: ``node`` is public, or its
+    access is among ``of``'s requirements, or ``of``'s own access lies within ``node``'s; and
+    every requirement of ``node`` is one of ``of``'s (stored access lists are sorted). The
+    rule of the audit ``access_wider_than_source``, read the other way round."""
+    joined = f"reduce(k = '', g IN {node}.access | k + CASE k WHEN '' THEN '' ELSE '|' END + g)"
+    return (
+        f"((size(coalesce({node}.access, [])) = 0 OR {joined} IN coalesce({of}.access_all, [])"
+        f" OR (size(coalesce({of}.access, [])) > 0 AND all(g IN {of}.access"
+        f" WHERE g IN {node}.access)))"
+        f" AND all(req IN coalesce({node}.access_all, [])"
+        f" WHERE req IN coalesce({of}.access_all, [])))"
+    )
+
+
+# A restatement ($id: a version that keeps the start of the version it restates, $held_id;
+# ingest.writer._continued and _restate_later) carries that version's evidence too: the start
+# came from there, and a conversation's recall finds the fact by it (docs/semantics.md "A
+# restatement keeps the start"). The links are marked ``carried`` (reads list the version's
+# own evidence first). Evidence is linked only where every reader of the new version may read
+# it and the observation it cites, so a restatement never shows its readers another scope's
+# words; evidence of an observation the restatement cites itself ($own: a sentence read
+# again) or already linked is not linked twice. Returns what was linked, and whether the
+# writer ($groups) may read it.
+LINK_RESTATED_EVIDENCE = stable(
+    """
+MATCH (n:Assertion {id: $id})
+MATCH (held:Assertion {id: $held_id})-[:EVIDENCED_BY]->(e:Evidence)
+WHERE NOT coalesce(e.observation_id IN $own, false)
+  AND NOT EXISTS { MATCH (n)-[:EVIDENCED_BY]->(e) }
+  AND """
+    + read_by_readers_of("e", "n")
+    + """
+  AND NOT EXISTS { MATCH (e)-[:FROM]->(o:Observation) WHERE NOT ("""
+    + read_by_readers_of("o", "n")
+    + """) }
+WITH DISTINCT n, e
+CREATE (n)-[:EVIDENCED_BY {carried: true}]->(e)
+RETURN e {.*} AS evidence, """
+    + visible("e")
+    + """ AS shown
+ORDER BY e.id
+"""
+)
+
+
 # A version that a later one closes or supersedes also gets the label :Superseded, for
 # display only (Neo4j Browser's style dims it: docs/browser.md); reads never use it (they use
 # valid_to / closed_at / superseded_at, which also say when).
@@ -184,13 +230,13 @@ RETURN count(x) AS superseded
 
 def _copy_of(source_marks: str, link: str, pin_rule: str, pin_reason: str, returns: str) -> str:
     """A new version ``r`` copied from ``$source_id`` over [$valid_from, $valid_to), recorded
-    now: its content, evidence, access, disclosures and entities, the tier its source has now,
-    and its pin (as a PinChange of ``pin_rule``). ``source_marks`` names the source; ``link``
-    relates ``r`` to it."""
+    now: its content, evidence (a ``carried`` link stays one), access, disclosures and
+    entities, the tier its source has now, and its pin (as a PinChange of ``pin_rule``).
+    ``source_marks`` names the source; ``link`` relates ``r`` to it."""
     return (
         """
-MATCH (src:Assertion {id: $source_id})-[:EVIDENCED_BY]->(e:Evidence)
-WITH src, collect(e) AS evidence, """
+MATCH (src:Assertion {id: $source_id})-[cites:EVIDENCED_BY]->(e:Evidence)
+WITH src, collect({e: e, carried: cites.carried}) AS evidence, """
         + effective_tier("src", "$now")
         + """ AS tier, """
         + pinned("src", "$now")
@@ -206,7 +252,8 @@ SET r = src {
 """
         + link
         + """
-FOREACH (e IN evidence | CREATE (r)-[:EVIDENCED_BY]->(e))
+FOREACH (x IN evidence | FOREACH (e IN [x.e] |
+  CREATE (r)-[:EVIDENCED_BY {carried: x.carried}]->(e)))
 FOREACH (_ IN CASE WHEN pinned THEN [1] ELSE [] END |
   CREATE (:"""
         + PIN_CHANGE
@@ -296,14 +343,24 @@ CREATE (a)-[:CAUSED_BY]->(ev)
 """
 
 
+def evidence_of(var: str) -> str:
+    """The evidence of version ``var`` its reader may read, each marked ``carried`` when it
+    came from the version it restates (LINK_RESTATED_EVIDENCE): an answer lists the version's
+    own words first (``records.assertion_out``)."""
+    return (
+        f"[({var})-[cites:EVIDENCED_BY]->(e:Evidence) WHERE {visible('e')}"
+        " | e {.*, carried: coalesce(cites.carried, false)}]"
+    )
+
+
 ASSERTION_PROJECTION = (
     """
   a {.*, embedding: null, text: null, slot_key: null, tier: """
     + effective_tier("a")
     + """} AS assertion,
-  [(a)-[:EVIDENCED_BY]->(e) WHERE """
-    + visible("e")
-    + """ | e {.*}] AS evidence,
+  """
+    + evidence_of("a")
+    + """ AS evidence,
   [(a)-[:SUPERSEDES]->(x) WHERE """
     + visible("x")
     + """ | x.id] AS supersedes,
@@ -351,10 +408,9 @@ RETURN
         + """, tier: tier, id: d.id, object: d.object, trend: d.trend,
             access: d.access, view: 'disclosure'}
   END AS assertion,
-  CASE WHEN exact
-    THEN [(a)-[:EVIDENCED_BY]->(e) WHERE """
-        + visible("e")
-        + """ | e {.*}] ELSE [] END AS evidence,
+  CASE WHEN exact THEN """
+        + evidence_of("a")
+        + """ ELSE [] END AS evidence,
   CASE WHEN exact THEN [(a)-[:SUPERSEDES]->(x) WHERE """
         + visible("x")
         + """ | x.id] ELSE [] END AS supersedes,

@@ -29,8 +29,12 @@ def assertion_out(record: Any, *, known_at: datetime | None = None) -> Assertion
         closed_at = props.get("closed_at")
         if props.get("valid_to") is not None and closed_at is not None and closed_at > known_at:
             props["valid_to"] = None
+    # its own evidence first, then what it carries from the version it restates
+    # (docs/semantics.md "A restatement keeps the start"), each by offset and id
+    carried = {e["id"] for e in record["evidence"] if e.get("carried")}
     evidence = sorted(
-        (evidence_out(e) for e in record["evidence"]), key=lambda e: (e.start or 0, e.id)
+        (evidence_out(e) for e in record["evidence"]),
+        key=lambda e: (e.id in carried, e.start or 0, e.id),
     )
     fields = {k: props.get(k) for k in AssertionOut.model_fields}
     fields["access"] = list(props.get("access") or [])

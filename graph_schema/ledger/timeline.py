@@ -27,6 +27,8 @@ class Version:
     untimed: bool = False
     # the observations its evidence cites
     sources: frozenset[str] = frozenset()
+    # its (access, access_all), sorted, as stored (None: written by this batch, in its slot's)
+    scope: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
 
 @dataclass(frozen=True)

@@ -113,10 +113,13 @@ RETURN coalesce(o.distilled_with, '') = $marker AS done
 """
 
 # The versions a distiller wrote from an observation that are still alive: those its stored
-# response lists (written at ingest), remnants of them, and those an earlier redistill wrote.
+# response lists (written at ingest), remnants of them, and those an earlier redistill wrote;
+# each with its evidence from this observation (a restatement also carries the evidence of the
+# version it restates, from another: docs/semantics.md "A restatement keeps the start").
 _ALIVE_ROW = """
 WHERE a.superseded_at IS NULL
 MATCH (a)-[:EVIDENCED_BY]->(e:Evidence)
+WHERE e.observation_id = $observation_id
 RETURN a.id AS id, a.subject AS subject, a.predicate AS predicate, a.object AS object,
        a.polarity AS polarity, a.valid_from AS valid_from, a.valid_to AS valid_to,
        a.access AS access, a.slot_key AS slot_key, e.quote AS quote, e.start AS start,
