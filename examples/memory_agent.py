@@ -1,10 +1,12 @@
 """An example agent that keeps its memory in Tractatus through ``tractatus-mcp`` (PydanticAI).
 
-The agent gets the ten memory tools from the MCP server, started over stdio with the
-environment's ``TRACTATUS_URL`` and ``TRACTATUS_API_KEY``. Run it with a real model::
+The agent gets the memory tools from the MCP server, started over stdio with the
+environment's ``TRACTATUS_URL``, ``TRACTATUS_API_KEY`` and ``TRACTATUS_MCP_ACCESS`` (who reads
+what it writes: groups of the key, or ``public``). Run it with a real model::
 
     pip install "./client[mcp]" "pydantic-ai-slim[mcp,openai]"
     export TRACTATUS_URL=http://127.0.0.1:8000 TRACTATUS_API_KEY=tr_live_...
+    export TRACTATUS_MCP_ACCESS=team-a
     python examples/memory_agent.py openai:gpt-4o "Which frontend does user:alice use?"
 
 Its test (tests/integration/test_example_agent.py) runs it on PydanticAI's ``FunctionModel``

@@ -9,6 +9,11 @@ It is a client of one Tractatus server, as one principal: ``TRACTATUS_URL`` and
   its own, never the Tractatus key; the key stays in this process and is never sent to MCP
   clients.
 
+Who may read what it writes is said when it starts: ``--access team-a,team-b`` (or
+``TRACTATUS_MCP_ACCESS``) for groups of its key, ``--access public`` for every principal; it
+refuses to start without one. A write tool's ``access`` argument replaces that default for
+one call. An argument a tool does not declare is refused, not dropped.
+
 A failed call (a 409 precondition, a refused write, an unknown event) reaches the agent as a
 tool error carrying the server's code and message; the MCP server itself keeps running.
 """
@@ -19,15 +24,19 @@ import argparse
 import functools
 import json
 import os
+import re
 import secrets
 import sys
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import anyio
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, Field
+from mcp.types import CallToolResult, InputRequiredResult
+from mcp.types import Tool as MCPTool
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tractatus_client import _http
@@ -37,8 +46,12 @@ from tractatus_client.errors import InvalidArgument, PreconditionFailed, Tractat
 
 TOKEN_VARIABLE = "TRACTATUS_MCP_TOKEN"
 ACTOR_VARIABLE = "TRACTATUS_MCP_ACTOR"
+ACCESS_VARIABLE = "TRACTATUS_MCP_ACCESS"
 DEFAULT_ACTOR = "agent:mcp"
 DEFAULT_PORT = 8765
+PUBLIC = "public"
+# a group name as the API takes it (docs/api.md "Formats, patterns and bounds")
+GROUP_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 
 INSTRUCTIONS = """\
 Tractatus is your long-term memory: facts as (subject, predicate, object) with their
@@ -66,6 +79,10 @@ SourceKind = Literal["user_stated", "agent_inferred", "tool_returned", "document
 class WrittenFact(BaseModel):
     """A fact a step wrote (recorded with the step, so `why` can name the step)."""
 
+    # a key it does not have is refused: the SDK's own models drop one without a word, and a
+    # dropped `access` wrote public (a new user's security review)
+    model_config = ConfigDict(extra="forbid")
+
     subject: str
     predicate: str
     object: str | int | float | bool
@@ -77,6 +94,88 @@ class WrittenFact(BaseModel):
         description="id of the version you believe is current, or null for none"
     )
     source_kind: SourceKind = "tool_returned"
+    access: list[str] | None = Field(
+        default=None,
+        description="the groups that may read this fact; [] for every principal; omitted: the"
+        " step's access",
+    )
+
+
+def default_access(value: str | None) -> tuple[str, ...]:
+    """The access of writes whose call names none, from ``--access`` or the environment:
+    ``public`` (every principal reads them) or a comma list of groups. There is no silent
+    default: on a shared server a write no one scoped was readable by every team (a new
+    user's security review), so the operator says which."""
+    if value is None or not value.strip():
+        raise ValueError(
+            f"say who may read what it writes: --access GROUP[,GROUP...] (or ${ACCESS_VARIABLE})"
+            f" for groups of its key, or --access {PUBLIC} for every principal"
+        )
+    names = [name.strip() for name in value.split(",")]
+    if names == [PUBLIC]:
+        return ()
+    if PUBLIC in names:
+        raise ValueError(f"--access: '{PUBLIC}' (every principal) cannot be combined with groups")
+    for name in names:
+        if not GROUP_NAME.fullmatch(name):
+            raise ValueError(
+                f"--access: {name!r} is not a group name (1 to 64 letters, digits, _ . : -)"
+            )
+    return tuple(dict.fromkeys(names))
+
+
+def readers(access: Sequence[str]) -> str:
+    """Who reads a write of this access, in words."""
+    return json.dumps(list(access)) if access else "[] (public: every principal)"
+
+
+@dataclass(frozen=True)
+class Writer:
+    """How the tools write: the name they write as and the access of a call that names none."""
+
+    actor: str
+    access: tuple[str, ...]
+
+    def scope(self, given: list[str] | None) -> list[str]:
+        """The access a write is sent with: the call's, else the server's default."""
+        return list(self.access) if given is None else given
+
+    def access_field(self, what: str) -> Any:
+        """The ``access`` argument of a write tool, its description naming the default."""
+        return Field(
+            default=None,
+            description=f"the groups that may read {what}: names of groups your key belongs to,"
+            f" [] for every principal; omitted: this server's default, {readers(self.access)}",
+        )
+
+
+class StrictServer(MCPServer[Any]):
+    """The SDK's server, refusing an argument a tool does not declare. The SDK drops it
+    without a word (its argument models ignore unknown fields and it has no option to refuse
+    them): an agent's `access` was dropped and its text written public (a new user's
+    security review). Each tool's input schema says so: ``additionalProperties: false``."""
+
+    async def list_tools(self) -> list[MCPTool]:
+        tools = await super().list_tools()
+        return [
+            t.model_copy(update={"input_schema": {**t.input_schema, "additionalProperties": False}})
+            for t in tools
+        ]
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        declared = {
+            t.name: t.input_schema.get("properties", {}) for t in await super().list_tools()
+        }
+        if name in declared:
+            unknown = [argument for argument in arguments if argument not in declared[name]]
+            if unknown:
+                raise ToolError(
+                    f"invalid_argument: {name} has no argument {', '.join(map(repr, unknown))};"
+                    f" its arguments are {', '.join(declared[name])} (nothing was sent)"
+                )
+        return await super().call_tool(name, arguments, context)
 
 
 def tool_message(error: TractatusError) -> str:
@@ -104,15 +203,30 @@ async def _answer(call: Awaitable[BaseModel]) -> dict[str, Any]:
     return answer.model_dump(mode="json", by_alias=True)
 
 
-def build_server(client: AsyncTractatus, *, actor: str = DEFAULT_ACTOR) -> MCPServer:
-    """The MCP server with its ten tools, calling ``client``."""
-    server: MCPServer = MCPServer("tractatus", instructions=INSTRUCTIONS, version=_http.VERSION)
+def instructions(access: Sequence[str]) -> str:
+    """The server's instructions, with who reads what the agent writes."""
+    return (
+        f"{INSTRUCTIONS}\nWhat you write (`remember`, `assert_fact`, `record_event`) is readable"
+        f" by {readers(access)} unless the call's `access` names other groups of yours, or []"
+        " for every principal."
+    )
+
+
+def build_server(
+    client: AsyncTractatus, *, access: Sequence[str], actor: str = DEFAULT_ACTOR
+) -> MCPServer[Any]:
+    """The MCP server with its tools, calling ``client``; its writes have ``access`` (``()``:
+    public) unless a call names its own."""
+    server = StrictServer("tractatus", instructions=instructions(access), version=_http.VERSION)
+    writer = Writer(actor, tuple(access))
     for register in (_memory_tools, _fact_tools, _entity_tools, _event_tools):
-        register(server, client, actor)
+        register(server, client, writer)
     return server
 
 
-def _memory_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
+def _memory_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
+    observed = writer.access_field("the text and the facts drawn from it")
+
     @server.tool()
     async def remember(
         text: Annotated[str, Field(description="what was said or seen, verbatim")],
@@ -120,16 +234,18 @@ def _memory_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None
         source_kind: SourceKind = "user_stated",
         conversation_id: str | None = None,
         occurred_at: Time = None,
+        access: list[str] | None = observed,
     ) -> dict[str, Any]:
         """Store an observation (raw text). The memory distils it into facts through its
         gate and answers with the facts it wrote and the drafts it refused (quarantined)."""
         return await _answer(
             client.observe(
                 text,
-                speaker=speaker or actor,
+                speaker=speaker or writer.actor,
                 source_kind=source_kind,
                 conversation_id=conversation_id,
                 occurred_at=occurred_at,
+                access=writer.scope(access),
             )
         )
 
@@ -159,7 +275,7 @@ def _memory_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None
         )
 
 
-def _entity_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
+def _entity_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
     @server.tool()
     async def find_entities(
         q: Annotated[str, Field(description="words of a name or alias (a person, a place)")],
@@ -179,7 +295,7 @@ def _entity_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None
         return await _answer(client.entity(entity_id, as_of=as_of))
 
 
-def _fact_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
+def _fact_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
     @server.tool()
     async def get_fact(
         subject: Subject, predicate: Predicate, as_of: Time = None, known_at: Time = None
@@ -196,6 +312,8 @@ def _fact_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
         what. Nothing is ever overwritten."""
         return await _answer(client.history(subject, predicate, known_at=known_at))
 
+    asserted = writer.access_field("this version")
+
     @server.tool()
     async def assert_fact(
         subject: Subject,
@@ -209,6 +327,7 @@ def _fact_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
         confidence: Annotated[float, Field(ge=0, le=1)],
         source_kind: SourceKind = "agent_inferred",
         valid_from: Time = None,
+        access: list[str] | None = asserted,
     ) -> dict[str, Any]:
         """Write a new version of a fact, if `expected_current` still holds. If the fact changed
         meanwhile, the call fails with `precondition_failed` and the current version: read it,
@@ -219,11 +338,12 @@ def _fact_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
                 predicate,
                 object,
                 source_kind=source_kind,
-                asserted_by=actor,
+                asserted_by=writer.actor,
                 confidence=confidence,
                 evidence=evidence,
                 expected_current=expected_current,
                 valid_from=valid_from,
+                access=writer.scope(access),
             )
         )
 
@@ -236,7 +356,12 @@ def _fact_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
         return await _answer(client.why(subject, predicate, as_of=as_of, known_at=known_at))
 
 
-def _event_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
+def _event_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
+    recorded = writer.access_field(
+        "this step, its task when the step starts it, and each fact in `wrote` that names no"
+        " access of its own"
+    )
+
     @server.tool()
     async def record_event(
         task_id: Annotated[str, Field(description="the task this step belongs to")],
@@ -258,29 +383,32 @@ def _event_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
         wrote: Annotated[
             list[WrittenFact] | None, Field(description="facts this step established")
         ] = None,
+        access: list[str] | None = recorded,
     ) -> dict[str, Any]:
         """Record one step of your work: its state before and after, how it ended, and what
         caused it (`caused_by`) or `root: true`. Each fact in `wrote` needs
         `expected_current`, as in `assert_fact` (the id of the version you read, or null); if
         one changed meanwhile, nothing is recorded and the call fails with
         `precondition_failed` and the current version. Answers the stored event with its id."""
+        scope = writer.scope(access)
         facts = [
             assertion_body(
                 f.subject,
                 f.predicate,
                 f.object,
                 source_kind=f.source_kind,
-                asserted_by=actor,
+                asserted_by=writer.actor,
                 confidence=f.confidence,
                 evidence=f.evidence,
                 expected_current=f.expected_current,
+                access=scope if f.access is None else f.access,
             )
             for f in wrote or []
         ]
         return await _answer(
             client.record_event(
                 task_id,
-                actor,
+                writer.actor,
                 action,
                 outcome,
                 caused_by=caused_by,
@@ -288,6 +416,7 @@ def _event_tools(server: MCPServer, client: AsyncTractatus, actor: str) -> None:
                 before=before,
                 after=after,
                 goal=goal,
+                access=scope,
                 assertions=facts,
             )
         )
@@ -366,7 +495,7 @@ class BearerToken:
         await send({"type": "http.response.body", "body": body})
 
 
-def http_app(server: MCPServer, token: str, host: str) -> ASGIApp:
+def http_app(server: MCPServer[Any], token: str, host: str) -> ASGIApp:
     """The streamable-HTTP app of ``server`` behind the bearer-token check."""
     return BearerToken(server.streamable_http_app(host=host), token)
 
@@ -380,6 +509,14 @@ def _parser() -> argparse.ArgumentParser:
         "--actor",
         default=os.environ.get(ACTOR_VARIABLE, DEFAULT_ACTOR),
         help=f"name written as asserted_by / actor (default ${ACTOR_VARIABLE} or {DEFAULT_ACTOR})",
+    )
+    parser.add_argument(
+        "--access",
+        default=os.environ.get(ACCESS_VARIABLE),
+        metavar="GROUPS",
+        help=f"REQUIRED (or ${ACCESS_VARIABLE}): who may read what the tools write when a call"
+        " names no access of its own: a comma list of groups of the key (team-a,team-b), or"
+        f" '{PUBLIC}': EVERY principal of the server reads it. It refuses to start without one",
     )
     return parser
 
@@ -396,11 +533,13 @@ def _http_token(key: str) -> str:
     return token
 
 
-async def _serve(args: argparse.Namespace, url: str, key: str, token: str | None) -> None:
+async def _serve(
+    args: argparse.Namespace, url: str, key: str, token: str | None, access: tuple[str, ...]
+) -> None:
     import uvicorn
 
     async with AsyncTractatus(url, key) as client:
-        server = build_server(client, actor=args.actor)
+        server = build_server(client, access=access, actor=args.actor)
         if token is None:
             await server.run_stdio_async()
             return
@@ -413,12 +552,14 @@ async def _serve(args: argparse.Namespace, url: str, key: str, token: str | None
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        access = default_access(args.access)
         url, key = _http.from_env(None, None)
         token = _http_token(key) if args.transport == "http" else None
     except ValueError as error:
         print(f"tractatus-mcp: {error}", file=sys.stderr)
         return 2
-    anyio.run(functools.partial(_serve, args, url, key, token))
+    print(f"tractatus-mcp: writes are readable by {readers(access)}", file=sys.stderr)
+    anyio.run(functools.partial(_serve, args, url, key, token, access))
     return 0
 
 

@@ -27,6 +27,8 @@ from tests.conftest import KEYS
 pytestmark = pytest.mark.integration
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "memory_agent.py"
+# tractatus-mcp starts only when told who reads its writes (docs/mcp.md "Who reads what it writes")
+MEMORY = {"TRACTATUS_MCP_ACCESS": "public"}
 
 
 def _example() -> Any:
@@ -82,7 +84,7 @@ def test_the_example_agent_reads_and_is_told_of_a_stale_write(base_url: str, sub
         )  # fmt: skip
     agent = _example().build_agent(
         scripted(subject, stale=vue.assertion.id),
-        env={"TRACTATUS_URL": base_url, "TRACTATUS_API_KEY": KEYS["alice"]},
+        env={**MEMORY, "TRACTATUS_URL": base_url, "TRACTATUS_API_KEY": KEYS["alice"]},
     )
     output = agent.run_sync("Which frontend stack does this project use?").output
     assert output.startswith("React as of ")
@@ -102,6 +104,6 @@ def test_the_memory_tools_wait_for_a_server_that_starts_slowly(base_url: str) ->
             parts=[TextPart(" ".join(sorted(t.name for t in info.function_tools)))]
         )
 
-    env = {"TRACTATUS_URL": base_url, "TRACTATUS_API_KEY": KEYS["alice"]}
+    env = {**MEMORY, "TRACTATUS_URL": base_url, "TRACTATUS_API_KEY": KEYS["alice"]}
     agent = example.build_agent(FunctionModel(list_tools), env=env, command=slow)
     assert {"get_fact", "recall", "assert_fact"} <= set(agent.run_sync("tools?").output.split())

@@ -47,7 +47,13 @@ COMMAND = str(Path(sys.executable).with_name("tractatus-mcp"))
 
 
 def _env(base_url: str, key: str, **extra: str) -> dict[str, str]:
-    return {"TRACTATUS_URL": base_url, "TRACTATUS_API_KEY": key, **extra}
+    # public: these tests are about the tools, not the scope (tests/integration/test_mcp_access.py)
+    return {
+        "TRACTATUS_URL": base_url,
+        "TRACTATUS_API_KEY": key,
+        "TRACTATUS_MCP_ACCESS": "public",
+        **extra,
+    }
 
 
 def _json(result: Any) -> Any:
