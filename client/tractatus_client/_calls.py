@@ -11,7 +11,7 @@ import math
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
@@ -56,13 +56,17 @@ def time_text(value: Time | None) -> str | None:
     if value is None or isinstance(value, str):
         return value
     if not isinstance(value, datetime):  # a date is no instant ("as of that day": when?)
-        raise TypeError(
-            f"a time is a datetime with a timezone or RFC 3339 text, not {type(value).__name__}"
-            " (for a day, datetime(2024, 3, 15, tzinfo=UTC))"
-        )
+        raise TypeError(_not_a_time(value))
     if value.tzinfo is None or value.utcoffset() is None:
         raise ValueError("naive datetime: give it a timezone (e.g. datetime.now(UTC))")
     return value.isoformat()
+
+
+def _not_a_time(value: Any) -> str:
+    return (
+        f"a time is a datetime with a timezone or RFC 3339 text, not {type(value).__name__}"
+        " (for a day, datetime(2024, 3, 15, tzinfo=UTC))"
+    )
 
 
 def now_text() -> str:
@@ -91,16 +95,57 @@ NOT_JSON_NUMBER = (
 def check_finite(body: Any) -> None:
     """Refuse a body holding a float that is NaN or infinite before it is sent, naming where
     (``after.x``): JSON cannot carry one (an MCP agent's ``1e400`` arrives as infinity), and
-    the serialiser's own error said neither where nor why (a new agent developer's trial)."""
-    stack: list[tuple[Any, str]] = [(body, "")]
+    the serialiser's own error said neither where nor why (a new agent developer's trial).
+    The check of :func:`json_body`, which every request body passes before it is sent."""
+    json_body(body)
+
+
+# the fields of a body that hold an instant (assertions, evidence, observations, events,
+# recall, sleep): a date there is refused as the keyword argument refuses it
+TIME_FIELDS = frozenset({"valid_from", "valid_to", "occurred_at", "as_of", "known_at", "now"})
+
+
+def _json_value(value: Any, where: str, field: Any) -> Any:
+    """One leaf of a body as JSON carries it: a datetime as RFC 3339 text (with a timezone:
+    a naive one is refused), a date as ``YYYY-MM-DD`` (but not in a time field, where it is
+    no instant), a non-finite float refused; anything else as it is."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InvalidArgument(f"{where or 'the body'}: {value} {NOT_JSON_NUMBER}")
+    if isinstance(value, datetime):
+        try:
+            return time_text(value)
+        except ValueError as error:  # a naive datetime
+            raise InvalidArgument(f"{where or 'the body'}: {error}") from None
+    if isinstance(value, date):
+        if field in TIME_FIELDS:  # refused as the keyword argument refuses it
+            raise TypeError(f"{where}: {_not_a_time(value)}")
+        return value.isoformat()
+    return value
+
+
+def json_body(body: Any) -> Any:
+    """``body`` as it is sent, checked and converted without recursion (state may be deep): a
+    copy with every ``datetime`` (and ``date``) written as text (:func:`_json_value`), mappings
+    and lists copied, the caller's own left as they were. A datetime inside a body
+    (``assert_facts``, ``observe([...])``, ``record_event(assertions=...)``) raised the
+    serialiser's bare "Object of type datetime is not JSON serializable" while the same
+    datetime as a keyword argument was sent (a new user's trial); the sync and async clients
+    both send every body through here."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, str, Any, Any]] = [(body, "", root, 0)]
     while stack:
-        value, where = stack.pop()
-        if isinstance(value, float) and not math.isfinite(value):
-            raise InvalidArgument(f"{where or 'the body'}: {value} {NOT_JSON_NUMBER}")
+        value, where, parent, key = stack.pop()
         if isinstance(value, Mapping):
-            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in value.items())
+            out: dict[Any, Any] = dict.fromkeys(value)  # the caller's order of keys
+            parent[key] = out
+            stack.extend((v, f"{where}.{k}" if where else str(k), out, k) for k, v in value.items())
         elif isinstance(value, list | tuple):
-            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(value))
+            items: list[Any] = [None] * len(value)
+            parent[key] = items
+            stack.extend((v, f"{where}[{i}]", items, i) for i, v in enumerate(value))
+        else:
+            parent[key] = _json_value(value, where, key)
+    return root[0]
 
 
 def own_key_needs_time(idempotency_key: str | None, occurred_at: Any, where: str) -> None:

@@ -27,7 +27,7 @@ from tenacity import (
 )
 
 from tractatus_client import errors
-from tractatus_client._calls import Call, check_finite
+from tractatus_client._calls import Call, json_body
 
 T = TypeVar("T")
 
@@ -66,8 +66,7 @@ def request_kwargs(call: Call[Any], request_id: str) -> dict[str, Any]:
         "headers": {**call.headers, REQUEST_ID_HEADER: request_id},
     }
     if call.body is not None:
-        check_finite(call.body)
-        kwargs["json"] = call.body
+        kwargs["json"] = json_body(call.body)
     return kwargs
 
 

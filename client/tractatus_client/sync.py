@@ -130,12 +130,14 @@ class Tractatus:
         evidence: _calls.Evidence,
         expected_current: str | Unset | None = UNSET,
         valid_from: Time | None = None,
+        valid_to: Time | None = None,
         access: Sequence[str] | None = None,
         task_id: str | None = None,
         idempotency_key: str | None = None,
     ) -> models.WriteResult:
-        """Write a retraction (``polarity: false``): from ``valid_from`` on, reads of the slot
-        answer ``not_found``; the history keeps every version."""
+        """Write a retraction (``polarity: false``): from ``valid_from`` on (up to ``valid_to``
+        when given, else up to the next version's start), reads of the slot answer
+        ``not_found``; the history keeps every version."""
         body = _calls.assertion_body(
             subject,
             predicate,
@@ -147,6 +149,7 @@ class Tractatus:
             evidence=evidence,
             expected_current=expected_current,
             valid_from=valid_from,
+            valid_to=valid_to,
             access=list(access) if access is not None else None,
             task_id=task_id,
         )

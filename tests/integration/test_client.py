@@ -108,6 +108,58 @@ def test_retract_and_batch(alice: Tractatus, subject: str) -> None:
     assert [v.polarity for v in alice.history(subject, "lives_in").versions] == [True, False]
 
 
+def _datetimes_in_bodies(client: Any, subject: str) -> Any:
+    """The trial's calls with datetimes inside their bodies (they raised "Object of type
+    datetime is not JSON serializable"), and a retraction with a ``valid_to``; as a
+    generator of calls, so that the async client runs the same ones."""
+    body = {"subject": subject, "asserted_by": subject, **WRITE}
+    yield client.assert_facts(
+        [{**body, "predicate": "lives_in", "object": "Oslo", "valid_from": JAN,
+          "evidence": {"quote": "I live in Oslo", "occurred_at": JAN}}]
+    )  # fmt: skip
+    yield client.observe(
+        [{"text": "I like green tea.", "speaker": subject, "occurred_at": JUNE,
+          "conversation_id": f"client-{uuid.uuid4().hex[:8]}"}]
+    )  # fmt: skip
+    yield client.record_event(
+        f"task:{uuid.uuid4().hex[:10]}", "agent:a", "check", "success", root=True,
+        occurred_at=JUNE, after={"checked_on": JUNE.date()},
+        assertions=[{**body, "predicate": "works_at", "object": "Initech",
+                     "valid_from": JAN, "valid_to": JUNE, "evidence": "Initech until June"}],
+    )  # fmt: skip
+    yield client.retract(
+        subject, "lives_in", "Oslo", asserted_by=subject, evidence="not Oslo from March",
+        valid_from=datetime(2026, 3, 1, tzinfo=UTC), valid_to=JUNE, **WRITE,
+    )  # fmt: skip
+
+
+def _check_datetimes_in_bodies(answers: list[Any], history: Any) -> None:
+    facts, observed, event, retracted = answers
+    assert facts[0].assertion.valid_from == JAN
+    assert [item.status for item in observed] == [201]
+    assert exact(event).assertions[0].assertion.valid_to == JUNE
+    assert (retracted.assertion.polarity, retracted.assertion.valid_to) == (False, JUNE)
+    spans = [(v.object, v.polarity, v.valid_from, v.valid_to) for v in history.versions]
+    assert ("Oslo", True, JAN, datetime(2026, 3, 1, tzinfo=UTC)) in spans
+    assert ("Oslo", True, JUNE, None) in spans  # the retraction's remnant, after June
+
+
+def test_datetimes_inside_bodies_and_a_retraction_until_a_time(
+    alice: Tractatus, subject: str
+) -> None:
+    answers = list(_datetimes_in_bodies(alice, subject))
+    _check_datetimes_in_bodies(answers, alice.history(subject, "lives_in"))
+
+
+def test_the_async_client_sends_them_too(base_url: str, subject: str) -> None:
+    async def story() -> tuple[list[Any], Any]:
+        async with AsyncTractatus(base_url, KEYS["alice"], timeout=COLD) as client:
+            answers = [await call for call in _datetimes_in_bodies(client, subject)]
+            return answers, await client.history(subject, "lives_in")
+
+    _check_datetimes_in_bodies(*asyncio.run(story()))
+
+
 def test_unknown_predicate_is_out_of_scope_and_refused(base_url: str, subject: str) -> None:
     with (
         Tractatus(base_url, KEYS["alice"], timeout=COLD) as alice,
