@@ -98,6 +98,17 @@ def _untimed(value: str | bool, phrase: Phrase) -> str | bool:
     return kept if len(kept) >= 2 else value
 
 
+_WEEKEND = re.compile(r"(?<![上下这本个每])周末(?!了)")
+
+
+def _weekend(text: str, start: int, end: int) -> Phrase | None:
+    """A bare 周末 in a plan's clause is the coming weekend: it dates the plan and is no part
+    of its object (version 30, a new user's trial: 计划周末把 Redis 换成 Valkey wrote the plan
+    周末把). Only a plan's: 我周末去爬了黄山 may be any weekend before."""
+    found = _WEEKEND.search(text, start, end)
+    return Phrase(found.start(), found.end(), found.group(0), "week", 0) if found else None
+
+
 def _keep_last_status(facts: list[tuple[int, Fact]]) -> list[tuple[int, Fact]]:
     last = {f.subject: at for at, f in facts if f.predicate == "status"}
     return [(at, f) for at, f in facts if f.predicate != "status" or last[f.subject] == at]
@@ -116,6 +127,8 @@ def extract(text: str, speaker: str, today: date | None) -> list[Fact]:
     for at, fact in found:
         start, end = _clause_of(text, at)
         phrase = next((p for p in times if start <= p.start < end), None)
+        if phrase is None and fact.plan:
+            phrase = _weekend(text, start, end)
         dated = _dated(fact, phrase, today) if not _also(fact, found, at) else fact
         if dated is not None:
             facts.append(dated)

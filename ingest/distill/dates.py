@@ -255,6 +255,38 @@ def _weekday_number(word: str) -> int:
 
 
 _ORD = r"(?P<day>[12]?\d|3[01])(?:st|nd|rd|th)?"
+_ORDINAL_WORDS: Final = (
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+)
+# "the first of May", "the twenty-first of June": a day spelt out, always with its "of"
+# (version 30, a new user's trial: "I start on the first of May as a senior product
+# designer" wrote works_on "first of May")
+_WORD_ORD = (
+    r"(?P<wday>(?:twenty[-\s]?|thirty[-\s]?)?(?:"
+    + "|".join(_ORDINAL_WORDS[:9])
+    + ")|"
+    + "|".join(_ORDINAL_WORDS[9:])
+    + "|thirtieth)"
+)
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 # the preposition before a dated phrase, kept in it so that the longer phrase wins over "in
 # March" or "of 2026" starting at the same word
@@ -319,6 +351,10 @@ _EN_PATTERNS: Final = (
     ("month_day", re.compile(rf"\b{_MONTH}\s+{_ORD}\b(?!\s*(?:%|am|pm|:))", re.I)),
     ("day_month", re.compile(rf"\b(?:the\s+)?{_ORD}\s+(?:of\s+)?{_MONTH}\b", re.I)),
     ("ordinal", re.compile(r"\bon\s+the\s+(?P<day>[12]?\d|3[01])(?:st|nd|rd|th)\b", re.I)),
+    (
+        "word_day_month",
+        re.compile(rf"\b(?:the\s+)?{_WORD_ORD}\s+of\s+{_MONTH}(?:,?\s+{_YEAR})?\b", re.I),
+    ),
     ("month_name", re.compile(rf"\b(?P<rel>in|last|next|this|since)\s+{_MONTH}\b", re.I)),
     # a month or a day with its year ("in March 2023", "on March 3, 2023", "3 March 2023",
     # "2023-03-03"): that year, never the most recent such month (a new user's trial: "in
@@ -350,6 +386,15 @@ def _month_number(text: str) -> int:
     )
 
 
+def _word_day(word: str) -> int:
+    """ "first" 1 ... "twentieth" 20, "twenty-first" 21, "thirtieth" 30, "thirty-first" 31."""
+    word = word.lower().replace("-", " ").replace("twenty", "twenty ").replace("thirty", "thirty ")
+    parts = word.split()
+    tens = {"twenty": 20, "thirty": 30}.get(parts[0], 0) if len(parts) > 1 else 0
+    last = parts[-1]
+    return tens + (_ORDINAL_WORDS.index(last) + 1 if last in _ORDINAL_WORDS else 30)
+
+
 def _english(kind: str, m: re.Match[str]) -> Phrase | None:
     base = (m.start(), m.end(), m.group(0))
     if kind == "fixed":
@@ -370,6 +415,12 @@ def _english(kind: str, m: re.Match[str]) -> Phrase | None:
         month = int(m.group("mm")) if kind == "iso_date" else _month_number(m.group("mon"))
         day = 0 if kind == "month_year" else int(m.group("day"))
         return Phrase(*base, "year_month", year, "abs", month=month, day=day)
+    if kind == "word_day_month":
+        day = _word_day(m.group("wday"))
+        month = _month_number(m.group("mon"))
+        if m.group("year"):
+            return Phrase(*base, "year_month", int(m.group("year")), "abs", month=month, day=day)
+        return Phrase(*base, "month_day", day, month=month) if day <= 31 else None
     if kind in ("month_day", "day_month"):
         return Phrase(*base, "month_day", int(m.group("day")), month=_month_number(m.group("mon")))
     if kind == "ordinal":

@@ -9,6 +9,7 @@ fact into a plan ("I'm moving to Paris next month" is a plan, not where the spea
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
@@ -682,7 +683,19 @@ def _without_time(fact: Fact, times: list[Phrase]) -> Fact:
             if lowered.endswith(" " + tail):
                 value = value[: -len(tail) - 1].rstrip(" ,")
                 break
+        if fact.plan:
+            value = _inner_time(value, bare)
     return fact if value == fact.object else replace(fact, object=value)
+
+
+def _inner_time(value: str, bare: str) -> str:
+    """A plan's object less the time inside it, with its preposition: "start on the first of
+    May as a senior product designer" is ``start as a senior product designer`` (the time
+    goes in brackets; version 30)."""
+    inner = re.compile(
+        rf"\s+(?:(?:on|in|at|by|from|since|until)\s+)?{re.escape(bare)}(?=\s+\w)", re.I
+    )
+    return inner.sub("", value, count=1)
 
 
 def _bare(value: str) -> str:

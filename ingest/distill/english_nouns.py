@@ -342,6 +342,15 @@ def _real(token: Token) -> bool:
     return not any(a.lower_ == "to" and a.dep_ == "aux" for a in head.children)
 
 
+def _workplace(token: Token) -> bool:
+    """ "My company lets me work remotely": a bare "my company" is where one works as often
+    as what one owns, so it is no possession (version 30, a new user's trial wrote `owns
+    company` of an employee); "my own company", "my cleaning company" are kept."""
+    if token.lemma_.lower() != "company":
+        return False
+    return all(c.dep_ in ("poss", "det") for c in token.lefts)
+
+
 def _favourite(token: Token) -> bool:
     """ "my favourite fantasy novels": plural, so a kind of thing liked, not one photo of it;
     not in "X is one of my favourite novels", where the liked thing is X, not the kind."""
@@ -434,7 +443,7 @@ def _owned(token: Token) -> list[tuple[str, str]]:
         return [("visited", text_of(list(names[0].subtree)))] if names else []
     if word in lx.CONDITIONS or token.lower_ in lx.CONDITIONS:
         return [("health_condition", p) for p in [phrase(token)] if p]
-    if word in lx.BUSINESSES and _real(token):
+    if word in lx.BUSINESSES and _real(token) and not _workplace(token):
         return [("owns", p) for p in [phrase(token)] if p]
     if _favourite(token):
         return [("likes", p) for p in [phrase(token)] if p]

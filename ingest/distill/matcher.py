@@ -16,14 +16,23 @@ from datetime import date
 from ingest.distill.dates import find_times
 from ingest.distill.facts import HEDGE_PENALTY, Fact
 from ingest.distill.identifiers import named, relation, relative_id
-from ingest.distill.objects import Extracted
+from ingest.distill.objects import Extracted, dangling
 from ingest.distill.objects import extract as extract_values
 from ingest.distill.patterns import _ZREL, IMPLIED_PENALTY, ZH_ACTIVITIES, Rule
 
 HYPOTHETICAL_WINDOW = 60
 MAX_TRIES_PER_RULE = 16
 _SUBJECT = re.compile(rf"(?:^|(?<=[，,；;]))(?:{_ZREL}|(?P<me>我们?))")
+_CLAUSE_BREAK = re.compile(r"[，,；;：:。！？!?]")
+# 本来打算放在 Lily 姨妈家, 但...: a plan given up is no plan (version 30)
+_GIVEN_UP = re.compile(r"本来|原来|原本|原先|本想")
 _THING_TRIM = re.compile(r"(?:现在|目前|已经|还在|还|正在|都|也|昨天|今天|刚刚|刚)+$")
+# 下周的数据库迁移: a time said relative to today is no part of the thing's name, which it
+# would make another thing a week on (version 30, a new user's trial)
+_THING_WHEN = re.compile(
+    r"^(?:[上下这本]个?(?:周|星期|礼拜)[一二三四五六日天末]?|[上下这本]个?月|[前去今明后]年|"
+    r"大?[前昨今明后]天|[昨今]晚|今早|最近|近期)的(?=..)"
+)
 _HEDGES = re.compile(
     r"可能|也许|大概|好像|我觉得|我想|\b(?:maybe|probably|perhaps|I think)\b", re.I
 )
@@ -87,6 +96,7 @@ class Matcher:
                 return rel[1], False
         if groups.get("thing") is not None:
             thing = _THING_TRIM.sub("", groups["thing"]).strip().removesuffix("的")
+            thing = _THING_WHEN.sub("", thing)
             if thing:
                 return thing, False
             return self._last_thing(match.start()), True
@@ -112,6 +122,8 @@ class Matcher:
     def _accept(self, rule: Rule, match: re.Match[str]) -> int:
         """Turn a match into facts; return where the claimed span ends (0 if refused)."""
         found = self._values(rule, match)
+        if rule.chinese and (rule.plan or rule.predicate == "decided"):
+            found = Extracted([v for v in found.values if not dangling(v)], found.consumed)
         if not found.values and rule.predicate == "dropped":
             found = Extracted(self._tried(), 0)
         end = (
@@ -125,6 +137,8 @@ class Matcher:
         prefix = self.text[max(0, match.start() - HYPOTHETICAL_WINDOW) : match.start()]
         if not rule.plan and self.hypothetical(prefix):
             return 0
+        if rule.plan and rule.chinese and _GIVEN_UP.search(self._head(match)):
+            return 0
         if "when" in rule.regex.groupindex and not self._ahead(match.group("when")):
             return 0
         facts = self._facts(rule, match, found.values)
@@ -133,6 +147,13 @@ class Matcher:
         self.claims.append(span)
         self.found.extend((match.start(), fact) for fact in facts)
         return span[1]
+
+    def _head(self, match: re.Match[str]) -> str:
+        """The words of a match's clause before its object."""
+        start = max(
+            [0, *(m.end() for m in _CLAUSE_BREAK.finditer(self.text, 0, match.start("obj")))]
+        )
+        return self.text[start : match.start("obj")]
 
     def _ahead(self, phrase: str) -> bool:
         """Whether a plan rule's time phrase lies ahead of the day it was said."""

@@ -115,6 +115,15 @@ def clean(value: str) -> str | None:
     return value
 
 
+# a Chinese preposition or coverb that a phrase cannot end on: 把主库从, 周末把 (version 30)
+_DANGLING_ZH = frozenset("把从被将向往跟与比和给在")
+
+
+def dangling(value: str) -> bool:
+    """Whether a Chinese plan or decision ends on a function word, so it says nothing whole."""
+    return value[-1:] in _DANGLING_ZH
+
+
 def _list_items(clause: str) -> list[str]:
     parts = _LIST_SPLIT.split(clause)
     items = [parts[0]]

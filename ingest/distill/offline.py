@@ -30,7 +30,7 @@ from ingest.distill.english import NOT_NAMES
 from ingest.distill.english_extract import extract, question
 from ingest.distill.english_rules import cues
 from ingest.distill.facts import Fact
-from ingest.distill.identifiers import named
+from ingest.distill.identifiers import PETS, named
 from ingest.distill.nlp import EnglishParser
 from ingest.distill.sentences import Sentence, is_cjk, split_sentences
 from ingest.metrics import DISTILL_PARSE_SECONDS, DISTILL_SENTENCES
@@ -138,8 +138,15 @@ SAID_CONFIDENCE = 1.0
 # from two new users' trials, a known place visited by its bare name ("I visited Rome"), an
 # employer left by its bare name at a time said ("I left Fretlog last month"), a nickname an
 # alias ("everyone calls me Bobby"), a relative named after the role the subject ("My husband
-# Tiago hates running") and "hates" read as the verb
-DISTILLER_VERSION = "29"
+# Tiago hates running") and "hates" read as the verb; 30: from two new users' trials, a
+# Chinese plan or decision runs across Latin words to its clause's end and never ends on a
+# function word ("计划把主库从 PostgreSQL 13 升级到 15" wrote 把主库从), a bare 周末 dates a plan
+# and leaves its object, a relative time with 的 no part of a thing's name (下周的数据库迁移),
+# a day spelt out ("the first of May") a time and never an object, a plan less the time
+# inside it, a pet named in a phrase of its own ("A ginger one called Bacalhau"), a course
+# of a kind started an activity ("a cheese-making course"), a bare "my company" no
+# possession, stairs climbed no climbing
+DISTILLER_VERSION = "30"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
@@ -333,9 +340,14 @@ def _carry_times(text: _Text) -> None:
 # pet the turn just told of; version 19: after "so" or "and" ("She's orange so I named her
 # Mango", "I adopted a cat and named her Mango") and before "and" ("Her name's Coco and
 # she's adorable")
+# version 30: "A ginger one called Bacalhau", "a tabby named Miso": the pet told of, named
+# in a phrase of its own whose head is "one" or an animal (a new user's trial left the cat
+# unnamed)
+_PET_WORDS = "|".join(sorted((w for w in PETS if w.isascii()), key=len, reverse=True))
 _PET_NAMED = re.compile(
     r"(?:^|,\s*|\s(?i:so|and)\s+)(?i:(?:her|his|its) name(?: is|'s|’s)|(?:she|he|it)"
-    r"(?: is|'s|’s) called|(?:(?:we|i|the kids|the children) )?(?:named|called) (?:her|him|it))"
+    r"(?: is|'s|’s) called|(?:(?:we|i|the kids|the children) )?(?:named|called) (?:her|him|it)|"
+    rf"an?\s+(?:[a-z-]+\s+){{0,3}}?(?:one|{_PET_WORDS})\s+(?:named|called))"
     r"\s+([A-Z][a-z]+)(?=\s*[.!]*$|,|\s+and\s)"
 )
 _PET_BACK = 2  # sentences back the pet may have been told of, with none between saying more

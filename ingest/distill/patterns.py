@@ -121,7 +121,9 @@ def _alternation(words: Iterable[str]) -> str:
 _ZREL_WORDS = _alternation([*RELATIVES, *FRIENDS, *PETS])
 _ZREL = rf"我(?:们?家的?|的)?(?P<rel>{_ZREL_WORDS})(?P<relname>(?:小|老|阿)[\u4e00-\u9fff])?"
 _ZS = r"(?P<subj>我们(?:团队|公司|项目组?|小组|组|部门|家|这边)?|我)"
-_ZSTART = r"(?:^|(?<=[，,、；;：:\s。！？!?]))"
+# a clause's start; after a space only when no Latin name stands before it: "Tomás
+# 下周一开始..." is Tomás's, never the speaker's (version 30)
+_ZSTART = r"(?:^|(?<=[，,、；;：:。！？!?])|(?<=\s)(?<![A-Za-z0-9\u00c0-\u024f]\s))"
 _ZWHO = rf"(?:{_ZREL}|{_ZS}|{_ZSTART})"
 _ZADV = (
     r"(?:现在|目前|一直|平时|平常|主要|也|都|还|最近|通常|经常|已经|开始|常常|就|正|很|非常|"
@@ -184,6 +186,13 @@ ZH_ACTIVITIES = frozenset(
 
 # after 打算 / 准备 / 计划 a bare month is the plan's (打算四月去京都; version 13)
 _ZPLAN_TIME = rf"(?:{_ZTIME}|{_ZNUM}月份?(?:{_ZNUM}[号日])?)"
+# what is planned or decided runs to its clause's end, across Latin words and the spaces
+# around them (version 30, a new user's trial: 计划把主库从 PostgreSQL 13 升级到 15 wrote the
+# plan 把主库从, cut at the first space); a clause longer than the limit gives no object
+_ZPLAN_OBJ = (
+    rf"(?P<obj>(?!的){_ZCLAUSE}(?:{_ZCLAUSE}|[ \t\u3000]){{1,48}}"
+    r"(?=[ \t\u3000]*(?:$|[，,。；;！？!?])))"
+)
 _ZMEASURE = r"(?:一家|一个|一所|一间|一座)"  # 在一家游戏公司: no measure in the employer
 _ZSURGERY = (
     r"白内障|阑尾|胆囊|胆结石|肾结石|结石|甲状腺|髋关节|膝关节|心脏搭桥|搭桥|肿瘤|近视|"
@@ -430,7 +439,7 @@ CHINESE: tuple[Rule, ...] = (
     Rule(
         "zh_plan",
         _zh(
-            rf"{_ZWHO}(?:{_ZTIME})?{_ZADV}(?:打算|准备|计划)(?:{_ZPLAN_TIME})?(?P<obj>{_ZCLAUSE}{{2,20}})"
+            rf"{_ZWHO}(?:{_ZTIME})?{_ZADV}(?:打算|准备|计划)(?:{_ZPLAN_TIME}(?:之前|以前)?)?{_ZPLAN_OBJ}"
         ),
         "plans",
         0.8,
@@ -439,7 +448,7 @@ CHINESE: tuple[Rule, ...] = (
     Rule(
         "zh_will",
         _zh(
-            rf"{_ZWHO}{_ZADV}(?P<when>{_ZTIME})(?P<subj_after>我们|我)?{_ZADV}(?:要|会|将要|将)?(?:{_ZTIME})?(?P<obj>{_ZCLAUSE}{{2,20}})"
+            rf"{_ZWHO}{_ZADV}(?P<when>{_ZTIME})(?P<subj_after>我们|我)?{_ZADV}(?:要|会|将要|将)?(?:{_ZTIME})?{_ZPLAN_OBJ}"
         ),
         "plans",
         0.75,
@@ -447,7 +456,7 @@ CHINESE: tuple[Rule, ...] = (
     ),
     Rule(
         "zh_decided",
-        _zh(rf"(?:{_ZWHO}|会上|开会){_ZADV}决定(?P<obj>{_ZCLAUSE}{{2,30}})"),
+        _zh(rf"(?:{_ZWHO}|会上|开会){_ZADV}决定{_ZPLAN_OBJ}"),
         "decided",
         0.85,
     ),
