@@ -8,6 +8,7 @@ repeat of the request answer the first answer and write nothing (:mod:`ingest.id
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from neo4j import Driver
@@ -23,6 +24,8 @@ from ingest.embeddings.texts import embed_items
 from ingest.idempotency import Answer
 
 ORIGIN = "assertions"
+# the start of a write that sends no valid_from (nor evidence with an occurred_at)
+ARRIVED = "the time the request arrived"
 
 
 def write_assertions(
@@ -75,8 +78,9 @@ def _gated(
     embedder: Embedder | None,
     retention: Retention,
 ) -> list[writer.Prepared]:
-    """The items through the gate and their sources, embedded and prepared for the writer
-    (before any transaction opens); anything refused is quarantined and refuses the request
+    """The items through the gate and their sources, prepared for the writer (the valid time
+    each is written with checked: :func:`ingest.gate.backwards`) and embedded, before any
+    transaction opens; anything refused is quarantined and refuses the request
     (GateRejected)."""
     ontology = predicate_map(driver, database=database)
     accepted, rejected = gate.check_batch(raw_items, ontology=ontology, principal=principal)
@@ -85,6 +89,10 @@ def _gated(
         accepted, rejected, requirements = gate.check_sources(
             driver, database=database, items=accepted, principal=principal
         )
+    prepared: list[writer.Prepared] = []
+    if not rejected:
+        prepared = writer.prepare(accepted, ontology=ontology, source_access=requirements)
+        rejected = gate.backwards(prepared, raw_items=raw_items, default=ARRIVED)
     if rejected:
         raise gate.refuse(
             driver,
@@ -94,9 +102,11 @@ def _gated(
             principal=principal,
             retention=retention,
         )
-    return writer.prepare(
-        accepted,
-        ontology=ontology,
-        source_access=requirements,
-        embeddings=embed_items(embedder, accepted),
-    )
+    return embedded(prepared, embedder)
+
+
+def embedded(prepared: list[writer.Prepared], embedder: Embedder | None) -> list[writer.Prepared]:
+    """The prepared writes with their vectors: embedded once the gate has accepted them all
+    (the events path too)."""
+    vectors = embed_items(embedder, [p.item for p in prepared])
+    return [replace(p, embedding=v) for p, v in zip(prepared, vectors, strict=True)]

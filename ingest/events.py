@@ -31,8 +31,8 @@ from graph_schema.lifecycle.types import task_key
 from graph_schema.quarantine.types import Retention
 from graph_schema.schema.ontology import predicate_map
 from ingest import gate, idempotency, writer
+from ingest.assertions import embedded
 from ingest.embeddings.model import Embedder
-from ingest.embeddings.texts import embed_items
 from ingest.idempotency import Answer
 from ingest.lifecycle.tasks import TaskWrite, enter_tasks, gather
 from ingest.writer import Prepared
@@ -40,6 +40,8 @@ from ingest.writer import Prepared
 ORIGIN = "events"
 UNKNOWN_CAUSE = "unknown_cause"
 CAUSE_AFTER_EFFECT = "cause_after_effect"
+# the start of an assertion of the event that sends no valid_from (nor evidence with a time)
+OCCURRED = "the event's occurred_at"
 
 
 class _CausesRefused(TractatusError):
@@ -194,7 +196,8 @@ def _gated_assertions(
     retention: Retention,
     embedder: Embedder | None,
 ) -> list[Prepared]:
-    """The event's assertions through the gate and their sources, embedded as the writer
+    """The event's assertions through the gate and their sources, prepared (the valid time
+    each is written with checked: :func:`ingest.gate.backwards`) and embedded as the writer
     takes them; anything refused quarantines the whole event (GateRejected)."""
     ontology = predicate_map(driver, database=database) if event.assertions else {}
     items = [_in_task(item, event.task_id) for item in event.assertions]
@@ -204,6 +207,15 @@ def _gated_assertions(
         accepted, rejected, requirements = gate.check_sources(
             driver, database=database, items=accepted, principal=principal
         )
+    prepared: list[Prepared] = []
+    if not rejected:
+        prepared = writer.prepare(
+            accepted,
+            ontology=ontology,
+            default_valid_from=parse_rfc3339(event.occurred_at),
+            source_access=requirements,
+        )
+        rejected = gate.backwards(prepared, raw_items=items, default=OCCURRED)
     if rejected:
         raise gate.refuse(
             driver,
@@ -213,13 +225,7 @@ def _gated_assertions(
             principal=principal,
             retention=retention,
         )
-    return writer.prepare(
-        accepted,
-        ontology=ontology,
-        embeddings=embed_items(embedder, accepted),
-        default_valid_from=parse_rfc3339(event.occurred_at),
-        source_access=requirements,
-    )
+    return embedded(prepared, embedder)
 
 
 def record_event(

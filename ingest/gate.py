@@ -11,9 +11,8 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypeVar
@@ -21,7 +20,7 @@ from typing import Any, TypeVar
 from neo4j import Driver
 from pydantic import BaseModel, ValidationError
 
-from graph_schema.core import problems
+from graph_schema.core import numbers, problems
 from graph_schema.core.errors import GateRejected
 from graph_schema.core.timeutil import new_id, parse_rfc3339, to_rfc3339, utcnow
 from graph_schema.core.types import Principal
@@ -34,6 +33,7 @@ from graph_schema.quarantine.retention import prune
 from graph_schema.quarantine.types import Retention
 from graph_schema.schema.types import Predicate, ValueType
 from ingest.metrics import GATE_ACCEPTED, GATE_QUARANTINED
+from ingest.writer import Prepared
 
 MAX_BATCH = 1_000
 # how far ahead of the server's clock an observation's or an event's occurred_at may be (clock
@@ -100,8 +100,11 @@ def _value_matches(predicate: Predicate, item: AssertionWrite) -> bool:
             return False
         if isinstance(value, int | float):
             return True
-        return NUMBER_TEXT.fullmatch(value) is not None and math.isfinite(
-            float(value.replace(",", ""))
+        # its number must be a double, as a JSON number must (graph_schema.core.numbers):
+        # "1e999" was refused and "1e-400" stored, read by every reader as 0
+        return (
+            NUMBER_TEXT.fullmatch(value) is not None
+            and numbers.out_of_range(value.replace(",", "")) is None
         )
     if predicate.value_type is ValueType.boolean:
         return isinstance(value, bool) or value in ("true", "false")
@@ -212,6 +215,30 @@ def check_batch(
         else:
             accepted.append(result)
     return accepted, rejected
+
+
+def backwards(
+    prepared: Sequence[Prepared], *, raw_items: Sequence[Any], default: str
+) -> list[Rejection]:
+    """The items whose valid time, as they would be written (``prepared``: with the start they
+    give or default to), ends before it starts: a ``valid_to`` sent without ``valid_from``, at
+    or before the start it defaults to (the evidence's ``occurred_at``, else ``default``: "the
+    time the request arrived", "the event's occurred_at"). Refused as a ``valid_to`` at or
+    before a ``valid_from`` sent is (a new user's trial: ``[now, 2021)`` closed the slot's
+    current version at now and wrote a remnant of it from 2021, two current versions of a
+    one-valued fact)."""
+    rejected = []
+    for index, p in enumerate(prepared):
+        item, start = p.item, p.valid_from
+        if p.valid_to is None or p.valid_to > start:
+            continue
+        message = "body: valid_to must be after valid_from"
+        if item.valid_from is None:
+            timed = any(span.occurred_at for span in item.spans)
+            origin = "the evidence's occurred_at" if timed else default
+            message += f" (valid_from not sent: it defaults to {origin}, {to_rfc3339(start)})"
+        rejected.append(Rejection(index, "invalid", message, raw_items[index]))
+    return rejected
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from neo4j.exceptions import ConnectionPoolError, ServiceUnavailable, SessionExpired, TransientError
@@ -23,6 +23,7 @@ log = logging.getLogger("tractatus.errors")
 
 STATUS: dict[type[errors.TractatusError], int] = {
     errors.GateRejected: 422,
+    errors.SecretDetected: 422,
     errors.PreconditionFailed: 409,
     errors.OntologyConflict: 409,
     errors.TaskEnded: 409,
@@ -32,6 +33,7 @@ STATUS: dict[type[errors.TractatusError], int] = {
     errors.AuthenticationFailed: 401,
     errors.PermissionDenied: 403,
     errors.StoreUnavailable: 503,
+    errors.StoreBusy: 503,
     errors.ModelUnavailable: 503,
 }
 
@@ -87,6 +89,12 @@ CODES: dict[str, tuple[int, str]] = {
         "refused by the gate and quarantined: `details.rejections` gives each refused item's"
         " index and reason, `details.quarantine_ids` where it was kept; nothing else written",
     ),
+    "secret_detected": (
+        422,
+        "the body holds what looks like a secret (a private key, a provider's API key, a token,"
+        ' a password, a card number, an IBAN: docs/security.md "Secrets"): `details.secrets`'
+        " names each field and kind, never the value; nothing written or quarantined",
+    ),
     "rate_limited": (
         429,
         "the caller sent more requests than its rate limit allows (`TRACTATUS_RATE_LIMIT`);"
@@ -96,6 +104,12 @@ CODES: dict[str, tuple[int, str]] = {
         503,
         "the graph store cannot be reached or cannot answer now (within the server's bounds);"
         " `Retry-After` says in how many seconds to try again",
+    ),
+    "store_busy": (
+        503,
+        "the graph store is up, but the request's transaction kept conflicting with others (a"
+        " deadlock, a lock wait that timed out) until the server's retries ran out; nothing was"
+        " written; `Retry-After` says in how many seconds to send it again",
     ),
     "embedding_unavailable": (
         503,
@@ -117,7 +131,7 @@ RETRY_AFTER_HEADER: dict[str, Any] = {
     "schema": {"type": "integer", "minimum": 1},
 }
 # what every /v1 route can answer; what a route with parameters or a body adds
-V1 = ("unauthenticated", "rate_limited", "store_unavailable")
+V1 = ("unauthenticated", "rate_limited", "store_unavailable", "store_busy")
 PARAMS = ("invalid_request",)
 BODY = ("invalid_json", "body_too_large", "unsupported_media_type", "invalid_request")
 # what a route that embeds text (writes that are searched, recall's query) adds
@@ -223,8 +237,20 @@ class BodyTooLarge(Exception):
         self.limit = limit
 
 
+class BodyProblem(HTTPException):
+    """A body refused while it is parsed, before any route reads it (a number no double can
+    hold): ``invalid_request`` in the request parser's shape, naming where the problem is.
+    An HTTPException, so that FastAPI's body reading lets it through as it is."""
+
+    def __init__(self, where: str, message: str, kind: str) -> None:
+        super().__init__(422, f"{where}: {message}")
+        self.where, self.message, self.kind = where, message, kind
+
+
 def _http(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if isinstance(exc, BodyProblem):
+        return invalid_request(exc.where, exc.message, exc.kind)
     if isinstance(exc.__cause__, BodyTooLarge):
         # the route read the body and FastAPI made the limit's refusal "There was an error
         # parsing the body" (400 bad_request: a new user's trial sent a chunked body)
@@ -237,10 +263,28 @@ def _http(_: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, str(exc.detail), headers=headers)
 
 
+# the transient failures of a transaction that met others' locks (DeadlockDetected,
+# LockAcquisitionTimeout, ...): the store answered, so it is busy, not unavailable
+CONFLICT_PREFIX = "Neo.TransientError.Transaction."
+
+
+def _transient(request: Request, exc: Exception) -> JSONResponse:
+    """A transient failure still there when the driver's retries ran out: a transaction
+    conflict is ``store_busy`` (the store is up: a new user's trial read "the graph store is
+    unavailable" for a deadlock while ``/healthz`` said ``neo4j: up``), any other one
+    (the database unavailable, no leader) ``store_unavailable``."""
+    assert isinstance(exc, TransientError)
+    if not (exc.code or "").startswith(CONFLICT_PREFIX):
+        return _unavailable(request, exc)
+    # the caller reads StoreBusy.public; the log the store's own words (which lock, which node)
+    busy = errors.StoreBusy(f"a transaction conflict outlasted the retries: {exc}")
+    return _domain(request, busy)
+
+
 def _unavailable(request: Request, exc: Exception) -> JSONResponse:
     """The store could not answer within the driver's bounds (TRACTATUS_NEO4J_*_TIMEOUT,
     TRACTATUS_NEO4J_RETRY_TIME): no connection, none acquired in time, or a transient
-    failure still there when the retries ran out."""
+    failure other than a transaction conflict still there when the retries ran out."""
     log.error("neo4j unavailable: %s: %s", type(exc).__name__, exc)
     return error_response(
         503,
@@ -262,5 +306,5 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(ServiceUnavailable, _unavailable)
     app.add_exception_handler(SessionExpired, _unavailable)
     app.add_exception_handler(ConnectionPoolError, _unavailable)
-    app.add_exception_handler(TransientError, _unavailable)
+    app.add_exception_handler(TransientError, _transient)
     app.add_exception_handler(Exception, _unexpected)

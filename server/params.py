@@ -7,7 +7,9 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import Header, Query
+from pydantic import BeforeValidator
 
+from graph_schema.core import numbers
 from graph_schema.core.timeutil import parse_rfc3339, utcnow
 from graph_schema.core.types import MAX_NAME_CHARS, Timestamp
 
@@ -18,6 +20,24 @@ TimeParam = Annotated[
     Timestamp | None,
     Query(description="RFC 3339 with an offset, e.g. 2026-06-01T09:00:00+00:00; default: now"),
 ]
+
+
+def _a_double(value: Any) -> Any:
+    """A number sent as query text is read as a double, as a JSON number is: text no double
+    can hold is refused (``min_confidence=1e-400`` was read as 0, and so returned the facts of
+    confidence 0 it was sent to leave out); other text is left to the float check's words."""
+    if isinstance(value, str):
+        try:
+            why = numbers.out_of_range(value.strip())
+        except ValueError:
+            return value
+        if why is not None:
+            raise ValueError(why)
+    return value
+
+
+# a threshold in [0, 1] (a confidence, a success rate)
+Fraction = Annotated[float, Query(ge=0, le=1), BeforeValidator(_a_double)]
 
 
 def coordinates(as_of: str | None, known_at: str | None) -> tuple[datetime, datetime]:

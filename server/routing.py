@@ -5,7 +5,11 @@
   can hold) and nesting too deep to parse are ``invalid_json`` (400), like any other
   malformed body, instead of reaching the store or the answer's encoder. An integer longer
   than Python converts (4,300 digits) is valid JSON: ``invalid_request`` (422) naming the
-  limit. A body sent as another media type than JSON is ``unsupported_media_type`` (415).
+  limit. A number no double can hold, too large (``1e400``, or the same written out in
+  digits) or too small (``1e-400``: not 0, but read as 0), is ``invalid_request`` (422)
+  naming where it is (``graph_schema.core.numbers``), for every field alike: it was
+  refused or accepted depending on how it was spelt, and stored as ``0.0``. A body sent as
+  another media type than JSON is ``unsupported_media_type`` (415).
 * :func:`answer` serialises an already-validated answer once; the route's ``response_model``
   still documents it (FastAPI would validate a large answer, a 1,000-step replay, again).
 """
@@ -24,7 +28,8 @@ from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 
-from server.errors import BodyTooLarge
+from graph_schema.core import numbers, problems
+from server.errors import BodyProblem, BodyTooLarge
 
 # a JSON escape of a UTF-16 surrogate; only then can the parsed text hold an unpaired one
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -51,27 +56,84 @@ class IntegerTooLong(Exception):
         )
 
 
-def _parse_int(text: str) -> int:
-    digits = len(text.lstrip("-"))
-    if digits > sys.get_int_max_str_digits():
-        raise IntegerTooLong(digits)
-    return int(text)
+class OutOfRange:
+    """What the parser puts where a number no double can hold was (found afterwards by
+    :func:`_first_out_of_range`, which names where it is)."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+
+class NumberOutOfRange(Exception):
+    """A JSON number no double can hold, and where it is in the body."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(f"{where}: {why}")
+        self.where = where
+        self.why = why
+
+
+class _Numbers:
+    """The parser's number hooks: an integer too long for Python, a number out of range."""
+
+    def __init__(self) -> None:
+        self.out_of_range = False
+
+    def parse_int(self, text: str) -> int | OutOfRange:
+        digits = len(text.lstrip("-"))
+        if digits > sys.get_int_max_str_digits():
+            raise IntegerTooLong(digits)
+        value = int(text)
+        return self._checked(numbers.integer_out_of_range(text, value)) or value
+
+    def parse_float(self, text: str) -> float | OutOfRange:
+        return self._checked(numbers.out_of_range(text)) or float(text)
+
+    def _checked(self, why: str | None) -> OutOfRange | None:
+        if why is None:
+            return None
+        self.out_of_range = True
+        return OutOfRange(why)
+
+
+def _first_out_of_range(value: Any) -> NumberOutOfRange | None:
+    """The first out-of-range number of a parsed body, in the order it was written, with
+    where it is (``body.assertions[0].object``)."""
+    stack: list[tuple[tuple[int | str, ...], Any]] = [(("body",), value)]
+    while stack:
+        loc, item = stack.pop()
+        if isinstance(item, OutOfRange):
+            return NumberOutOfRange(problems.where(loc), item.why)
+        if isinstance(item, dict):
+            stack.extend(reversed([((*loc, key), child) for key, child in item.items()]))
+        elif isinstance(item, list):
+            stack.extend(reversed([((*loc, index), child) for index, child in enumerate(item)]))
+    return None
 
 
 def strict_json(body: bytes) -> Any:
-    """``json.loads`` that refuses what RFC 8259 JSON text cannot be (as JSONDecodeError)."""
+    """``json.loads`` that refuses what RFC 8259 JSON text cannot be (as JSONDecodeError),
+    and a number no double can hold (as :class:`NumberOutOfRange`)."""
     try:
         text = body.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise json.JSONDecodeError("the body is not UTF-8", "", error.start) from None
+    hooks = _Numbers()
     try:
-        value = json.loads(text, parse_constant=_refuse_constant, parse_int=_parse_int)
+        value = json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_int=hooks.parse_int,
+            parse_float=hooks.parse_float,
+        )
     except json.JSONDecodeError:
         raise
     except ValueError as error:  # NaN, Infinity
         raise json.JSONDecodeError(str(error), text, 0) from None
     except RecursionError:
         raise json.JSONDecodeError("the body is nested too deeply", text, 0) from None
+    if hooks.out_of_range and (refused := _first_out_of_range(value)) is not None:
+        raise refused
     if _SURROGATE_ESCAPE.search(body):
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
@@ -87,6 +149,8 @@ class StrictJSONRequest(Request):
                 self._json = strict_json(await self.body())
             except IntegerTooLong as refused:
                 raise HTTPException(422, refused.message()) from None
+            except NumberOutOfRange as refused:
+                raise BodyProblem(refused.where, refused.why, "number_out_of_range") from None
         return self._json
 
 

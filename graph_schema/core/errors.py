@@ -2,6 +2,7 @@
 
 TractatusError
 ├── GateRejected            input refused by the validation gate (quarantined)
+├── SecretDetected          a write holds what looks like a secret (nothing kept)
 ├── PreconditionFailed      ``expected_current`` did not match the slot
 ├── NotFound                a named resource does not exist (or is not visible)
 ├── TaskEnded               a write names a task of the writer that has ended
@@ -11,6 +12,7 @@ TractatusError
 ├── AuthenticationFailed    missing, malformed or unknown bearer key
 ├── PermissionDenied        the principal's role may not use this operation
 ├── StoreUnavailable        Neo4j cannot be reached
+├── StoreBusy               Neo4j answered, but a transaction conflict outlasted the retries
 └── ModelUnavailable        the embedding model cannot be used now
     ├── EmbeddingUnavailable    not installed, damaged, or its worker died
     │                           (``ingest.embeddings.model``)
@@ -50,6 +52,26 @@ class GateRejected(TractatusError):
         self.quarantine_ids = quarantine_ids
 
 
+class SecretDetected(TractatusError):
+    """A write holds what looks like a secret (``graph_schema.core.secrets``): refused before
+    anything is written or quarantined. ``details.secrets`` names each field and kind, never
+    the value (a new user's security review stored keys and card numbers through every write
+    route and read them back on every read route)."""
+
+    code = "secret_detected"
+
+    @classmethod
+    def of(cls, hits: list[tuple[str, str]], total: int) -> SecretDetected:
+        field, kind = hits[0]
+        more = f" (and {total - 1} more)" if total > 1 else ""
+        return cls(
+            f"the request holds what looks like a secret: {kind} in {field}{more}; nothing was"
+            " written. A memory keeps what it is given for good: remove the secret (or write a"
+            " reference to where it is kept) and send the request again",
+            details={"secrets": [{"field": f, "kind": k} for f, k in hits], "count": total},
+        )
+
+
 class PreconditionFailed(TractatusError):
     code = "precondition_failed"
 
@@ -84,6 +106,20 @@ class PermissionDenied(TractatusError):
 
 class StoreUnavailable(TractatusError):
     code = "store_unavailable"
+
+
+class StoreBusy(TractatusError):
+    """The store is up, but the transaction kept meeting others' locks (a deadlock, a lock
+    wait that timed out) until the driver's retries (``TRACTATUS_NEO4J_RETRY_TIME``) ran out:
+    nothing was written, and the same request may succeed when sent again. A new user's trial
+    was told "the graph store is unavailable" while ``/healthz`` said the store was up."""
+
+    code = "store_busy"
+    public = (
+        "the graph store is busy: the request's transaction kept conflicting with other"
+        " transactions (a deadlock or a lock wait) until the retries ran out; nothing was"
+        " written; send it again"
+    )
 
 
 class ModelUnavailable(TractatusError):

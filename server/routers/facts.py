@@ -11,7 +11,7 @@ from graph_schema.ledger import reads
 from graph_schema.ledger.types import FactsAnswer, HistoryAnswer
 from server.deps import AccessLogDep, DriverDep, PrincipalDep, SettingsDep
 from server.errors import PARAMS, V1, declared
-from server.params import PredicateName, Subject, TimeParam, coordinates
+from server.params import Fraction, PredicateName, Subject, TimeParam, coordinates
 from server.routing import JSONRoute
 
 router = APIRouter(prefix="/v1/facts", tags=["facts"], route_class=JSONRoute)
@@ -27,7 +27,7 @@ def get_facts(
     access_log: AccessLogDep,
     as_of: TimeParam = None,
     known_at: TimeParam = None,
-    min_confidence: Annotated[float, Query(ge=0, le=1)] = 0.0,
+    min_confidence: Fraction = 0.0,
     tier: Annotated[list[Tier] | None, Query()] = None,
 ) -> FactsAnswer:
     valid, known = coordinates(as_of, known_at)

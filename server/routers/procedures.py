@@ -13,7 +13,7 @@ from graph_schema.procedures import reads
 from graph_schema.procedures.types import ProcedureAnswer, ProceduresAnswer
 from server.deps import DriverDep, PrincipalDep, SettingsDep
 from server.errors import PARAMS, V1, declared
-from server.params import TimeParam, coordinates
+from server.params import Fraction, TimeParam, coordinates
 from server.routing import JSONRoute
 
 router = APIRouter(prefix="/v1/procedures", tags=["procedures"], route_class=JSONRoute)
@@ -38,7 +38,7 @@ def get_procedures(
     trigger: Annotated[Name | None, Query(description="the action its tasks start with")] = None,
     action: Annotated[Name | None, Query(description="an action among its steps")] = None,
     min_support: Annotated[int, Query(ge=1, le=1_000_000, description="tasks, at least")] = 1,
-    min_success_rate: Annotated[float, Query(ge=0, le=1)] = 0.0,
+    min_success_rate: Fraction = 0.0,
     known_at: TimeParam = None,
     limit: Annotated[int, Query(ge=1, le=reads.MAX_LIMIT)] = reads.DEFAULT_LIMIT,
 ) -> ProceduresAnswer:

@@ -63,8 +63,15 @@ def test_a_store_the_api_wrote_passes(
         ),
         (
             "alice",
+            # with a start of its own: a valid_to alone before the time of the request ends
+            # before it starts and is refused (docs/semantics.md); once, it was written
             assertion(
-                subject, "lives_in", "Porto", valid_to="2026-03-01T00:00:00Z", access=["finance"]
+                subject,
+                "lives_in",
+                "Porto",
+                valid_from="2026-01-01T00:00:00Z",
+                valid_to="2026-03-01T00:00:00Z",
+                access=["finance"],
             ),
         ),
     ]
