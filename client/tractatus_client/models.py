@@ -333,7 +333,8 @@ class RecallWhy(Model):
     coverage: float = 0.0
     # the person or time the query names, a graph neighbour, a question about the present or
     # about how things stood before a change, a kind asked for, a current fact asked for, a
-    # code or version asked about, a CJK question's first groups put in the CJK model's order
+    # code or version asked about, a CJK question's first groups put in the CJK model's order,
+    # a deed done put above the promise of it
     boosts: list[
         Literal[
             "speaker",
@@ -346,6 +347,7 @@ class RecallWhy(Model):
             "fact",
             "code",
             "cjk",
+            "done",
         ]
     ] = Field(default_factory=list)
 

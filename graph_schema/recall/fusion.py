@@ -54,6 +54,7 @@ FEATURES = (
     "fact",
     "unsaid",
     "cjk",
+    "done",
 )
 EXPAND = 30  # groups whose graph neighbours are looked up
 # Fitted on LoCoMo with bench/locomo/crossval.py (round grid values, with e5-small-v2);

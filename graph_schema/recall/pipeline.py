@@ -26,6 +26,7 @@ from graph_schema.recall import (
     cjk,
     clock,
     contacts,
+    deeds,
     facts_asked,
     fusion,
     given_names,
@@ -386,6 +387,8 @@ def _search(
     question = facts_asked.asked(query.text) if config.enabled("fact") else None
     if question is not None:  # step 8: the current fact asked for first
         fused = facts_asked.fact_first(fused[:depth], records, question) + fused[depth:]
+    if config.enabled("done") and deeds.asks_done(query.text):  # step 10: the deed first
+        fused = deeds.done_first(fused, query.text)
     unmentioned = _unmentioned(tx, p, query, lists, fused) if config.enabled("unmentioned") else []
     work = _Work(fused[:depth], records, unmentioned, mentioned, cjk=read)
     work.person = fusion.named_person(work.window, query.text, config)

@@ -66,8 +66,9 @@ class RecallRequest(Strict):
 
 
 Boost = Literal[
-    "speaker", "time", "graph", "present", "past", "mentioned", "kind", "fact", "code", "cjk"
-]
+    "speaker", "time", "graph", "present", "past", "mentioned", "kind", "fact", "code", "cjk",
+    "done",
+]  # fmt: skip
 
 
 class Why(BaseModel):
@@ -90,7 +91,9 @@ class Why(BaseModel):
             "a question naming a code or a version (INC-4452, v2.1) that put the groups "
             "naming it first, "
             "a CJK question whose first groups the CJK model put in its own order (their "
-            "similarity is then that model's cosine)."
+            "similarity is then that model's cosine), "
+            "a question whether something was done that put the later result telling of the "
+            "deed above the best result, which only promised it."
         ),
     )
 
