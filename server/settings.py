@@ -15,6 +15,7 @@ from neo4j import Driver, GraphDatabase
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from graph_schema.core.secrets import Policy as SecretsPolicy
 from graph_schema.core.types import SourceKind
 from graph_schema.lifecycle.rules import DEFAULT_BOUND, TRUSTED_SOURCES, Policy
 from graph_schema.procedures.mine import DEFAULT_MIN_SUPPORT
@@ -73,6 +74,9 @@ class Settings(BaseSettings):
     # how far an observation's or an event's occurred_at may lie ahead of the server's clock
     max_future: timedelta = DEFAULT_MAX_FUTURE
     retain_raw_text: bool = True
+    # a write holding a secret's shape: refused (422 secret_detected), or stored as sent
+    # ("allow": unsafe on a shared server; docs/security.md "Secrets")
+    secrets: SecretsPolicy = "refuse"
     english_model: str = Field(default_factory=default_english_model)
     llm_url: str | None = None
     llm_model: str = "qwen2.5:7b-instruct"

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Path, Response
 from fastapi.responses import JSONResponse
 
+from graph_schema.core.secrets import refuse_secrets
 from graph_schema.core.types import as_sent
 from graph_schema.ledger.types import (
     AssertionBatch,
@@ -47,6 +48,7 @@ AssertionBody = Annotated[Any, as_sent(AssertionWrite | AssertionBatch), Body()]
             "precondition_failed",
             "batch_too_large",
             "rejected",
+            "secret_detected",
             "task_ended",
         ),
     },
@@ -66,6 +68,7 @@ def post_assertions(
     if isinstance(parsed, JSONResponse):
         return parsed
     raw_items, is_batch = parsed
+    refuse_secrets(payload, settings.secrets)
     written = write_assertions(
         driver,
         database=settings.neo4j_database,

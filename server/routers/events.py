@@ -13,6 +13,7 @@ from fastapi import APIRouter, Body, Path, Query
 from fastapi.responses import Response
 
 from graph_schema.core.errors import NotFound
+from graph_schema.core.secrets import refuse_secrets
 from graph_schema.core.types import Status, as_sent
 from graph_schema.events import replay as events
 from graph_schema.events.types import (
@@ -65,6 +66,7 @@ NO_EVENT = "no visible event with this id"
             *EMBEDS,
             "precondition_failed",
             "rejected",
+            "secret_detected",
             "task_ended",
             "task_conflict",
         ),
@@ -82,6 +84,7 @@ def post_event(
     Idempotent per (caller, ``Idempotency-Key``)."""
     if not isinstance(payload, dict):
         return invalid_request(*NOT_AN_OBJECT)
+    refuse_secrets(payload, settings.secrets)
     written = event_writes.record_event(
         driver,
         database=settings.neo4j_database,

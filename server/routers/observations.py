@@ -8,7 +8,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Path, Query, Response
 from fastapi.responses import JSONResponse
 
-from graph_schema.core.errors import TractatusError
+from graph_schema.core.errors import SecretDetected, TractatusError
+from graph_schema.core.secrets import Policy as SecretsPolicy
+from graph_schema.core.secrets import refuse_secrets
 from graph_schema.core.types import ErrorObject, as_sent
 from graph_schema.observations.reads import get_observation
 from graph_schema.observations.types import (
@@ -53,6 +55,24 @@ def _batch_item(outcome: Outcome) -> ObservationAccepted | ObservationRefused:
     return ObservationAccepted(status=201, **dict(outcome))
 
 
+def _holding_secrets(raw_items: list[Any], policy: SecretsPolicy) -> dict[int, Outcome]:
+    """The items of a batch refused for a secret (``secret_detected``, named by their place
+    in the batch): refused one by one, like the gate's refusals, and never written."""
+    refused: dict[int, Outcome] = {}
+    for index, raw in enumerate(raw_items):
+        try:
+            refuse_secrets(raw, policy, where=f"body.observations[{index}]")
+        except SecretDetected as error:
+            refused[index] = error
+    return refused
+
+
+def _merged(written: list[Outcome], refused: dict[int, Outcome], count: int) -> list[Outcome]:
+    """The outcomes of the items written and of those refused, in the batch's order."""
+    rest = iter(written)
+    return [refused[i] if i in refused else next(rest) for i in range(count)]
+
+
 @router.post(
     "",
     status_code=201,
@@ -67,6 +87,7 @@ def _batch_item(outcome: Outcome) -> ObservationAccepted | ObservationRefused:
             "precondition_failed",
             "batch_too_large",
             "rejected",
+            "secret_detected",
             "task_ended",
         ),
     },
@@ -88,11 +109,14 @@ def post_observations(
     if isinstance(parsed, JSONResponse):
         return parsed
     raw_items, is_batch = parsed
+    if not is_batch:
+        refuse_secrets(raw_items[0], settings.secrets)
+    refused = _holding_secrets(raw_items, settings.secrets) if is_batch else {}
     keyed_by_header(raw_items, is_batch, idempotency_key)
-    outcomes = write_observations(
+    written = write_observations(
         driver,
         database=settings.neo4j_database,
-        raw_items=raw_items,
+        raw_items=[item for i, item in enumerate(raw_items) if i not in refused],
         principal=principal,
         distiller=distiller,
         embedder=embedder,
@@ -101,6 +125,7 @@ def post_observations(
         working_memory_bound=settings.working_memory_bound,
         max_future=settings.max_future,
     )
+    outcomes = _merged(written, refused, len(raw_items))
     if is_batch:
         return answer(ObservationsWritten(results=[_batch_item(o) for o in outcomes]))
     outcome = outcomes[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
+from graph_schema.core.secrets import refuse_secrets
 from graph_schema.schema.ontology import list_predicates, register_predicate
 from graph_schema.schema.types import OntologyAnswer, Predicate, PredicateRegistered
 from server.deps import AdminDep, DriverDep, PrincipalDep, SettingsDep
@@ -27,7 +28,7 @@ def get_ontology(driver: DriverDep, settings: SettingsDep, _: PrincipalDep) -> O
             "model": PredicateRegistered,
             "description": "an identical predicate was already registered (`created: false`)",
         },
-        **declared(*V1, *BODY, "forbidden", "ontology_conflict"),
+        **declared(*V1, *BODY, "forbidden", "ontology_conflict", "secret_detected"),
     },
 )
 def post_predicate(
@@ -39,6 +40,7 @@ def post_predicate(
 ) -> PredicateRegistered:
     """Register a predicate: 201 when created, 200 when an identical one exists, 409 when one
     of that name exists with another definition."""
+    refuse_secrets(predicate.model_dump(mode="json"), settings.secrets)
     created = register_predicate(driver, database=settings.neo4j_database, predicate=predicate)
     if not created:
         response.status_code = 200

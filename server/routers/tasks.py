@@ -13,6 +13,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Response
 
 from graph_schema.core.errors import NotFound
+from graph_schema.core.secrets import refuse_secrets
 from graph_schema.core.types import MAX_NAME_CHARS, Status
 from graph_schema.events import replay as events
 from graph_schema.events.types import TimelineAnswer
@@ -45,7 +46,7 @@ Owner = Annotated[
     response_model=TaskAnswer,
     responses={
         200: {"model": TaskAnswer, "description": "the caller's task exists, same goal and access"},
-        **declared(*V1, *BODY, "forbidden", "task_conflict", "task_ended"),
+        **declared(*V1, *BODY, "forbidden", "secret_detected", "task_conflict", "task_ended"),
     },
 )
 def post_task(
@@ -58,6 +59,7 @@ def post_task(
     """Start the caller's task with a goal and access (a write naming a new task id starts
     one too, with that write's access). 201 when created, 200 when it existed unchanged;
     409 ``task_conflict`` (another goal or access) or ``task_ended``."""
+    refuse_secrets(request.model_dump(mode="json"), settings.secrets)
     answer, created = start_task(
         driver,
         database=settings.neo4j_database,
