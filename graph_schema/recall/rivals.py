@@ -26,9 +26,14 @@ from collections.abc import Iterable
 
 from graph_schema.recall.query import STOP_WORDS
 
-# two or more capitalised words in a row (a word may hold digits, "&", "-", "." inside)
-_NAME = re.compile(r"[A-Z][\w&\u2019'.-]*(?:[ \t]+[A-Z][\w&\u2019'.-]*)+")
+# two or more capitalised words in a row (a word: Latin letters and digits, with "&", "-",
+# "." or an apostrophe inside; a CJK character ends it: "Oscar Hale的妈妈")
+_LETTERS = "A-Za-z0-9\u00c0-\u024f"
+_NAME = re.compile(rf"[A-Z][{_LETTERS}&\u2019'.-]*(?:[ \t]+[A-Z][{_LETTERS}&\u2019'.-]*)+")
 _POSSESSIVE = re.compile(r"(?:['\u2019]s?|\.)$")
+_OWNER = re.compile(r"['\u2019]s?$")  # "Marcus's DBS renewal": the name ends at its owner
+# a title before a surname: "Mr. Chen" is any Chen of the notes ("Chen Guoliang")
+_TITLES = frozenset(["mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "madam"])
 # words that start a sentence or a question without naming anything
 _OPENERS = frozenset((
     "what", "when", "where", "which", "who", "whom", "whose", "why", "how", "did", "does", "do",
@@ -36,7 +41,8 @@ _OPENERS = frozenset((
     "may", "might", "shall", "hi", "hello", "hey", "dear", "thanks", "thank", "please", "yes",
     "no", "ok", "okay", "so", "then", "also", "i", "we", "you", "they", "he", "she", "it", "my",
     "our", "your", "their", "this", "that", "these", "those", "opened", "closed", "issued",
-    "moved", "escalated", "cancelled", "told", "promised", "updated"
+    "moved", "escalated", "cancelled", "told", "promised", "updated", "before", "after",
+    "since", "until", "during", "unlike", "like", "about", "between", "besides"
 ))  # fmt: skip
 # the forms of a company or a group: shared by names of different things
 _FORMS = frozenset((
@@ -64,14 +70,26 @@ def _names(text: str, keep: frozenset[str] = frozenset()) -> list[tuple[str, ...
     Labs")."""
     found = []
     for match in _NAME.finditer(text):
-        words = list(_words(match.group()))
+        written = _to_owner(match.group().split())
+        words = [_POSSESSIVE.sub("", w).lower() for w in written]
         if _starts_sentence(text, match.start()) and words[0] not in keep:
             words.pop(0)
-        while words and (words[0] in _OPENERS or words[0] in STOP_WORDS):
+        while words and (words[0] in _OPENERS or words[0] in STOP_WORDS or words[0] in _TITLES):
             words.pop(0)
+        while words and written[-1].isupper():  # words end as written does
+            words.pop()  # an attribute's acronym after the name: "the Brightline CPM"
+            written = written[:-1]
         if len(words) >= 2:
             found.append(tuple(words))
     return found
+
+
+def _to_owner(written: list[str]) -> list[str]:
+    """The words of a name up to its owner's possessive: "Marcus's DBS" is Marcus's."""
+    for n, word in enumerate(written):
+        if _OWNER.search(word):
+            return written[: n + 1]
+    return written
 
 
 def asked_names(query: str) -> list[tuple[str, ...]]:
@@ -85,8 +103,10 @@ def _same_thing(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 
 def _rival(found: tuple[str, ...], asked: tuple[str, ...]) -> bool:
-    shared = set(found) & set(asked)
-    return bool(shared - _FORMS) and not _same_thing(found, asked)
+    """Another name sharing a word of three letters or more that is no company's form with
+    the one asked ("AP Calc" and "AP Chem" share only a short prefix)."""
+    shared = {w for w in set(found) & set(asked) if len(w) >= 3} - _FORMS
+    return bool(shared) and not _same_thing(found, asked)
 
 
 def names_another(texts: Iterable[str], asked: list[tuple[str, ...]]) -> bool:

@@ -61,3 +61,26 @@ def test_a_text_about_another_person_of_the_name(text: str, another: bool) -> No
 
 def test_a_question_naming_nothing_has_no_rival() -> None:
     assert not names_another(["Acme Ltd renews soon."], [])
+
+
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        # a title and a surname are any person of that surname ("Chen Guoliang"), and the
+        # name of an owner ends at the possessive: the benchmark of 96 trials had answerable
+        # questions refused for both (a first form of the rule)
+        ("what's the incident report number for Mr. Chen's fall", []),
+        ("When did Marcus's DBS renewal come through?", []),
+        ("What was the Brightline CPM under the original contract?", []),  # an attribute
+        ("Oscar Hale的妈妈叫什么名字？", [("oscar", "hale")]),
+        ("Did Dr. Maya Patel call back?", [("maya", "patel")]),
+    ],
+)
+def test_what_is_not_part_of_a_name(query: str, names: list[tuple[str, ...]]) -> None:
+    assert asked_names(query) == names
+
+
+def test_a_short_shared_prefix_makes_no_rival() -> None:
+    ap_chem = asked_names("How did his AP Chem score improve?")
+    assert ap_chem == [("ap", "chem")]
+    assert not names_another(["Ms. Alvarez, his AP Calc teacher, says he improved."], ap_chem)
