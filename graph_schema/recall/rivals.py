@@ -70,7 +70,7 @@ def _names(text: str, keep: frozenset[str] = frozenset()) -> list[tuple[str, ...
     Labs")."""
     found = []
     for match in _NAME.finditer(text):
-        written = _to_owner(match.group().split())
+        written = _to_end(match.group().split())
         words = [_POSSESSIVE.sub("", w).lower() for w in written]
         if _starts_sentence(text, match.start()) and words[0] not in keep:
             words.pop(0)
@@ -84,10 +84,13 @@ def _names(text: str, keep: frozenset[str] = frozenset()) -> list[tuple[str, ...
     return found
 
 
-def _to_owner(written: list[str]) -> list[str]:
-    """The words of a name up to its owner's possessive: "Marcus's DBS" is Marcus's."""
+def _to_end(written: list[str]) -> list[str]:
+    """The words of a name up to its owner's possessive ("Marcus's DBS" is Marcus's) or the
+    end of its sentence ("arriving Thursday. Sofia and Dev": a word ending with a full stop
+    that is no title)."""
     for n, word in enumerate(written):
-        if _OWNER.search(word):
+        ends = word.endswith(".") and word[:-1].lower() not in _TITLES
+        if _OWNER.search(word) or ends:
             return written[: n + 1]
     return written
 

@@ -84,3 +84,12 @@ def test_a_short_shared_prefix_makes_no_rival() -> None:
     ap_chem = asked_names("How did his AP Chem score improve?")
     assert ap_chem == [("ap", "chem")]
     assert not names_another(["Ms. Alvarez, his AP Calc teacher, says he improved."], ap_chem)
+
+
+def test_a_name_ends_with_its_sentence() -> None:
+    """ "arriving Thursday. Sofia and Dev have enrolled" read "Thursday Sofia" as a name, a
+    rival of "Sofia Marsh" (found in the 96 trials)."""
+    sofia = asked_names("which hardware key model did Sofia Marsh get")
+    text = "Two keys are arriving Thursday. Sofia and Dev have both promised to enrol."
+    assert not names_another([text], sofia)
+    assert names_another(["Sofia Brandt got the YubiKey 5 NFC."], sofia)
