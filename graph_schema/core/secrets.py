@@ -21,8 +21,9 @@ Only shapes that are rarely anything else are detected, each with its kind:
   or : <value>" where the value is one word of at least 6 characters holding a digit, a
   symbol or an inner capital ("password reset link", "token economy" and "the secret is
   out" are not it); an object's field named so (``{"db_password": "..."}``) counts too;
-* ``card_number``: 13 to 19 digits (spaces or dashes allowed) with a card network's prefix
-  and length that pass the Luhn check;
+* ``card_number``: 13 to 19 digits written as cards print them (in one run, in groups of
+  four, or Amex's 4-6-5; never inside an identifier, "bulk:4532015112-103") with a card
+  network's prefix and length that pass the Luhn check;
 * ``iban``: an IBAN of its country's length that passes the mod-97 check.
 
 The finder never returns a value, only where it is and its kind: what refuses a write
@@ -140,7 +141,14 @@ def _assignments(text: str) -> Iterator[Found]:
 
 # --- card numbers ------------------------------------------------------------------------------
 
-_DIGIT_RUN = re.compile(r"(?<![\w.,+-])\d{4}(?:[ -]?\d{2,6}){2,4}(?![\w-]|[.,]\d)")
+# a card number as cards print it: 13-19 digits in one run, in groups of four (the last one
+# to four), or Amex's 4-6-5; never digits inside an identifier ("bulk:4532015112-108", an
+# id with a counter, failed Luhn nine times in ten and passed the tenth)
+_DIGIT_RUN = re.compile(
+    r"(?<![\w.,+:/#@=-])"
+    r"(?:\d{13,19}|\d{4}(?:[ -]\d{4}){2,3}(?:[ -]\d{1,3})?|\d{4}[ -]\d{6}[ -]\d{5})"
+    r"(?![\w-]|[.,]\d)"
+)
 
 
 def luhn_ok(digits: str) -> bool:

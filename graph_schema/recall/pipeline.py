@@ -672,7 +672,12 @@ def _results(
 
 
 def _result(c: _Chosen, record: Any, query: RecallQuery, top: float) -> RecallResult:
+    """The result of a group: its assertion, whose evidence in the turn it was found by comes
+    first (a restated fact cites the turns of every conversation that said it: the one
+    found, the turn the result returns, is the one its first evidence quotes)."""
     out = assertion_out(record, known_at=query.known_at)
+    found = sorted(out.evidence, key=lambda e: e.observation_id != c.group.gid)
+    out = out.model_copy(update={"evidence": found})
     return RecallResult(
         assertion=out,
         score=round(_score(c.group, top), 6),

@@ -55,3 +55,17 @@ def test_nothing_moves_without_a_promise_a_later_deed_or_the_deed_asked() -> Non
     assert done_first(other, "Did we call Priya about INV-7781?") == other  # not the deed asked
     again = [turn("promise", PROMISE, 12), turn("again", "We will refund it again.", 20)]
     assert done_first(again, ASKED) == again  # a later promise is no deed
+
+
+def test_a_deed_told_as_not_done_yet_is_no_deed() -> None:
+    """The benchmark's trials: "did harbourline ever refund the coach money" moved "Harbourline's
+    £640 refund hasn't shown on the account yet" above the promise (and the bank's credit, the
+    answer, down to third): a first form read any later sentence holding "refund"."""
+    promise = turn("promise", "Harbourline cancelled; they'll refund the full £640.", 1)
+    pending = turn("pending", "Harbourline's £640 refund hasn't shown on the account yet.", 2)
+    ranked = [promise, pending]
+    assert done_first(ranked, "did harbourline ever refund the coach money") == ranked
+    assert (
+        done_first([promise, turn("done", "Harbourline refunded the £640.", 3)], ASKED)[0].gid
+        == "done"
+    )

@@ -65,6 +65,11 @@ NEAR_MISSES = [
     "order 4111-1111-1111-1112",
     "tracking 1234567812345670",  # passes Luhn, but no card network's prefix
     "timestamp 1733526000000 in ms",
+    # an identifier with a counter: a Luhn-valid Visa-like run inside an id (CI's sleep test
+    # wrote 3,000 subjects "bulk:<hex>-<n>"; those whose hex was digits were refused)
+    "subject bulk:4532015112-103",
+    "user:4532015112103",
+    "run 4532-0151-12103",
     "call +44 20 7946 0958 0123",
     "I clicked the password reset link",
     "a token economy for the classroom",
