@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from graph_schema.recall.fusion import Scored
 from graph_schema.recall.query import content_terms, split_sentences, stem
-from graph_schema.recall.rerank import PRESENT_DEPTH, mark_moved_up
+from graph_schema.recall.rerank import PRESENT_DEPTH, mark_moved_up, own_text
 
 BOOST = "done"
 
@@ -64,13 +64,13 @@ def done_first(ranked: list[Scored], query: str) -> list[Scored]:
     head = ranked[:PRESENT_DEPTH]
     if len(head) < 2 or head[0].occurred_at is None:
         return ranked
-    deeds = promised(_text(head[0])) & frozenset(content_terms(query))
+    deeds = promised(own_text(head[0])) & frozenset(content_terms(query))
     if not deeds:
         return ranked
     since = head[0].occurred_at
     for s in head[1:]:
         later = s.occurred_at is not None and s.occurred_at >= since
-        if later and not promised(_text(s)) and tells_done(_text(s), deeds):
+        if later and not promised(own_text(s)) and tells_done(own_text(s), deeds):
             order = [s, *(x for x in head if x is not s)]
             mark_moved_up(head, order, BOOST)
             return order + ranked[PRESENT_DEPTH:]
@@ -87,10 +87,6 @@ def tells_done(text: str, deeds: frozenset[str]) -> bool:
         if held and _PAST.search(sentence) and not _UNDONE.search(sentence):
             return True
     return False
-
-
-def _text(s: Scored) -> str:
-    return s.turn if s.turn is not None else "\n".join(s.texts)
 
 
 __all__: Sequence[str] = ("BOOST", "asks_done", "done_first", "promised", "tells_done")

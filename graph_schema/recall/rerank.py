@@ -476,10 +476,10 @@ def same_thing(
     names = {stem(k) for speaker in speakers for k in name_keys(speaker)}
     words = frozenset(
         w
-        for w in content_terms(_own_text(best))
+        for w in content_terms(own_text(best))
         if w not in terms and w not in names and w != "not" and _thing_word(w)
     )
-    return lambda s: words & frozenset(content_terms(_own_text(s)))
+    return lambda s: words & frozenset(content_terms(own_text(s)))
 
 
 def _thing_word(term: str) -> bool:
@@ -499,7 +499,7 @@ def kind_first(ranked: list[Scored], asked: Sequence[str]) -> list[Scored]:
     table = kinds.table()
 
     def naming_first(tied: list[Scored]) -> list[Scored]:
-        naming = [s for s in tied if all(table.names(kind, _own_text(s)) for kind in asked)]
+        naming = [s for s in tied if all(table.names(kind, own_text(s)) for kind in asked)]
         return naming + [s for s in tied if s not in naming]
 
     return _near_ties_first(ranked, naming_first, "kind")
@@ -535,7 +535,8 @@ def mark_moved_up(before: list[Scored], after: list[Scored], boost: str) -> None
             s.boosts.append(boost)
 
 
-def _own_text(s: Scored) -> str:
+def own_text(s: Scored) -> str:
+    """A group's own text: its turn, else its texts (steps 6, 7 and 10)."""
     return s.turn if s.turn is not None else "\n".join(s.texts)
 
 
