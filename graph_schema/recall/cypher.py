@@ -132,10 +132,20 @@ def instant(expr: str) -> str:
     return f"[t IN [{expr}] WHERE t IS NOT NULL | [t.epochSeconds - {floor}, t.nanosecond]][0]"
 
 
+# The observation a group stands for is one of the filtered conversation: a fact restated in
+# several conversations cites a turn of each, and a recall filtered to one must neither return
+# another's turn (nor its neighbours) nor read its status from it (a new user's trial: one
+# user's private turn answered another's question).
+_IN_CONVERSATION = "$filter.conversation_id IS NULL OR o.conversation_id = $filter.conversation_id"
+
+
 def _group_columns(var: str) -> str:
-    """``gid`` and ``speaker`` of assertion ``var``: its observation and that observation's
-    speaker when it was distilled from one, else the assertion itself and its subject."""
-    evidence = f"({var})-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation)"
+    """``gid`` and ``speaker`` of assertion ``var``: its observation (of the filtered
+    conversation, when a filter names one) and that observation's speaker when it was
+    distilled from one, else the assertion itself and its subject."""
+    evidence = (
+        f"({var})-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation) WHERE {_IN_CONVERSATION}"
+    )
     return (
         f"coalesce(head([{evidence} | o.id]), {var}.id) AS gid,\n"
         f"  coalesce(head([{evidence} | o.speaker]), {var}.subject) AS speaker"
@@ -152,7 +162,9 @@ RETURN
   a.text AS text, a.source_kind AS source_kind,
   """
     + instant(
-        "coalesce(head([(a)-[:EVIDENCED_BY]->(e:Evidence) WHERE e.occurred_at IS NOT NULL"
+        "coalesce(head([(a)-[:EVIDENCED_BY]->(e:Evidence)-[:FROM]->(o:Observation)"
+        f" WHERE e.occurred_at IS NOT NULL AND ({_IN_CONVERSATION}) | e.occurred_at]),"
+        " head([(a)-[:EVIDENCED_BY]->(e:Evidence) WHERE e.occurred_at IS NOT NULL"
         " | e.occurred_at]), a.valid_from)"
     )
     + """ AS occurred_at
@@ -454,9 +466,11 @@ RETURN source, similarity, x.text AS text, """
 # fact's ends, who said it): the whole answer (evidence, versions, record times) is read only
 # for the assertions returned (RESULT_ASSERTIONS), a few of the hundreds read here, whose
 # dozens of DateTime values each the driver converts slowly (docs/recall.md, latency).
+# ``conversation``: the group's conversation (null for an assertion written without one), read
+# by the contrast between people, which compares the people of the person's conversations only.
 _RESULT_TAIL = (
     """
-RETURN gid, """
+RETURN gid, conversation, """
     + _SIMILARITY
     + """ AS similarity, a.text AS text,
   a {.id, .subject, .predicate, .object, .polarity, .source_kind} AS assertion
@@ -470,7 +484,7 @@ MATCH (o:Observation {id: gid})<-[:FROM]-(:Evidence)<-[:EVIDENCED_BY]-(a:Asserti
 WHERE """
     + assertion_filter("a", conversation=False)
     + """
-WITH DISTINCT gid, a
+WITH DISTINCT gid, a, o.conversation_id AS conversation
 """
     + _RESULT_TAIL
 )
@@ -481,11 +495,15 @@ UNWIND $lists.ids AS gid
 MATCH (a:Assertion {id: gid})
 WHERE """
     + assertion_filter("a")
+    + """
+WITH gid, a, null AS conversation"""
     + _RESULT_TAIL
 )
 
 # The assertions an answer returns, whole (``$lists.ids``: their ids, read by the statements
-# above in the same transaction; the caller's filter again, so nothing else is read).
+# above in the same transaction; the caller's filter again, so nothing else is read), and
+# ``elsewhere``: the evidence from turns of another conversation than the one filtered, which
+# the answer leaves out.
 RESULT_ASSERTIONS = (
     """
 UNWIND $lists.ids AS id
@@ -494,6 +512,9 @@ WHERE """
     + assertion_filter("a", conversation=False)
     + """
 RETURN a.id AS id,
+  [(a)-[:EVIDENCED_BY]->(e:Evidence)-[:FROM]->(o:Observation) WHERE NOT ("""
+    + _IN_CONVERSATION
+    + """) | e.id] AS elsewhere,
 """
     + ledger_cypher.ASSERTION_PROJECTION
 )

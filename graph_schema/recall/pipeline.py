@@ -429,7 +429,25 @@ def _unsaid(
     probe = _probe_lists(tx, p, query, missing)
     about = [c.text for c in probe if c.speaker == person or spoken_of(c.text, person)]
     missing = unheld_in(missing, about)
-    return unsaid.unsaid(missing, unsaid.stated_by_others(work.window, work.records, person))
+    near = _of_their_conversations(work, person)
+    return unsaid.unsaid(missing, unsaid.stated_by_others(near, work.records, person))
+
+
+def _of_their_conversations(work: _Work, person: str) -> list[Scored]:
+    """The groups of the window from the conversations ``person``'s own groups there come
+    from: another chat's people say nothing of what this person said."""
+    places = {
+        conversation_of(work.records.get(s.gid, []))
+        for s in work.window
+        if s.speaker == person or _spoken_of(s, person)
+    }
+    return [s for s in work.window if conversation_of(work.records.get(s.gid, [])) in places]
+
+
+def conversation_of(records: Sequence[Any]) -> str | None:
+    """The conversation of a group, read from its records (None: an assertion written
+    without an observation, or a turn of no conversation)."""
+    return next((r.get("conversation") for r in records if r.get("conversation")), None)
 
 
 def _spoken_of(s: Scored, person: str | None) -> bool:
@@ -547,7 +565,10 @@ class _Status:
     person: str | None = None
     terms: list[str] = field(default_factory=list)  # the query's, without the person's name
     relevance: float = 0.0
-    others: float = 0.0
+    # the other people's best, by conversation: only those of the conversations the person's
+    # own groups come from count (:meth:`named`)
+    others: dict[str | None, float] = field(default_factory=dict)
+    places: set[str | None] = field(default_factory=set)  # those of the person's own groups
     stated: bool = False
     mentioned: Mentioned | None = None
     # the person named states things (some group of theirs is ``user_stated``): a tool's or a
@@ -603,11 +624,13 @@ class _Status:
             return
         about = self.person if self.spoken_of(s) else None
         rel = _person_relevance(s, records, self.terms, query.cjk, about=about)
+        place = conversation_of(records)
         if own:
             self.relevance = max(self.relevance, rel)
             self.stated = self.stated or stated
+            self.places.add(place)
         else:
-            self.others = max(self.others, rel)
+            self.others[place] = max(self.others.get(place, 0.0), rel)
 
     def spoken_of(self, s: Scored) -> bool:
         """Whether ``s`` counts for the person named only because another speaker speaks of
@@ -617,7 +640,10 @@ class _Status:
     def named(self) -> NamedPerson | None:
         if self.person is None:
             return None
-        others = round(self.others, 6) if self.stated and self.speaks else None
+        # another conversation's people say nothing of whether this person said it: a store
+        # of many chats would refuse a question the person's own chat answers
+        best = max((v for c, v in self.others.items() if c in self.places), default=0.0)
+        others = round(best, 6) if self.stated and self.speaks else None
         return NamedPerson(name=self.person, others_relevance=others)
 
 
@@ -674,9 +700,11 @@ def _results(
 def _result(c: _Chosen, record: Any, query: RecallQuery, top: float) -> RecallResult:
     """The result of a group: its assertion, whose evidence in the turn it was found by comes
     first (a restated fact cites the turns of every conversation that said it: the one
-    found, the turn the result returns, is the one its first evidence quotes)."""
+    found, the turn the result returns, is the one its first evidence quotes). A recall
+    filtered to one conversation shows none of another's turns."""
     out = assertion_out(record, known_at=query.known_at)
-    found = sorted(out.evidence, key=lambda e: e.observation_id != c.group.gid)
+    own = [e for e in out.evidence if e.id not in record["elsewhere"]]
+    found = sorted(own, key=lambda e: e.observation_id != c.group.gid)
     out = out.model_copy(update={"evidence": found})
     return RecallResult(
         assertion=out,

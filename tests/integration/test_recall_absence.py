@@ -162,6 +162,49 @@ def test_a_person_outmatched_by_what_another_states_is_not_found(
     assert nobody["person"] is None
 
 
+MANY_CHATS_MINE = [
+    ("Tomas", "How was your weekend, Ines?"),
+    ("Ines", "I ran a charity race on Sunday and it made me realize self-care is important."),
+    ("Tomas", "That is great. I spent mine repairing my old canoe."),
+]
+MANY_CHATS_OTHER = [
+    ("Lena", "After my charity race last weekend I realized that self-care is really important."),
+    ("Omar", "I repaired my old canoe on Saturday."),
+]
+
+
+def test_another_chats_people_do_not_move_the_status_of_a_question_about_a_person(
+    api: dict[str, Api],
+) -> None:
+    """A store of many chats, asked without a filter (a new user's trial): Lena, of another
+    chat, tells of her race in words closer to the question than Ines's own turn. Her turn
+    says nothing of whether Ines said it; Tomas's chat partner's does."""
+    legal = {n: ["legal"] for n in range(3)}
+    mine = write_chat(api["erin"], MANY_CHATS_MINE, access=legal)
+    write_chat(api["erin"], MANY_CHATS_OTHER, access=legal)
+
+    def unfiltered(question: str) -> dict[str, Any]:
+        response = api["erin"].post("/v1/recall", {"query": question, "k": 10})
+        assert response.status_code == 200, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    asked = "What did Ines realize after her charity race?"
+    right = unfiltered(asked)
+    assert right["status"] == "answered", (right["relevance"], right["person"])
+    assert top_speaker(right) == "Ines"
+    assert right["results"][0]["evidence"][0]["quote"] in MANY_CHATS_MINE[1][1]
+    assert right["person"]["others_relevance"] < right["relevance"]
+    # the person of the same chat still outmatches: Tomas never ran a race
+    never = "What did Tomas realize after his charity race?"
+    wrong = unfiltered(never)
+    assert wrong["status"] == "not_found", (wrong["relevance"], wrong["person"])
+    assert wrong["person"]["others_relevance"] > wrong["relevance"]
+    # the same answers as within the chat
+    assert ask(api["erin"], asked, mine)["status"] == "answered"
+    assert ask(api["erin"], never, mine)["status"] == "not_found"
+
+
 def test_what_a_reader_may_not_see_does_not_move_the_status_of_a_question_about_a_person(
     api: dict[str, Api],
 ) -> None:

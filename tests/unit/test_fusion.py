@@ -469,7 +469,7 @@ def test_the_status_reads_the_others_statements_the_same_way_as_the_persons() ->
     # the name is not counted (terms: feel, while, surf), nor Ana's question ("Do you surf?"):
     # Tom covers one term of three, Ana two
     assert status.relevance == pytest.approx(0.5 * 0.3 + 0.5 / 3)
-    assert status.others == pytest.approx(0.5 * 0.7 + 0.5 * 2 / 3)
+    assert status.others == {None: pytest.approx(0.5 * 0.7 + 0.5 * 2 / 3)}
     named = status.named()
     assert named is not None and named.name == "Tom"
     assert named.others_relevance == pytest.approx(round(0.35 + 1 / 3, 6))
@@ -481,11 +481,38 @@ def test_the_status_reads_the_others_statements_the_same_way_as_the_persons() ->
         "assertion": {"source_kind": "agent_inferred"},
     }
     status.add(note, [inferred], query, 0.9)
-    assert status.others == pytest.approx(0.5 * 0.7 + 0.5 * 2 / 3)
+    assert status.others == {None: pytest.approx(0.5 * 0.7 + 0.5 * 2 / 3)}
     tool = _Status.of("tool:ci", query)
     tool.add(fusion.Scored("g4", speaker="tool:ci"), [inferred], query, 0.9)
     named = tool.named()
     assert named is not None and named.others_relevance is None
+
+
+def test_only_the_people_of_the_persons_conversations_outmatch_them() -> None:
+    """A new user's trial of a store of many chats asked without a filter: another chat's
+    person telling of the same thing in closer words made a right answer ``not_found``."""
+    from graph_schema.recall.pipeline import RecallQuery, _Status, conversation_of
+
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    query = RecallQuery(text="How does Tom feel while surfing?", k=10, as_of=now, known_at=now)
+
+    def turn(conversation: str | None, text: str, cosine: float) -> list[dict[str, object]]:
+        return [{**_record("said", text, cosine), "conversation": conversation}]
+
+    tom = fusion.Scored("g1", speaker="Tom", texts=["Tom: Surfing makes me calm."])
+    ana = fusion.Scored("g2", speaker="Ana", texts=["Ana: Surfing, I feel free."])
+    assert conversation_of(turn("c2", "x", 0.1)) == "c2"
+    assert conversation_of([{"assertion": {}}]) is None
+    status = _Status.of("Tom", query)
+    status.add(tom, turn("c1", "Surfing makes me calm.", 0.3), query, 0.9)
+    status.add(ana, turn("c2", "Surfing, I feel free.", 0.9), query, 0.9)
+    named = status.named()
+    assert named is not None and named.others_relevance == 0.0
+    # the same statement in Tom's own chat outmatches him
+    status.add(ana, turn("c1", "Surfing, I feel free.", 0.9), query, 0.9)
+    named = status.named()
+    assert named is not None and named.others_relevance == pytest.approx(0.45 + 1 / 3, abs=1e-6)
+    assert status.places == {"c1"}
 
 
 def test_a_namespace_and_the_letters_of_a_code_are_no_name() -> None:
