@@ -659,10 +659,25 @@ WITH {assertion: x.id} AS problem
     + _SAMPLE
 )
 
+# A valid time that runs backwards or is empty (``valid_to`` at or before ``valid_from``): the
+# gate refuses it (docs/semantics.md "A valid_to alone ends after the start it defaults to"),
+# but a store written before could hold one ("until 2021" stored as [now, 2021)). Every
+# version, superseded or not: history shows them all.
+CHECK_BACKWARDS_INTERVAL = (
+    """
+MATCH (x:Assertion)
+WHERE x.valid_to <= x.valid_from
+WITH {assertion: x.id, slot: x.slot_key, valid_from: toString(x.valid_from),
+      valid_to: toString(x.valid_to), superseded_at: toString(x.superseded_at)} AS problem
+"""
+    + _SAMPLE
+)
+
 LEDGER_CHECKS: dict[str, str] = {
     "supersedes_without_stamp": CHECK_SUPERSEDES_WITHOUT_STAMP,
     "superseded_without_successor": CHECK_SUPERSEDED_WITHOUT_SUCCESSOR,
     "stamp_inconsistent": CHECK_STAMP_BEFORE_RECORD,
+    "backwards_interval": CHECK_BACKWARDS_INTERVAL,
     "evidence_source_missing": CHECK_EVIDENCE_SOURCE_MISSING,
     "access_wider_than_source": CHECK_ACCESS_WIDER_THAN_SOURCE,
     "version_without_entity": CHECK_VERSION_WITHOUT_ENTITY,
@@ -677,4 +692,31 @@ RETURN e.id AS evidence, o.id AS observation, e.quote AS quote,
        e.start AS start, e.end AS end, o.text AS text
 ORDER BY e.id
 LIMIT $page
+"""
+
+
+# Two spellings of one value in two slots (`two_spellings_current`, graph_schema/ledger/
+# check.py): the subjects a page at a time, in order, read from the index on (subject,
+# predicate) (the predicate's condition lets the planner use it, instead of scanning every
+# version for each page) ...
+SUBJECTS_PAGE = """
+MATCH (a:Assertion)
+WHERE a.subject > $after AND a.predicate IS NOT NULL
+RETURN DISTINCT a.subject AS subject
+ORDER BY subject
+LIMIT $page
+"""
+
+# ... and the alive versions of those subjects that a write of another spelling would join
+# (ingest.writer.same_spelling: a value, not an utterance, not in an utterance's slot), with
+# their scope and valid time; the spellings are compared in Python, as the writer compares them.
+SPELLING_VERSIONS = """
+UNWIND $subjects AS subject
+MATCH (a:Assertion {subject: subject})
+WHERE a.superseded_at IS NULL AND a.object IS NOT NULL AND a.predicate <> $utterance
+  AND NOT a.slot_key CONTAINS '@'
+RETURN a.subject AS subject, a.predicate AS predicate, a.id AS id, a.slot_key AS slot,
+       a.object AS object, a.polarity AS polarity, a.valid_from AS valid_from,
+       a.valid_to AS valid_to, coalesce(a.access, []) AS access,
+       coalesce(a.access_all, []) AS access_all
 """
