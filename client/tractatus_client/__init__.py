@@ -25,10 +25,12 @@ from tractatus_client.errors import (
     PreconditionFailed,
     RateLimited,
     Rejected,
+    SecretDetected,
     ServerError,
     TractatusError,
     Unauthenticated,
     Unavailable,
+    UnsupportedMediaType,
     ValidTimeConflict,
 )
 from tractatus_client.sync import Tractatus
@@ -52,10 +54,12 @@ __all__ = [
     "RateLimited",
     "Rejected",
     "RetryPolicy",
+    "SecretDetected",
     "ServerError",
     "Tractatus",
     "TractatusError",
     "Unauthenticated",
     "Unavailable",
+    "UnsupportedMediaType",
     "ValidTimeConflict",
 ]

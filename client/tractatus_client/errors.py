@@ -1,9 +1,32 @@
 """One exception per error code of the API; every one carries the request id.
 
 The server answers every error as ``{"error": {"code", "message", "details", "request_id"}}``.
-The client raises the subclass named by ``code`` (else by the HTTP status), with ``status``,
-``code``, ``message``, ``details`` and ``request_id`` (the ``X-Request-ID`` the server echoed,
-else the one the client sent).
+The client raises the subclass named by ``code`` (``BY_CODE``, else by the HTTP status:
+``BY_STATUS``), with ``status``, ``code``, ``message``, ``details`` and ``request_id`` (the
+``X-Request-ID`` the server echoed, else the one the client sent). A code's class derives from
+its status's class, so code that catches the status's class catches it too (``Rejected`` aside:
+it came first). The tree (docs/client.md lists the codes of each)::
+
+    TractatusError
+    ├── ConnectionFailed          no answer, after the retries
+    ├── BadRequest                400
+    ├── Unauthenticated           401
+    ├── Forbidden                 403
+    ├── NotFound                  404
+    ├── Conflict                  409
+    │   ├── PreconditionFailed    .current
+    │   ├── OntologyConflict
+    │   └── ValidTimeConflict
+    ├── PayloadTooLarge           413
+    ├── UnsupportedMediaType      415
+    ├── InvalidRequest            422 .problems
+    │   └── SecretDetected        422 .secrets, .count
+    ├── Rejected                  422 .rejections, .reasons, .quarantine_ids
+    ├── RateLimited               429
+    └── ServerError               5xx
+        └── Unavailable           503
+
+``InvalidArgument`` is a ``ValueError`` raised before anything is sent, not a ``TractatusError``.
 """
 
 from __future__ import annotations
@@ -96,6 +119,11 @@ class PayloadTooLarge(TractatusError):
     """413 ``body_too_large`` / ``batch_too_large``."""
 
 
+class UnsupportedMediaType(TractatusError):
+    """415 ``unsupported_media_type``: a body sent without a JSON ``Content-Type`` (the client
+    always sends one; a call given other headers may not)."""
+
+
 class InvalidRequest(TractatusError):
     """422 ``invalid_request``: the request does not fit the API (nothing was written)."""
 
@@ -103,6 +131,27 @@ class InvalidRequest(TractatusError):
     def problems(self) -> list[dict[str, Any]]:
         problems = self.details.get("problems")
         return problems if isinstance(problems, list) else []
+
+
+class SecretDetected(InvalidRequest):
+    """422 ``secret_detected``: the write holds what looks like a secret (a private key, an API
+    key or token, a password, a card number, an IBAN); nothing was written or quarantined.
+
+    ``secrets`` has one ``{"field", "kind"}`` per secret found (the field as a path,
+    ``body.evidence.quote``; never the value), ``count`` how many were found. Send the write
+    again without them. An ``InvalidRequest``, the class this 422 was raised as before it had
+    its own.
+    """
+
+    @property
+    def secrets(self) -> list[dict[str, Any]]:
+        secrets = self.details.get("secrets")
+        return [s for s in secrets if isinstance(s, dict)] if isinstance(secrets, list) else []
+
+    @property
+    def count(self) -> int:
+        count = self.details.get("count")
+        return count if isinstance(count, int) else len(self.secrets)
 
 
 class Rejected(TractatusError):
@@ -136,8 +185,9 @@ class ServerError(TractatusError):
 
 
 class Unavailable(ServerError):
-    """503: ``store_unavailable`` (Neo4j cannot be reached), ``embedding_unavailable`` or
-    ``embedding_space_mismatch`` (the server cannot embed); retried for idempotent calls."""
+    """503: ``store_unavailable`` (Neo4j cannot be reached), ``store_busy`` (its transactions
+    kept meeting locks), ``embedding_unavailable`` or ``embedding_space_mismatch`` (the server
+    cannot embed); retried for idempotent calls."""
 
 
 BY_CODE: dict[str, type[TractatusError]] = {
@@ -149,12 +199,20 @@ BY_CODE: dict[str, type[TractatusError]] = {
     "precondition_failed": PreconditionFailed,
     "ontology_conflict": OntologyConflict,
     "valid_time_conflict": ValidTimeConflict,
+    "task_ended": Conflict,
+    "task_conflict": Conflict,
+    "sleep_running": Conflict,
     "body_too_large": PayloadTooLarge,
     "batch_too_large": PayloadTooLarge,
+    "unsupported_media_type": UnsupportedMediaType,
     "invalid_request": InvalidRequest,
+    "secret_detected": SecretDetected,
     "rejected": Rejected,
     "rate_limited": RateLimited,
     "store_unavailable": Unavailable,
+    "store_busy": Unavailable,
+    "embedding_unavailable": Unavailable,
+    "embedding_space_mismatch": Unavailable,
 }
 
 BY_STATUS: dict[int, type[TractatusError]] = {
@@ -164,6 +222,7 @@ BY_STATUS: dict[int, type[TractatusError]] = {
     404: NotFound,
     409: Conflict,
     413: PayloadTooLarge,
+    415: UnsupportedMediaType,
     422: InvalidRequest,
     429: RateLimited,
     503: Unavailable,

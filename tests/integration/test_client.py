@@ -21,6 +21,7 @@ from tractatus_client import (
     OntologyConflict,
     PreconditionFailed,
     Rejected,
+    SecretDetected,
     Tractatus,
     Unauthenticated,
 )
@@ -325,6 +326,51 @@ def test_bad_input_and_bad_keys_are_typed_errors(base_url: str, alice: Tractatus
     with pytest.raises(ValueError, match="naive"):
         alice.facts("user:x", "tech_stack", as_of=datetime(2026, 1, 1))
     assert exact(alice.health()).neo4j == "up"
+
+
+# built from parts, so that no scanner reading this file takes them for real credentials
+STRIPE_KEY = "sk_" + "live_H1SECRETabc123"
+CARD = "4111 1111 1111 1111"
+
+
+def test_a_secret_is_refused_as_secret_detected_with_its_fields_by_both_clients(
+    base_url: str, subject: str
+) -> None:
+    """A review of the client: the server's 422 ``secret_detected`` came as a plain
+    ``InvalidRequest`` with no ``problems``, and the caller had to read ``code`` and ``details``
+    to learn which field held the secret. Now ``SecretDetected`` with ``secrets``; nothing was
+    written."""
+    with Tractatus(base_url, KEYS["alice"], timeout=COLD) as alice:
+        with pytest.raises(SecretDetected) as refused:
+            alice.assert_fact(
+                subject, "tech_stack", f"Stripe {STRIPE_KEY}", asserted_by=subject,
+                evidence=f"our key is {STRIPE_KEY}", **WRITE,
+            )  # fmt: skip
+        assert alice.facts(subject, "tech_stack").status == Status.not_found
+
+    async def observe() -> SecretDetected:
+        async with AsyncTractatus(base_url, KEYS["alice"], timeout=COLD) as client:
+            try:
+                await client.observe(f"pay with card {CARD}", speaker=subject)
+            except SecretDetected as error:
+                return error
+            raise AssertionError("the secret was not refused")
+
+    for error, secrets in (
+        (
+            refused.value,
+            [
+                {"field": "body.object", "kind": "stripe_key"},
+                {"field": "body.evidence.quote", "kind": "stripe_key"},
+            ],
+        ),
+        (asyncio.run(observe()), [{"field": "body.text", "kind": "card_number"}]),
+    ):
+        assert isinstance(error, InvalidRequest) and error.problems == []
+        assert (error.status, error.code) == (422, "secret_detected")
+        assert sorted(error.secrets, key=str) == sorted(secrets, key=str)
+        assert error.count == len(secrets) and error.request_id
+        assert STRIPE_KEY not in str(error.details) and CARD not in str(error.details)
 
 
 def test_the_async_client_has_the_same_answers(base_url: str, subject: str) -> None:

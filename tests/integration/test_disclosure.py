@@ -138,3 +138,43 @@ def test_a_number_that_only_contains_the_digits_is_no_exact_value(
         subject, 5, Q3, disclosures=[{"audience": ["finance"], "object": "between 1 and 50"}]
     )
     assert api["alice"].post("/v1/assertions", body).status_code == 201
+
+
+# What a disclosure's audience reads of the hidden version (docs/security.md "What a
+# disclosure's audience reads"): its description of the claim, none of its links.
+SHOWN = (
+    "subject", "predicate", "polarity", "valid_from", "valid_to", "recorded_at", "superseded_at",
+    "source_kind", "asserted_by", "confidence", "tier",
+)  # fmt: skip
+WITHHELD = {
+    "evidence": [], "supersedes": [], "superseded_by": [], "task_id": None, "remnant_of": None,
+    "restored_from": None, "restore_rule": None, "restore_reason": None,
+}  # fmt: skip
+
+
+def test_what_a_disclosures_audience_reads_of_the_hidden_version(
+    api: dict[str, Api], subject: str
+) -> None:
+    said = {"source_kind": "document", "asserted_by": "agent:cfo-bot", "confidence": 0.7}
+    first = _revenue(subject, 1_800_000, Q2, task_id=f"close-{subject}", **said)
+    first_id = api["alice"].post("/v1/assertions", first).json()["assertion"]["id"]
+    second = _revenue(subject, 2_140_000, Q3, expected_current=first_id, **said)
+    assert api["alice"].post("/v1/assertions", second).status_code == 201
+    exact = api["alice"].get("/v1/facts/history", subject=subject, predicate="revenue").json()
+    views = api["bob"].get("/v1/facts/history", subject=subject, predicate="revenue").json()
+    [current] = api["bob"].get("/v1/facts", subject=subject, predicate="revenue").json()["facts"]
+    assert current == {k: v for k, v in views["versions"][1].items() if k != "transitions"}
+    hidden_ids = {v["id"] for v in exact["versions"]}
+    assert [v["object"] for v in views["versions"]] == ["1.5M–2.0M", "2.0M–2.5M"]
+    assert [v["trend"] for v in views["versions"]] == [None, "rising"]
+    for version, view in zip(exact["versions"], views["versions"], strict=True):
+        assert set(view) == set(version)  # no field the exact view lacks
+        assert {k: view[k] for k in SHOWN} == {k: version[k] for k in SHOWN}
+        assert {k: view[k] for k in WITHHELD} == WITHHELD
+        assert (view["view"], view["access"], view["transitions"]) == ("disclosure", ["sales"], [])
+        assert view["id"] not in hidden_ids
+    assert exact["versions"][0]["task_id"] and exact["versions"][0]["supersedes"] == []
+    assert exact["versions"][1]["supersedes"] == [first_id]
+    # what is shown can be asked about: the hidden version's confidence filters the view
+    above = api["bob"].get("/v1/facts", subject=subject, predicate="revenue", min_confidence=0.8)
+    assert above.json()["status"] == "not_found"
