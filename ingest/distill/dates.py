@@ -99,6 +99,14 @@ class When:
         """Midnight at the start of the period, in the offset of ``at`` (the observation)."""
         return datetime(self.start.year, self.start.month, self.start.day, tzinfo=at.tzinfo)
 
+    def last_moment(self, at: datetime) -> datetime:
+        """The last second of the period in the offset of ``at`` (the observation), or ``at``
+        itself while the period goes on: the latest time a thing said to have ended in it
+        can have ended (version 31)."""
+        end = self.end()
+        last = datetime(end.year, end.month, end.day, tzinfo=at.tzinfo) - timedelta(seconds=1)
+        return min(last, at)
+
     def future(self, today: date) -> bool:
         """Whether the whole period lies after ``today``."""
         return self.start > today

@@ -40,6 +40,7 @@ from ingest.distill.english import (
     verbs,
     whole_clause,
 )
+from ingest.distill.english_endings import ended
 from ingest.distill.english_frames import framed, taken_back
 from ingest.distill.english_nouns import be, lowered, noun_facts, one_unnamed, unowned_condition
 from ingest.distill.english_practice import practice_said
@@ -245,7 +246,7 @@ def _clause_facts(verb: Token, speaker: str, asked: bool, cut: set[int]) -> list
         rules.append(be)
     found = [fact for rule in rules for fact in rule(c)]
     found.extend(_special(c))
-    return found
+    return ended(c, found, rules)  # "I stopped doing yoga", "I don't do X anymore" (version 31)
 
 
 def _settled_for(speaker: str, asked: bool) -> Callable[[Token], bool]:
@@ -402,7 +403,7 @@ def _attach(
         when = given.resolve(today, future=fact.plan or forward)
         dated = _dated(fact, when, today, verb, cut, since)
         if dated is not None:
-            result.append((dated, verb))
+            result.append((replace(dated, since=since), verb))
     return _not_yet(result)
 
 

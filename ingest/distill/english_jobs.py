@@ -51,6 +51,15 @@ def company_name(token: Token) -> bool:
     return token.pos_ == "PROPN" and any(w in lx.ORG_NAME_WORDS for w in words[1:])
 
 
+def trade_name(token: Token) -> bool:
+    """A proper name whose last word is a kind of business ("Crumb Bakery", "Luna Cafe"):
+    a workplace once an idiom of employment, or leaving, quitting or joining, is said of it
+    (version 31; "I'm at Luna Cafe" stays a visit)."""
+    words = _name_words(token)
+    named = [t for t in token.lefts if t.dep_ == "compound" and t.pos_ == "PROPN"]
+    return token.pos_ == "PROPN" and bool(named) and words[-1] in lx.TRADES
+
+
 def _employer(token: Token) -> str | None:
     value = phrase(token)
     if not value or value.lower() in lx.NOT_EMPLOYERS:
@@ -58,15 +67,17 @@ def _employer(token: Token) -> str | None:
     return value
 
 
-def organisation(token: Token | None, *, named: bool = False) -> str | None:
+def organisation(token: Token | None, *, named: bool = False, trade: bool = False) -> str | None:
     """The employer a phrase names for certain (see the module); with ``named`` (an idiom of
-    employment beside it), also any other proper name that is no place, event or school."""
+    employment beside it), also any other proper name that is no place, event or school;
+    with ``named`` or ``trade`` (a verb one leaves or joins a workplace by), a business's
+    name ("Crumb Bakery", version 31)."""
     if token is None:
         return None
     name = _called(token)
     if name is not None:
         return _employer(name)
-    if company_name(token):
+    if company_name(token) or ((named or trade) and trade_name(token)):
         return _employer(token)
     if named and token.pos_ == "PROPN" and not set(_name_words(token)) & _NOT_ORGS:
         return _employer(token)
@@ -106,7 +117,10 @@ def _holders(target: Token) -> list[Token]:
 
 
 def _past(verb: Token) -> bool:
-    return verb.tag_ in ("VBD", "VBN")
+    """A past form; "quit", spelt as its present, which the tagger often reads so ("I quit
+    Crumb Bakery": a habit of quitting is no reading, version 31)."""
+    plain = verb.lower_ == "quit" and verb.tag_ == "VBP" and not children(verb, "aux")
+    return verb.tag_ in ("VBD", "VBN") or plain
 
 
 def _tenure(verb: Token) -> bool:
@@ -118,10 +132,10 @@ def _tenure(verb: Token) -> bool:
     )
 
 
-def _held(c: Clause, target: Token, *, named: bool) -> list[Fact]:
+def _held(c: Clause, target: Token, *, named: bool, trade: bool = False) -> list[Fact]:
     """works_at the organisation (and works_as the role said with it), polarity as said."""
     role = _role(c.verb, *_holders(target))
-    employer = organisation(target, named=named or role is not None)
+    employer = organisation(target, named=named or role is not None, trade=trade)
     if employer is None:
         return []
     found = [c.fact("works_at", employer, confidence=0.85)]
@@ -153,7 +167,7 @@ def left_employer_rule(c: Clause) -> list[Fact]:
         return []
     found = []
     for obj in children(c.verb, "dobj"):
-        employer = organisation(obj)
+        employer = organisation(obj, trade=c.verb.lemma_ == "quit")  # "I quit Crumb Bakery"
         if employer:
             found.append(c.fact("works_at", employer, polarity=False, confidence=0.85))
         elif c.verb.lemma_ == "leave" and _left_dated(c.verb, obj):
@@ -174,8 +188,10 @@ def _left_dated(verb: Token, name: Token) -> bool:
     if name.pos_ != "PROPN" or not name.text[:1].isupper() or children(name, "det", "poss"):
         return False
     value = (phrase(name) or "").lower()
-    if not value or value in lx.PLACE_NAMES or set(_name_words(name)) & _NOT_ORGS:
+    if not value or value in lx.PLACE_NAMES:
         return False
+    if set(_name_words(name)) & _NOT_ORGS and not trade_name(name):
+        return False  # "I left Central Park last month"; "Crumb Bakery" is left (version 31)
     if name.lower_ in NOT_NAMES or relation(name.lower_) is not None:
         return False
     dated = [t for t in verb.children if t.dep_ in _DATING and t.i > name.i]
@@ -239,7 +255,9 @@ def joined_rule(c: Clause) -> list[Fact]:
     past only ("I'm joining Stripe" has not begun, "I'd love to join Google" is a wish)."""
     if not of_speaker(c) or c.negated or c.future or not _past(c.verb):
         return []
-    return [f for obj in children(c.verb, "dobj") for f in _held(c, obj, named=False)]
+    return [
+        f for obj in children(c.verb, "dobj") for f in _held(c, obj, named=False, trade=True)
+    ]  # "I joined Crumb Bakery in May 2025" (version 31); "I joined Parkrun" is none
 
 
 def started_at_rule(c: Clause) -> list[Fact]:

@@ -60,7 +60,7 @@ def dropped_rule(c: Clause) -> list[Fact]:
         return []
     if lemma == "quit" and target and target[0].lemma_ in _JOBS:
         return left_job_rule(c)
-    if lemma == "quit" and target and organisation(target[0]):
+    if lemma == "quit" and target and organisation(target[0], trade=True):
         return []  # "I quit Acme Corp": an employer left (version 16), not a tool given up
     return [c.fact("dropped", p) for t in target for p in _dropped(t)]
 

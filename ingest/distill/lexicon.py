@@ -127,6 +127,16 @@ ORG_NAME_WORDS: Final = _words(
     "international associates agency council ministry bancorp telecom communications "
     "entertainment publishing press enterprises dynamics semiconductors devices"
 )
+# version 31: a kind of business a proper name ends on that makes the name a workplace when
+# one leaves, quits or joins it, or is no longer at it ("Crumb Bakery", "Luna Cafe"; from a
+# new user's trial: "I left Crumb Bakery last month" wrote nothing, as "bakery" is a place
+# one visits). Never a bare "I'm at Luna Cafe" (a visit), nor a place one stays at or is
+# treated in (a hotel, a hospital), nor one joined as a member (a gym, a club)
+TRADES: Final = _words(
+    "bakery bakehouse patisserie cafe café coffeehouse bistro diner restaurant pizzeria deli "
+    "shop store boutique salon barbershop pharmacy bookshop bookstore brewery clinic studio "
+    "garage workshop"
+)
 # an idiom of employment beside "at X": a role or a time there counted in months or years
 # ("I've been at Stripe for two years")
 TENURES: Final = _words("year years month months decade decades")

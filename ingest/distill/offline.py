@@ -145,8 +145,12 @@ SAID_CONFIDENCE = 1.0
 # a day spelt out ("the first of May") a time and never an object, a plan less the time
 # inside it, a pet named in a phrase of its own ("A ginger one called Bacalhau"), a course
 # of a kind started an activity ("a cheese-making course"), a bare "my company" no
-# possession, stairs climbed no climbing
-DISTILLER_VERSION = "30"
+# possession, stairs climbed no climbing; 31: from a new user's trial of eight months, an
+# ending ("I stopped doing yoga", "I don't do pottery anymore", "I gave up pottery", "I quit
+# the running club", "I don't have a cat anymore") withdraws the state it names (it wrote the
+# activity as held, or nothing), a business's name ("Crumb Bakery") left, quit or joined
+# as a company's is, and a withdrawal dated by a period takes the period's last moment
+DISTILLER_VERSION = "31"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
@@ -253,6 +257,8 @@ def _draft(fact: Fact, sentence: Sentence, at: datetime | None) -> Draft:
     }
     if fact.when is not None and fact.plan:
         draft["object"] = f"{value} ({fact.when.label()})"
+    elif fact.when is not None and at is not None and fact.ended_by():
+        draft["valid_from"] = to_rfc3339(fact.when.last_moment(at))  # version 31
     elif fact.when is not None and at is not None:
         draft["valid_from"] = to_rfc3339(fact.when.valid_from(at))
     return draft

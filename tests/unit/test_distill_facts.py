@@ -455,7 +455,10 @@ def test_version_19_reads_a_new_users_trial_of_two_friends() -> None:
     assert facts("I came back from a trip to Lisbon.") == [(A, "visited", "Lisbon", True)]
     assert facts("I'll be back from Lisbon on Monday.") == []
     # "had to" is done, "have to" is not yet
-    assert facts("I had to quit the pottery class.") == [(A, "dropped", "pottery class", True)]
+    assert facts("I had to quit the pottery class.") == [
+        (A, "dropped", "pottery class", True),
+        (A, "activity", "pottery class", False),  # version 31: the activity ended too
+    ]
     assert facts("I have to quit the pottery class.") == []
     # an offer accepted names the employer; an offer got does not
     assert facts("I accepted an offer from Brightpath.") == [(A, "works_at", "Brightpath", True)]
@@ -677,7 +680,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("30", "30-said-only")
+    assert (default.version, off.version) == ("31", "31-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -1648,7 +1651,8 @@ def test_leaving_a_job_is_a_life_event_and_not_yet_retired_is_none() -> None:
         "腾讯",
         False,
     )
-    assert employer["valid_from"].startswith("2025-12-01")
+    # version 31: by the end of the month at the latest (the life event keeps its month)
+    assert employer["valid_from"].startswith("2025-12-31T23:59:59")
     assert zh_facts("我同事离职了。") == []
     assert zh_facts("我爸还没退休。") == [(A, "has_relative", f"{A}/father", True)]
 

@@ -85,10 +85,10 @@ def test_a_bare_name_that_may_be_a_person_is_no_visit(text: str) -> None:
 
 def test_an_employer_left_by_its_bare_name_is_withdrawn_dated() -> None:
     assert dated("I left Fretlog last month.") == {
-        (M, "works_at", "Fretlog", False): "2026-10-01T00:00:00+00:00"
+        (M, "works_at", "Fretlog", False): "2026-10-31T23:59:59+00:00"  # version 31: its end
     }
     assert dated("I left Fretlog two weeks ago.") == {
-        (M, "works_at", "Fretlog", False): "2026-11-02T00:00:00+00:00"
+        (M, "works_at", "Fretlog", False): "2026-11-08T23:59:59+00:00"
     }
 
 

@@ -756,7 +756,7 @@ def test_an_employer_left_or_quit_is_no_longer_held() -> None:
     """ "I left Helios Grid last month" wrote nothing and "I quit Acme Corp" `dropped Acme
     Corp`: a company left is no longer the employer, dated when the text says."""
     assert dated("I left Helios Grid last month.", NOV_20) == [
-        (A, "works_at", "Helios Grid", False, "2026-10-01")
+        (A, "works_at", "Helios Grid", False, "2026-10-31")  # version 31: the month's end
     ]
     assert dated("I quit Acme Corp.", NOV_20) == [(A, "works_at", "Acme Corp", False, "")]
     assert dated("I left my job at Helios Grid.", NOV_20) == [
