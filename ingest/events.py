@@ -14,12 +14,13 @@ the writer that has ended is refused (409 ``task_ended``) and nothing is written
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from neo4j import Driver, ManagedTransaction
 
-from graph_schema.core.errors import TractatusError
+from graph_schema.core.errors import GateRejected, TractatusError
 from graph_schema.core.records import as_datetime
 from graph_schema.core.timeutil import new_id, parse_rfc3339, utcnow
 from graph_schema.core.types import Principal
@@ -186,19 +187,45 @@ def _write(
     return written
 
 
+@dataclass(frozen=True)
+class _Call:
+    """What each step of one :func:`record_event` needs: the store, the writer, and how long
+    what it refuses is kept in quarantine."""
+
+    driver: Driver
+    database: str
+    principal: Principal
+    retention: Retention
+
+    def refuse(self, rejections: list[gate.Rejection]) -> GateRejected:
+        """The refusal of the whole event, its rejections quarantined
+        (:func:`ingest.gate.refuse` for this path's origin)."""
+        return gate.refuse(
+            self.driver,
+            database=self.database,
+            rejections=rejections,
+            origin=ORIGIN,
+            principal=self.principal,
+            retention=self.retention,
+        )
+
+
+def _checked(call: _Call, raw: Any, max_future: timedelta) -> EventWrite:
+    """The event through its own checks (:func:`check_event`); refused, it is quarantined and
+    raised as GateRejected."""
+    checked = check_event(raw, principal=call.principal, max_future=max_future)
+    if isinstance(checked, gate.Rejection):
+        raise call.refuse([checked])
+    return checked
+
+
 def _gated_assertions(
-    driver: Driver,
-    *,
-    database: str,
-    event: EventWrite,
-    raw: Any,
-    principal: Principal,
-    retention: Retention,
-    embedder: Embedder | None,
+    call: _Call, event: EventWrite, raw: Any, embedder: Embedder | None
 ) -> list[Prepared]:
     """The event's assertions through the gate and their sources, prepared (the valid time
     each is written with checked: :func:`ingest.gate.backwards`) and embedded as the writer
     takes them; anything refused quarantines the whole event (GateRejected)."""
+    driver, database, principal = call.driver, call.database, call.principal
     ontology = predicate_map(driver, database=database) if event.assertions else {}
     items = [_in_task(item, event.task_id) for item in event.assertions]
     accepted, rejected = gate.check_batch(items, ontology=ontology, principal=principal)
@@ -217,15 +244,30 @@ def _gated_assertions(
         )
         rejected = gate.backwards(prepared, raw_items=items, default=OCCURRED)
     if rejected:
-        raise gate.refuse(
-            driver,
-            database=database,
-            rejections=[_nested(r, raw) for r in rejected],
-            origin=ORIGIN,
-            principal=principal,
-            retention=retention,
-        )
+        raise call.refuse([_nested(r, raw) for r in rejected])
     return embedded(prepared, embedder)
+
+
+def _written(
+    call: _Call,
+    event: EventWrite,
+    raw: Any,
+    prepared: list[Prepared],
+    bound: int,
+    key: idempotency.Key | None,
+) -> EventWritten:
+    """The event written in one transaction (:func:`_write`); causes it refuses are
+    quarantined and raised as GateRejected, nothing written."""
+    try:
+        with call.driver.session(database=call.database) as session:
+            return session.execute_write(_write, event, raw, prepared, call.principal, bound, key)
+    except _CausesRefused as refused:
+        raise call.refuse(refused.rejections) from None
+
+
+def _replayed(stored: str) -> Answer[EventWritten]:
+    """The first answer of this key (stored, or a racing twin's), replayed: nothing written."""
+    return Answer(EventWritten.model_validate_json(stored), replayed=True)
 
 
 def record_event(
@@ -248,39 +290,13 @@ def record_event(
     key = idempotency.Key.of(principal, idempotency_key, ORIGIN, raw)
     stored = idempotency.stored_answer(driver, database=database, key=key)
     if stored is not None:
-        return Answer(EventWritten.model_validate_json(stored), replayed=True)
-    checked = check_event(raw, principal=principal, max_future=max_future)
-    if isinstance(checked, gate.Rejection):
-        raise gate.refuse(
-            driver,
-            database=database,
-            rejections=[checked],
-            origin=ORIGIN,
-            principal=principal,
-            retention=retention,
-        )
-    prepared = _gated_assertions(
-        driver,
-        database=database,
-        event=checked,
-        raw=raw,
-        principal=principal,
-        retention=retention,
-        embedder=embedder,
-    )
+        return _replayed(stored)
+    call = _Call(driver, database, principal, retention)
+    event = _checked(call, raw, max_future)
+    prepared = _gated_assertions(call, event, raw, embedder)
     try:
-        with driver.session(database=database) as session:
-            written = session.execute_write(_write, checked, raw, prepared, principal, bound, key)
+        written = _written(call, event, raw, prepared, bound, key)
     except idempotency.TwinWon as twin:
-        return Answer(EventWritten.model_validate_json(twin.response), replayed=True)
-    except _CausesRefused as refused:
-        raise gate.refuse(
-            driver,
-            database=database,
-            rejections=refused.rejections,
-            origin=ORIGIN,
-            principal=principal,
-            retention=retention,
-        ) from None
+        return _replayed(twin.response)
     gate.count_accepted(ORIGIN, 1 + len(written.assertions))
     return Answer(written)

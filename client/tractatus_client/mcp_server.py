@@ -74,6 +74,16 @@ Subject = Annotated[str, Field(description="what the fact is about, e.g. 'user:a
 Predicate = Annotated[str, Field(description="a predicate of the ontology, e.g. 'tech_stack'")]
 Time = Annotated[str | None, Field(description="RFC 3339 time with a timezone; omitted means now")]
 SourceKind = Literal["user_stated", "agent_inferred", "tool_returned", "document"]
+# the arguments of record_event that take more than a line
+Outcome = Literal["success", "failure", "partial", "pending", "cancelled", "unknown"]
+Causes = Annotated[list[str] | None, Field(description="ids of the events that led to this one")]
+Goal = Annotated[
+    str | None,
+    Field(
+        description="the task's goal: a first step starts the task with it; another goal than"
+        " the task's is refused (task_conflict); leave it out after that"
+    ),
+]
 
 
 class WrittenFact(BaseModel):
@@ -99,6 +109,9 @@ class WrittenFact(BaseModel):
         description="the groups that may read this fact; [] for every principal; omitted: the"
         " step's access",
     )
+
+
+Wrote = Annotated[list[WrittenFact] | None, Field(description="facts this step established")]
 
 
 def default_access(value: str | None) -> tuple[str, ...]:
@@ -219,7 +232,17 @@ def build_server(
     public) unless a call names its own."""
     server = StrictServer("tractatus", instructions=instructions(access), version=_http.VERSION)
     writer = Writer(actor, tuple(access))
-    for register in (_memory_tools, _fact_tools, _entity_tools, _event_tools):
+    # in this order: the tools are listed in the order they are registered
+    for register in (
+        _memory_tools,
+        _fact_tools,
+        _assert_tool,
+        _why_tool,
+        _entity_tools,
+        _step_tool,
+        _chain_tool,
+        _task_tools,
+    ):
         register(server, client, writer)
     return server
 
@@ -312,6 +335,9 @@ def _fact_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) 
         what. Nothing is ever overwritten."""
         return await _answer(client.history(subject, predicate, known_at=known_at))
 
+
+def _assert_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
+    """``assert_fact``: the one tool that writes a fact by itself."""
     asserted = writer.access_field("this version")
 
     @server.tool()
@@ -347,6 +373,10 @@ def _fact_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) 
             )
         )
 
+
+def _why_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
+    """``why``: a fact with the step that wrote it and that step's causes."""
+
     @server.tool()
     async def why(
         subject: Subject, predicate: Predicate, as_of: Time = None, known_at: Time = None
@@ -356,7 +386,29 @@ def _fact_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) 
         return await _answer(client.why(subject, predicate, as_of=as_of, known_at=known_at))
 
 
-def _event_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
+def _written(
+    wrote: list[WrittenFact] | None, writer: Writer, scope: list[str]
+) -> list[dict[str, Any]]:
+    """The facts a step wrote, as the assertion bodies sent with it: each asserted by this
+    server's actor, readable by the step's readers unless the fact names its own."""
+    return [
+        assertion_body(
+            f.subject,
+            f.predicate,
+            f.object,
+            source_kind=f.source_kind,
+            asserted_by=writer.actor,
+            confidence=f.confidence,
+            evidence=f.evidence,
+            expected_current=f.expected_current,
+            access=scope if f.access is None else f.access,
+        )
+        for f in wrote or []
+    ]
+
+
+def _step_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
+    """``record_event``: one step of a task, with the facts it wrote."""
     recorded = writer.access_field(
         "this step, its task when the step starts it, and each fact in `wrote` that names no"
         " access of its own"
@@ -366,23 +418,13 @@ def _event_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer)
     async def record_event(
         task_id: Annotated[str, Field(description="the task this step belongs to")],
         action: Annotated[str, Field(description="what you did, e.g. 'pay_order'")],
-        outcome: Literal["success", "failure", "partial", "pending", "cancelled", "unknown"],
-        caused_by: Annotated[
-            list[str] | None, Field(description="ids of the events that led to this one")
-        ] = None,
+        outcome: Outcome,
+        caused_by: Causes = None,
         root: Annotated[bool, Field(description="true for a first step with no cause")] = False,
         before: dict[str, Any] | None = None,
         after: dict[str, Any] | None = None,
-        goal: Annotated[
-            str | None,
-            Field(
-                description="the task's goal: a first step starts the task with it; another"
-                " goal than the task's is refused (task_conflict); leave it out after that"
-            ),
-        ] = None,
-        wrote: Annotated[
-            list[WrittenFact] | None, Field(description="facts this step established")
-        ] = None,
+        goal: Goal = None,
+        wrote: Wrote = None,
         access: list[str] | None = recorded,
     ) -> dict[str, Any]:
         """Record one step of your work: its state before and after, how it ended, and what
@@ -391,20 +433,6 @@ def _event_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer)
         one changed meanwhile, nothing is recorded and the call fails with
         `precondition_failed` and the current version. Answers the stored event with its id."""
         scope = writer.scope(access)
-        facts = [
-            assertion_body(
-                f.subject,
-                f.predicate,
-                f.object,
-                source_kind=f.source_kind,
-                asserted_by=writer.actor,
-                confidence=f.confidence,
-                evidence=f.evidence,
-                expected_current=f.expected_current,
-                access=scope if f.access is None else f.access,
-            )
-            for f in wrote or []
-        ]
         return await _answer(
             client.record_event(
                 task_id,
@@ -417,9 +445,13 @@ def _event_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer)
                 after=after,
                 goal=goal,
                 access=scope,
-                assertions=facts,
+                assertions=_written(wrote, writer, scope),
             )
         )
+
+
+def _chain_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
+    """``replay_chain``: an event's causes or effects, step by step."""
 
     @server.tool()
     async def replay_chain(
@@ -432,6 +464,10 @@ def _event_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer)
         oldest first. Each step with its before/after state and `depth` (hops from this
         event), and the edges between them."""
         return await _answer(client.chain(event_id, direction=direction, max_depth=max_depth))
+
+
+def _task_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
+    """``end_task`` and ``procedures``: a task's end, and how such tasks went before."""
 
     @server.tool()
     async def end_task(
