@@ -19,7 +19,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from graph_schema.recall.named import named_terms, sentences_about, thing_terms, unheld_in
+from graph_schema.recall.named import (
+    named_terms,
+    sentences_about,
+    terms_of_thing,
+    thing_terms,
+    unheld_in,
+)
 from graph_schema.recall.query import not_compared, split_sentences
 
 KIND = "amount"
@@ -53,20 +59,35 @@ _WHAT_COST = re.compile(
     rf"|^\s*what\s+(?:{_MONEY_NOUNS}|discount|refund)\b",
     re.I,
 )
-# an amount stated: a currency sign or word, or "free"; or a number standing alone ("1,400",
-# "30%", "2.5k": not one inside a name, "R6", "p99-3") or a word of scale, in a text that
-# speaks of money ("paid 300 for it", "the bill was cut by 30%")
+# the thing a sum was paid for or earned at, in the shapes :func:`thing_terms` does not read
+# ("How much did Sam pay for the house in Bedminster?", "How much does Lena earn at
+# Zalando?", "What is Sam's salary at Verdant?"): a new user's trial, where a sum the person
+# stated of something else (a salary, a rent) answered them; "in the end" is no word of it
+_PAID_FOR = re.compile(
+    r"^\s*(?:how\s+much\b[^?]*?\b(?:(?:pay|pays|paid)\s+for|(?:spend|spends|spent)\s+on"
+    r"|(?:earn|earns|earned|make|makes|made|paid)\s+at)"
+    r"|what\b[^?]*?\b(?:salary|income|wage|wages)\s+at)"
+    r"\s+(?P<thing>[^?]+?)(?:\s+(?:in\s+the\s+end|in\s+total|all\s+in)\b[^?]*)?\s*\?*\s*$",
+    re.I,
+)
+# an amount stated: a currency sign or word, or "for free" / "it was free"; or a number
+# standing alone ("1,400", "30%", "2.5k": not one inside a name, "R6", "p99-3", nor a day,
+# "the 28th", whose "2" a new user's trial read as a sum), a word of
+# scale or "free", in a text that speaks of money ("paid 300 for it", "the bill was cut by
+# 30%") or that answers a question of money ("What's the salary like?" - "85k"); "are you
+# free this weekend?" states none (a new user's trial)
 _CURRENCY = re.compile(
     r"[$\u20ac\u00a3\u00a5\u20b9\u5143\u5757]"  # $ € £ ¥ ₹ 元 块
     r"|\b(?:dollars?|bucks?|cents?|euros?|pounds?|quid|yen|yuan|renminbi|rupees?|francs?|"
     r"pesos?|usd|eur|gbp|rmb|cny|jpy|inr|aud|cad|nzd|hkd|sgd|chf|sek|nok|dkk|krw|mxn|brl|"
-    r"zar|free)\b",
+    r"zar)\b"
+    r"|\b(?:for|was|were|is|are|it's|it\u2019s|that's|that\u2019s)\s+free\b|\bfree\s+of\s+charge\b",
     re.I,
 )
 _NUMBER = re.compile(
-    r"(?<![\w.,-])\d[\d,.]*(?:k|m|bn|%)?(?![^\W\d_])"
+    r"(?<![\w.,-])\d[\d,.]*(?:k|m|bn|%)?(?!\w)"
     r"|\b(?:grand|hundreds?|thousands?|millions?|billions?|twenty|thirty|forty|fifty|sixty|"
-    r"seventy|eighty|ninety)\b",
+    r"seventy|eighty|ninety|free)\b",
     re.I,
 )
 _MONEY = re.compile(
@@ -124,12 +145,13 @@ def asked(query: str) -> bool:
     return any(p.search(query) for p in (_HOW_MUCH, _HOW_MUCH_IS, _HOW_MUCH_MAKE, _WHAT_COST))
 
 
-def states(text: str) -> bool:
+def states(text: str, question: str | None = None) -> bool:
     """Whether ``text`` states an amount: a currency sign or word, or a number in a text of
-    money (module docstring)."""
+    money, or in the reply to a ``question`` of money (module docstring)."""
     if _CURRENCY.search(text) is not None:
         return True
-    return _NUMBER.search(text) is not None and _MONEY.search(text) is not None
+    money = _MONEY.search(text) or (question and _MONEY.search(question))
+    return _NUMBER.search(text) is not None and bool(money)
 
 
 def named_sum(query: str) -> str | None:
@@ -165,7 +187,10 @@ def missing(query: str, groups: Iterable[Read]) -> bool:
     """Whether ``query`` asks for an amount that none of ``groups`` states. When it names
     the thing asked about by its words ("How much did the Canon R6 cost?"), only the groups
     that hold all of them, in their texts or in the question they answer ("How much was
-    the bike?" - "Only 300 euros"), are read; otherwise every group. Recall passes the
+    the bike?" - "Only 300 euros"), are read; so when it names what was paid for or
+    earned at (:func:`paid_for`: "How much did Sam pay for the house in Bedminster?"), but
+    every group when none holds those; otherwise every group. Each text of a group is read
+    as the reply to the question it answers (:func:`states`). Recall passes the
     groups that can answer: for a question about one person, theirs ("How much does Nadia
     earn?" is not answered by Omar's "Twenty-five euros").
 
@@ -184,9 +209,28 @@ def missing(query: str, groups: Iterable[Read]) -> bool:
     if not asked(query):
         return False
     terms = thing_terms(query)
-    if not terms:
-        return not any(states(t) for g in read for t in [*g.texts, g.question or ""])
-    return not any(_states_of(g, terms) for g in read if _holds(g, terms))
+    if terms:
+        return not any(_states_of(g, terms) for g in read if _holds(g, terms))
+    paid = paid_for(query)
+    held = [g for g in read if paid and _holds(g, paid)]
+    if held:  # else the thing goes by another name ("a used Subaru" paid for as "his car")
+        return not any(_states_of(g, paid) for g in held)
+    return not any(_states(g, [*g.texts, g.question or ""]) for g in read)
+
+
+def paid_for(query: str) -> list[str]:
+    """The words of the thing ``query`` asks what was paid for or earned at
+    (:data:`_PAID_FOR`): "the house in Bedminster" of "How much did Sam pay for the house in
+    Bedminster?"."""
+    found = _PAID_FOR.match(query)
+    return terms_of_thing(found["thing"]) if found is not None else []
+
+
+def _states(group: Read, texts: list[str]) -> bool:
+    """Whether one of ``texts`` of ``group`` states an amount, each read as the reply to the
+    question the group answers ("What's the salary like at Verdant?" - "Lower than Monzo,
+    85k"): a group reads the same whether the passage joining the two was found or not."""
+    return any(states(t, group.question) for t in texts)
 
 
 def _named_missing(query: str, forms: str, groups: list[Read]) -> bool:
@@ -210,5 +254,5 @@ def _states_of(group: Read, terms: list[str]) -> bool:
     the sentences that name it and the one after each (``sentences_about``: "Tasha is $30 a
     walk. Pepper passed her Good Citizen test!" states no price of the test)."""
     if group.question and not unheld_in(terms, [group.question]):
-        return any(states(t) for t in [*group.texts, group.question])
-    return any(states(t) for t in sentences_about(terms, list(group.texts)))
+        return _states(group, [*group.texts, group.question])
+    return _states(group, sentences_about(terms, list(group.texts)))

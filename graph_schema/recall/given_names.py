@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from graph_schema.recall.kinds import WORD, table
 from graph_schema.recall.query import has_cjk
 
 KIND = "name"
@@ -44,6 +45,27 @@ _ASKS = (
 # a question that speaks of one of them ("What is Nina's daughter allergic to?")
 OF_OTHERS = re.compile(rf"(?i:\b(?:{_WHOM})(?:s|ren)?\b)")
 _NAME = r"(?!I['\u2019])[A-Z][\w'\u2019-]+"
+_ANY_WHOM = re.compile(rf"(?:{_WHOM})(?:s|ren)?", re.I)
+# "call(ed) / name(d) (him / her...) / name is" before a name: it names the whom spoken of
+# last before it ("allergic to dogs, so I adopted a cat instead, her name is Mochi": the cat)
+_CALLED = re.compile(
+    rf"(?i:\b(?:call(?:ed|s)?|named?|name\s+is|names\s+are)(?:\s+(?:him|her|it|them))?)\s+{_NAME}"
+)
+# "Biscuit is a beagle, he is small", "Emma is my older sister": a name, the subject of "is
+# a <whom or a kind of whom>"; the whom's noun phrase ends at a word of these or a stop
+_IS_A = re.compile(
+    rf"\b(?P<name>{_NAME})\s+(?:is|was)\s+(?:a|an|my|our|his|her|their)\s+"
+    r"(?P<phrase>[^\W\d_]+(?:[\s-]+[^\W\d_]+){0,4})"
+)
+_NOT_NAMES = frozenset(
+    ("It", "This", "That", "He", "She", "They", "There", "Here", "What", "Which", "Who",
+     "Mine", "Ours", "Yours", "Hers", "His", "Theirs", "One", "Today", "Tomorrow")
+)  # fmt: skip
+_PHRASE_ENDS = frozenset(
+    ("and", "but", "or", "so", "who", "that", "which", "with", "from", "in", "on", "at",
+     "of", "for", "to", "he", "she", "it", "they", "we", "i", "like", "named", "called",
+     "is", "was", "too", "now", "since")
+)  # fmt: skip
 
 
 def asked(query: str) -> str | None:
@@ -55,17 +77,59 @@ def asked(query: str) -> str | None:
     return None
 
 
+def _whom_words(whom: str) -> str:
+    """The words that speak of ``whom``: itself, or any animal for a pet."""
+    return rf"(?:{_ANIMALS}|pet)s?" if whom == "pet" else rf"{re.escape(whom)}s?"
+
+
+def _is_whom(whom: str, words: list[str]) -> bool:
+    """Whether the last of ``words`` (lower case) speaks of ``whom``: the whom itself, or a
+    thing of its kind ending there ("beagle" and "golden retriever" of a dog, "cat" of a
+    pet), by the kinds' table (:mod:`graph_schema.recall.kinds`)."""
+    if re.fullmatch(_whom_words(whom), words[-1]) is not None:
+        return True
+    kinds = table()
+    kind = "animal" if whom == "pet" else kinds.asked.get(whom)
+    tail = range(max(0, len(words) - 3), len(words))
+    return kind is not None and any(kinds.member(kind, " ".join(words[i:])) for i in tail)
+
+
+def _last_spoken_of(whom: str, before: str) -> bool:
+    """Whether the whom spoken of last in ``before`` is ``whom``, or none is: "so I adopted a
+    cat instead, her name is Mochi" names no dog."""
+    words = WORD.findall(before.lower())
+    for i in range(len(words) - 1, -1, -1):
+        if _is_whom(whom, words[max(0, i - 2) : i + 1]):
+            return True
+        if _ANY_WHOM.fullmatch(words[i]) is not None:
+            return False
+    return True
+
+
+def _is_a(whom: str, found: re.Match[str]) -> bool:
+    """Whether an "X is a ..." of :data:`_IS_A` calls a name (not "It", "That") a ``whom``
+    or a thing of its kind, the last word of its noun phrase ("a small beagle"; not "a
+    dog person")."""
+    words = found["phrase"].lower().replace("-", " ").split()
+    end = next((i for i, w in enumerate(words) if w in _PHRASE_ENDS), len(words))
+    return found["name"] not in _NOT_NAMES and 0 < end <= 4 and _is_whom(whom, words[:end])
+
+
 def _gives(whom: str, text: str) -> bool:
     """Whether ``text`` names one ``whom``: "my daughter Lily", "cats, Luna and Oliver",
-    "Emma, my sister", "is called Rex", "I named her Mango", ``…/sister:Emma``."""
-    w = rf"(?:{_ANIMALS}|pet)s?" if whom == "pet" else rf"{re.escape(whom)}s?"
+    "Emma, my sister", "is called Rex", "I named her Mango" (the whom spoken of last before
+    it), "Biscuit is a beagle", ``…/sister:Emma``."""
+    w = _whom_words(whom)
     patterns = (
         rf"(?i:\b{w})\b,?\s+(?:(?i:is|was)\s+)?(?:(?i:called|named)\s+)?{_NAME}",
         rf"\b{_NAME},?\s+(?i:my|our|his|her|their)\s+{_ADJ}(?i:{w})\b",
-        rf"(?i:\b(?:call(?:ed|s)?|named?|name\s+is|names\s+are)(?:\s+(?:him|her|it|them))?)\s+{_NAME}",
         rf"/(?i:{w}):\S",
     )
-    return any(re.search(p, text) is not None for p in patterns)
+    if any(re.search(p, text) is not None for p in patterns):
+        return True
+    if any(_last_spoken_of(whom, text[: m.start()]) for m in _CALLED.finditer(text)):
+        return True
+    return any(_is_a(whom, m) for m in _IS_A.finditer(text))
 
 
 def missing(query: str, texts: Iterable[str]) -> list[str]:

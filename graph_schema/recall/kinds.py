@@ -75,19 +75,23 @@ class Kinds:
                 return word[: -len(suffix)] + base
         return word
 
+    def member(self, kind: str, phrase: str) -> bool:
+        """Whether ``phrase`` (lower case, one to three words) is itself a thing of ``kind``,
+        its last word read in the singular too: "beagle", "golden retrievers"; not "dog
+        person", which only holds one."""
+        *head, last = phrase.split()
+        members = self.members.get(kind, frozenset())
+        return phrase in members or " ".join([*head, self.singular(last)]) in members
+
     def names(self, kind: str, text: str) -> bool:
         """Whether ``text`` names a thing of ``kind`` (one to three words, the last one
         read in the singular too)."""
-        members = self.members[kind]
         words = WORD.findall(_folded(text.lower()))
         for n in range(1, LONGEST + 1):
             for i in range(len(words) - n + 1):
-                *head, last = words[i : i + n]
-                if n == 1 and len(last) == 1:
+                if n == 1 and len(words[i]) == 1:
                     continue  # "a" is no vitamin A (WordNet's food holds the letters)
-                if " ".join([*head, last]) in members:
-                    return True
-                if " ".join([*head, self.singular(last)]) in members:
+                if self.member(kind, " ".join(words[i : i + n])):
                     return True
         return False
 

@@ -228,7 +228,14 @@ def thing_terms(text: str) -> list[str]:
     found = _THING_ASKED.match(text) or _COST_ASKED.match(text) or _PRICE_ASKED.match(text)
     if found is None or (text.lower().lstrip().startswith("why") and not _WHY_FAIL.match(text)):
         return []
-    words = [w.strip("'\u2019") for w in re.findall(r"[^\W\d_][\w'\u2019-]*", found["thing"])]
+    return terms_of_thing(found["thing"])
+
+
+def terms_of_thing(thing: str) -> list[str]:
+    """The words that name ``thing``, the phrase a question asks about (:func:`thing_terms`):
+    up to where a qualifier or a clause of its own starts, without the words that name no
+    thing of their own."""
+    words = [w.strip("'\u2019") for w in re.findall(r"[^\W\d_][\w'\u2019-]*", thing)]
     end = next(
         (
             i
@@ -245,7 +252,7 @@ def thing_terms(text: str) -> list[str]:
     # "the walk-in repair before VAT", "the rent after the rise": a qualifier of the sum or
     # of the time, not a word of the thing
     words = words[:end]
-    if re.search(r"\d", found["thing"]):
+    if re.search(r"\d", thing):
         # "the status of ticket LAN-231", "why did build 2300 fail": the kind of a numbered
         # thing is no word of its name; the identifier is (a new user's trial: no note says
         # "ticket", and the question was not_found)

@@ -44,6 +44,13 @@ def test_the_questions_that_ask_for_a_sum_of_money(query: str, asks: bool) -> No
         ("Only 300 euros, second hand.", True),
         ("They quoted two grand for the whole thing.", True),
         ("The first lesson was free.", True),
+        ("I got the desk for free from a neighbour.", True),
+        # a new user's trial: "the 28th" read as "2", beside "bought", answered "How much did
+        # Sam pay for the house?" and "What is Sam's salary?"
+        ("The van comes on the 28th of November. We bought a house in Bedminster.", False),
+        ("We bought it on the 3rd for 420k.", True),
+        # a new user's trial: "are you free" answered "How much does Lena earn at Zalando?"
+        ("Marco, are you free this weekend? I need help packing boxes.", False),
         ("The bill was cut by 30% since May.", True),
         ("I paid 300 for it at the market.", True),
         ("Replication lag from pg13 to pg16: 0.3 seconds.", False),  # numbers, no money
@@ -81,9 +88,9 @@ def test_a_reply_to_a_question_naming_the_thing_answers_it() -> None:
 
 
 def test_without_the_things_words_every_text_is_read() -> None:
-    query = "How much does Marcus pay for the studio?"  # no thing read from this shape
+    query = "How much does Marcus pay for the studio?"  # the studio, held by STUDIO only
     assert amounts.missing(query, [CANON, STUDIO]) is False
-    assert amounts.missing(query, [CANON]) is True
+    assert amounts.missing(query, [CANON]) is True  # none holds it: every text is read
     assert amounts.missing("What camera did Marcus buy?", [CANON]) is False  # asks no sum
 
 
@@ -172,3 +179,61 @@ def test_a_sum_compared_with_another_is_read_apart() -> None:
     asked = "How much less per month is Northpeak costing us than Brightwake did?"
     assert amounts.missing(asked, read) is False
     assert amounts.missing(asked, read[:1]) is True
+
+
+SALARY_ASKED = "Jordan: Noted. What's the salary like at Verdant?"
+SALARY = "Lower than Monzo, 85k, but I get equity and a four-day week."
+
+
+def test_a_number_answering_a_question_of_money_is_an_amount() -> None:
+    """A new user's trial: "What is Sam's salary at Verdant?" was `not_found` (missing
+    `amount`) when Jordan's question ranked above Sam's reply, and answered when the reply
+    ranked first: the reply's group held the passage joining the two only in one ranking.
+    The reply is read as the answer to the question before it, in either."""
+    assert amounts.states(SALARY) is False  # no word of money in the reply itself
+    assert amounts.states(SALARY, SALARY_ASKED) is True
+    assert amounts.states("Two, since March.", "How many cats do you have?") is False
+    asked = "What is Sam's salary at Verdant?"
+    assert amounts.missing(asked, [Read([SALARY], SALARY_ASKED)]) is False
+    passage = f"{SALARY_ASKED}\nSam: {SALARY}"
+    assert amounts.missing(asked, [Read([SALARY, passage], SALARY_ASKED)]) is False
+
+
+@pytest.mark.parametrize(
+    ("query", "thing"),
+    [
+        ("How much did Sam pay for the house in Bedminster?", ["house", "Bedminster"]),
+        ("How much does Lena earn at Zalando?", ["Zalando"]),
+        ("What is Sam's salary at Verdant?", ["Verdant"]),
+        ("How much did we spend on groceries during the trip?", ["groceries"]),
+        ("how much did we pay for the spring catalogue in the end", ["spring", "catalogue"]),
+        ("How much is left to pay on the final invoice?", []),  # a balance, not a purchase
+        ("How much did the Canon R6 cost?", []),  # the thing that cost: `thing_terms`
+    ],
+)  # fmt: skip
+def test_the_thing_a_sum_was_paid_for_or_earned_at(query: str, thing: list[str]) -> None:
+    assert amounts.paid_for(query) == thing
+
+
+HOUSE = Read(
+    ["The removal van comes on the 28th of November. We bought a terraced house in Bedminster."],
+    question="Jordan: You're leaving London? When is the move?",
+)
+RENT = Read(["I signed for a flat in Didsbury yesterday, the rent is 1,150 pounds a month."])
+
+
+def test_a_sum_of_something_else_does_not_answer_what_was_paid_for_a_thing() -> None:
+    """A new user's trial: "How much did Sam pay for the house in Bedminster?" was answered
+    by Sam's salary and rent (no price of the house is ever said), and "How much does Lena
+    earn at Zalando?" by a turn of hers with no sum at all. Only the groups that hold the
+    thing's words are read, when any does."""
+    house = "How much did Sam pay for the house in Bedminster?"
+    assert amounts.missing(house, [HOUSE, Read([SALARY], SALARY_ASKED), RENT]) is True
+    priced = Read(["We bought a terraced house in Bedminster for 420k."])
+    assert amounts.missing(house, [HOUSE, priced, RENT]) is False
+    job = Read(["I'm moving to Berlin for a new job at Zalando, the flat is ready on the 20th."])
+    free = Read(["Marco, are you free this weekend? I need help packing boxes."])
+    assert amounts.missing("How much does Lena earn at Zalando?", [free, job, RENT]) is True
+    # the thing goes by another name in every group ("a used Subaru", asked as "his car")
+    subaru = Read(["Dark green. 2019 model, 40k miles, paid $21,500."], "Priya: What color?")
+    assert amounts.missing("How much did Dev pay for his car?", [subaru]) is False

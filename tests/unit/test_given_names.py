@@ -46,6 +46,27 @@ def test_what_name_a_question_asks_for(query: str, whom: str | None) -> None:
         ),
         ("What is the name of Priya's cat?", ["I adopted a cat from the shelter."], True),
         ("What is Maya's dog called?", ["我们家的狗叫旺财"], False),  # a script not read
+        # a new user's trial: "<Name> is a <breed>" gave no name, the question not_found
+        ("What is the name of Kai's dog?", ["Biscuit is a beagle, he is small enough."], False),
+        ("What is the name of Kai's dog?", ["Rex is a retired greyhound from a rescue."], False),
+        ("What is the name of Kai's dog?", ["Biscuit is our dog."], False),
+        ("What's Maya's sister's name?", ["Emma is my older sister."], False),
+        ("What is the name of Kai's dog?", ["Luna is a cat."], True),  # of another kind
+        ("What is the name of Kai's dog?", ["Kai is a dog person."], True),  # holds one
+        ("What is the name of Kai's dog?", ["It is a beagle."], True),  # no name
+        ("What are the names of Melanie's pets?", ["Luna is a Siamese cat."], False),
+        # a new user's trial: the name given is the cat's, the dog only refused
+        (
+            "What is the name of Tom's dog?",
+            [
+                "No, I found out I'm allergic to dogs, so I adopted a cat instead, "
+                "her name is Mochi."
+            ],
+            True,
+        ),
+        ("What's Maya's sister's name?", ["My sister has a dog named Rex."], True),
+        ("What is the name of Kai's dog?", ["We got a greyhound called Pixel."], False),
+        ("What is the name of Tom's cat?", ["I adopted a cat instead, her name is Mochi."], False),
         ("Where does Maya's daughter go to school?", ["My daughter is six."], False),
     ],
 )

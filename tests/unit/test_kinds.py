@@ -83,6 +83,20 @@ def test_whether_a_text_names_a_thing_of_a_kind(kind: str, text: str, names: boo
     assert kinds.table().names(kind, text) is names
 
 
+@pytest.mark.parametrize(
+    ("kind", "phrase", "member"),
+    [
+        ("dog", "beagle", True),
+        ("dog", "golden retrievers", True),  # the last word in the singular
+        ("dog", "dog person", False),  # holds a dog, is none: the name rule reads the phrase
+        ("feline", "cat", True),
+        ("dog", "cat", False),
+    ],
+)  # fmt: skip
+def test_whether_a_phrase_is_itself_a_thing_of_a_kind(kind: str, phrase: str, member: bool) -> None:
+    assert kinds.table().member(kind, phrase) is member
+
+
 def test_missing_lists_each_kind_no_text_names() -> None:
     texts = ["I finally got the job at the aquarium.", "We adopted a rescue cat yesterday!"]
     assert kinds.missing("What is Priya's favourite colour?", texts) == ["color"]
