@@ -12,7 +12,8 @@ It is a client of one Tractatus server, as one principal: ``TRACTATUS_URL`` and
 Who may read what it writes is said when it starts: ``--access team-a,team-b`` (or
 ``TRACTATUS_MCP_ACCESS``) for groups of its key, ``--access public`` for every principal; it
 refuses to start without one. A write tool's ``access`` argument replaces that default for
-one call. An argument a tool does not declare is refused, not dropped.
+one call. An argument a tool does not declare is refused, not dropped; it and every other
+argument the tool's schema refuses are a tool error ``invalid_argument: ...`` naming each.
 
 A failed call (a 409 precondition, a refused write, an unknown event) reaches the agent as a
 tool error carrying the server's code and message; the MCP server itself keeps running.
@@ -33,16 +34,21 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, InputRequiredResult
 from mcp.types import Tool as MCPTool
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tractatus_client import _http
 from tractatus_client._calls import assertion_body
 from tractatus_client.aio import AsyncTractatus
-from tractatus_client.errors import InvalidArgument, PreconditionFailed, TractatusError
+from tractatus_client.errors import (
+    InvalidArgument,
+    PreconditionFailed,
+    SecretDetected,
+    TractatusError,
+)
 
 TOKEN_VARIABLE = "TRACTATUS_MCP_TOKEN"
 ACTOR_VARIABLE = "TRACTATUS_MCP_ACTOR"
@@ -52,6 +58,10 @@ DEFAULT_PORT = 8765
 PUBLIC = "public"
 # a group name as the API takes it (docs/api.md "Formats, patterns and bounds")
 GROUP_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+# the member of a union pydantic names in an error's place: ``str``, ``int``, ``list[...]``
+_UNION_MEMBER = re.compile(r"^[\w-]+\[.*\]$|^(?:str|int|float|bool|dict|list|none)$", re.S)
+# "... or instance of WrittenFact": a class name, which the agent never sent
+_INSTANCE = re.compile(r" or instance of \w+")
 
 INSTRUCTIONS = """\
 Tractatus is your long-term memory: facts as (subject, predicate, object) with their
@@ -63,12 +73,13 @@ the world, `known_at` is what the memory knew by then; both default to now. Fact
 overwritten: a new version supersedes the old one, and `fact_history` shows both.
 To change a fact safely, pass `expected_current` (the id of the version you read, or null
 for "nothing yet"), to `assert_fact` and with each fact a step `wrote`; if someone changed it
-meanwhile, the write fails with the current version instead of overwriting it. Record each
+meanwhile, the write fails with the current version instead of overwriting it. To withdraw
+a fact, write it with `polarity: false` (a retraction), with the same precondition. Record each
 step of a task with `record_event`; before a task you have done before,
 `procedures(trigger=<its first action>)` tells how such tasks went: the sequences of steps
-seen in several of them and how often each succeeded. Facts written with a task's steps are
-its working memory: when the task is done, `end_task` keeps those worth keeping and discards
-the rest, with the reason for each."""
+seen in several of them and how often each succeeded. Facts written with a task's steps (or
+by `assert_fact` with its `task_id`) are its working memory: when the task is done, `end_task`
+keeps those worth keeping and discards the rest, with the reason for each."""
 
 Subject = Annotated[str, Field(description="what the fact is about, e.g. 'user:alice'")]
 Predicate = Annotated[str, Field(description="a predicate of the ontology, e.g. 'tech_stack'")]
@@ -85,6 +96,25 @@ Goal = Annotated[
     ),
 ]
 
+# a fact's value and its sign (assert_fact and record_event's `wrote`), as the API's assertion
+# body has them: an MCP agent could not retract a fact (a new user's trial)
+OBJECT = (
+    "the value; in a retraction (polarity false), the value it withdraws (a one-valued"
+    " predicate: refused if another value holds), or null to withdraw whatever holds"
+)
+POLARITY = (
+    "true (default): the fact holds; false: a retraction: from its start on, reading the fact"
+    " answers not_found (its history keeps every version)"
+)
+IN_TASK = (
+    "a task of yours: the fact is its working memory, kept or discarded when the task ends"
+    " (end_task); omitted: long-term at once"
+)
+NEEDS_OBJECT = (
+    "null is a retraction's only (polarity false: withdraw whatever holds); an assertion"
+    " (polarity true) needs its value"
+)
+
 
 class WrittenFact(BaseModel):
     """A fact a step wrote (recorded with the step, so `why` can name the step)."""
@@ -95,7 +125,7 @@ class WrittenFact(BaseModel):
 
     subject: str
     predicate: str
-    object: str | int | float | bool
+    object: str | int | float | bool | None = Field(description=OBJECT)
     evidence: str = Field(description="the exact words or tool output that support it")
     confidence: float = Field(ge=0, le=1)
     # required, as in assert_fact: a step that writes without reading first is the lost
@@ -103,12 +133,19 @@ class WrittenFact(BaseModel):
     expected_current: str | None = Field(
         description="id of the version you believe is current, or null for none"
     )
+    polarity: bool = Field(default=True, description=POLARITY)
     source_kind: SourceKind = "tool_returned"
     access: list[str] | None = Field(
         default=None,
         description="the groups that may read this fact; [] for every principal; omitted: the"
         " step's access",
     )
+
+    @model_validator(mode="after")
+    def _an_assertion_has_an_object(self) -> WrittenFact:
+        if self.polarity and self.object is None:
+            raise ValueError(f"object: {NEEDS_OBJECT}")
+        return self
 
 
 Wrote = Annotated[list[WrittenFact] | None, Field(description="facts this step established")]
@@ -188,7 +225,65 @@ class StrictServer(MCPServer[Any]):
                     f"invalid_argument: {name} has no argument {', '.join(map(repr, unknown))};"
                     f" its arguments are {', '.join(declared[name])} (nothing was sent)"
                 )
-        return await super().call_tool(name, arguments, context)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            # the SDK's refusal of the arguments (its own way of telling it from a tool's
+            # failure): pydantic's text, with the value sent and a URL, becomes ours
+            cause = error.__cause__
+            if isinstance(error, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            raise ToolError(argument_problems(name, cause, declared.get(name, {}))) from cause
+
+
+def _where(loc: Sequence[int | str]) -> str:
+    """An error's place as the agent wrote it: ``wrote[0].access``; the union member pydantic
+    tried (``object.str``) left out."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif not _UNION_MEMBER.match(part):
+            out += f".{part}" if out else part
+    return out or "arguments"
+
+
+def _rule(error: Any, declared: dict[str, Any]) -> str:
+    """The rule an argument broke, in the tool's terms: no "Value error, " prefix, no class
+    name; a missing argument with what it is (its description)."""
+    if error["type"] == "extra_forbidden":  # in a fact of `wrote`: "Extra inputs ..."
+        return "no such key (nothing is dropped)"
+    if error["type"] == "missing":
+        loc = error["loc"]
+        described = declared.get(loc[0], {}).get("description") if len(loc) == 1 else None
+        return f"required ({described})" if described else "required"
+    text = str(error["msg"]).removeprefix("Value error, ")
+    text = _INSTANCE.sub("", text).replace("a valid dictionary", "a JSON object")
+    return text.replace(" after validation", "")
+
+
+def argument_problems(tool: str, error: ValidationError, declared: dict[str, Any]) -> str:
+    """The one form of a refused argument, ``invalid_argument: TOOL: WHERE: RULE``, for each
+    problem: pydantic's own text named its model (``assert_factArguments``), echoed the value
+    sent and a URL, where an agent reads an undeclared argument's refusal as
+    ``invalid_argument: ...`` (a new user's trial). A union's members, tried one by one, are
+    one problem: "Input should be a valid string or a valid integer ..."."""
+    rules: dict[str, list[str]] = {}
+    for problem in error.errors(include_url=False, include_input=False):
+        rule = _rule(problem, declared)
+        said = rules.setdefault(_where(problem["loc"]), [])
+        if rule not in said:
+            said.append(rule)
+    listed = [f"{where}: {_or(said)}" for where, said in rules.items()]
+    return f"invalid_argument: {tool}: {'; '.join(listed)} (nothing was sent)"
+
+
+def _or(rules: list[str]) -> str:
+    """``Input should be a valid string``, ``Input should be a valid integer`` as one rule."""
+    head = "Input should be "
+    if len(rules) > 1 and all(rule.startswith(head) for rule in rules):
+        return head + " or ".join(rule.removeprefix(head) for rule in rules)
+    return "; ".join(rules)
 
 
 def tool_message(error: TractatusError) -> str:
@@ -201,7 +296,18 @@ def tool_message(error: TractatusError) -> str:
         text += f"; current version: {json.dumps(brief)}"
     if error.details.get("rejections"):
         text += f"; rejections: {json.dumps(error.details['rejections'])}"
+    if isinstance(error, SecretDetected) and error.secrets:
+        text += f"; secrets: {json.dumps(_secrets(error))}"
+        if error.count > len(error.secrets):
+            text += f" (the first {len(error.secrets)} of {error.count})"
     return text
+
+
+def _secrets(error: SecretDetected) -> list[dict[str, Any]]:
+    """Each secret of a ``secret_detected`` as the server names it, ``{field, kind}`` (never
+    its value): the message names only the first ("and 2 more"), and an agent removing them
+    one refusal at a time sent the write again for each (a new user's trial)."""
+    return [{"field": s.get("field"), "kind": s.get("kind")} for s in error.secrets]
 
 
 async def _answer(call: Awaitable[BaseModel]) -> dict[str, Any]:
@@ -344,22 +450,28 @@ def _assert_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer)
     async def assert_fact(
         subject: Subject,
         predicate: Predicate,
-        object: Annotated[str | int | float | bool, Field(description="the value")],
+        object: Annotated[str | int | float | bool | None, Field(description=OBJECT)],
         evidence: Annotated[str, Field(description="the exact words that support it")],
         expected_current: Annotated[
             str | None,
             Field(description="id of the version you believe is current, or null for none"),
         ],
         confidence: Annotated[float, Field(ge=0, le=1)],
+        polarity: Annotated[bool, Field(description=POLARITY)] = True,
         source_kind: SourceKind = "agent_inferred",
         valid_from: Time = None,
+        task_id: Annotated[str | None, Field(description=IN_TASK)] = None,
         access: list[str] | None = asserted,
     ) -> dict[str, Any]:
-        """Write a new version of a fact, if `expected_current` still holds. If the fact changed
-        meanwhile, the call fails with `precondition_failed` and the current version: read it,
-        then decide. A refused value fails with `rejected` and the reason."""
+        """Write a new version of a fact, if `expected_current` still holds; `polarity: false`
+        retracts it instead. If the fact changed meanwhile, the call fails with
+        `precondition_failed` and the current version: read it, then decide. A refused value
+        fails with `rejected` and the reason."""
+        if polarity and object is None:
+            raise ToolError(f"invalid_argument: object: {NEEDS_OBJECT} (nothing was sent)")
+        write = client.assert_fact if polarity else client.retract
         return await _answer(
-            client.assert_fact(
+            write(
                 subject,
                 predicate,
                 object,
@@ -370,6 +482,7 @@ def _assert_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer)
                 expected_current=expected_current,
                 valid_from=valid_from,
                 access=writer.scope(access),
+                task_id=task_id,
             )
         )
 
@@ -401,6 +514,7 @@ def _written(
             confidence=f.confidence,
             evidence=f.evidence,
             expected_current=f.expected_current,
+            polarity=f.polarity,
             access=scope if f.access is None else f.access,
         )
         for f in wrote or []
