@@ -17,6 +17,7 @@ from neo4j import Driver
 from graph_schema.schema import migrations
 from scripts.neo4j_local import GUIDE_FILE, STYLE_FILE, Settings, guide_pid
 from tests.conftest import Api, assertion
+from tests.integration.test_analyst_cypher import var_length_expansions, write_copies
 from tests.integration.test_events_support import at, event, fact, new_task
 
 pytestmark = pytest.mark.integration
@@ -245,3 +246,31 @@ def test_why_current_draws_a_fact_no_step_wrote(driver: Driver, api: dict[str, A
     [row] = _run(driver, "why_current", subject=subject, predicate="tech_stack")
     assert row["fact"]["object"] == "React"
     assert (row["written"], row["effect"], row["earlier"]) == (None, None, None)
+
+
+def test_why_current_of_a_remnant_or_a_restoration_draws_the_step_of_the_version_it_copies(
+    driver: Driver, api: dict[str, Api]
+) -> None:
+    """A new analyst's trial: a remnant and a restored fact were drawn alone, while
+    GET /v1/facts/why answered the step that wrote the version each copies, and its chain."""
+    slots = write_copies(api)
+    for subject, copied in ((slots["queue"], "remnant_of"), (slots["store"], "restored_from")):
+        why = api["public"].get("/v1/facts/why", subject=subject, predicate="status").json()
+        [explained] = why["explanations"]
+        rows = _run(driver, "why_current", subject=subject, predicate="status")
+        assert {r["fact"]["id"] for r in rows} == {explained["fact"]["id"]}
+        assert {r["copies"]["id"] for r in rows} == {explained["fact"][copied]}
+        assert {r["written"]["id"] for r in rows} == {explained["event"]["id"]}
+        chain = {e["id"] for e in explained["chain"]["events"]}
+        assert {r["effect"]["id"] for r in rows} == chain
+        links = {(r["effect"]["id"], r["earlier"]["id"]) for r in rows if r["cause"] is not None}
+        assert links == {(e["from"], e["to"]) for e in explained["chain"]["edges"]}
+
+
+def test_why_current_visits_each_step_once(driver: Driver) -> None:
+    """A new analyst's trial: why_current enumerated every path of a DAG (minutes on 2^22
+    paths) before DISTINCT. Its var-length expansion must be planned with pruning."""
+    expansions = var_length_expansions(driver, QUERIES["why_current"])
+    assert expansions and all(op.startswith("VarLengthExpand(Pruning") for op in expansions), (
+        expansions
+    )
