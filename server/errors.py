@@ -16,8 +16,10 @@ from neo4j.exceptions import ConnectionPoolError, ServiceUnavailable, SessionExp
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graph_schema.core import errors, problems
+from graph_schema.core.secrets import refuse_secrets
 from graph_schema.core.types import ErrorBody, RejectedBody
 from server import request_ids
+from server.params import IDEMPOTENCY_HEADER
 
 log = logging.getLogger("tractatus.errors")
 
@@ -91,9 +93,10 @@ CODES: dict[str, tuple[int, str]] = {
     ),
     "secret_detected": (
         422,
-        "the body holds what looks like a secret (a private key, a provider's API key, a token,"
-        ' a password, a card number, an IBAN: docs/security.md "Secrets"): `details.secrets`'
-        " names each field and kind, never the value; nothing written or quarantined",
+        "the body or the `Idempotency-Key` header holds what looks like a secret (a private key,"
+        " a provider's API key, a token, a password, a card number, an IBAN: docs/security.md"
+        ' "Secrets"): `details.secrets` names each field and kind, never the value; nothing'
+        " written or quarantined",
     ),
     "rate_limited": (
         429,
@@ -211,11 +214,38 @@ def _domain(request: Request, exc: Exception) -> JSONResponse:
     return error_response(status, exc.code, exc.public or exc.message, exc.details, headers=headers)
 
 
-def _validation(_: Request, exc: Exception) -> JSONResponse:
+def declares(route: Any, code: str) -> bool:
+    """Whether a route's ``responses`` (made by :func:`declared`) name this error code."""
+    status, _ = CODES[code]
+    entry = getattr(route, "responses", {}).get(status, {})
+    return f"`{code}`:" in str(entry.get("description", ""))
+
+
+def _secret_sent(request: Request, body: Any) -> errors.SecretDetected | None:
+    """The refusal of a write whose body or ``Idempotency-Key`` holds a secret, on a route that
+    stores what it is sent (it declares ``secret_detected``): the secret check comes before
+    anything else, the request's validation included, whose messages name what was sent (a
+    new user's trial read a key back in a task's 422 ``invalid_request``)."""
+    if not declares(request.scope.get("route"), "secret_detected"):
+        return None
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    try:
+        refuse_secrets(
+            body, request.app.state.settings.secrets, headers={IDEMPOTENCY_HEADER.lower(): key}
+        )
+    except errors.SecretDetected as found:
+        return found
+    return None
+
+
+def _validation(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     found = exc.errors()
     if any(e["type"] == "json_invalid" for e in found):
         return error_response(400, "invalid_json", "the body is not valid JSON")
+    secret = _secret_sent(request, exc.body)
+    if secret is not None:
+        return _domain(request, secret)
     listed = [_problem(e) for e in found]
     first = _problem(problems.first(found)) if found else {"where": "request", "message": "invalid"}
     return error_response(

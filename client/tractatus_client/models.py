@@ -560,6 +560,22 @@ class SleepCounts(Model):
     procedures: int = 0  # procedure versions written (docs/procedures.md)
 
 
+class MinedVersion(Model):
+    """A procedure version a sleep wrote, or that a dry run would write (``id`` None)."""
+
+    id: str | None
+    key: str
+    trigger: str
+    steps: list[str]
+    support: int
+    successes: int
+    success_rate: float
+    first_seen: datetime
+    last_seen: datetime
+    access: list[str]
+    supersedes: str | None
+
+
 class SleepReport(Model):
     """Counts over the whole store; id lists bounded and limited to what the caller may read."""
 
@@ -573,6 +589,8 @@ class SleepReport(Model):
     woken: list[str]
     restored: list[str] = Field(default_factory=list)
     procedures: list[str] = Field(default_factory=list)
+    # what the procedure versions of ``procedures`` are (a dry run: those it would write)
+    procedure_versions: list[MinedVersion] = Field(default_factory=list)
     truncated: bool
     max_ids: int = 100
 

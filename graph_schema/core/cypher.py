@@ -10,8 +10,29 @@ travel as ``$parameters``. The only text spliced into a statement is a node vari
 from __future__ import annotations
 
 _VARIABLES = frozenset(
-    {"a", "d", "e", "o", "p", "ev", "cause", "effect", "x", "s", "q", "t", "n", "y", "src", "sup"}
+    {
+        "a",
+        "d",
+        "e",
+        "o",
+        "p",
+        "ev",
+        "cause",
+        "effect",
+        "x",
+        "s",
+        "q",
+        "t",
+        "n",
+        "y",
+        "src",
+        "sup",
+        "tk",
+    }
 )
+# A caller expression of :func:`task_shown`: the read's ``$caller`` (a principal id), or
+# ``null`` where a statement has no caller (the rule is then by groups alone).
+_CALLERS = frozenset({"$caller", "null"})
 # The record time a lifecycle builder reads transitions at: a read's ``$known_at``, or a
 # write's ``$now``.
 _INSTANTS = frozenset({"$known_at", "$now"})
@@ -31,6 +52,31 @@ def visible(var: str) -> str:
         f" AND all(req IN coalesce({var}.access_all, [])"
         " WHERE any(g IN split(req, '|') WHERE g IN $groups)))"
     )
+
+
+def task_shown(var: str, caller: str = "$caller") -> str:
+    """Whether the caller may see the task node ``var`` was written in (docs/lifecycle.md
+    "Tasks"): it names none, or its writer's task of that id (the ``Task`` keyed writer +
+    "\\x1f" + task id, ``lifecycle.types.task_key``) shows to the caller, as its owner or as
+    a reader of its ``access``. A task that does not exist shows to no one. Every read that
+    shows a ``task_id``, or filters by one, applies this, so a task id reaches only those who
+    may see the task (a new user's trial: a public fact written in a team-only task named it
+    to everyone)."""
+    if var not in _VARIABLES or var == "tk":
+        raise ValueError(f"unknown Cypher variable {var!r}")
+    if caller not in _CALLERS:
+        raise ValueError(f"unknown caller expression {caller!r}")
+    return (
+        f"({var}.task_id IS NULL OR EXISTS {{ MATCH (tk:Task"
+        f" {{key: coalesce({var}.written_by, '') + '\\u001f' + {var}.task_id}})"
+        f" WHERE tk.owner = {caller} OR {visible('tk')} }})"
+    )
+
+
+def shown_task_id(var: str, caller: str = "$caller") -> str:
+    """The ``task_id`` of node ``var`` as the caller may read it: null when it may not see
+    the task (:func:`task_shown`)."""
+    return f"CASE WHEN {task_shown(var, caller)} THEN {var}.task_id END"
 
 
 # --- readers: visibility as index terms ---------------------------------------------------------

@@ -13,18 +13,26 @@ Only shapes that are rarely anything else are detected, each with its kind:
 * ``aws_access_key``, ``github_token``, ``slack_token``, ``stripe_key``, ``google_api_key``,
   ``openai_key``, ``tractatus_key``: provider keys with a fixed prefix (``AKIA``/``ASIA``,
   ``ghp_``/``github_pat_``, ``xoxb-``, ``sk_live_``/``rk_test_``, ``AIza``, ``sk-``, and this
-  server's own ``tr_live_``/``tr_test_`` keys);
-* ``jwt``: three base64url parts whose first two are JSON objects (``eyJ...``);
+  server's own ``tr_live_``/``tr_test_`` keys) after no letter or digit; right after ``_`` or
+  ``-`` (``note_ghp_...``, ``build-sk-proj-...``) when the generated part mixes capitals and
+  small letters; documentation placeholders (``...EXAMPLE``, ``xoxb-your-...``) aside;
+* ``jwt``: three base64url parts whose first two are JSON objects (``eyJ...``), the third
+  possibly empty (an unsecured token);
 * ``url_password``: a URL or connection string with a password in its userinfo
-  (``scheme://user:pass@host``), placeholders (``user:password@``, ``:***@``) aside;
-* ``password``: "password / passwd / pwd / passphrase / secret / api key / token ... is, =
-  or : <value>" where the value is one word of at least 6 characters holding a digit, a
-  symbol or an inner capital ("password reset link", "token economy" and "the secret is
-  out" are not it); an object's field named so (``{"db_password": "..."}``) counts too;
+  (``scheme://user:pass@host``, ``redis://:pass@host``), placeholders (``user:password@``,
+  ``:***@``) aside;
+* ``password``: "password / passwd / pwd / passphrase / passcode / secret / api key / auth,
+  access, refresh, bearer or api token ... is, = or : <value>", also as the end of an env-style
+  name (``DB_PASSWORD=``, ``GITHUB_TOKEN=``), where the value is one word of at least 6
+  characters holding a digit, a symbol or an inner capital ("password reset link" and "the
+  secret is out" are not it), and not a placeholder, a path, a secret manager's reference, a
+  line of code or a variable's name; an object's field named so (``{"db_password": "..."}``)
+  counts too;
 * ``card_number``: 13 to 19 digits written as cards print them (in one run, in groups of
   four, or Amex's 4-6-5; never inside an identifier, "bulk:4532015112-103") with a card
-  network's prefix and length that pass the Luhn check;
-* ``iban``: an IBAN of its country's length that passes the mod-97 check.
+  network's prefix and length that pass the Luhn check, the published test cards aside;
+* ``iban``: an IBAN of its country's length that passes the mod-97 check (in capitals or in
+  small letters), the documentation's example IBANs aside.
 
 The finder never returns a value, only where it is and its kind: what refuses a write
 names the field and the kind, never the secret.
@@ -33,7 +41,7 @@ names the field and the kind, never the secret.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -63,6 +71,10 @@ class Hit:
 
 # --- fixed shapes ------------------------------------------------------------------------------
 
+# A key's prefix follows no letter or digit. After ``_`` or ``-`` (inside an id, a file name or
+# an env-style name: ``note_ghp_...``, ``build-sk-proj-...``) it counts only when what follows
+# the prefix mixes capitals and small letters, as generated keys do and kebab- or snake-case
+# words do not (``risk-assessment-...``, ``disk_test_...``: :func:`_after_joiner`).
 _PREFIXED: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "private_key",
@@ -71,27 +83,44 @@ _PREFIXED: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("aws_access_key", re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])")),
     (
         "github_token",
-        re.compile(r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"),
+        re.compile(r"(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"),
     ),
     ("slack_token", re.compile(r"(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}")),
-    ("stripe_key", re.compile(r"(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}")),
-    ("google_api_key", re.compile(r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])")),
+    ("stripe_key", re.compile(r"(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}")),
+    ("google_api_key", re.compile(r"(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])")),
     (
         "openai_key",
-        re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj-|ant-|svcacct-)?[A-Za-z0-9_-]{32,}"),
+        re.compile(r"(?<![A-Za-z0-9])sk-(?:proj-|ant-|svcacct-)?[A-Za-z0-9_-]{32,}"),
     ),
-    ("tractatus_key", re.compile(r"(?<![A-Za-z0-9_])tr_(?:live|test)_[A-Za-z0-9_-]{16,}")),
+    ("tractatus_key", re.compile(r"(?<![A-Za-z0-9])tr_(?:live|test)_[A-Za-z0-9_-]{16,}")),
     (
+        # an unsecured JWT (RFC 7519: "alg": "none") has an empty third part
         "jwt",
         re.compile(
-            r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
+            r"(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.(?:[A-Za-z0-9_-]{8,})?"
         ),
     ),
 )
+# what a provider key starts with: the rest is its generated part
+_KEY_PREFIX = re.compile(
+    r"^(?:gh[pousr]_|github_pat_|xox[a-z]-|[sr]k_(?:live|test)_|AIza|"
+    r"sk-(?:proj-|ant-|svcacct-)?|tr_(?:live|test)_|AKIA|ASIA)"
+)
+# a documentation placeholder in a key's shape: "xoxb-your-bot-token", AWS's documented
+# AKIA...EXAMPLE and its secret key ...EXAMPLEKEY
+_KEY_EXAMPLE = re.compile(r"EXAMPLE|(?i:(?:^|[-_])your[-_])")
+
+
+def _after_joiner(key: str) -> bool:
+    """A key right after ``_`` or ``-``: its generated part mixes capitals and small letters."""
+    body = _KEY_PREFIX.sub("", key)
+    return any(c.isupper() for c in body) and any(c.islower() for c in body)
+
 
 # scheme://user:password@host; the password is what lies between the first ':' and the '@'
+# (the user may be empty: redis://:password@host)
 _URL_USERINFO = re.compile(
-    r"(?i)\b[a-z][a-z0-9+.-]{1,20}://(?P<user>[^\s:/@?#]+):(?P<password>[^\s@/?#]+)@[^\s/@]+"
+    r"(?i)\b[a-z][a-z0-9+.-]{1,20}://(?P<user>[^\s:/@?#]*):(?P<password>[^\s@/?#]+)@[^\s/@]+"
 )
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:pass(?:word|wd)?|pwd|secret|changeme|x+|\*+|\.+|_+|-+|[<{\[$%].*|.*[>}\]])$"
@@ -106,36 +135,74 @@ def _url_passwords(text: str) -> Iterator[Found]:
 
 # --- "password is <value>" ---------------------------------------------------------------------
 
+# "token" alone is no keyword ("token: 128000" is a context size, "?token=..." a reset link);
+# a token is a credential when it says so (auth, access, refresh, bearer, api token) or is an
+# environment variable's name (GITHUB_TOKEN=..., NPM_TOKEN: ...), CSRF and XSRF tokens aside
+_TOKEN = r"(?:auth|access|refresh|bearer|api)[ _-]?token|(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_TOKEN)"
 _KEYWORD = (
     r"pass(?:word|wd|phrase|code)|pwd|secret|client[ _-]?secret|"
-    r"(?:api|access|secret|private)[ _-]?key|(?:auth|access|refresh|bearer|api)?[ _-]?token"
+    rf"(?:api|access|secret|private)[ _-]?key|(?P<token>{_TOKEN})"
 )
+# a keyword follows no letter or digit: after "_" it is the end of an env-style name
+# (DB_PASSWORD=..., STRIPE_SECRET=..., MYSQL_PWD=...), and it ends the name
 _ASSIGNMENT = re.compile(
-    rf"(?i)\b(?:{_KEYWORD})s?\b[\"']?\s*(?:(?:is|was|are)\b\s*[:=]?|:=|[:=])\s*[\"'`]?"
-    r"(?P<value>[^\s\"'`,;]+)"
+    rf"(?i)(?<![A-Za-z0-9])(?:{_KEYWORD})s?\b[\"']?\s*(?:(?:is|was|are)\b\s*[:=]?|:=|[:=])\s*"
+    r"[\"'`]?(?P<value>[^\s\"'`,;]+)"
 )
-_NAMED = re.compile(rf"(?i)\b(?:{_KEYWORD})s?\b")  # a field named so: "db password"
+_NAMED = re.compile(rf"(?i)(?<![A-Za-z0-9])(?:{_KEYWORD})s?\b")  # a field named so: "db password"
+_NOT_CREDENTIAL = re.compile(r"(?i)[CX]SRF")  # an anti-forgery token: no credential alone
 _TRAILING = ".,;:!?)]}>"
 _MIN_VALUE = 6
 
+# what a value after "password is" may be without being a secret
+_PATH = re.compile(r"^(?:~?\.{0,2}/|[A-Za-z]:[\\/]|\\\\)")  # /x, ~/x, ./x, ../x, C:\x, \\host
+_REFERENCE = re.compile(r"(?i)^(?:arn|vault|op):|://")  # a secret manager's name for it, a URL
+# code: a call or an index (getenv(, os.environ[, input(), an attribute lookup of a constant
+# (settings.SECRET_KEY, process.env.API_TOKEN) or of small words (self.password)
+_CODE = re.compile(
+    r"^(?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*[(\[](?:[^()\[\]]*[)\]])?$|"
+    r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\.[A-Z][A-Z0-9_]*$|^[a-z_]+(?:\.[a-z_]+)+$"
+)
+# a variable's name or a placeholder: YOUR_API_KEY, OPENAI_API_KEY, your-api-key-here
+_NAME_OR_PLACEHOLDER = re.compile(
+    r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|EXAMPLE|(?i:(?:^|[-_])your[-_])"
+)
+# digits and separators only: a date, a time, an amount ("password was 2024-02-14")
+_NUMERIC = re.compile(r"^[\d.,:/+-]+$")
 
-def _looks_secret(value: str) -> bool:
-    """A value after "password is": one word, not a placeholder, a path or a URL, holding a
-    digit, a symbol or a capital after its first letter (not a plain word like "required")."""
+
+def _not_a_value(value: str) -> bool:
+    """A placeholder, a path, a reference to a secret manager, a line of code or a name."""
+    return bool(
+        _PLACEHOLDER.match(value)
+        or _PATH.match(value)
+        or _REFERENCE.search(value)
+        or _CODE.match(value)
+        or _NAME_OR_PLACEHOLDER.search(value)
+    )
+
+
+def _looks_secret(value: str, *, token: bool = False) -> bool:
+    """A value after "password is": one word, not a placeholder, a path, a reference, code or a
+    name, holding a digit, a symbol or a capital after its first letter (not a plain word like
+    "required"); digits alone are a PIN, but no token ("max_tokens: 128000" is a count)."""
     value = value.rstrip(_TRAILING)
-    if len(value) < _MIN_VALUE or _PLACEHOLDER.match(value):
+    if len(value) < _MIN_VALUE or _not_a_value(value):
         return False
-    if value.startswith(("/", "~/", "./", "(", "#", "@")) or "://" in value:
-        return False
-    if not any(c.isalpha() for c in value) and not value.isdigit():
-        return False  # masked (****) or punctuation
+    if not any(c.isalpha() for c in value):
+        if value.isdigit():
+            return not token
+        return any(c.isdigit() for c in value) and not _NUMERIC.match(value)  # 90210#, not ****
     plain_word = value.isalpha() and (value.islower() or value[1:].islower() or value.isupper())
     return not plain_word
 
 
 def _assignments(text: str) -> Iterator[Found]:
     for match in _ASSIGNMENT.finditer(text):
-        if _looks_secret(match.group("value")):
+        token = match.group("token")
+        if token is not None and _NOT_CREDENTIAL.search(token):
+            continue
+        if _looks_secret(match.group("value"), token=token is not None):
             yield Found("password", match.start(), match.end("value"))
 
 
@@ -193,10 +260,27 @@ def _prefixes(match: re.Match[str]) -> Iterator[tuple[str, int]]:
         text = text[:cut]
 
 
+# the card networks' and payment processors' published test numbers: they charge no account
+# (4242 4242 4242 4242 is in every payment tutorial); an agent's notes on code name them
+TEST_CARDS = frozenset(
+    {
+        "4242424242424242", "4000056655665556", "4111111111111111", "4012888888881881",
+        "4222222222222", "4000000000000002", "4000000000000077", "4000002500003155",
+        "5555555555554444", "5200828282828210", "5105105105105100", "2223003122003222",
+        "378282246310005", "371449635398431", "378734493671000", "6011111111111117",
+        "6011000990139424", "6011000400000000", "3056930009020004", "30569309025904",
+        "38520000023237", "36227206271667", "3530111333300000", "3566002020360505",
+        "3566111111111113", "6200000000000005", "6759649826438453",
+    }
+)  # fmt: skip
+
+
 def _cards(text: str) -> Iterator[Found]:
     for match in _DIGIT_RUN.finditer(text):
         for run, end in _prefixes(match):
             digits = re.sub(r"[ -]", "", run)
+            if digits in TEST_CARDS:
+                break
             if 13 <= len(digits) <= 19 and _card_network(digits) and luhn_ok(digits):
                 yield Found("card_number", match.start(), end)
                 break
@@ -216,7 +300,22 @@ IBAN_LENGTHS = {
     "SC": 31, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24,
     "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
 }  # fmt: skip
-_IBAN_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{1,4}){3,8}(?![A-Za-z0-9])")
+# in capitals or in small letters (a pasted "fr76 3000 ..."), never mixed
+_IBAN_RUN = re.compile(
+    r"(?<![A-Za-z0-9])"
+    r"(?:[A-Z]{2}\d{2}(?: ?[A-Z0-9]{1,4}){3,8}|[a-z]{2}\d{2}(?: ?[a-z0-9]{1,4}){3,8})"
+    r"(?![A-Za-z0-9])"
+)
+# the IBANs of the standard's and the banks' documentation (GB82 WEST 1234 5698 7654 32):
+# examples that name no account
+EXAMPLE_IBANS = frozenset(
+    {
+        "GB82WEST12345698765432", "GB29NWBK60161331926819", "DE89370400440532013000",
+        "FR1420041010050500013M02606", "NL91ABNA0417164300", "BE68539007547034",
+        "CH9300762011623852957", "ES9121000418450200051332", "IT60X0542811101000000123456",
+        "AT611904300234573201",
+    }
+)  # fmt: skip
 
 
 def iban_ok(iban: str) -> bool:
@@ -230,7 +329,10 @@ def iban_ok(iban: str) -> bool:
 def _ibans(text: str) -> Iterator[Found]:
     for match in _IBAN_RUN.finditer(text):
         for run, end in _prefixes(match):
-            if iban_ok(run.replace(" ", "")):
+            iban = run.replace(" ", "").upper()
+            if iban in EXAMPLE_IBANS:
+                break
+            if iban_ok(iban):
                 yield Found("iban", match.start(), end)
                 break
 
@@ -240,11 +342,24 @@ def _ibans(text: str) -> Iterator[Found]:
 
 # the fixed shapes in one pass: one named group per kind
 _ANY_PREFIXED = re.compile("|".join(f"(?P<{kind}>{p.pattern})" for kind, p in _PREFIXED))
+# the kinds whose prefix is checked after "_" or "-"; a JWT's and a PEM header's shape is its own
+_JOINABLE = frozenset(kind for kind, _ in _PREFIXED) - {
+    "private_key",
+    "jwt",
+    "aws_access_key",
+    "slack_token",  # found after "_" and "-" from the first
+}
 
 
 def _prefixed(text: str) -> Iterator[Found]:
     for match in _ANY_PREFIXED.finditer(text):
-        yield Found(str(match.lastgroup), match.start(), match.end())
+        kind, key = str(match.lastgroup), match.group()
+        if kind not in ("private_key", "jwt") and _KEY_EXAMPLE.search(_KEY_PREFIX.sub("", key)):
+            continue  # a documentation placeholder
+        joined = match.start() > 0 and text[match.start() - 1] in "_-"
+        if joined and kind in _JOINABLE and not _after_joiner(key):
+            continue
+        yield Found(kind, match.start(), match.end())
 
 
 _FINDERS: tuple[Callable[[str], Iterator[Found]], ...] = (
@@ -278,14 +393,18 @@ def _walk(value: Any, path: str) -> Iterator[tuple[str, str]]:
         yield path, value
     elif isinstance(value, int) and not isinstance(value, bool):
         yield path, str(value)
+    elif isinstance(value, float) and value.is_integer() and abs(value) < 1e20:
+        yield path, str(int(value))  # 4153619811348501.0: a card number all the same
     elif isinstance(value, dict):
         for key, item in value.items():
             # a field name that is itself a secret is not repeated in the path
             where = f"{path}.{'<name>' if find_secrets(str(key)) else key}"
             yield where, str(key)
             words = _field_words(str(key))
-            if isinstance(item, str) and _NAMED.search(words):
-                yield where, f"{words} is {item}"
+            # "db password is ...", or as named: "GITHUB_TOKEN is ..."
+            said = next((n for n in (words, str(key)) if _NAMED.search(n)), None)
+            if isinstance(item, str) and said is not None:
+                yield where, f"{said} is {item}"
             yield from _walk(item, where)
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
@@ -301,11 +420,20 @@ def scan(payload: Any, where: str = "body") -> list[Hit]:
     return list(hits)
 
 
-def refuse_secrets(payload: Any, policy: Policy, where: str = "body") -> None:
+def refuse_secrets(
+    payload: Any,
+    policy: Policy,
+    where: str = "body",
+    *,
+    headers: Mapping[str, str | None] | None = None,
+) -> None:
     """Raise :class:`SecretDetected` naming each field and kind (never a value) when the
-    payload holds a secret and the policy is ``refuse``; nothing has been written then."""
+    payload, or a header the write stores (``headers``, by lower-case name: the
+    ``Idempotency-Key``, named ``header.idempotency-key``), holds a secret and the policy is
+    ``refuse``; nothing has been written then."""
     if policy == "allow":
         return
-    hits = scan(payload, where)
+    hits = [h for name, value in (headers or {}).items() for h in scan(value, f"header.{name}")]
+    hits += scan(payload, where)
     if hits:
         raise SecretDetected.of([(h.field, h.kind) for h in hits[:MAX_REPORTED]], len(hits))

@@ -45,6 +45,7 @@ class At:
             "as_of": self.as_of,
             "known_at": self.known_at,
             "groups": list(self.principal.groups),
+            "caller": self.principal.id,
             "tiers": [t.value for t in DEFAULT_TIERS],
         }
 

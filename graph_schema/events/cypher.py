@@ -7,7 +7,7 @@ reader picks the smallest bound that covers the requested depth and cuts exactly
 
 from __future__ import annotations
 
-from graph_schema.core.cypher import visible
+from graph_schema.core.cypher import task_shown, visible
 
 # --- writes ---------------------------------------------------------------------------------
 
@@ -111,12 +111,16 @@ RETURN """
 )
 
 # A timeline is a view by task id across writers (``$owner`` narrows it to one writer's
-# task); each event shows only to readers of its own access list.
+# task) of the tasks of that id the caller may see (``task_shown``: a task id the caller may
+# not see answers as one that does not exist); each event shows only to readers of its own
+# access list.
 TASK_TIMELINE = (
     """
 MATCH (e:Event {task_id: $task_id})
 WHERE ($owner IS NULL OR e.written_by = $owner) AND """
     + visible("e")
+    + " AND "
+    + task_shown("e")
     + """
 WITH e ORDER BY e.occurred_at, e.recorded_at, e.id
 LIMIT $limit
@@ -134,6 +138,8 @@ GET_TASK = (
 OPTIONAL MATCH (e:Event {task_id: $task_id})
   WHERE ($owner IS NULL OR e.written_by = $owner) AND """
     + visible("e")
+    + " AND "
+    + task_shown("e")
     + """
 WITH min(e.occurred_at) AS first_seen
 RETURN {id: $task_id, started_at: first_seen, goal: COLLECT {

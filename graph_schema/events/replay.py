@@ -209,6 +209,7 @@ def timeline(
         owner=owner,
         limit=limit + 1,
         groups=groups,
+        caller=principal.id,
         database_=database,
         routing_="r",
     )

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_
 
 from graph_schema.core.types import AccessList, Name, Status, Timestamp, as_sent
 from graph_schema.ledger.types import AssertionOut, AssertionWrite, WriteResult
-from graph_schema.lifecycle.types import WorkingMemory
+from graph_schema.lifecycle.types import Goal, WorkingMemory
 
 MAX_CAUSES = 100
 MAX_STATE_CHARS = 65_536
@@ -98,7 +98,7 @@ class EventWrite(BaseModel):
     caused_by: Annotated[list[EventId], Field(max_length=MAX_CAUSES)] = Field(default_factory=list)
     root: StrictBool = False
     access: AccessList = Field(default_factory=list)
-    goal: Annotated[StrictStr, Field(min_length=1, max_length=2_000)] | None = None
+    goal: Goal | None = None
     # each item is checked by the gate (``gate.check_batch``), which quarantines a bad one
     assertions: Annotated[
         list[Annotated[Any, as_sent(AssertionWrite)]], Field(max_length=MAX_EVENT_ASSERTIONS)

@@ -14,12 +14,15 @@ from graph_schema.core.cypher import (
     pinned,
     readers_of,
     set_times,
+    shown_task_id,
     stable,
+    task_shown,
     visible,
 )
 from graph_schema.entities.names import NAMING_PREDICATES
 from graph_schema.ledger.types import UTTERANCE
 from graph_schema.lifecycle.cypher import transitions
+from graph_schema.lifecycle.types import Rule
 
 # Rows are processed in the order given ($slots sorted by key), so the locks are taken in
 # key order and two batches cannot deadlock each other.
@@ -353,23 +356,63 @@ def evidence_of(var: str) -> str:
     )
 
 
-ASSERTION_PROJECTION = (
-    """
-  a {.*, embedding: null, text: null, slot_key: null, tier: """
-    + effective_tier("a")
-    + """} AS assertion,
+def assertion_projection(caller: str = "$caller") -> str:
+    """An assertion ``a`` whole as its reader may read it: its task id only when the reader
+    may see that task (``core.cypher.task_shown``; ``caller``: ``$caller``, or ``null`` for a
+    statement with no caller, whose rule is then by ``$groups`` alone)."""
+    return (
+        """
+  a {.*, embedding: null, text: null, slot_key: null, task_id: """
+        + shown_task_id("a", caller)
+        + """, tier: """
+        + effective_tier("a")
+        + """} AS assertion,
   """
-    + evidence_of("a")
-    + """ AS evidence,
+        + evidence_of("a")
+        + """ AS evidence,
   [(a)-[:SUPERSEDES]->(x) WHERE """
-    + visible("x")
-    + """ | x.id] AS supersedes,
+        + visible("x")
+        + """ | x.id] AS supersedes,
   [(x)-[:SUPERSEDES]->(a) WHERE x.recorded_at <= $known_at AND """
-    + visible("x")
-    + """ | x.id]
+        + visible("x")
+        + """ | x.id]
     AS superseded_by
 """
+    )
+
+
+ASSERTION_PROJECTION = assertion_projection()
+
+
+# The rules a task's end records (docs/lifecycle.md "Consolidation"): a transition of one of
+# them is dated by that end and names its run.
+TASK_END_RULES = (
+    Rule.verified,
+    Rule.corroborated,
+    Rule.said_supported,
+    Rule.ephemeral,
+    Rule.unverified,
+    Rule.said_unsupported,
+    Rule.over_bound,
 )
+ENDED_UNSEEN_RULE = "task_end"
+ENDED_UNSEEN_REASON = "the end of a task this reader may not see"
+
+
+def shown_transitions(var: str) -> str:
+    """The transitions of ``var`` (``lifecycle.cypher.transitions``) as its reader may read
+    them: one recorded by the end of a task the reader may not see keeps its tier change and
+    its time (the fact's own: its tier as known at any instant tells the same), but not the
+    rule, reason and run that tie it to that task's end (its rule reads ``task_end``)."""
+    rules = [str(r) for r in TASK_END_RULES]
+    return (
+        "[ch IN "
+        + transitions(var)
+        + f" | CASE WHEN ch.to_tier IS NOT NULL AND ch.rule IN {rules!r} AND NOT "
+        + task_shown(var)
+        + f" THEN ch {{.at, .from_tier, .to_tier, .id, rule: '{ENDED_UNSEEN_RULE}',"
+        f" reason: '{ENDED_UNSEEN_REASON}', run_id: null}} ELSE ch END]"
+    )
 
 
 _VIEW_FIELDS = (
@@ -384,7 +427,7 @@ def _fact_return(*, with_transitions: bool) -> str:
     ``tier``. History adds each exact version's transitions (a disclosure view shows none:
     how a hidden fact's tier moved is not part of a coarser view)."""
     changes = (
-        ",\n  CASE WHEN exact THEN " + transitions("a") + " ELSE [] END AS transitions"
+        ",\n  CASE WHEN exact THEN " + shown_transitions("a") + " ELSE [] END AS transitions"
         if with_transitions
         else ""
     )
@@ -402,7 +445,10 @@ WITH a, tier, exact, head(collect(d)) AS d
 WHERE exact OR d IS NOT NULL
 RETURN
   CASE WHEN exact
-    THEN a {.*, embedding: null, text: null, slot_key: null, tier: tier, view: 'exact'}
+    THEN a {.*, embedding: null, text: null, slot_key: null, tier: tier, view: 'exact',
+            task_id: """
+        + shown_task_id("a")
+        + """}
     ELSE a {"""
         + _VIEW_FIELDS
         + """, tier: tier, id: d.id, object: d.object, trend: d.trend,
@@ -459,6 +505,9 @@ ORDER BY a.valid_from, a.recorded_at, a.id
 )
 
 
+# One assertion by id, for the write path (a precondition's ``details.current``): it runs with
+# no caller, so the task id shows by the rule of ``$groups`` alone (the writer's own tasks
+# show by it too: a task's access names only groups its owner is in).
 GET_ASSERTION = (
     """
 MATCH (a:Assertion {id: $id})
@@ -466,7 +515,7 @@ WHERE """
     + visible("a")
     + """
 RETURN """
-    + ASSERTION_PROJECTION
+    + assertion_projection("null")
 )
 
 

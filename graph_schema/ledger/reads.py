@@ -40,6 +40,7 @@ def current_facts(
         min_confidence=min_confidence,
         tiers=[t.value for t in tiers],
         groups=list(principal.groups),
+        caller=principal.id,
         database_=database,
         routing_="r",
     )
@@ -65,6 +66,7 @@ def history(
         predicate=predicate,
         known_at=known_at,
         groups=list(principal.groups),
+        caller=principal.id,
         database_=database,
         routing_="r",
     )

@@ -207,9 +207,10 @@ SET t.status = 'ended', t.ended_at = coalesce(t.ended_at, $now), t.consolidated_
 RETURN t.ended_at AS ended_at
 """
 
+# Ended tasks with no report yet, ended by ``$known_at`` (a preview at a past time: by then).
 ENDED_UNCONSOLIDATED = """
 MATCH (t:Task {status: 'ended'})
-WHERE t.report IS NULL
+WHERE t.report IS NULL AND (t.ended_at IS NULL OR t.ended_at <= $known_at)
 RETURN t.key AS key, t.id AS id, t.owner AS owner
 ORDER BY t.key
 LIMIT $limit
@@ -315,7 +316,8 @@ RETURN count(l) AS released
 # --- sleep: the sweep ---------------------------------------------------------------------------
 
 # One batch of assertions in id order (a cursor over the unique index), with what the rules
-# need; the access log is read by the assertion's id (its nodes are not connected).
+# need (the object only of an ephemeral fact of no task: a plan's date is in it); the access
+# log is read by the assertion's id (its nodes are not connected).
 SWEEP_BATCH = (
     """
 MATCH (a:Assertion)
@@ -325,7 +327,10 @@ RETURN a.id AS id, a.tier AS written_tier, """
     + effective_tier("a")
     + """ AS tier,
        a.task_id AS task_id, a.superseded_at IS NULL AS alive, a.polarity AS polarity,
-       a.recorded_at AS recorded_at, """
+       a.recorded_at AS recorded_at,
+       CASE WHEN a.tier = 'short' AND a.task_id IS NULL AND a.object IS :: STRING
+         THEN a.object END AS object,
+       """
     + latest_tier_change("a")
     + """ AS change,
        """

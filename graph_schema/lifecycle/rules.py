@@ -7,9 +7,10 @@ states the same rules in prose.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from graph_schema.core.types import SourceKind, Tier
 from graph_schema.ledger.types import UTTERANCE
@@ -244,25 +245,75 @@ class Resting:
     entered_at: datetime
     pinned: bool
     last_read_at: datetime | None
+    object: str | None = None  # its object when a string: a plan's date is in brackets
 
 
 def _days(span: timedelta) -> str:
     return f"{span.total_seconds() / 86_400:g} days"
 
 
+# The date in brackets that ends a plan's object, in the ontology's form ("trip to Iceland
+# (2026-11)"): a day, an ISO week, a month or a year, the forms the distillers write.
+_NAMED_DATE = re.compile(r"\s\((\d{4})(?:-(\d{2})(?:-(\d{2}))?|-W(\d{2}))?\)$")
+# the last place a date ends is twelve hours behind UTC: a date has passed everywhere at noon
+# UTC of the day after it
+_LAST_ZONE = time(12, tzinfo=UTC)
+
+
+def _period_end(year: int, month: str | None, day: str | None, week: str | None) -> date:
+    if week is not None:
+        return date.fromisocalendar(year, int(week), 1) + timedelta(days=7)
+    if month is None:
+        return date(year + 1, 1, 1)
+    if day is None:
+        first = date(year, int(month), 1)
+        return date(year + 1, 1, 1) if first.month == 12 else first.replace(month=first.month + 1)
+    return date(year, int(month), int(day)) + timedelta(days=1)
+
+
+def date_passed(value: str | None) -> tuple[str, datetime] | None:
+    """The date in brackets at the end of ``value`` and the moment it has passed everywhere
+    on Earth, or None when it names no date in the ontology's form (or an impossible one)."""
+    found = _NAMED_DATE.search(value or "")
+    if found is None:
+        return None
+    year, month, day, week = found.groups()
+    try:
+        end = _period_end(int(year), month, day, week)
+    except ValueError:  # "2026-13", "2026-02-30", "2026-W60": no date, the undated rule
+        return None
+    label = found.group(0).strip()[1:-1]
+    return label, datetime.combine(end, _LAST_ZONE)
+
+
+def _expiry(item: Resting, now: datetime, policy: Policy) -> Decision | None:
+    """An ephemeral fact of no task expires ``ephemeral_ttl`` after it was recorded, or, when
+    its object ends with a date in brackets (a plan's), after that date has passed, whichever
+    is later: a plan for next year is not forgotten the day after it was said."""
+    dated = date_passed(item.object)
+    ttl = _days(policy.ephemeral_ttl)
+    if dated is not None and dated[1] > item.recorded_at:
+        if dated[1] > now - policy.ephemeral_ttl:
+            return None
+        reason = f"ephemeral, outside any task, its date {dated[0]} passed more than {ttl} ago"
+        return Decision(item.id, Tier.short, Tier.discarded, Rule.ephemeral_expired, reason)
+    if item.recorded_at <= now - policy.ephemeral_ttl:
+        reason = f"ephemeral, outside any task, older than {ttl}"
+        return Decision(item.id, Tier.short, Tier.discarded, Rule.ephemeral_expired, reason)
+    return None
+
+
 def rest(item: Resting, now: datetime, policy: Policy) -> Decision | None:
     """What a sleep at ``now`` (the lifecycle clock) does to one assertion, if anything.
 
     * an ephemeral fact written outside any task (written ``short``, no task) expires
-      ``ephemeral_ttl`` after it was recorded;
+      ``ephemeral_ttl`` after it was recorded, or after the date its object names in brackets
+      has passed, whichever is later (:func:`_expiry`);
     * a long-term, alive, positive, unpinned fact falls dormant when neither a read nor its
       becoming long-term happened within ``dormant_after``;
     * a dormant fact wakes when it was read since it fell dormant, or is pinned."""
     if item.tier is Tier.short and item.task_id is None and item.written_tier is Tier.short:
-        if item.recorded_at <= now - policy.ephemeral_ttl:
-            reason = f"ephemeral, outside any task, older than {_days(policy.ephemeral_ttl)}"
-            return Decision(item.id, Tier.short, Tier.discarded, Rule.ephemeral_expired, reason)
-        return None
+        return _expiry(item, now, policy)
     if item.tier is Tier.long and item.alive and item.polarity and not item.pinned:
         since = max(item.entered_at, item.last_read_at or item.entered_at)
         if since <= now - policy.dormant_after:

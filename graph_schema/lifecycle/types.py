@@ -10,13 +10,30 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictStr,
+    model_validator,
+)
 
-from graph_schema.core.types import AccessList, Name, Strict, Timestamp
+from graph_schema.core.types import AccessList, Name, Strict, Timestamp, check_text, text_schema
+from graph_schema.procedures.types import MinedVersion
 
 TASK_KEY_SEPARATOR = "\x1f"
 MAX_GOAL_CHARS = 2_000
 MAX_REPORT_IDS = 100
+# a task's or an event's goal: free text shown on task cards, not blank and without NUL like
+# every other stored text (a new user's trial stored "   " and "a\u0000b")
+Goal = Annotated[
+    StrictStr,
+    Field(min_length=1, max_length=MAX_GOAL_CHARS),
+    AfterValidator(check_text),
+    text_schema(max_length=MAX_GOAL_CHARS),
+]
 
 
 def task_key(owner: str, task_id: str) -> str:
@@ -49,7 +66,7 @@ class TaskStart(Strict):
     """``POST /v1/tasks``: start a task explicitly, with a goal and the access of its card."""
 
     task_id: Name
-    goal: Annotated[StrictStr, Field(min_length=1, max_length=MAX_GOAL_CHARS)] | None = None
+    goal: Goal | None = None
     access: AccessList = Field(default_factory=list)
 
 
@@ -165,7 +182,13 @@ class SleepReport(BaseModel):
     procedures: list[str] = Field(
         default_factory=list,
         description="ids of the procedure versions written that the caller may read (a dry run"
-        " names none)",
+        " writes none, so names none: `procedure_versions` describes what it would write)",
+    )
+    procedure_versions: list[MinedVersion] = Field(
+        default_factory=list,
+        description="the procedure versions written (a dry run: that it would write, `id`"
+        " null) that the caller may read, described: trigger, steps, support, success rate;"
+        " bounded like the id lists",
     )
     truncated: bool
     max_ids: int = MAX_REPORT_IDS

@@ -26,6 +26,7 @@ from graph_schema.lifecycle.types import WorkingMemory
 # the default of TRACTATUS_MAX_OBSERVATION_BATCH; the served OpenAPI document states the
 # configured one
 MAX_OBSERVATION_BATCH = 256
+MAX_KIND_CHARS = 64
 
 
 class ObservationIn(Strict):
@@ -50,7 +51,12 @@ class ObservationIn(Strict):
     idempotency_key: Annotated[StrictStr, Field(min_length=1, max_length=256)] | None = None
     conversation_id: Name | None = None
     task_id: Name | None = None
-    kind: Annotated[StrictStr, Field(max_length=64)] = "chat_turn"
+    kind: Annotated[
+        StrictStr,
+        Field(min_length=1, max_length=MAX_KIND_CHARS),
+        AfterValidator(check_text),
+        text_schema(max_length=MAX_KIND_CHARS),
+    ] = "chat_turn"
 
 
 class ObservationBatch(Strict):

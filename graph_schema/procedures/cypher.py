@@ -11,26 +11,31 @@ from graph_schema.core.cypher import visible
 
 # --- the sleep's reads and writes -----------------------------------------------------------
 
-# A page of tasks (by key, after ``$after``) with their steps in time order and when the last
-# of them was recorded; a task is read when it has ended or has had no step since
-# ``$quiet_before``, on either clock (a task still running is not yet a whole trace).
+# A page of tasks (by key, after ``$after``) with their steps recorded by ``$known_at`` in
+# time order and when the last of them was recorded, and whether the task had ended by then
+# (the sleep then keeps a task that has ended, or has had no step for an hour on either clock:
+# a task still running is not yet a whole trace). A sleep previewed at a past time reads the
+# store as it was then (a new user's trial: a preview in 2020 mined tasks of 2026).
 TRACES = """
 MATCH (t:Task)
 WHERE t.key > $after
 WITH t ORDER BY t.key LIMIT $batch
 OPTIONAL MATCH (e:Event)-[:IN_TASK]->(t)
+WHERE e.recorded_at <= $known_at
 WITH t, e ORDER BY e.occurred_at, e.recorded_at, e.id
 WITH t, collect(e {.id, .action, .outcome, .access, .occurred_at}) AS steps,
      max(e.recorded_at) AS last_recorded
-RETURN t.key AS task, t.status = 'ended' AS ended, steps, last_recorded
+RETURN t.key AS task, t.status = 'ended' AND t.ended_at <= $known_at AS ended, steps,
+       last_recorded
 ORDER BY t.key
 """
 
-# The current versions of the keys asked about.
+# The versions of the keys asked about current at ``$known_at`` (a sleep's present, or a
+# preview's past).
 CURRENT = """
 UNWIND $keys AS key
 MATCH (p:Procedure {key: key})
-WHERE p.superseded_at IS NULL
+WHERE p.recorded_at <= $known_at AND (p.superseded_at IS NULL OR p.superseded_at > $known_at)
 RETURN p.key AS key, p.id AS id, p.support AS support, p.successes AS successes,
        p.first_seen AS first_seen, p.last_seen AS last_seen
 """
@@ -52,18 +57,20 @@ CREATE (p)-[:EVIDENCED_BY]->(e)
 RETURN count(e) AS linked
 """
 
-# --- reads ------------------------------------------------------------------------------------
-
-# The ids among $ids of procedures the caller may read (a sleep's report names only those).
-VISIBLE_IDS = (
+# The keys among ``$versions`` (maps of ``key``, ``access`` and ``access_all``: versions a
+# sleep wrote or a preview would write) the caller may read, by the one visibility predicate.
+VISIBLE_VERSIONS = (
     """
-MATCH (p:Procedure)
-WHERE p.id IN $ids AND """
+UNWIND $versions AS p
+WITH p
+WHERE """
     + visible("p")
     + """
-RETURN collect(p.id) AS ids
+RETURN collect(p.key) AS keys
 """
 )
+
+# --- reads ------------------------------------------------------------------------------------
 
 _AT = "p.recorded_at <= $known_at AND (p.superseded_at IS NULL OR p.superseded_at > $known_at)"
 

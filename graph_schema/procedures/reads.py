@@ -14,7 +14,12 @@ from neo4j import Driver, ManagedTransaction
 from graph_schema.core.records import as_datetime
 from graph_schema.core.types import Principal, Status
 from graph_schema.procedures import cypher
-from graph_schema.procedures.types import ProcedureAnswer, ProcedureOut, ProceduresAnswer
+from graph_schema.procedures.types import (
+    MinedVersion,
+    ProcedureAnswer,
+    ProcedureOut,
+    ProceduresAnswer,
+)
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
@@ -77,8 +82,14 @@ def procedure(
     )
 
 
-def readable(tx: ManagedTransaction, ids: Sequence[str], principal: Principal) -> set[str]:
-    """The ids among ``ids`` of procedures ``principal`` may read (``visible``, as every read
-    checks it)."""
-    record = tx.run(cypher.VISIBLE_IDS, ids=list(ids), groups=list(principal.groups)).single()
-    return set(record["ids"]) if record is not None else set()
+def readable_versions(
+    tx: ManagedTransaction, versions: Sequence[MinedVersion], principal: Principal
+) -> set[str]:
+    """The keys among ``versions`` (written by a sleep, or that a preview would write) of
+    those ``principal`` may read: their scope checked by ``visible`` as every read checks a
+    stored version's, so a preview shows exactly what the sleep's readers would see."""
+    scopes = [{"key": v.key, "access": [], "access_all": v.access} for v in versions]
+    record = tx.run(
+        cypher.VISIBLE_VERSIONS, versions=scopes, groups=list(principal.groups)
+    ).single()
+    return set(record["keys"]) if record is not None else set()

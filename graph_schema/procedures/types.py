@@ -50,3 +50,31 @@ class ProcedureAnswer(BaseModel):
     status: Status
     procedure: ProcedureOut
     known_at: datetime
+
+
+class MinedVersion(BaseModel):
+    """A procedure version a sleep wrote, or that a dry run would write, as its report lists
+    it (docs/procedures.md)."""
+
+    id: str | None = Field(
+        description="the version's id; null in a dry run, which writes nothing (the version"
+        " would get its id when a sleep writes it)"
+    )
+    key: str = Field(description="the same actions in the same scope: the same key")
+    trigger: str = Field(description="the action its tasks start with")
+    steps: list[str] = Field(
+        description="the actions in order, a run of the same action (a retry) read once"
+    )
+    support: int = Field(ge=1, description="tasks that went through exactly these steps")
+    successes: int = Field(ge=0, description="of them, tasks whose last step succeeded")
+    success_rate: float = Field(ge=0, le=1, description="successes / support")
+    first_seen: datetime = Field(description="the first step of its earliest task")
+    last_seen: datetime = Field(description="the last step of its latest task")
+    access: list[str] = Field(
+        description="who may read it: one requirement per distinct restricted access list of"
+        " its tasks' steps (`g1|g2`: any of these groups), all of them needed; [] for public"
+    )
+    supersedes: str | None = Field(
+        description="the version current at the sleep's time that it replaces (null: a new"
+        " procedure)"
+    )

@@ -6,7 +6,7 @@ filter (:func:`graph_schema.core_cypher.known_and_valid`) and the caller's filte
 answers its top ``$fetch`` before any WHERE, so index queries over-fetch; scoped requests
 (conversation, task, subject) scan their scope exactly instead.
 
-Parameters common to all statements: ``$groups``, ``$as_of``, ``$known_at``,
+Parameters common to all statements: ``$groups``, ``$caller``, ``$as_of``, ``$known_at``,
 ``$min_confidence``, ``$filter`` (below), ``$subject``, ``$task_id``, ``$conversation_id``,
 ``$include_superseded``, ``$vector`` (may be null), ``$limit``, ``$exact_limit``; the full-text
 statements also take ``$index`` and ``$lists`` (``terms``, ``fields``), the graph and result
@@ -39,6 +39,7 @@ from graph_schema.core.cypher import (
     effective_tier,
     known_and_valid,
     readers_of,
+    task_shown,
     turns_beside,
     visible,
 )
@@ -83,7 +84,7 @@ def assertion_filter(var: str, *, conversation: bool = True) -> str:
         f"{var}.confidence >= $min_confidence",
         f"($filter.source_kinds IS NULL OR {var}.source_kind IN $filter.source_kinds)",
         f"($filter.subject IS NULL OR {var}.subject = $filter.subject)",
-        f"($filter.task_id IS NULL OR {var}.task_id = $filter.task_id)",
+        f"($filter.task_id IS NULL OR ({var}.task_id = $filter.task_id AND {task_shown(var)}))",
         f"(($include_superseded AND {var}.recorded_at <= $known_at) OR ({known_and_valid(var)}))",
     ]
     if conversation:

@@ -117,6 +117,7 @@ def parameters(
     kinds = [s.value for s in f.source_kinds] if f.source_kinds else None
     return {
         "groups": list(principal.groups),
+        "caller": principal.id,
         "as_of": query.as_of,
         "known_at": query.known_at,
         "min_confidence": float(f.min_confidence),

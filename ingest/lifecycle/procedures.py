@@ -21,6 +21,7 @@ from graph_schema.core.records import as_datetime
 from graph_schema.core.timeutil import new_id, utcnow
 from graph_schema.procedures import cypher
 from graph_schema.procedures.mine import Step, Trace, Variant, variants
+from graph_schema.procedures.types import MinedVersion
 
 # a task with no step for this long (on the step's time and on its record time) is read as
 # whole, ended or not
@@ -34,12 +35,14 @@ Renew = Callable[[ManagedTransaction], None]
 @dataclass
 class Mined:
     """What one mining did: versions to write (``changed``; a dry run writes none), the ids
-    of those written, procedures unchanged, whole tasks read."""
+    of those written, procedures unchanged, whole tasks read, and each version written (or
+    that a dry run would write, with no id) described."""
 
     changed: int = 0
     written: list[str] = field(default_factory=list)
     unchanged: int = 0
     tasks: int = 0
+    versions: list[MinedVersion] = field(default_factory=list)
 
 
 def _trace(row: Any) -> Trace:
@@ -56,35 +59,46 @@ def _trace(row: Any) -> Trace:
     return Trace(task=row["task"], steps=steps)
 
 
-def _whole(
-    trace: Trace, ended: bool, last_recorded: datetime | None, quiet_before: datetime
-) -> bool:
-    """An ended task, or one whose last step is an hour old both when it happened and when
-    it was recorded: a new user's trial recorded steps dated three hours back seconds before
-    a sleep, and the task still running was mined as a shorter sequence than it became."""
+def _whole(trace: Trace, ended: bool, last_recorded: datetime | None, now: datetime) -> bool:
+    """At ``now``: an ended task whose steps have all happened, or one whose last step is an
+    hour old both when it happened and when it was recorded: a new user's trial recorded
+    steps dated three hours back seconds before a sleep, and the task still running was
+    mined as a shorter sequence than it became."""
     if not trace.steps:
         return False
-    if ended:
-        return True
     happened = trace.steps[-1].occurred_at
+    if ended:
+        return happened <= now
+    quiet_before = now - QUIET
     return happened <= quiet_before and (last_recorded is None or last_recorded <= quiet_before)
 
 
 def traces(
-    driver: Driver, *, database: str, quiet_before: datetime, between: Callable[[], None]
+    driver: Driver,
+    *,
+    database: str,
+    now: datetime,
+    known_at: datetime,
+    between: Callable[[], None],
 ) -> Iterator[Trace]:
-    """Every whole task's trace, a page of tasks per read transaction; ``between`` runs before
-    each page (the sleep renews its lease there: a large store is read for minutes)."""
+    """Every task whole at ``now`` (the lifecycle clock) as the steps and ends recorded by
+    ``known_at`` show it, its trace; a page of tasks per read transaction; ``between`` runs
+    before each page (the sleep renews its lease there: a large store is read for minutes)."""
     after = ""
     while True:
         between()
         records, _, _ = driver.execute_query(
-            cypher.TRACES, after=after, batch=TRACE_BATCH, database_=database, routing_="r"
+            cypher.TRACES,
+            after=after,
+            batch=TRACE_BATCH,
+            known_at=known_at,
+            database_=database,
+            routing_="r",
         )
         for row in records:
             trace = _trace(row)
             last_recorded = as_datetime(row["last_recorded"])
-            if _whole(trace, bool(row["ended"]), last_recorded, quiet_before):
+            if _whole(trace, bool(row["ended"]), last_recorded, now):
                 yield trace
         if len(records) < TRACE_BATCH:
             return
@@ -148,10 +162,36 @@ def _write(tx: ManagedTransaction, change: _Change, run_id: str, renew: Renew) -
     return str(props["id"])
 
 
-def _changes(driver: Driver, database: str, found: list[Variant]) -> list[_Change]:
-    """The variants whose figures differ from their current versions, read in one query."""
+def _described(change: _Change, version_id: str | None) -> MinedVersion:
+    """A version written (``version_id``) or that a dry run would write (None), as the
+    sleep's report describes it."""
+    variant = change.variant
+    return MinedVersion(
+        id=version_id,
+        key=variant.key,
+        trigger=variant.trigger,
+        steps=list(variant.steps),
+        support=variant.support,
+        successes=variant.successes,
+        success_rate=variant.success_rate,
+        first_seen=variant.first_seen,
+        last_seen=variant.last_seen,
+        access=list(variant.scope),
+        supersedes=change.replaces,
+    )
+
+
+def _changes(
+    driver: Driver, database: str, found: list[Variant], known_at: datetime
+) -> list[_Change]:
+    """The variants whose figures differ from their versions current at ``known_at``, read in
+    one query."""
     records, _, _ = driver.execute_query(
-        cypher.CURRENT, keys=[v.key for v in found], database_=database, routing_="r"
+        cypher.CURRENT,
+        keys=[v.key for v in found],
+        known_at=known_at,
+        database_=database,
+        routing_="r",
     )
     current = {r["key"]: dict(r) for r in records}
     return [
@@ -166,12 +206,15 @@ def mine(
     *,
     database: str,
     now: datetime,
+    known_at: datetime,
     min_support: int,
     run_id: str | None,
     renew: Renew,
 ) -> Mined:
-    """Mine every whole task at the lifecycle time ``now``; ``run_id`` None is a dry run
-    (counts what would be written, writes nothing). ``min_support`` 0 mines nothing."""
+    """Mine every task whole at the lifecycle time ``now`` from what was recorded by
+    ``known_at`` (a sleep: the present; a preview: its ``now``), against the versions current
+    then; ``run_id`` None is a dry run (describes what would be written, writes nothing).
+    ``min_support`` 0 mines nothing."""
     mined = Mined()
     if min_support <= 0:
         return mined
@@ -181,14 +224,17 @@ def mine(
             with driver.session(database=database) as session:
                 session.execute_write(renew)
 
-    read = list(traces(driver, database=database, quiet_before=now - QUIET, between=keep_lease))
+    read = list(traces(driver, database=database, now=now, known_at=known_at, between=keep_lease))
     mined.tasks = len(read)
     found = variants(read, min_support)
-    changes = _changes(driver, database, found)
+    changes = _changes(driver, database, found, known_at)
     mined.changed, mined.unchanged = len(changes), len(found) - len(changes)
     if run_id is None:
+        mined.versions = [_described(change, None) for change in changes]
         return mined
     with driver.session(database=database) as session:
         for change in changes:
-            mined.written.append(session.execute_write(_write, change, run_id, renew))
+            written = session.execute_write(_write, change, run_id, renew)
+            mined.written.append(written)
+            mined.versions.append(_described(change, written))
     return mined

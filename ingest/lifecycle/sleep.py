@@ -31,6 +31,7 @@ from graph_schema.lifecycle import cypher, rules
 from graph_schema.lifecycle.reads import readable
 from graph_schema.lifecycle.types import MAX_REPORT_IDS, Rule, SleepCounts, SleepReport
 from graph_schema.procedures import reads as procedure_reads
+from graph_schema.procedures.types import MinedVersion
 from ingest.lifecycle.consolidate import (
     Lifecycle,
     consolidate_in_tx,
@@ -71,7 +72,21 @@ class _Tally:
             "procedures": [],
         }
     )
+    versions: list[MinedVersion] = field(default_factory=list)
     truncated: bool = False
+
+    def version(self, version: MinedVersion, shown: bool) -> None:
+        """A procedure version written (or that a dry run would write, no id): counted, and
+        listed (its id too, when it has one) if the caller may read it."""
+        self.counts.procedures += 1
+        if not shown:
+            return
+        if len(self.versions) >= MAX_REPORT_IDS:
+            self.truncated = True
+            return
+        self.versions.append(version)
+        if version.id is not None:
+            self.ids["procedures"].append(version.id)
 
     def add(self, kind: str, assertion_id: str, shown: bool) -> None:
         setattr(self.counts, kind, getattr(self.counts, kind) + 1)
@@ -97,6 +112,7 @@ class _Tally:
             dry_run=dry_run,
             counts=self.counts,
             truncated=self.truncated,
+            procedure_versions=self.versions,
             **self.ids,
         )
 
@@ -110,6 +126,11 @@ class _Run:
     config: SleepConfig
     now: datetime  # the lifecycle clock's now (or a dry run's)
     run_id: str | None  # None: a dry run
+
+    def known_at(self) -> datetime:
+        """The record time the sleep reads at: a sleep, the present; a preview, its ``now``
+        (a preview at a past time reads what was recorded by then, as a sleep then would)."""
+        return self.now if self.run_id is None else utcnow()
 
     def renew(self, tx: ManagedTransaction) -> None:
         if self.run_id is None:
@@ -185,7 +206,11 @@ def _one_task(
 def _ended_tasks(run: _Run, tally: _Tally) -> None:
     ephemeral = ephemeral_predicates(run.driver, database=run.database)
     records, _, _ = run.driver.execute_query(
-        cypher.ENDED_UNCONSOLIDATED, limit=100_000, database_=run.database, routing_="r"
+        cypher.ENDED_UNCONSOLIDATED,
+        limit=100_000,
+        known_at=run.known_at(),
+        database_=run.database,
+        routing_="r",
     )
     with run.driver.session(database=run.database) as session:
         for task in (dict(r) for r in records):
@@ -222,6 +247,7 @@ def _resting(record: Any) -> rules.Resting:
         entered_at=entered or recorded_at,  # type: ignore[arg-type]
         pinned=bool(record["pinned"]),
         last_read_at=as_datetime(record["last_read_at"]),
+        object=record["object"],
     )
 
 
@@ -290,22 +316,25 @@ def _sweep(run: _Run, tally: _Tally) -> None:
 
 
 def _procedures(run: _Run, tally: _Tally) -> None:
+    """Mine at the sleep's ``now``: a sleep from everything recorded, a preview from what was
+    recorded by its ``now`` (a preview at a past time sees the store as it was then)."""
     mined = mine(
         run.driver,
         database=run.database,
         now=run.now,
+        known_at=run.known_at(),
         min_support=run.config.min_support,
         run_id=run.run_id,
         renew=run.renew,
     )
-    if run.run_id is None:
-        tally.counts.procedures += mined.changed
     visible: set[str] = set()
-    if mined.written:  # a dry run, or a sleep that found nothing new, reads nothing more
+    if mined.versions:  # a sleep that found nothing new reads nothing more
         with run.driver.session(database=run.database) as session:
-            visible = session.execute_read(procedure_reads.readable, mined.written, run.principal)
-    for procedure_id in mined.written:
-        tally.add("procedures", procedure_id, procedure_id in visible)
+            visible = session.execute_read(
+                procedure_reads.readable_versions, mined.versions, run.principal
+            )
+    for version in mined.versions:
+        tally.version(version, version.key in visible)
     log.info(
         "procedures: %d whole tasks read, %d changed (%d versions written), %d unchanged",
         mined.tasks,

@@ -22,7 +22,7 @@ from ingest.lifecycle.pins import set_pin
 from server.batches import batch_items
 from server.deps import DriverDep, EmbedderDep, PrincipalDep, SettingsDep
 from server.errors import BODY, EMBEDS, PARAMS, V1, declared
-from server.params import IdempotencyKey, replayed, replayed_header
+from server.params import IDEMPOTENCY_HEADER, IdempotencyKey, replayed, replayed_header
 from server.routing import JSONRoute, answer
 
 router = APIRouter(prefix="/v1", tags=["assertions"], route_class=JSONRoute)
@@ -68,7 +68,7 @@ def post_assertions(
     if isinstance(parsed, JSONResponse):
         return parsed
     raw_items, is_batch = parsed
-    refuse_secrets(payload, settings.secrets)
+    refuse_secrets(payload, settings.secrets, headers={IDEMPOTENCY_HEADER.lower(): idempotency_key})
     written = write_assertions(
         driver,
         database=settings.neo4j_database,

@@ -28,6 +28,7 @@ from ingest import events as event_writes
 from server.deps import AccessLogDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
 from server.errors import BODY, EMBEDS, NOT_AN_OBJECT, PARAMS, V1, declared, invalid_request
 from server.params import (
+    IDEMPOTENCY_HEADER,
     IdempotencyKey,
     PredicateName,
     Subject,
@@ -84,7 +85,7 @@ def post_event(
     Idempotent per (caller, ``Idempotency-Key``)."""
     if not isinstance(payload, dict):
         return invalid_request(*NOT_AN_OBJECT)
-    refuse_secrets(payload, settings.secrets)
+    refuse_secrets(payload, settings.secrets, headers={IDEMPOTENCY_HEADER.lower(): idempotency_key})
     written = event_writes.record_event(
         driver,
         database=settings.neo4j_database,

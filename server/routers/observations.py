@@ -27,7 +27,7 @@ from server import request_ids
 from server.batches import batch_items, keyed_by_header
 from server.deps import DistillerDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
 from server.errors import BODY, EMBEDS, PARAMS, V1, declared, status_of
-from server.params import ObservationKeyHeader, replayed, replayed_header
+from server.params import IDEMPOTENCY_HEADER, ObservationKeyHeader, replayed, replayed_header
 from server.routing import JSONRoute, answer
 
 router = APIRouter(prefix="/v1/observations", tags=["observations"], route_class=JSONRoute)
@@ -109,8 +109,9 @@ def post_observations(
     if isinstance(parsed, JSONResponse):
         return parsed
     raw_items, is_batch = parsed
-    if not is_batch:
-        refuse_secrets(raw_items[0], settings.secrets)
+    # the header keys the observations it is copied into: a secret in it refuses the request
+    header = {IDEMPOTENCY_HEADER.lower(): idempotency_key}
+    refuse_secrets(None if is_batch else raw_items[0], settings.secrets, headers=header)
     refused = _holding_secrets(raw_items, settings.secrets) if is_batch else {}
     keyed_by_header(raw_items, is_batch, idempotency_key)
     written = write_observations(

@@ -206,3 +206,38 @@ def plant_derived(
     fact_id = str(derived.json()["assertion"]["id"])
     secret.ids.extend([observation_id, fact_id])
     return fact_id
+
+
+def plant_in_hidden_task(api: dict[str, Api], owner: str, prober: str) -> tuple[Secret, str]:
+    """A public fact written by a hidden step of the owner's hidden task (its card: the owner's
+    group only), about the secret's subject; the control subject gets the same fact from a
+    hidden step of another hidden task of the owner. The fact is public, the tasks are not:
+    their ids are the secret's hidden ids, their goal its token. Returns the secret and the
+    probed task's id."""
+    token = f"SECRET{uuid.uuid4().hex[:10]}"
+    secret = Secret(
+        owner, prober, f"probe:{uuid.uuid4().hex[:10]}", f"probe:{uuid.uuid4().hex[:10]}", token
+    )
+    access = [GROUP[owner]]
+    tasks = [f"ptask:{uuid.uuid4().hex[:10]}" for _ in range(2)]
+    for task, subject in zip(tasks, (secret.subject, secret.control), strict=True):
+        started = api[owner].post("/v1/tasks", {"task_id": task, "goal": token, "access": access})
+        assert started.status_code == 201, started.text
+        step = {
+            "task_id": task,
+            "actor": "agent:probe",
+            "action": "inspect",
+            "outcome": "success",
+            "occurred_at": "2020-06-01T09:00:00Z",
+            "before": {},
+            "after": {},
+            "root": True,
+            "access": access,
+            "assertions": [
+                assertion(subject, "tech_stack", "Vim", source_kind="tool_returned", access=[])
+            ],
+        }
+        written = api[owner].post("/v1/events", step)
+        assert written.status_code == 201, written.text
+    secret.ids.extend(tasks)
+    return secret, tasks[0]

@@ -330,7 +330,7 @@ def test_bad_input_and_bad_keys_are_typed_errors(base_url: str, alice: Tractatus
 
 # built from parts, so that no scanner reading this file takes them for real credentials
 STRIPE_KEY = "sk_" + "live_H1SECRETabc123"
-CARD = "4111 1111 1111 1111"
+CARD = "4556 7375 8143 1233"  # not a published test card (those are no secret)
 
 
 def test_a_secret_is_refused_as_secret_detected_with_its_fields_by_both_clients(

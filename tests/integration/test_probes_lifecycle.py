@@ -18,7 +18,15 @@ import pytest
 from tests.conftest import Api, assertion
 from tests.fakes import ShiftedClock
 from tests.integration.lifecycle_helpers import sleep
-from tests.integration.probes import GROUP, PAIRS, RESULTS, Secret, check, pair_ids
+from tests.integration.probes import (
+    GROUP,
+    PAIRS,
+    RESULTS,
+    Secret,
+    check,
+    pair_ids,
+    plant_in_hidden_task,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -215,6 +223,56 @@ def test_the_owner_saw_what_the_probers_could_not(
     assert [f["object"] for f in discarded.json()["facts"]] == [w.secret.token]
     card = alice.get(f"/v1/tasks/{w.public_task}").json()
     assert card["counts"]["discarded"] == 1 and card["working_memory"]["count"] == 2
+
+
+# --- a public fact written in a hidden task: the fact shows, the task's name does not --------
+
+
+def _hidden_task_probes(stage: str, api: Api, secret: Secret, task: str) -> None:
+    for path in ("/v1/facts", "/v1/facts/history", "/v1/facts/why"):
+        check(
+            f"task-name:{path}:{stage}",
+            secret,
+            api.get(path, subject=secret.subject, predicate="tech_stack"),
+            api.get(path, subject=secret.control, predicate="tech_stack"),
+            volatile=("at",),  # the two tasks ended a moment apart
+        )
+    unknown = f"ptask:{uuid.uuid4().hex[:10]}"
+    check(
+        f"task-name:recall-filter:{stage}",
+        secret,
+        api.post("/v1/recall", {"query": "Vim", "filters": {"task_id": task}}),
+        api.post("/v1/recall", {"query": "Vim", "filters": {"task_id": unknown}}),
+        supplied=(task,),
+    )
+    check(
+        f"task-name:timeline:{stage}",
+        secret,
+        api.client.get(f"/v1/tasks/{task}/timeline"),
+        api.client.get(f"/v1/tasks/{unknown}/timeline"),
+        supplied=(task,),
+    )
+
+
+@pytest.mark.parametrize("pair", pair_ids())
+def test_a_public_fact_of_a_hidden_task_does_not_name_it(apis: dict[str, Api], pair: str) -> None:
+    """A new user's trial: every principal read a hidden task's id in the ``task_id`` of a
+    public fact written in it, and its history dated the task's end by the transition's run.
+    The owner's own reads of the run ids are the hidden ids too."""
+    owner, prober = pair.split("->")
+    secret, task = plant_in_hidden_task(apis, owner, prober)
+    api = apis[prober]
+    start, leaks = len(RESULTS["attacks"]), len(RESULTS["leaks"])
+    _hidden_task_probes("open", api, secret, task)
+    for each in secret.ids:
+        assert apis[owner].client.post(f"/v1/tasks/{each}/end").status_code == 200
+    for subject in (secret.subject, secret.control):
+        own = apis[owner].get("/v1/facts/history", subject=subject, predicate="tech_stack")
+        runs = [t["run_id"] for v in own.json()["versions"] for t in v["transitions"]]
+        assert runs and all(runs), own.text
+        secret.ids.extend(runs)
+    _hidden_task_probes("ended", api, secret, task)
+    assert len(RESULTS["attacks"]) - start == 10 and RESULTS["leaks"][leaks:] == []
 
 
 # --- restoration: a caller who sees the discarded guess, not the fact it displaced ------------

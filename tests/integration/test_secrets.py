@@ -28,8 +28,8 @@ pytestmark = pytest.mark.integration
 
 # built from parts, so that no scanner reading this file takes them for real credentials
 STRIPE = "sk_" + "live_H1SECRETabc123"
-CARD = "4111 1111 1111 1111"
-IBAN = "DE89 3704 0044 0532 0130 00"
+CARD = "4556 7375 8143 1233"  # not a published test card: those are no secret
+IBAN = "DE23 5001 0517 5432 1098 76"  # nor the documentation's example IBANs
 TOKEN = "ghp_" + "A1b2C3d4E5" * 4
 DSN = "postgres://app:" + "s3cr3tPW@db.internal:5432/prod"
 JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9P"

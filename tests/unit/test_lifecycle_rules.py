@@ -211,3 +211,65 @@ def test_restricted_facts_never_push_a_public_one_past_the_bound() -> None:
     assert decided["a000"] is Rule.verified
     # the hidden scope's readers see the public fact too: three of the four hidden go
     assert [decided[f"a{n:03d}"] for n in range(1, 5)] == [Rule.over_bound] * 3 + [Rule.verified]
+
+
+def _plan(plan: str, said: datetime = T0) -> Resting:
+    return _resting(written_tier=Tier.short, tier=Tier.short, recorded_at=said, object=plan)
+
+
+@pytest.mark.parametrize(
+    ("plan", "passed"),
+    [
+        ("trip to Iceland (2026-11)", datetime(2026, 12, 1, 12, tzinfo=UTC)),
+        ("learn Gaelic (2027)", datetime(2028, 1, 1, 12, tzinfo=UTC)),
+        ("Leeds (2026-12)", datetime(2027, 1, 1, 12, tzinfo=UTC)),
+        ("dentist appointment (2026-09-04)", datetime(2026, 9, 5, 12, tzinfo=UTC)),
+        ("把 Redis 换成 Valkey (2026-W46)", datetime(2026, 11, 16, 12, tzinfo=UTC)),
+    ],
+)
+def test_a_plan_stays_while_its_date_is_ahead_and_goes_a_ttl_after_it_passed(
+    plan: str, passed: datetime
+) -> None:
+    """A new user's trial: plans said in spring for November and for next year were all
+    discarded by the first sleep a day after they were said (the TTL counted from writing).
+    A plan now stays while the date in its brackets is ahead (anywhere on Earth: until noon
+    UTC of the day after it), and goes at the first sleep a TTL after that date passed."""
+    said = datetime(2026, 4, 3, tzinfo=UTC)
+    ttl = POLICY.ephemeral_ttl
+    assert rest(_plan(plan, said), said + 2 * ttl, POLICY) is None
+    assert rest(_plan(plan, said), passed + ttl - timedelta(seconds=1), POLICY) is None
+    gone = rest(_plan(plan, said), passed + ttl, POLICY)
+    assert gone is not None and (gone.rule, gone.to_tier) == (
+        Rule.ephemeral_expired,
+        Tier.discarded,
+    )
+    assert "passed more than 1 days ago" in gone.reason
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "learn Gaelic",  # undated
+        "visit Lisbon (2025-05)",  # a date already passed when it was said
+        "moving (2026-13)",  # no such month
+        "party (2026-02-30)",  # no such day
+        "sprint (2026-W60)",  # no such week
+        "a bracket inside (2027) the plan",  # not at the end
+        "see it(2027)",  # not the form: no space before the bracket
+    ],
+)
+def test_a_plan_naming_no_date_ahead_keeps_the_ttl_from_its_writing(plan: str) -> None:
+    ttl = POLICY.ephemeral_ttl
+    assert rest(_plan(plan), T0 + ttl - timedelta(seconds=1), POLICY) is None
+    gone = rest(_plan(plan), T0 + ttl, POLICY)
+    assert gone is not None and gone.rule is Rule.ephemeral_expired
+    assert "older than 1 days" in gone.reason
+
+
+def test_a_dated_plan_in_a_task_or_already_long_is_not_the_sweeps() -> None:
+    """The date rule is the expiry of an ephemeral fact of no task only: a plan written in a
+    task goes with its task's end (consolidation), as before."""
+    late = datetime(2030, 1, 1, tzinfo=UTC)
+    in_a_task = _resting(written_tier=Tier.short, tier=Tier.short, task_id="t", object="x (2026)")
+    assert rest(in_a_task, late, POLICY) is None
+    assert rest(_resting(object="x (2027)", pinned=True), late, POLICY) is None

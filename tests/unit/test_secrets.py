@@ -28,7 +28,7 @@ JWT = (
 KINDS = [
     ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA...", "private_key"),
     ("-----BEGIN OPENSSH PRIVATE KEY-----", "private_key"),
-    ("key id AKIA" + "IOSFODNN7EXAMPLE in the ci vars", "aws_access_key"),
+    ("key id AKIA" + "Q3XGZ7MPL2RT4VWY in the ci vars", "aws_access_key"),
     (f"token {GITHUB}", "github_token"),
     ("github_pat_" + "11ABCDEFG0" * 5, "github_token"),
     ("bot: xoxb-" + "123456789012-abcdefghijkl", "slack_token"),
@@ -45,13 +45,13 @@ KINDS = [
     ("DB password: Sup3r-Secret!", "password"),
     ("api_key=Q2hhbmdlTWUx", "password"),
     ("client secret = aBcD9fGh", "password"),
-    ("card 4111 1111 1111 1111, exp 12/29", "card_number"),
-    ("amex 3782-822463-10005", "card_number"),
-    ("paid with 5555555555554444 yesterday", "card_number"),
-    ("IBAN DE89 3704 0044 0532 0130 00 (Sparkasse)", "iban"),
-    ("send it to GB82WEST12345698765432", "iban"),
-    ("IBAN DE89 3704 0044 0532 0130 00 EUR", "iban"),
-    ("card 4111 1111 1111 1111 2029", "card_number"),
+    ("card 4556 7375 8143 1233, exp 12/29", "card_number"),
+    ("amex 3714-496353-98472", "card_number"),
+    ("paid with 5222222222224447 yesterday", "card_number"),
+    ("IBAN DE23 5001 0517 5432 1098 76 (Sparkasse)", "iban"),
+    ("send it to GB07NWBK40512098765432", "iban"),
+    ("IBAN DE23 5001 0517 5432 1098 76 EUR", "iban"),
+    ("card 4556 7375 8143 1233 2029", "card_number"),
 ]
 
 
@@ -103,13 +103,13 @@ def test_luhn_and_mod97() -> None:
 
 
 def test_the_span_covers_the_secret() -> None:
-    text = "use AKIA" + "IOSFODNN7EXAMPLE now"
+    text = "use AKIA" + "Q3XGZ7MPL2RT4VWY now"
     (found,) = find_secrets(text)
-    assert text[found.start : found.end] == "AKIA" + "IOSFODNN7EXAMPLE"
+    assert text[found.start : found.end] == "AKIA" + "Q3XGZ7MPL2RT4VWY"
 
 
 def test_scan_names_field_paths_and_kinds_never_values() -> None:
-    card = "4111 1111 1111 1111"
+    card = "4556 7375 8143 1233"
     payload = {
         "assertions": [
             {"subject": "acct:1", "object": "fine", "evidence": {"quote": "fine"}},
@@ -117,7 +117,7 @@ def test_scan_names_field_paths_and_kinds_never_values() -> None:
         ],
         "after": {"db_password": "hunter22", "count": 5, "token_count": 12},
         "before": {"sk_" + "live_ABCDEFGHIJKLMNOP": True},
-        "number": 4111111111111111,
+        "number": 4556737581431233,
     }
     hits = {(h.field, h.kind) for h in scan(payload)}
     assert hits == {
