@@ -163,7 +163,7 @@ def db_hits(driver: Driver, database: str, event_id: str) -> int:
     statement, _ = cypher_events.chain_statement("causes", event_reads.DEFAULT_MAX_DEPTH)
     with driver.session(database=database) as session:
         summary = session.run(
-            "PROFILE " + statement, id=event_id, groups=list(READER.groups)
+            "PROFILE " + statement, id=event_id, groups=list(READER.groups), caller=READER.id
         ).consume()
 
     def total(plan: Any) -> int:

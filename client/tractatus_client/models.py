@@ -246,10 +246,11 @@ class ProducedAssertion(Model):
 
 
 class Event(Model):
-    """One step of a task: who did what, before and after, how it ended, what caused it."""
+    """One step of a task: who did what, before and after, how it ended, what caused it
+    (``task_id`` None for a reader who may not see the task)."""
 
     id: str
-    task_id: str
+    task_id: str | None
     actor: str
     action: str
     outcome: str

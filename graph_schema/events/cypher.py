@@ -7,7 +7,7 @@ reader picks the smallest bound that covers the requested depth and cuts exactly
 
 from __future__ import annotations
 
-from graph_schema.core.cypher import task_shown, visible
+from graph_schema.core.cypher import shown_task_id, task_shown, visible
 
 # --- writes ---------------------------------------------------------------------------------
 
@@ -71,8 +71,14 @@ def _micros(prop: str) -> str:
 
 # One event as a map: its properties, its visible direct causes, the visible assertions it
 # wrote. Results are collected into ONE record: per-record overhead dominates long replays.
+# ``task_id``: null for a reader who may not see the step's task (``shown_task_id``): a
+# public step of a team-only task named it to everyone (every statement reading it takes
+# ``$caller``)
 _EVENT_MAP = (
-    """e {.id, .task_id, .actor, .action, .outcome, .before, .after, .access, .written_by,
+    """e {.id, .actor, .action, .outcome, .before, .after, .access, .written_by,
+    task_id: """
+    + shown_task_id("e")
+    + """,
     occurred_us: """
     + _micros("occurred_at")
     + """,

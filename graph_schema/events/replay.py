@@ -79,6 +79,7 @@ def get_event(
         q.GET_EVENT,
         id=event_id,
         groups=list(principal.groups),
+        caller=principal.id,
         database_=database,
         routing_="r",
     )
@@ -155,6 +156,7 @@ def chain(
         statement,
         id=event_id,
         groups=list(principal.groups),
+        caller=principal.id,
         database_=database,
         routing_="r",
     )
@@ -170,12 +172,12 @@ RESULT_CHAIN_DEPTH = q.RESULT_CHAIN_BOUND
 
 
 def result_chains(
-    tx: ManagedTransaction, *, groups: list[str], event_ids: list[str]
+    tx: ManagedTransaction, *, groups: list[str], caller: str, event_ids: list[str]
 ) -> dict[str, Chain]:
     """The causes of each visible event, newest first, within :data:`RESULT_CHAIN_DEPTH`
     hops, in one statement (recall's results); an invisible or unknown event is left out."""
     found: dict[str, Chain] = {}
-    for record in tx.run(q.RESULT_CHAINS, ids=event_ids, groups=groups):
+    for record in tx.run(q.RESULT_CHAINS, ids=event_ids, groups=groups, caller=caller):
         rows = {row["id"]: row for row in record["events"]}
         if rows:
             found[record["id"]] = _assemble(

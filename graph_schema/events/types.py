@@ -133,7 +133,8 @@ class ProducedAssertion(BaseModel):
 
 class EventOut(BaseModel):
     id: str
-    task_id: str
+    # null for a reader who may not see the step's task (docs/lifecycle.md "Tasks")
+    task_id: str | None
     actor: str
     action: str
     outcome: str

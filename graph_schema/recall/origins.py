@@ -24,11 +24,14 @@ from graph_schema.recall.types import RecallResult, TurnOut
 
 
 def attach(
-    tx: ManagedTransaction, groups: list[str], chosen: list[tuple[str, RecallResult]]
+    tx: ManagedTransaction,
+    groups: list[str],
+    caller: str,
+    chosen: list[tuple[str, RecallResult]],
 ) -> list[RecallResult]:
     """Each result (with the id of the group it ranked as) with its turn and its chain."""
     turns = _turns(tx, groups, chosen)
-    replays = chains(tx, groups, [result.assertion.id for _, result in chosen])
+    replays = chains(tx, groups, caller, [result.assertion.id for _, result in chosen])
     return [
         result.model_copy(
             update={"turn": turns.get(gid), "chain": replays.get(result.assertion.id)}
@@ -67,12 +70,15 @@ def _turn(record: Any) -> TurnOut:
     )
 
 
-def chains(tx: ManagedTransaction, groups: list[str], assertion_ids: list[str]) -> dict[str, Chain]:
+def chains(
+    tx: ManagedTransaction, groups: list[str], caller: str, assertion_ids: list[str]
+) -> dict[str, Chain]:
     """Assertion id -> the replay of the visible event that wrote it (a remnant: the event
     of the version it was cut from), for the results an event wrote: two statements for all
     the results (one more per remnant hop)."""
     events = replay.causing_events(tx, groups=groups, assertion_ids=assertion_ids)
     if not events:
         return {}
-    replays = replay.result_chains(tx, groups=groups, event_ids=sorted(set(events.values())))
+    event_ids = sorted(set(events.values()))
+    replays = replay.result_chains(tx, groups=groups, caller=caller, event_ids=event_ids)
     return {aid: replays[eid] for aid, eid in events.items() if eid in replays}

@@ -726,7 +726,7 @@ def _read(
     whole = fetch_assertions(tx, p, [c.assertion_id for c in chosen])
     top = config.max_score()
     results = [(c.group.gid, _result(c, whole[c.assertion_id], query, top)) for c in chosen]
-    return work, origins.attach(tx, p["groups"], results), status
+    return work, origins.attach(tx, p["groups"], p["caller"], results), status
 
 
 def _person_relevance(

@@ -23,11 +23,16 @@ def _post(api: Api, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _story(api: dict[str, Api], owner: str, prober: str) -> tuple[Secret, dict[str, str]]:
-    """A hidden root (owner's group) causing a public step, beside an all-public control."""
+    """A hidden root (owner's group) causing a public step, beside a control of one public
+    step. Both tasks are the owner's group's: a task's id shows only to those who may see the
+    task, so the prober reads both public steps with ``task_id`` null and neither timeline."""
     token = f"SECRET{uuid.uuid4().hex[:10]}"
     subject, control = f"probe:{uuid.uuid4().hex[:10]}", f"probe:{uuid.uuid4().hex[:10]}"
     hidden_task, control_task = f"task:{uuid.uuid4().hex[:10]}", f"task:{uuid.uuid4().hex[:10]}"
     access = [GROUP[owner]]
+    for task in (hidden_task, control_task):
+        started = api[owner].post("/v1/tasks", {"task_id": task, "access": access})
+        assert started.status_code == 201, started.text
     root = _post(
         api[owner],
         event(

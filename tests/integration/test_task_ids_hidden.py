@@ -103,6 +103,23 @@ def test_recall_results_name_the_task_only_to_its_readers(
             assert planted.task not in str(results)
 
 
+def test_a_public_step_names_its_task_only_to_its_readers(
+    apis: dict[str, Api], planted: Planted
+) -> None:
+    """The task's public step (no access of its own) shows to everyone, its task id only to
+    those who may see the task: the event, its chain and the chain of a recall result."""
+    for name, expected in (("alice", planted.task), ("carol", planted.task), ("bob", None)):
+        api = apis[name]
+        step = api.get(f"/v1/events/{planted.event}")
+        assert step.status_code == 200, (name, step.text)
+        assert step.json()["task_id"] == expected, name
+        chain = api.get(f"/v1/events/{planted.event}/chain").json()
+        assert [e["task_id"] for e in chain["events"]] == [expected] * len(chain["events"])
+        assert chain["events"], name
+        if expected is None:
+            assert planted.task not in step.text + str(chain), name
+
+
 def _stampless(answer: dict[str, Any], task: str) -> str:
     """The answer without its time stamps, the filtered task id replaced (an echo of it
     would be the caller's own words)."""
