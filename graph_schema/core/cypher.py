@@ -33,6 +33,9 @@ _VARIABLES = frozenset(
 # A caller expression of :func:`task_shown`: the read's ``$caller`` (a principal id), or
 # ``null`` where a statement has no caller (the rule is then by groups alone).
 _CALLERS = frozenset({"$caller", "null"})
+# The property naming who wrote a node into its task: an assertion's or an event's writer, an
+# observation's submitter.
+_OWNERS = frozenset({"written_by", "submitted_by"})
 # The record time a lifecycle builder reads transitions at: a read's ``$known_at``, or a
 # write's ``$now``.
 _INSTANTS = frozenset({"$known_at", "$now"})
@@ -54,7 +57,7 @@ def visible(var: str) -> str:
     )
 
 
-def task_shown(var: str, caller: str = "$caller") -> str:
+def task_shown(var: str, caller: str = "$caller", owner: str = "written_by") -> str:
     """Whether the caller may see the task node ``var`` was written in (docs/lifecycle.md
     "Tasks"): it names none, or its writer's task of that id (the ``Task`` keyed writer +
     "\\x1f" + task id, ``lifecycle.types.task_key``) shows to the caller, as its owner or as
@@ -66,17 +69,19 @@ def task_shown(var: str, caller: str = "$caller") -> str:
         raise ValueError(f"unknown Cypher variable {var!r}")
     if caller not in _CALLERS:
         raise ValueError(f"unknown caller expression {caller!r}")
+    if owner not in _OWNERS:
+        raise ValueError(f"unknown owner property {owner!r}")
     return (
         f"({var}.task_id IS NULL OR EXISTS {{ MATCH (tk:Task"
-        f" {{key: coalesce({var}.written_by, '') + '\\u001f' + {var}.task_id}})"
+        f" {{key: coalesce({var}.{owner}, '') + '\\u001f' + {var}.task_id}})"
         f" WHERE tk.owner = {caller} OR {visible('tk')} }})"
     )
 
 
-def shown_task_id(var: str, caller: str = "$caller") -> str:
+def shown_task_id(var: str, caller: str = "$caller", owner: str = "written_by") -> str:
     """The ``task_id`` of node ``var`` as the caller may read it: null when it may not see
     the task (:func:`task_shown`)."""
-    return f"CASE WHEN {task_shown(var, caller)} THEN {var}.task_id END"
+    return f"CASE WHEN {task_shown(var, caller, owner)} THEN {var}.task_id END"
 
 
 # --- readers: visibility as index terms ---------------------------------------------------------

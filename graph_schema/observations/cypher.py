@@ -3,7 +3,7 @@ an assertion's evidence may name, and one observation with its neighbouring turn
 
 from __future__ import annotations
 
-from graph_schema.core.cypher import set_times, stable, turns_beside, visible
+from graph_schema.core.cypher import set_times, shown_task_id, stable, turns_beside, visible
 
 OBSERVATION_TIMES = ("occurred_at", "received_at")
 
@@ -60,13 +60,17 @@ RETURN count(o) AS set
 """)
 
 
-_OBSERVATION_PROJECTION = (
-    "{.id, .kind, .speaker, .occurred_at, .received_at, .source_kind, .conversation_id, "
-    ".task_id, .access, .text, .sha256, .distiller}"
-)
+def _projection(var: str) -> str:
+    """An observation as its reader reads it: ``task_id`` null when the reader may not see
+    the submitter's task of that id (a public turn of a team-only task named it)."""
+    return (
+        "{.id, .kind, .speaker, .occurred_at, .received_at, .source_kind, .conversation_id, "
+        f"task_id: {shown_task_id(var, owner='submitted_by')}, "
+        ".access, .text, .sha256, .distiller}"
+    )
 
 
-_BESIDE = "n " + _OBSERVATION_PROJECTION
+_BESIDE = "n " + _projection("n")
 
 GET_OBSERVATION = (
     """
@@ -75,7 +79,7 @@ WHERE """
     + visible("o")
     + """
 RETURN o """
-    + _OBSERVATION_PROJECTION
+    + _projection("o")
     + """ AS observation,
   COLLECT {"""
     + turns_beside("o", "n", after=False, where=visible("n"), limit="$context", returns=_BESIDE)

@@ -18,6 +18,7 @@ def get_observation(
         cypher.GET_OBSERVATION,
         id=observation_id,
         groups=list(principal.groups),
+        caller=principal.id,
         context=context,
         database_=database,
         routing_="r",

@@ -120,6 +120,35 @@ def test_a_public_step_names_its_task_only_to_its_readers(
             assert planted.task not in step.text + str(chain), name
 
 
+def test_a_public_turn_names_its_task_only_to_its_readers(
+    apis: dict[str, Api], planted: Planted
+) -> None:
+    """An observation written into the task without access of its own shows to everyone,
+    its task id (and its neighbours' in the conversation) only to the task's readers."""
+    conversation = _new("chat")
+    ids = []
+    for n, text in enumerate(["The Acme incident is open.", "We paged the on-call engineer."]):
+        body = {
+            "text": text,
+            "speaker": "agent",
+            "source_kind": "agent_inferred",
+            "occurred_at": at(20 + n),
+            "conversation_id": conversation,
+            "task_id": planted.task,
+        }
+        written = apis["alice"].post("/v1/observations", body)
+        assert written.status_code == 201, written.text
+        ids.append(written.json()["observation_id"])
+    for name, expected in (("alice", planted.task), ("carol", planted.task), ("bob", None)):
+        read = apis[name].get(f"/v1/observations/{ids[1]}", context=1)
+        assert read.status_code == 200, (name, read.text)
+        answer = read.json()
+        assert answer["observation"]["task_id"] == expected, name
+        assert [t["task_id"] for t in answer["before"]] == [expected], name
+        if expected is None:
+            assert planted.task not in read.text, name
+
+
 def _stampless(answer: dict[str, Any], task: str) -> str:
     """The answer without its time stamps, the filtered task id replaced (an echo of it
     would be the caller's own words)."""
