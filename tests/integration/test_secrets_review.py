@@ -15,6 +15,7 @@ import pytest
 from neo4j import Driver
 
 from tests.helpers import Api, assertion
+from tests.integration.test_secrets import _holding, _nodes
 
 pytestmark = pytest.mark.integration
 
@@ -25,27 +26,6 @@ AWS = "AKIA" + "CXBO6U4S1YBK7XYZ"
 REDIS_PASSWORD = "50dla9UJ1t7VwS2YKDZb7"
 ENV_PASSWORD = "Sup3rS3cret!x"
 SECRETS = (OPENAI, GITHUB, AWS, REDIS_PASSWORD, ENV_PASSWORD, OPENAI[8:20], GITHUB[4:20])
-
-COUNT_ALL = """
-MATCH (n) WHERE NOT n:AccessCount AND NOT n:SleepLock AND NOT n:PassageLock
-RETURN count(n) AS c
-"""
-HOLDING = """
-MATCH (n) UNWIND keys(n) AS k WITH n, n[k] AS v
-WHERE (v IS :: STRING AND v CONTAINS $text)
-   OR (v IS :: LIST<STRING NOT NULL> AND any(x IN v WHERE x CONTAINS $text))
-RETURN count(DISTINCT n) AS c
-"""
-
-
-def _nodes(driver: Driver) -> int:
-    records, _, _ = driver.execute_query(COUNT_ALL)
-    return int(records[0]["c"])
-
-
-def _holding(driver: Driver, text: str) -> int:
-    records, _, _ = driver.execute_query(HOLDING, text=text)
-    return int(records[0]["c"])
 
 
 @pytest.fixture
