@@ -17,6 +17,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from tests.helpers import KEYS, Api
+from tests.integration.test_mcp_access import _error, _json
 
 pytestmark = pytest.mark.integration
 
@@ -36,17 +37,6 @@ async def _session(base_url: str, calls: list[Call]) -> list[Any]:
 
 def _run(base_url: str, calls: list[Call]) -> list[Any]:
     return anyio.run(_session, base_url, calls)
-
-
-def _json(result: Any) -> Any:
-    assert not result.is_error, result.content
-    return json.loads(result.content[0].text)
-
-
-def _error(result: Any) -> str:
-    assert result.is_error, result.content
-    text: str = result.content[0].text
-    return text
 
 
 def _fact(subject: str, obj: Any, **extra: Any) -> dict[str, Any]:
