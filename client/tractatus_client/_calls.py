@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any, Generic, TypeVar
@@ -44,9 +44,14 @@ class Call(Generic[T]):
     idempotent: bool = False
     unwrap: str | None = None  # answer is model(**json)[unwrap] (batches: "results")
     headers: dict[str, str] = field(default_factory=dict)
+    replayable: bool = False  # a keyed write: its answer may be a replay
 
-    def parse(self, payload: Any) -> T:
+    def parse(self, payload: Any, *, replayed: bool = False) -> T:
+        """The answer as its model; for a keyed write, each write result in it says whether it
+        was replayed (``replayed``: the answer's ``Idempotent-Replayed: true``)."""
         parsed: Any = self.model.model_validate(payload)
+        if self.replayable:
+            models.mark_replayed(parsed, replayed)
         value: T = getattr(parsed, self.unwrap) if self.unwrap else parsed
         return value
 
@@ -148,6 +153,45 @@ def json_body(body: Any) -> Any:
     return root[0]
 
 
+# --- list-valued arguments --------------------------------------------------------------------
+
+LIST_NEEDED = (
+    "give a list, even of one item ([{one}]): text or a mapping is no list here (text would"
+    " be sent letter by letter, a mapping as its keys)"
+)
+
+
+def listed(value: Iterable[Any] | None, name: str) -> list[Any] | None:
+    """A list-valued argument as the list sent (``None`` stays ``None``): a list, a tuple, a
+    set or any other iterable of its items. Text, bytes or a mapping (a single item given
+    where a list is expected) is refused with :class:`InvalidArgument`, never split: a new
+    agent developer's ``tiers="discarded"`` went out as ``?tier=d&tier=i...`` and
+    ``access="ops"`` as the groups ``o``, ``p`` and ``s`` (refused 403)."""
+    if value is None:
+        return None
+    if isinstance(value, str | bytes | bytearray | Mapping) or not isinstance(value, Iterable):
+        one = f"{value!r:.40}" if isinstance(value, str | Mapping) else "..."
+        raise InvalidArgument(
+            f"{name} is {type(value).__name__} {value!r:.60}: " + LIST_NEEDED.format(one=one)
+        )
+    return list(value)
+
+
+def mappings(value: Iterable[Mapping[str, Any]] | None, name: str) -> list[dict[str, Any]] | None:
+    """A list of bodies (``assertions``, ``disclosures``, a batch): :func:`listed`, and each
+    item a mapping (copied), else :class:`InvalidArgument` naming it."""
+    items = listed(value, name)
+    if items is None:
+        return None
+    for index, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            raise InvalidArgument(
+                f"{name}[{index}] is {type(item).__name__} {item!r:.60}: each item is a mapping"
+                " (a JSON object)"
+            )
+    return [dict(item) for item in items]
+
+
 def own_key_needs_time(idempotency_key: str | None, occurred_at: Any, where: str) -> None:
     """A caller's own idempotency key needs the caller's own ``occurred_at``: stamped with now
     on each call, a later call with the same key (after a crash, a restart) would differ from
@@ -209,7 +253,7 @@ def assertion_body(
     **optional: Any,
 ) -> dict[str, Any]:
     """The JSON body of one assertion. ``optional``: valid_from, valid_to, access, task_id,
-    disclosures (``None`` values are left out)."""
+    disclosures (``None`` values are left out; the lists checked by :func:`listed`)."""
     body: dict[str, Any] = {
         "subject": subject,
         "predicate": predicate,
@@ -222,6 +266,8 @@ def assertion_body(
     }
     for name in ("valid_from", "valid_to"):
         optional[name] = time_text(optional.get(name))
+    optional["access"] = listed(optional.get("access"), "access")
+    optional["disclosures"] = mappings(optional.get("disclosures"), "disclosures") or None
     body.update({k: v for k, v in optional.items() if v is not None})
     if not isinstance(expected_current, Unset):
         body["expected_current"] = expected_current
@@ -229,6 +275,7 @@ def assertion_body(
 
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"  # "true" on an answer replayed for a key seen before
 
 
 def keyed(idempotency_key: str | None) -> dict[str, str]:
@@ -247,6 +294,7 @@ def assert_one(
         models.WriteResult,
         body=body,
         idempotent=True,
+        replayable=True,
         headers=keyed(idempotency_key),
     )
 
@@ -267,9 +315,10 @@ def assert_many(
         "POST",
         "/v1/assertions",
         models.WriteResults,
-        body={"assertions": [written(b) for b in bodies]},
+        body={"assertions": [written(b) for b in mappings(bodies, "bodies") or []]},
         unwrap="results",
         idempotent=True,
+        replayable=True,
         headers=keyed(idempotency_key),
     )
 
@@ -289,7 +338,7 @@ def facts(
         as_of=time_text(as_of),
         known_at=time_text(known_at),
         min_confidence=min_confidence,
-        tier=list(tiers) if tiers else None,
+        tier=listed(tiers, "tiers") or None,
     )
     return Call("GET", "/v1/facts", models.Facts, params=params, idempotent=True)
 
@@ -370,6 +419,7 @@ def observation_body(
 ) -> dict[str, Any]:
     """One observation; ``optional``: access, conversation_id, task_id, kind."""
     own_key_needs_time(idempotency_key, occurred_at, "observe")
+    optional["access"] = listed(optional.get("access"), "access")
     body: dict[str, Any] = {
         "text": text,
         "speaker": speaker,
@@ -397,16 +447,25 @@ def observation_item(item: Mapping[str, Any], index: int = 0) -> dict[str, Any]:
 # Observations carry an idempotency key (generated when not given), so sending one again is
 # safe: the server replays the first answer and writes nothing. They are retried.
 def observe_one(body: dict[str, Any]) -> Call[models.ObservationResult]:
-    return Call("POST", "/v1/observations", models.ObservationResult, body=body, idempotent=True)
+    return Call(
+        "POST",
+        "/v1/observations",
+        models.ObservationResult,
+        body=body,
+        idempotent=True,
+        replayable=True,
+    )
 
 
 def observe_many(items: Sequence[Mapping[str, Any]]) -> Call[list[models.ObservationItem]]:
+    bodies = mappings(items, "observe") or []
     return Call(
         "POST",
         "/v1/observations",
         models.ObservationItems,
-        body={"observations": [observation_item(item, i) for i, item in enumerate(items)]},
+        body={"observations": [observation_item(item, i) for i, item in enumerate(bodies)]},
         idempotent=True,
+        replayable=True,
         unwrap="results",
     )
 
@@ -475,13 +534,14 @@ def event_body(
         "before": optional.pop("before", None) or {},
         "after": optional.pop("after", None) or {},
     }
-    if caused_by:
-        body["caused_by"] = list(caused_by)
+    if caused := listed(caused_by, "caused_by"):
+        body["caused_by"] = caused
     if root:
         body["root"] = True
+    optional["access"] = listed(optional.get("access"), "access")
+    if assertions := mappings(optional.pop("assertions", None), "assertions"):
+        optional["assertions"] = [written(a) for a in assertions]
     body.update({k: v for k, v in optional.items() if v is not None})
-    if "assertions" in body:
-        body["assertions"] = [written(a) for a in body["assertions"]]
     return body
 
 
@@ -494,6 +554,7 @@ def record_event(
         models.EventWritten,
         body=body,
         idempotent=True,
+        replayable=True,
         headers=keyed(idempotency_key),
     )
 
@@ -551,7 +612,7 @@ def start_task(
     task_id: str, *, goal: str | None = None, access: Sequence[str] = ()
 ) -> Call[models.TaskCard]:
     """Starting the same task again with the same goal and access changes nothing: retried."""
-    body = {"task_id": task_id, "goal": goal, "access": list(access)}
+    body = {"task_id": task_id, "goal": goal, "access": listed(access, "access") or []}
     return Call("POST", "/v1/tasks", models.TaskCard, body=body, idempotent=True)
 
 

@@ -27,7 +27,7 @@ from tenacity import (
 )
 
 from tractatus_client import errors
-from tractatus_client._calls import Call, json_body
+from tractatus_client._calls import REPLAYED_HEADER, Call, json_body
 
 T = TypeVar("T")
 
@@ -105,7 +105,8 @@ def error_from(response: httpx.Response, request_id: str) -> errors.TractatusErr
 
 def decode(call: Call[T], response: httpx.Response, request_id: str) -> T:
     if response.is_success:
-        return call.parse(response.json())
+        replayed = response.headers.get(REPLAYED_HEADER, "").lower() == "true"
+        return call.parse(response.json(), replayed=replayed)
     raise error_from(response, request_id)
 
 

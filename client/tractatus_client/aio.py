@@ -109,9 +109,9 @@ class AsyncTractatus:
             expected_current=expected_current,
             valid_from=valid_from,
             valid_to=valid_to,
-            access=list(access) if access is not None else None,
+            access=access,
             task_id=task_id,
-            disclosures=[dict(d) for d in disclosures] if disclosures else None,
+            disclosures=disclosures,
         )
         return await self.run(_calls.assert_one(body, idempotency_key))
 
@@ -153,7 +153,7 @@ class AsyncTractatus:
             expected_current=expected_current,
             valid_from=valid_from,
             valid_to=valid_to,
-            access=list(access) if access is not None else None,
+            access=access,
             task_id=task_id,
         )
         return await self.run(_calls.assert_one(body, idempotency_key))
@@ -288,7 +288,7 @@ class AsyncTractatus:
             occurred_at=occurred_at,
             source_kind=source_kind,
             idempotency_key=idempotency_key,
-            access=list(access) if access is not None else None,
+            access=access,
             conversation_id=conversation_id,
             task_id=task_id,
             kind=kind,
@@ -362,9 +362,9 @@ class AsyncTractatus:
             root=root,
             before=dict(before) if before else None,
             after=dict(after) if after else None,
-            access=list(access) if access is not None else None,
+            access=access,
             goal=goal,
-            assertions=[dict(a) for a in assertions] if assertions else None,
+            assertions=assertions,
             idempotency_key=idempotency_key,
         )
         return await self.run(_calls.record_event(body, idempotency_key))

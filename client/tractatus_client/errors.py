@@ -64,7 +64,8 @@ class TractatusError(Exception):
 class InvalidArgument(ValueError):
     """An argument the client refuses before sending anything, with what is wrong and why: a
     number JSON cannot carry (NaN, an infinity, 1e400), evidence that is not a quote or a
-    span, a caller's idempotency key without the caller's ``occurred_at``. A ``ValueError``
+    span, a caller's idempotency key without the caller's ``occurred_at``, text or a mapping
+    where a list is expected (``access="ops"``: never split into letters). A ``ValueError``
     (not a ``TractatusError``: no request was made); the MCP server makes it a tool error."""
 
 

@@ -1,10 +1,12 @@
 """Typed answers of the Tractatus API.
 
-Each model mirrors one response shape of the server. ``tests/integration/test_client_contract.py``
+Each model mirrors one response shape of the server. ``tests/unit/test_client_contract.py``
 compares them with the OpenAPI document the running server serves (field names, JSON types,
 formats and enums, recursively), and the client's integration tests check that no live answer
 carries a field these models do not know. Unknown fields are kept (``extra="allow"``), so a
-newer server does not break an older client; they are in ``model_extra``.
+newer server does not break an older client; they are in ``model_extra``. They serialise with
+the API's field names (``serialize_by_alias``): ``model_dump()`` and ``model_dump_json()`` give
+``from``, as the server sent it, not the Python attribute ``from_``.
 
 Every read answer says ``status`` (``answered``, ``not_found``, ``out_of_scope``) and the time
 coordinates it was answered at: ``as_of`` (valid time) and ``known_at`` (record time).
@@ -16,13 +18,29 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 
 class Model(BaseModel):
-    """Base of every answer: unknown fields are kept, not refused; instances are frozen."""
+    """Base of every answer: unknown fields are kept, not refused; instances are frozen; dumped
+    with the API's field names (``from``, not ``from_``: one shape for the same data)."""
 
-    model_config = ConfigDict(extra="allow", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(
+        extra="allow", frozen=True, populate_by_name=True, serialize_by_alias=True
+    )
+
+
+class Replayable(Model):
+    """A write's result that the server may answer again from its idempotency record."""
+
+    _replayed: bool = PrivateAttr(default=False)
+
+    @property
+    def replayed(self) -> bool:
+        """True when this answer is a replay (the server's ``Idempotent-Replayed: true``): the
+        key was seen before, this call wrote nothing and the first answer came back. Not a
+        field of the API's body, so not in ``model_dump()``."""
+        return self._replayed
 
 
 class Status(StrEnum):
@@ -132,8 +150,9 @@ class HistoryVersion(Assertion):
     transitions: list[Transition] = Field(default_factory=list)
 
 
-class WriteResult(Model):
-    """What a write did: the new version, the version it superseded, the versions it closed."""
+class WriteResult(Replayable):
+    """What a write did: the new version, the version it superseded, the versions it closed;
+    ``replayed``: whether the answer is a replay (:class:`Replayable`)."""
 
     assertion: Assertion
     superseded: str | None = None
@@ -266,7 +285,7 @@ class Event(Model):
 
 
 class ChainEdge(Model):
-    """``from_`` (JSON ``from``) was caused by ``to``."""
+    """``from_`` (JSON ``from``, also in ``model_dump()``) was caused by ``to``."""
 
     from_: str = Field(alias="from")
     to: str
@@ -287,7 +306,10 @@ class ChainAnswer(Model):
     truncated: bool = False
 
 
-class EventWritten(Model):
+class EventWritten(Replayable):
+    """The recorded event and the assertions it wrote; ``replayed`` (:class:`Replayable`):
+    whether the answer is a replay, for its assertions too."""
+
     event: Event
     assertions: list[WriteResult]
     working_memory: WorkingMemory  # the event's task (the writer's own) after this write
@@ -650,6 +672,26 @@ class Health(Model):
     schema_version: int | None
     schema_latest: int
     store_error: Literal["unreachable", "timeout", "error"] | None = None
+
+
+def mark_replayed(answer: Any, replayed: bool) -> None:
+    """Set ``replayed`` on every write result in a write's answer: the whole answer's (the
+    ``Idempotent-Replayed`` header of an assertion, a batch of them, an event, an observation),
+    else an observation's own (its body's ``replayed``, per item of a batch), down to the
+    write results nested in it. Without recursion: a stack of (value, flag)."""
+    stack: list[tuple[Any, bool]] = [(answer, replayed)]
+    while stack:
+        value, flag = stack.pop()
+        if isinstance(value, list):
+            stack.extend((item, flag) for item in value)
+            continue
+        if not isinstance(value, BaseModel):
+            continue
+        if isinstance(value, ObservationResult):
+            flag = flag or value.replayed
+        if isinstance(value, Replayable):
+            value._replayed = flag
+        stack.extend((getattr(value, name), flag) for name in type(value).model_fields)
 
 
 def unknown_fields(model: BaseModel, where: str = "") -> list[str]:

@@ -106,9 +106,9 @@ class Tractatus:
             expected_current=expected_current,
             valid_from=valid_from,
             valid_to=valid_to,
-            access=list(access) if access is not None else None,
+            access=access,
             task_id=task_id,
-            disclosures=[dict(d) for d in disclosures] if disclosures else None,
+            disclosures=disclosures,
         )
         return self.run(_calls.assert_one(body, idempotency_key))
 
@@ -150,7 +150,7 @@ class Tractatus:
             expected_current=expected_current,
             valid_from=valid_from,
             valid_to=valid_to,
-            access=list(access) if access is not None else None,
+            access=access,
             task_id=task_id,
         )
         return self.run(_calls.assert_one(body, idempotency_key))
@@ -283,7 +283,7 @@ class Tractatus:
             occurred_at=occurred_at,
             source_kind=source_kind,
             idempotency_key=idempotency_key,
-            access=list(access) if access is not None else None,
+            access=access,
             conversation_id=conversation_id,
             task_id=task_id,
             kind=kind,
@@ -353,9 +353,9 @@ class Tractatus:
             root=root,
             before=dict(before) if before else None,
             after=dict(after) if after else None,
-            access=list(access) if access is not None else None,
+            access=access,
             goal=goal,
-            assertions=[dict(a) for a in assertions] if assertions else None,
+            assertions=assertions,
             idempotency_key=idempotency_key,
         )
         return self.run(_calls.record_event(body, idempotency_key))

@@ -6,6 +6,7 @@ scheme in any case (no server needed: a transport that fails the test if a reque
 from __future__ import annotations
 
 import asyncio
+import inspect
 from typing import Any
 
 import httpx
@@ -143,3 +144,89 @@ def test_the_mcp_http_transport_takes_the_bearer_scheme_in_any_case() -> None:
         assert gate.authorized(header.encode()), header
     for header in (f"Bearer {token}x", f"Basic {token}", token, f"Bearer{token}", "Bearer ", ""):
         assert not gate.authorized(header.encode()), header
+
+
+# The arguments each method needs, to call it with one list-valued argument wrong.
+NEEDED: dict[str, dict[str, Any]] = {
+    "assert_fact": {"subject": "s", "predicate": "p", "object": "o", "evidence": "x", **ASSERTION},
+    "assert_facts": {"bodies": [{"subject": "s"}]},
+    "retract": {"subject": "s", "predicate": "p", "evidence": "x", **ASSERTION},
+    "facts": {"subject": "s", "predicate": "p"},
+    "observe": {"text": "t", "speaker": "s"},
+    "record_event": {"task_id": "t", "actor": "a", "action": "b", "outcome": "success"},
+    "start_task": {"task_id": "t"},
+}
+
+
+def _list_valued() -> list[tuple[str, str]]:
+    """Every (method, parameter) of the client that takes a list, from the signatures: a new
+    one without an entry in ``NEEDED`` fails the test below."""
+    return sorted(
+        (name, parameter.name)
+        for name, member in vars(Tractatus).items()
+        if callable(member) and not name.startswith("_")
+        for parameter in inspect.signature(member).parameters.values()
+        if "Sequence[" in str(parameter.annotation)
+    )
+
+
+def test_every_list_valued_parameter_is_known() -> None:
+    assert _list_valued() == [
+        ("assert_fact", "access"),
+        ("assert_fact", "disclosures"),
+        ("assert_facts", "bodies"),
+        ("facts", "tiers"),
+        ("observe", "access"),
+        ("observe", "text"),  # text is the one-text form; a list of bodies is the batch
+        ("record_event", "access"),
+        ("record_event", "assertions"),
+        ("record_event", "caused_by"),
+        ("retract", "access"),
+        ("start_task", "access"),
+    ]
+
+
+@pytest.mark.parametrize(("method", "parameter"), _list_valued())
+@pytest.mark.parametrize("wrong", ["ops", {"text": "t"}, 7])
+def test_text_or_a_mapping_where_a_list_is_expected_is_refused_not_split(
+    method: str, parameter: str, wrong: Any
+) -> None:
+    """A new agent developer's trial: ``facts(..., tiers="discarded")`` sent
+    ``?tier=d&tier=i...`` (422 ``query.tier[0]``), ``start_task(..., access="ops")`` the groups
+    ``o``, ``p``, ``s`` (403). Every list-valued parameter of both clients refuses text, a
+    mapping or a lone value before sending, naming it."""
+    if (method, parameter) == ("observe", "text") and isinstance(wrong, str):
+        return  # one text: the one-text form
+    arguments = {**NEEDED[method], parameter: wrong}
+    with _sync() as memory, pytest.raises(InvalidArgument, match="give a list") as refused:
+        getattr(memory, method)(**arguments)
+    name = "observe" if parameter == "text" else parameter
+    assert str(refused.value).startswith(f"{name} is {type(wrong).__name__} ")
+
+    async def refused_async() -> None:
+        async with _async() as memory:
+            await getattr(memory, method)(**arguments)
+
+    with pytest.raises(InvalidArgument, match="give a list") as also:
+        asyncio.run(refused_async())
+    assert str(also.value) == str(refused.value)
+
+
+def test_a_list_of_bodies_holding_no_mapping_is_refused_naming_the_item() -> None:
+    with _sync() as memory, pytest.raises(InvalidArgument, match=r"^assertions\[1\] is str "):
+        memory.record_event("t", "a", "b", "success", root=True, assertions=[{}, "x"])
+    with _sync() as memory, pytest.raises(InvalidArgument, match=r"^observe\[0\] is str "):
+        memory.observe(["the kettle is in the shed"])
+
+
+def test_lists_tuples_and_sets_are_sent_as_lists() -> None:
+    assert _calls.facts("s", "p", tiers=("short", "long")).params["tier"] == ["short", "long"]
+    assert _calls.start_task("t", access=("ops",)).body["access"] == ["ops"]
+    assert _calls.start_task("t").body["access"] == []
+    body = _calls.assertion_body("s", "p", "o", evidence="x", access={"ops"}, **ASSERTION)
+    assert body["access"] == ["ops"]
+    assert (
+        _calls.assertion_body("s", "p", "o", evidence="x", access=[], **ASSERTION)["access"] == []
+    )
+    event = _calls.event_body("t", "a", "b", "success", caused_by=("e1",), access=())
+    assert (event["caused_by"], event["access"]) == (["e1"], [])
