@@ -15,8 +15,10 @@ refuses to start without one. A write tool's ``access`` argument replaces that d
 one call. An argument a tool does not declare is refused, not dropped; it and every other
 argument the tool's schema refuses are a tool error ``invalid_argument: ...`` naming each.
 
-A failed call (a 409 precondition, a refused write, an unknown event) reaches the agent as a
-tool error carrying the server's code and message; the MCP server itself keeps running.
+A failed call (a 409 precondition, a refused write, an unknown event, a refused argument)
+reaches the agent as a tool error of one form, ``CODE: MESSAGE[; request_id: ID][; details:
+JSON]``, whose structured content is the API's error body (:class:`Failure`); the MCP server
+itself keeps running.
 """
 
 from __future__ import annotations
@@ -24,18 +26,21 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import logging
 import os
 import re
 import secrets
 import sys
 from collections.abc import Awaitable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import anyio
+import httpx
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp.types import CallToolResult, InputRequiredResult
+from mcp.types import CallToolResult, InputRequiredResult, TextContent
 from mcp.types import Tool as MCPTool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -43,12 +48,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from tractatus_client import _http
 from tractatus_client._calls import assertion_body
 from tractatus_client.aio import AsyncTractatus
-from tractatus_client.errors import (
-    InvalidArgument,
-    PreconditionFailed,
-    SecretDetected,
-    TractatusError,
-)
+from tractatus_client.errors import InvalidArgument, TractatusError
+
+log = logging.getLogger("tractatus_client.mcp")
 
 TOKEN_VARIABLE = "TRACTATUS_MCP_TOKEN"
 ACTOR_VARIABLE = "TRACTATUS_MCP_ACTOR"
@@ -78,8 +80,16 @@ a fact, write it with `polarity: false` (a retraction), with the same preconditi
 step of a task with `record_event`; before a task you have done before,
 `procedures(trigger=<its first action>)` tells how such tasks went: the sequences of steps
 seen in several of them and how often each succeeded. Facts written with a task's steps (or
-by `assert_fact` with its `task_id`) are its working memory: when the task is done, `end_task`
-keeps those worth keeping and discards the rest, with the reason for each."""
+by `assert_fact` or `remember` with its `task_id`) are its working memory: when the task is
+done, `end_task` keeps those worth keeping and discards the rest, with the reason for each. It
+keeps your own conclusions (`source_kind` `agent_inferred`, `assert_fact`'s default) only when
+two independent sources support them: a note of what you tried or decided belongs in a step
+(`record_event`; steps are never discarded) or outside the task. `get_task`, `task_timeline`
+and `get_fact` with `tiers: ["discarded"]` show what a task holds and what its end discarded.
+To make a write safe to send again (after a timeout), give it an `idempotency_key` (and, for
+`record_event` and `remember`, an `occurred_at`): sent again with the same arguments it answers
+the first answer with `replayed: true` and writes nothing. A failed call is a tool error
+`CODE: MESSAGE; request_id: ID; details: {...}`."""
 
 Subject = Annotated[str, Field(description="what the fact is about, e.g. 'user:alice'")]
 Predicate = Annotated[str, Field(description="a predicate of the ontology, e.g. 'tech_stack'")]
@@ -114,6 +124,36 @@ NEEDS_OBJECT = (
     "null is a retraction's only (polarity false: withdraw whatever holds); an assertion"
     " (polarity true) needs its value"
 )
+SOURCE_KIND = (
+    "where the fact comes from: user_stated (the user said it), tool_returned, document, or"
+    " agent_inferred (your own conclusion). In a task, end_task keeps an agent_inferred fact"
+    " only when two independent sources support it, and discards it otherwise (unverified)"
+)
+# the idempotency key of a write (assert_fact, record_event, remember): the API's header,
+# 1-256 characters; a host retrying a timed-out call recorded the step twice (a trial)
+KEY = (
+    "your key for this write (1 to 256 printable ASCII characters): sent again with the same"
+    " arguments, the first answer comes back with replayed: true and nothing is written; with"
+    " other arguments it fails (precondition_failed)"
+)
+TIMED_KEY = f"{KEY}; needs occurred_at (the time is part of the write)"
+# sent as a header (assert_fact, record_event): printable ASCII, no space at either end
+_KEY_TEXT = Annotated[str, Field(min_length=1, max_length=256, pattern=r"^[!-~]([ -~]*[!-~])?$")]
+IdempotencyKey = Annotated[_KEY_TEXT | None, Field(description=KEY)]
+TimedKey = Annotated[_KEY_TEXT | None, Field(description=TIMED_KEY)]
+Tier = Literal["short", "long", "discarded", "dormant"]
+Tiers = Annotated[
+    Annotated[list[Tier], Field(min_length=1, max_length=4)] | None,
+    Field(
+        description="the tiers to read (short: working memory; long; discarded: what end_task"
+        " or a sleep discarded; dormant: unread for long); omitted: short and long"
+    ),
+]
+MinConfidence = Annotated[Annotated[float, Field(ge=0, le=1)] | None, Field(description="at least")]
+Owner = Annotated[
+    str | None,
+    Field(description="the principal whose task it is, if you may see it; omitted: yours"),
+]
 
 
 class WrittenFact(BaseModel):
@@ -199,11 +239,63 @@ class Writer:
         )
 
 
+class Failure(ToolError):
+    """A tool's failure in the one form every tool error has: the text
+    ``CODE: MESSAGE[; request_id: ID][; details: JSON]`` for the agent to read, and as
+    structured content the API's error body, ``{"error": {"code", "message", "request_id",
+    "details"}}``, for a host to act on. The server's errors and the client's refusals came in
+    two forms (``Error executing tool NAME: not_found: ...``; ``invalid_argument: ...``),
+    without the request id, and ``rejected`` lost its ``quarantine_ids`` (an agent
+    developer's trial). ``request_id`` is the request's ``X-Request-ID`` as the server
+    answered it, ``None`` when nothing was sent."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        request_id: str | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
+        self.code = code
+        self.message = message
+        self.request_id = request_id
+        self.details: dict[str, Any] = details or {}
+        super().__init__(self.text())
+
+    def text(self) -> str:
+        text = f"{self.code}: {self.message}"
+        if self.request_id:
+            text += f"; request_id: {self.request_id}"
+        if self.details:
+            text += f"; details: {json.dumps(self.details)}"
+        return text
+
+    def result(self) -> CallToolResult:
+        body = {
+            "code": self.code,
+            "message": self.message,
+            "request_id": self.request_id,
+            "details": self.details,
+        }
+        return CallToolResult(
+            content=[TextContent(type="text", text=self.text())],
+            structured_content={"error": body},
+            is_error=True,
+        )
+
+
+def refused(message: str) -> Failure:
+    """An argument refused before anything was sent: ``invalid_argument``, no request id."""
+    return Failure("invalid_argument", f"{message} (nothing was sent)")
+
+
 class StrictServer(MCPServer[Any]):
     """The SDK's server, refusing an argument a tool does not declare. The SDK drops it
     without a word (its argument models ignore unknown fields and it has no option to refuse
     them): an agent's `access` was dropped and its text written public (a new user's
-    security review). Each tool's input schema says so: ``additionalProperties: false``."""
+    security review). Each tool's input schema says so: ``additionalProperties: false``.
+    Every failure of a call is answered as a :class:`Failure`, whatever raised it."""
 
     async def list_tools(self) -> list[MCPTool]:
         tools = await super().list_tools()
@@ -215,25 +307,38 @@ class StrictServer(MCPServer[Any]):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await self._call(name, arguments, context)
+        except Failure as failure:
+            log.info("Tool %r failed: %r", name, failure.text())
+            return failure.result()
+
+    async def _call(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None
+    ) -> CallToolResult | InputRequiredResult:
         declared = {
             t.name: t.input_schema.get("properties", {}) for t in await super().list_tools()
         }
-        if name in declared:
-            unknown = [argument for argument in arguments if argument not in declared[name]]
-            if unknown:
-                raise ToolError(
-                    f"invalid_argument: {name} has no argument {', '.join(map(repr, unknown))};"
-                    f" its arguments are {', '.join(declared[name])} (nothing was sent)"
-                )
+        if name not in declared:
+            raise Failure("unknown_tool", f"no tool {name!r}; the tools are {', '.join(declared)}")
+        unknown = [argument for argument in arguments if argument not in declared[name]]
+        if unknown:
+            raise refused(
+                f"{name} has no argument {', '.join(map(repr, unknown))};"
+                f" its arguments are {', '.join(declared[name])}"
+            )
         try:
             return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError as error:
+            log.error("Tool %r raised an unexpected exception", name, exc_info=error.__cause__)
+            raise Failure("internal_error", f"{error} (a fault of tractatus-mcp)") from error
         except ToolError as error:
-            # the SDK's refusal of the arguments (its own way of telling it from a tool's
-            # failure): pydantic's text, with the value sent and a URL, becomes ours
             cause = error.__cause__
-            if isinstance(error, UnexpectedToolError) or not isinstance(cause, ValidationError):
-                raise
-            raise ToolError(argument_problems(name, cause, declared.get(name, {}))) from cause
+            if isinstance(cause, Failure):  # raised by the tool: without the SDK's prefix
+                raise cause from None
+            if isinstance(cause, ValidationError):  # the SDK's refusal of the arguments
+                raise refused(argument_problems(name, cause, declared[name])) from cause
+            raise Failure("tool_error", str(error)) from error
 
 
 def _where(loc: Sequence[int | str]) -> str:
@@ -263,11 +368,12 @@ def _rule(error: Any, declared: dict[str, Any]) -> str:
 
 
 def argument_problems(tool: str, error: ValidationError, declared: dict[str, Any]) -> str:
-    """The one form of a refused argument, ``invalid_argument: TOOL: WHERE: RULE``, for each
-    problem: pydantic's own text named its model (``assert_factArguments``), echoed the value
-    sent and a URL, where an agent reads an undeclared argument's refusal as
-    ``invalid_argument: ...`` (a new user's trial). A union's members, tried one by one, are
-    one problem: "Input should be a valid string or a valid integer ..."."""
+    """The message of a refused argument, ``TOOL: WHERE: RULE`` for each problem (the tool
+    error reads ``invalid_argument: TOOL: WHERE: RULE (nothing was sent)``): pydantic's own
+    text named its model (``assert_factArguments``), echoed the value sent and a URL, where an
+    agent reads an undeclared argument's refusal as ``invalid_argument: ...`` (a new user's
+    trial). A union's members, tried one by one, are one problem: "Input should be a valid
+    string or a valid integer ..."."""
     rules: dict[str, list[str]] = {}
     for problem in error.errors(include_url=False, include_input=False):
         rule = _rule(problem, declared)
@@ -275,7 +381,7 @@ def argument_problems(tool: str, error: ValidationError, declared: dict[str, Any
         if rule not in said:
             said.append(rule)
     listed = [f"{where}: {_or(said)}" for where, said in rules.items()]
-    return f"invalid_argument: {tool}: {'; '.join(listed)} (nothing was sent)"
+    return f"{tool}: {'; '.join(listed)}"
 
 
 def _or(rules: list[str]) -> str:
@@ -286,40 +392,64 @@ def _or(rules: list[str]) -> str:
     return "; ".join(rules)
 
 
-def tool_message(error: TractatusError) -> str:
-    """What the agent reads when a call fails: the server's code and message (and, for a
-    precondition failure, the version that is current now)."""
-    text = f"{error.code}: {error.message}"
-    if isinstance(error, PreconditionFailed):
-        current = error.current
-        brief = {k: current.get(k) for k in ("id", "object", "valid_from")} if current else None
-        text += f"; current version: {json.dumps(brief)}"
-    if error.details.get("rejections"):
-        text += f"; rejections: {json.dumps(error.details['rejections'])}"
-    if isinstance(error, SecretDetected) and error.secrets:
-        text += f"; secrets: {json.dumps(_secrets(error))}"
-        if error.count > len(error.secrets):
-            text += f" (the first {len(error.secrets)} of {error.count})"
-    return text
+def failure_of(error: TractatusError) -> Failure:
+    """The tool error of a failed call: the server's code, message, request id and details
+    (``rejected``: ``rejections`` and ``quarantine_ids``; ``secret_detected``: each secret's
+    ``{field, kind}``, never its value, and ``count``), except that a precondition's
+    ``current`` version is given as its ``id``, ``object``, ``polarity`` and ``valid_from``
+    (read the rest with ``get_fact``)."""
+    details = dict(error.details)
+    current = details.get("current")
+    if isinstance(current, dict):
+        details["current"] = {k: current.get(k) for k in CURRENT_BRIEF}
+    return Failure(error.code, error.message, request_id=error.request_id, details=details)
 
 
-def _secrets(error: SecretDetected) -> list[dict[str, Any]]:
-    """Each secret of a ``secret_detected`` as the server names it, ``{field, kind}`` (never
-    its value): the message names only the first ("and 2 more"), and an agent removing them
-    one refusal at a time sent the write again for each (a new user's trial)."""
-    return [{"field": s.get("field"), "kind": s.get("kind")} for s in error.secrets]
+CURRENT_BRIEF = ("id", "object", "polarity", "valid_from")
+
+# the ``Idempotent-Replayed`` answers seen by the call running in this context (a tool call
+# runs in its own task): the header is not in the answer's body, and the client returns the
+# body only
+REPLAYED_HEADER = "Idempotent-Replayed"
+_replays: ContextVar[list[bool] | None] = ContextVar("tractatus_mcp_replays", default=None)
+
+
+async def note_replay(response: httpx.Response) -> None:
+    """An httpx response hook: note the ``Idempotent-Replayed`` header for the running call."""
+    seen, flag = _replays.get(), response.headers.get(REPLAYED_HEADER)
+    if seen is not None and flag is not None:
+        seen.append(flag.lower() == "true")
+
+
+def http_client() -> httpx.AsyncClient:
+    """The HTTP client of the tools' :class:`AsyncTractatus`, with :func:`note_replay`."""
+    return httpx.AsyncClient(timeout=_http.DEFAULT_TIMEOUT, event_hooks={"response": [note_replay]})
 
 
 async def _answer(call: Awaitable[BaseModel]) -> dict[str, Any]:
-    """The answer as JSON, or a tool error with the server's message (or the client's, for an
-    argument it refused before sending: the SDK's own text named no reason)."""
+    """The answer as JSON, or a :class:`Failure` with the server's error (or the client's, for
+    an argument it refused before sending: the SDK's own text named no reason)."""
     try:
         answer = await call
     except TractatusError as error:
-        raise ToolError(tool_message(error)) from error
+        raise failure_of(error) from error
     except InvalidArgument as error:
-        raise ToolError(f"invalid_argument: {error} (nothing was sent)") from error
+        raise refused(str(error)) from error
     return answer.model_dump(mode="json", by_alias=True)
+
+
+async def _write(call: Awaitable[BaseModel]) -> dict[str, Any]:
+    """A write's answer with ``replayed``: true when the server answered an idempotency key's
+    first answer again (``Idempotent-Replayed``) and wrote nothing."""
+    seen: list[bool] = []
+    token = _replays.set(seen)
+    try:
+        answer = await _answer(call)
+    finally:
+        _replays.reset(token)
+    if seen:
+        answer["replayed"] = seen[-1]
+    return answer
 
 
 def instructions(access: Sequence[str]) -> str:
@@ -335,7 +465,8 @@ def build_server(
     client: AsyncTractatus, *, access: Sequence[str], actor: str = DEFAULT_ACTOR
 ) -> MCPServer[Any]:
     """The MCP server with its tools, calling ``client``; its writes have ``access`` (``()``:
-    public) unless a call names its own."""
+    public) unless a call names its own. A write's answer says ``replayed`` when the client's
+    HTTP client has :func:`note_replay` as a response hook (:func:`http_client`)."""
     server = StrictServer("tractatus", instructions=instructions(access), version=_http.VERSION)
     writer = Writer(actor, tuple(access))
     # in this order: the tools are listed in the order they are registered
@@ -348,9 +479,21 @@ def build_server(
         _step_tool,
         _chain_tool,
         _task_tools,
+        _procedure_tool,
     ):
         register(server, client, writer)
     return server
+
+
+def own_key_needs_time(tool: str, idempotency_key: str | None, occurred_at: str | None) -> None:
+    """A key of the agent's own needs its own ``occurred_at``, as in the client: stamped with
+    now on each call, a retry would differ from the first call and fail, not replay."""
+    if idempotency_key is not None and occurred_at is None:
+        raise refused(
+            f"{tool}: an idempotency_key of your own needs an occurred_at of your own: a retry"
+            " stamped with the time of its own call would differ from the first call and fail"
+            " (precondition_failed), not answer it again"
+        )
 
 
 def _memory_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
@@ -363,10 +506,19 @@ def _memory_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer
         source_kind: SourceKind = "user_stated",
         conversation_id: str | None = None,
         occurred_at: Time = None,
+        task_id: Annotated[
+            str | None,
+            Field(
+                description="a task of yours: the facts drawn from the text are its working"
+                " memory, kept or discarded by end_task; omitted: long-term at once"
+            ),
+        ] = None,
+        idempotency_key: TimedKey = None,
         access: list[str] | None = observed,
     ) -> dict[str, Any]:
         """Store an observation (raw text). The memory distils it into facts through its
         gate and answers with the facts it wrote and the drafts it refused (quarantined)."""
+        own_key_needs_time("remember", idempotency_key, occurred_at)
         return await _answer(
             client.observe(
                 text,
@@ -374,10 +526,16 @@ def _memory_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer
                 source_kind=source_kind,
                 conversation_id=conversation_id,
                 occurred_at=occurred_at,
+                task_id=task_id,
+                idempotency_key=idempotency_key,
                 access=writer.scope(access),
             )
         )
 
+    _recall_tool(server, client)
+
+
+def _recall_tool(server: MCPServer[Any], client: AsyncTractatus) -> None:
     @server.tool()
     async def recall(
         query: Annotated[str, Field(description="a question or keywords")],
@@ -385,6 +543,17 @@ def _memory_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer
         as_of: Time = None,
         known_at: Time = None,
         conversation_id: str | None = None,
+        task_id: Annotated[str | None, Field(description="facts written in this task")] = None,
+        subject: Annotated[str | None, Field(description="facts about this subject")] = None,
+        tiers: Tiers = None,
+        include_superseded: Annotated[
+            bool, Field(description="also the versions a later one superseded")
+        ] = False,
+        min_confidence: MinConfidence = None,
+        source_kinds: Annotated[
+            Annotated[list[SourceKind], Field(min_length=1, max_length=4)] | None,
+            Field(description="facts of these source kinds only"),
+        ] = None,
     ) -> dict[str, Any]:
         """Search the memory: ranked facts with their evidence, why each was found and the
         whole turn each came from (`turn.text`: the answer may be in another sentence of it);
@@ -397,10 +566,21 @@ def _memory_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer
         speaks of (a place they never went);
         `missing_kinds`, the kinds of thing it asks for (an instrument, a colour, a brother)
         that none of the results names, `amount` for a price none of them states, or
-        `reference_number` for a booking, invoice or other reference none of them gives."""
-        filters = {"conversation_id": conversation_id} if conversation_id else None
+        `reference_number` for a booking, invoice or other reference none of them gives.
+        The filters (`conversation_id`, `task_id`, `subject`, `tiers`, `include_superseded`,
+        `min_confidence`, `source_kinds`) narrow the candidates before ranking."""
+        given = {
+            "conversation_id": conversation_id,
+            "task_id": task_id,
+            "subject": subject,
+            "tiers": tiers,
+            "include_superseded": include_superseded or None,
+            "min_confidence": min_confidence,
+            "source_kinds": source_kinds,
+        }
+        filters = {name: value for name, value in given.items() if value is not None}
         return await _answer(
-            client.recall(query, k=k, as_of=as_of, known_at=known_at, filters=filters)
+            client.recall(query, k=k, as_of=as_of, known_at=known_at, filters=filters or None)
         )
 
 
@@ -427,11 +607,27 @@ def _entity_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer
 def _fact_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
     @server.tool()
     async def get_fact(
-        subject: Subject, predicate: Predicate, as_of: Time = None, known_at: Time = None
+        subject: Subject,
+        predicate: Predicate,
+        as_of: Time = None,
+        known_at: Time = None,
+        tiers: Tiers = None,
+        min_confidence: MinConfidence = None,
     ) -> dict[str, Any]:
         """The current value of a fact as of a time. `answered` with `facts`, `not_found`
-        (unknown, retracted, or hidden from you), or `out_of_scope` (not a tracked predicate)."""
-        return await _answer(client.facts(subject, predicate, as_of=as_of, known_at=known_at))
+        (unknown, retracted, or hidden from you), or `out_of_scope` (not a tracked predicate).
+        By default it reads working memory and long-term facts (`tiers` short and long);
+        `tiers: ["discarded"]` finds what end_task discarded."""
+        return await _answer(
+            client.facts(
+                subject,
+                predicate,
+                as_of=as_of,
+                known_at=known_at,
+                tiers=tiers,
+                min_confidence=min_confidence,
+            )
+        )
 
     @server.tool()
     async def fact_history(
@@ -458,19 +654,27 @@ def _assert_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer)
         ],
         confidence: Annotated[float, Field(ge=0, le=1)],
         polarity: Annotated[bool, Field(description=POLARITY)] = True,
-        source_kind: SourceKind = "agent_inferred",
+        source_kind: Annotated[SourceKind, Field(description=SOURCE_KIND)] = "agent_inferred",
         valid_from: Time = None,
         task_id: Annotated[str | None, Field(description=IN_TASK)] = None,
+        idempotency_key: IdempotencyKey = None,
         access: list[str] | None = asserted,
     ) -> dict[str, Any]:
         """Write a new version of a fact, if `expected_current` still holds; `polarity: false`
         retracts it instead. If the fact changed meanwhile, the call fails with
         `precondition_failed` and the current version: read it, then decide. A refused value
-        fails with `rejected` and the reason."""
+        fails with `rejected` and the reason. Without `task_id` the fact is long-term at once.
+        With `task_id` it is the task's working memory, and `end_task` keeps it only if it is
+        verified (confidence 0.8 or more from user_stated, tool_returned or document: the
+        server's defaults) or two independent sources support it: a fact of source_kind
+        `agent_inferred` (the default) that only you wrote, such as a note of what you tried
+        or decided, end_task discards it as `unverified` (`get_fact` with `tiers:
+        ["discarded"]` still reads it). Keep such a note as a step (`record_event`: steps are
+        never discarded) or write it without `task_id`."""
         if polarity and object is None:
-            raise ToolError(f"invalid_argument: object: {NEEDS_OBJECT} (nothing was sent)")
+            raise refused(f"object: {NEEDS_OBJECT}")
         write = client.assert_fact if polarity else client.retract
-        return await _answer(
+        return await _write(
             write(
                 subject,
                 predicate,
@@ -483,6 +687,7 @@ def _assert_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer)
                 valid_from=valid_from,
                 access=writer.scope(access),
                 task_id=task_id,
+                idempotency_key=idempotency_key,
             )
         )
 
@@ -539,20 +744,31 @@ def _step_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -
         after: dict[str, Any] | None = None,
         goal: Goal = None,
         wrote: Wrote = None,
+        occurred_at: Annotated[
+            str | None,
+            Field(
+                description="when the step happened (RFC 3339 with a timezone, at most 5"
+                " minutes ahead of the server's clock); omitted means now"
+            ),
+        ] = None,
+        idempotency_key: TimedKey = None,
         access: list[str] | None = recorded,
     ) -> dict[str, Any]:
         """Record one step of your work: its state before and after, how it ended, and what
         caused it (`caused_by`) or `root: true`. Each fact in `wrote` needs
         `expected_current`, as in `assert_fact` (the id of the version you read, or null); if
         one changed meanwhile, nothing is recorded and the call fails with
-        `precondition_failed` and the current version. Answers the stored event with its id."""
+        `precondition_failed` and the current version. Answers the stored event with its id
+        and `replayed` (true: an `idempotency_key` answered again, nothing written)."""
+        own_key_needs_time("record_event", idempotency_key, occurred_at)
         scope = writer.scope(access)
-        return await _answer(
+        return await _write(
             client.record_event(
                 task_id,
                 writer.actor,
                 action,
                 outcome,
+                occurred_at=occurred_at,
                 caused_by=caused_by,
                 root=root,
                 before=before,
@@ -560,6 +776,7 @@ def _step_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -
                 goal=goal,
                 access=scope,
                 assertions=_written(wrote, writer, scope),
+                idempotency_key=idempotency_key,
             )
         )
 
@@ -581,7 +798,28 @@ def _chain_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) 
 
 
 def _task_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
-    """``end_task`` and ``procedures``: a task's end, and how such tasks went before."""
+    """``get_task``, ``task_timeline`` and ``end_task``: a task as it stands, its steps, its
+    end."""
+
+    @server.tool()
+    async def get_task(
+        task_id: Annotated[str, Field(description="a task's id")], owner: Owner = None
+    ) -> dict[str, Any]:
+        """A task's card: `status` (open or ended), goal, times, `working_memory` (the facts
+        written into it) and `counts` of its facts you may read by tier as known now (`short`
+        while open; after end_task, `long` kept and `discarded`). `not_found` error when you
+        may not see it."""
+        return await _answer(client.task(task_id, owner=owner))
+
+    @server.tool()
+    async def task_timeline(
+        task_id: Annotated[str, Field(description="a task's id")],
+        owner: Owner = None,
+        limit: Annotated[int | None, Field(ge=1, le=10_000)] = None,
+    ) -> dict[str, Any]:
+        """The steps recorded with this task id that you may read, oldest first (of `owner`'s
+        task only, if given); `not_found` when none."""
+        return await _answer(client.timeline(task_id, limit=limit, owner=owner))
 
     @server.tool()
     async def end_task(
@@ -593,20 +831,36 @@ def _task_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) 
         afterwards fails with `task_ended`; ending it again answers the same report."""
         return await _answer(client.end_task(task_id))
 
+
+def _procedure_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -> None:
+    """``procedures``: how such tasks went before."""
+
     @server.tool()
     async def procedures(
         trigger: Annotated[
             str | None, Field(description="the first action of the tasks, e.g. 'open_order'")
         ] = None,
         action: Annotated[str | None, Field(description="an action among the steps")] = None,
+        min_support: Annotated[
+            int | None, Field(ge=1, le=1_000_000, description="seen in this many tasks at least")
+        ] = None,
         min_success_rate: Annotated[float, Field(ge=0, le=1)] = 0.0,
+        known_at: Time = None,
+        limit: Annotated[int | None, Field(ge=1, le=100, description="at most; default 20")] = None,
     ) -> dict[str, Any]:
         """How recurring tasks have been done before: each sequence of actions seen in several
         tasks, with how many (`support`) and how often it ended in success (`success_rate`),
         most supported first. Learned by memory's sleep from recorded steps; `not_found` when
         none is known."""
         return await _answer(
-            client.procedures(trigger=trigger, action=action, min_success_rate=min_success_rate)
+            client.procedures(
+                trigger=trigger,
+                action=action,
+                min_support=min_support,
+                min_success_rate=min_success_rate,
+                known_at=known_at,
+                limit=limit,
+            )
         )
 
 
@@ -688,7 +942,7 @@ async def _serve(
 ) -> None:
     import uvicorn
 
-    async with AsyncTractatus(url, key) as client:
+    async with http_client() as http, AsyncTractatus(url, key, http_client=http) as client:
         server = build_server(client, access=access, actor=args.actor)
         if token is None:
             await server.run_stdio_async()

@@ -41,6 +41,8 @@ TOOLS = {
     "find_entities",
     "entity",
     "procedures",
+    "get_task",
+    "task_timeline",
     "end_task",
 }
 COMMAND = str(Path(sys.executable).with_name("tractatus-mcp"))

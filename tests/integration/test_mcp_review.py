@@ -163,14 +163,17 @@ def test_secret_detected_names_each_secret_never_its_value(base_url: str, subjec
     ])  # fmt: skip
     text = _error(some)
     assert "secret_detected: the request holds what looks like a secret" in text
-    listed = json.loads(text.split("; secrets: ")[1])
-    assert listed == [
-        {"field": "body.after.k0", "kind": "github_token"},
-        {"field": "body.after.k1", "kind": "github_token"},
-        {"field": "body.after.note", "kind": "password"},
-    ]
+    details = json.loads(text.split("; details: ")[1])
+    assert details == {
+        "secrets": [
+            {"field": "body.after.k0", "kind": "github_token"},
+            {"field": "body.after.k1", "kind": "github_token"},
+            {"field": "body.after.note", "kind": "password"},
+        ],
+        "count": 3,
+    }
     assert TOKEN not in text and three["note"] not in text
-    tail = _error(most).split("; secrets: ")[1]
-    assert tail.endswith(" (the first 20 of 21)") and TOKEN not in tail
-    assert len(json.loads(tail.removesuffix(" (the first 20 of 21)"))) == 20
+    tail = _error(most).split("; details: ")[1]
+    assert TOKEN not in tail
+    assert len(json.loads(tail)["secrets"]) == 20 and json.loads(tail)["count"] == 21
     assert Api(base_url, KEYS["alice"]).get(f"/v1/tasks/{task}").status_code == 404

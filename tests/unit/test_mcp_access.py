@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import anyio
 import pytest
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent
 from tractatus_client import mcp_server
 from tractatus_client.aio import AsyncTractatus
 
@@ -101,9 +101,10 @@ async def _refusals() -> tuple[list[str], list[dict[str, object]]]:
             ("remember", {"text": "x", "acces": ["team-a"]}),
             ("get_fact", {"subject": "s", "predicate": "p", "as_off": "2020-01-01T00:00:00Z"}),
         ]:
-            with pytest.raises(ToolError) as refused:
-                await server.call_tool(name, arguments)
-            texts.append(str(refused.value))
+            refused = await server.call_tool(name, arguments)
+            assert isinstance(refused, CallToolResult) and refused.is_error
+            assert isinstance(refused.content[0], TextContent)
+            texts.append(refused.content[0].text)
         return texts, [tool.input_schema for tool in await server.list_tools()]
 
 
@@ -111,8 +112,9 @@ def test_an_undeclared_argument_is_refused_before_anything_is_sent() -> None:
     texts, schemas = anyio.run(_refusals)
     assert texts[0] == (
         "invalid_argument: remember has no argument 'acces'; its arguments are text, speaker,"
-        " source_kind, conversation_id, occurred_at, access (nothing was sent)"
+        " source_kind, conversation_id, occurred_at, task_id, idempotency_key, access (nothing"
+        " was sent)"
     )
     assert texts[1].startswith("invalid_argument: get_fact has no argument 'as_off';")
     assert all(schema["additionalProperties"] is False for schema in schemas)
-    assert len(schemas) == 12
+    assert len(schemas) == 14

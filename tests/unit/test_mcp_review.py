@@ -11,10 +11,10 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent
 from tractatus_client import mcp_server
 from tractatus_client.aio import AsyncTractatus
-from tractatus_client.errors import SecretDetected
+from tractatus_client.errors import PreconditionFailed, Rejected, SecretDetected
 
 UNREACHABLE = "http://127.0.0.1:9"  # nothing may be sent: a call reaching it would fail
 SECRET = "the-value-sent-1234"
@@ -27,9 +27,13 @@ async def _refused(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
         server = mcp_server.build_server(client, access=("team-a",))
         texts = []
         for name, arguments in calls:
-            with pytest.raises(ToolError) as refused:
-                await server.call_tool(name, arguments)
-            texts.append(str(refused.value))
+            result = await server.call_tool(name, arguments)
+            assert isinstance(result, CallToolResult) and result.is_error
+            assert isinstance(result.content[0], TextContent)
+            error = (result.structured_content or {})["error"]
+            assert error["code"] == "invalid_argument" and error["request_id"] is None
+            assert result.content[0].text == f"invalid_argument: {error['message']}"
+            texts.append(result.content[0].text)
         return texts
 
 
@@ -83,9 +87,8 @@ async def _refused(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
         (
             "assert_fact",
             {**FACT, "object": None, "expected_current": None},
-            "Error executing tool assert_fact: invalid_argument: object: null is a retraction's"
-            " only (polarity false: withdraw whatever holds); an assertion (polarity true) needs"
-            " its value (nothing was sent)",
+            "invalid_argument: object: null is a retraction's only (polarity false: withdraw"
+            " whatever holds); an assertion (polarity true) needs its value (nothing was sent)",
         ),
     ],
 )
@@ -131,14 +134,50 @@ def _secrets(count: int) -> SecretDetected:
 
 
 def test_secret_detected_lists_each_field_and_kind() -> None:
-    """The message names the first and "(and 2 more)"; the tool error lists each, as the
-    HTTP error's ``details.secrets`` does, and says when the server named only some."""
-    text = mcp_server.tool_message(_secrets(3))
-    head, listed = text.split("; secrets: ")
+    """The message names the first and "(and 2 more)"; the tool error lists each in its
+    details, as the HTTP error's ``details.secrets`` does, with ``count`` saying when the
+    server named only some."""
+    text = mcp_server.failure_of(_secrets(3)).text()
+    head, listed = text.split("; details: ")
     assert head.startswith("secret_detected: the request holds what looks like a secret")
-    assert json.loads(listed) == [
-        {"field": f"body.after.k{n}", "kind": "github_token"} for n in range(3)
-    ]
-    many = mcp_server.tool_message(_secrets(25)).split("; secrets: ")[1]
-    assert many.endswith("] (the first 20 of 25)")
-    assert len(json.loads(many.removesuffix(" (the first 20 of 25)"))) == 20
+    assert json.loads(listed) == {
+        "secrets": [{"field": f"body.after.k{n}", "kind": "github_token"} for n in range(3)],
+        "count": 3,
+    }
+    many = json.loads(mcp_server.failure_of(_secrets(25)).text().split("; details: ")[1])
+    assert len(many["secrets"]) == 20 and many["count"] == 25
+
+
+def test_a_failure_is_one_form_with_the_request_id_and_the_details() -> None:
+    """The server's code and message, the request id it answered, and its details: a
+    precondition's current version in brief, a refusal's quarantine ids."""
+    stale = PreconditionFailed(
+        "the slot moved on",
+        code="precondition_failed",
+        request_id="r1",
+        details={"current": {"id": "a1", "object": "React", "polarity": True,
+                             "valid_from": "2026-01-01T00:00:00Z", "evidence": [{"quote": "x"}]}},
+    )  # fmt: skip
+    failure = mcp_server.failure_of(stale)
+    brief = {"id": "a1", "object": "React", "polarity": True, "valid_from": "2026-01-01T00:00:00Z"}
+    assert failure.text() == (
+        f"precondition_failed: the slot moved on; request_id: r1; details:"
+        f" {json.dumps({'current': brief})}"
+    )
+    rejected = Rejected(
+        "refused by the gate", code="rejected", request_id="r2",
+        details={"rejections": [{"index": 0, "reason": "unknown_predicate"}],
+                 "quarantine_ids": ["q1"]},
+    )  # fmt: skip
+    result = mcp_server.failure_of(rejected).result()
+    assert result.is_error and result.structured_content == {
+        "error": {
+            "code": "rejected",
+            "message": "refused by the gate",
+            "request_id": "r2",
+            "details": {
+                "rejections": [{"index": 0, "reason": "unknown_predicate"}],
+                "quarantine_ids": ["q1"],
+            },
+        }
+    }
