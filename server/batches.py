@@ -1,12 +1,25 @@
-"""One body or a batch: the shared request shape of the write routes."""
+"""One body or a batch: the shared request shape of the write routes.
+
+The shape is decided before the gate, exactly (docs/api.md "Where the document comes from"):
+an object with the batch's key (``assertions``, ``observations``) is a batch, and holds nothing
+else; an object without it that has a field of an item is one item, which the gate judges (a
+malformed one is refused and quarantined, with its reason); any other body is no request of
+the route: ``invalid_request``, nothing written, nothing quarantined. ``{"assertions": [...],
+"x": 1}`` and ``{}`` were taken for one assertion and quarantined as drafts.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from server.errors import NOT_AN_OBJECT, error_response, invalid_request
+from graph_schema.core.secrets import Policy, refuse_secrets
+from server.errors import NOT_AN_OBJECT, error_response, invalid_problems, invalid_request
+
+EXTRA = "Extra inputs are not permitted"
+NEITHER = "not_an_item_or_batch"
 
 
 def keyed_by_header(items: list[Any], is_batch: bool, header: str | None) -> None:
@@ -21,19 +34,40 @@ def keyed_by_header(items: list[Any], is_batch: bool, header: str | None) -> Non
             body["idempotency_key"] = f"{header}:{index}" if is_batch else header
 
 
-def batch_items(payload: Any, *, key: str, max_batch: int) -> tuple[list[Any], bool] | JSONResponse:
-    """The items of a body and whether it was a batch, or the error response refusing it."""
-    if isinstance(payload, dict) and set(payload) == {key}:
-        items = payload[key]
-        if not isinstance(items, list):
-            return invalid_request(f"body.{key}", "Input should be a valid list", "list_type")
-        if not items:
-            return invalid_request(f"body.{key}", "List should have at least 1 item", "too_short")
-        if len(items) > max_batch:
-            return error_response(
-                413, "batch_too_large", f"a batch holds at most {max_batch} {key}"
-            )
-        return items, True
-    if isinstance(payload, dict):
+def batch_items(
+    payload: Any, *, key: str, max_batch: int, fields: Collection[str], secrets: Policy
+) -> tuple[list[Any], bool] | JSONResponse:
+    """The items of a body and whether it was a batch, or the error response refusing it.
+    ``fields`` are an item's fields; ``secrets`` the policy a refusal naming the body's
+    fields is checked with first (a field's name may be a secret)."""
+    if not isinstance(payload, dict):
+        return invalid_request(*NOT_AN_OBJECT)
+    if key in payload:
+        return _batch(payload, key=key, max_batch=max_batch, secrets=secrets)
+    if any(name in payload for name in fields):
         return [payload], False
-    return invalid_request(*NOT_AN_OBJECT)
+    item = key.removesuffix("s")
+    article = "an" if item[0] in "aeiou" else "a"
+    message = (
+        f'neither one {item} nor a batch ({{"{key}": [...]}}): it has none of the fields of'
+        f" {article} {item}"
+    )
+    return invalid_request("body", message, NEITHER)
+
+
+def _batch(
+    payload: dict[str, Any], *, key: str, max_batch: int, secrets: Policy
+) -> tuple[list[Any], bool] | JSONResponse:
+    extra = sorted(set(payload) - {key})
+    if extra:
+        refuse_secrets({name: payload[name] for name in extra}, secrets)
+        return invalid_problems([(f"body.{name}", EXTRA, "extra_forbidden") for name in extra])
+    items = payload[key]
+    if not isinstance(items, list):
+        return invalid_request(f"body.{key}", "Input should be a valid list", "list_type")
+    if not items:
+        return invalid_request(f"body.{key}", "List should have at least 1 item", "too_short")
+    if len(items) > max_batch:
+        message = f"a batch holds at most {max_batch} {key}"
+        return error_response(413, "batch_too_large", message, {"limit": max_batch})
+    return items, True

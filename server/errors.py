@@ -76,7 +76,10 @@ CODES: dict[str, tuple[int, str]] = {
     ),
     "sleep_running": (409, "another sleep holds the sleep lock; try again after it ends"),
     "body_too_large": (413, "the body exceeds the server's limit (`details.limit`, in bytes)"),
-    "batch_too_large": (413, "the batch holds more items than the server's maximum"),
+    "batch_too_large": (
+        413,
+        "the batch holds more items than the server's maximum (`details.limit`, in items)",
+    ),
     "unsupported_media_type": (
         415,
         "a body sent without `Content-Type: application/json` (or `application/*+json`):"
@@ -194,8 +197,16 @@ def invalid_request(where: str, message: str, kind: str) -> JSONResponse:
     is ``where: message`` and ``details.problems`` lists it, so every route words and places a
     body that is no object, or a batch that is no list, the same way (a new user's trial got
     "the body must be a JSON object" from some routes and the parser's wording from others)."""
-    problem = {"where": where, "message": message, "type": kind}
-    return error_response(422, "invalid_request", f"{where}: {message}", {"problems": [problem]})
+    return invalid_problems([(where, message, kind)])
+
+
+def invalid_problems(found: list[tuple[str, str, str]]) -> JSONResponse:
+    """:func:`invalid_request` of several problems, each ``(where, message, type)``; the
+    message names the first."""
+    listed = [{"where": w, "message": m, "type": k} for w, m, k in found]
+    first = listed[0]
+    message = f"{first['where']}: {first['message']}"
+    return error_response(422, "invalid_request", message, {"problems": listed})
 
 
 NOT_AN_OBJECT = ("body", "Input should be a JSON object", "model_type")

@@ -7,14 +7,24 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import Header, Query
-from pydantic import BeforeValidator
+from pydantic import AfterValidator, BeforeValidator, Field, StrictStr
 
 from graph_schema.core import numbers
 from graph_schema.core.timeutil import parse_rfc3339, utcnow
-from graph_schema.core.types import MAX_NAME_CHARS, Timestamp
+from graph_schema.core.types import Name, Timestamp, check_name, name_schema
 
-Subject = Annotated[str, Query(min_length=1, max_length=MAX_NAME_CHARS)]
-PredicateName = Annotated[str, Query(min_length=1, max_length=64)]
+# A name on a read is a name as writes take it (docs/api.md "Formats, patterns and bounds"):
+# 1-512 characters (a predicate: 1-64), not blank (it has a visible character), no NUL, said as
+# the pattern of every name. ``subject=%20%20`` and ``subject=a%00b`` answered 200 not_found.
+Subject = Annotated[Name, Query()]
+MAX_PREDICATE_CHARS = 64
+PredicateName = Annotated[
+    StrictStr,
+    Field(min_length=1, max_length=MAX_PREDICATE_CHARS),
+    AfterValidator(check_name),
+    name_schema(max_length=MAX_PREDICATE_CHARS),
+    Query(),
+]
 # validated like every timestamp of a write (RFC 3339 with an offset); refused as 422
 TimeParam = Annotated[
     Timestamp | None,

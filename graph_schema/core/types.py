@@ -23,6 +23,7 @@ from pydantic import (
 )
 
 from graph_schema.core.timeutil import RFC3339_PATTERN, parse_rfc3339
+from graph_schema.core.visible import INVISIBLE_CLASS, is_invisible
 
 MAX_TEXT_CHARS = 100_000
 MAX_NAME_CHARS = 512
@@ -38,6 +39,9 @@ WHITESPACE_CLASS = (
 NOT_BLANK_PATTERN = f"[^{WHITESPACE_CLASS}]"
 # A text that is not blank and holds no NUL character (:func:`check_text`).
 TEXT_PATTERN = f"^[^\\u0000]*[^\\u0000{WHITESPACE_CLASS}][^\\u0000]*$"
+# A name that has a visible character and holds no NUL (:func:`check_name`): a name is typed
+# and read back; one of a zero-width space or of a lone combining accent was written (201).
+NAME_PATTERN = f"^[^\\u0000]*[^{INVISIBLE_CLASS}][^\\u0000]*$"
 
 
 class SourceKind(StrEnum):
@@ -68,6 +72,15 @@ def check_timestamp(value: str) -> str:
 def check_text(value: str) -> str:
     if not value.strip():
         raise ValueError("must not be empty or blank")
+    if "\x00" in value:
+        raise ValueError("must not contain NUL characters")
+    return value
+
+
+def check_name(value: str) -> str:
+    """A name has a visible character (graph_schema.core.visible) and no NUL."""
+    if is_invisible(value):
+        raise ValueError("must not be blank (it has no visible character)")
     if "\x00" in value:
         raise ValueError("must not contain NUL characters")
     return value
@@ -110,11 +123,21 @@ Timestamp = Annotated[
     AfterValidator(check_timestamp),
     WithJsonSchema({"type": "string", "format": "date-time", "pattern": RFC3339_PATTERN}),
 ]
+
+
+def name_schema(*, max_length: int) -> WithJsonSchema:
+    """The JSON schema of a name :func:`check_name` accepts: its bounds, a visible character,
+    no NUL."""
+    return WithJsonSchema(
+        {"type": "string", "minLength": 1, "maxLength": max_length, "pattern": NAME_PATTERN}
+    )
+
+
 Name = Annotated[
     StrictStr,
     Field(min_length=1, max_length=MAX_NAME_CHARS),
-    AfterValidator(check_text),
-    text_schema(max_length=MAX_NAME_CHARS),
+    AfterValidator(check_name),
+    name_schema(max_length=MAX_NAME_CHARS),
 ]
 MAX_ACCESS_GROUPS = 32
 GroupName = Annotated[StrictStr, WithJsonSchema({"type": "string", "pattern": GROUP_TEXT})]

@@ -178,14 +178,21 @@ class AssertionWrite(Strict):
             )
         return value
 
+    @field_validator("object")
+    @classmethod
+    def _object_text(cls, value: Any) -> Any:
+        """A string object is a text (not blank, no NUL) of at most MAX_OBJECT_CHARS, placed
+        at ``object`` as every field's problem is (it was "body: object longer than ...")."""
+        if isinstance(value, str):
+            check_text(value)
+            if len(value) > MAX_OBJECT_CHARS:
+                raise ValueError(f"String should have at most {MAX_OBJECT_CHARS} characters")
+        return value
+
     @model_validator(mode="after")
     def _consistent(self) -> AssertionWrite:
         if self.polarity and self.object is None:
             raise ValueError("an assertion with polarity true needs an object")
-        if isinstance(self.object, str):
-            check_text(self.object)
-            if len(self.object) > MAX_OBJECT_CHARS:
-                raise ValueError(f"object longer than {MAX_OBJECT_CHARS} characters")
         if (
             self.valid_from is not None
             and self.valid_to is not None

@@ -64,11 +64,17 @@ def post_assertions(
     """One assertion (answered with its result) or ``{"assertions": [...]}`` (answered with
     one result per item), written in one transaction: all of them or none. Idempotent per
     (caller, ``Idempotency-Key``)."""
-    parsed = batch_items(payload, key="assertions", max_batch=settings.max_batch)
+    refuse_secrets(payload, settings.secrets, headers={IDEMPOTENCY_HEADER.lower(): idempotency_key})
+    parsed = batch_items(
+        payload,
+        key="assertions",
+        max_batch=settings.max_batch,
+        fields=AssertionWrite.model_fields,
+        secrets=settings.secrets,
+    )
     if isinstance(parsed, JSONResponse):
         return parsed
     raw_items, is_batch = parsed
-    refuse_secrets(payload, settings.secrets, headers={IDEMPOTENCY_HEADER.lower(): idempotency_key})
     written = write_assertions(
         driver,
         database=settings.neo4j_database,

@@ -105,7 +105,13 @@ def post_observations(
 
     A batch answers 200 with one result per observation, each with its own ``status``.
     """
-    parsed = batch_items(payload, key="observations", max_batch=settings.max_observation_batch)
+    parsed = batch_items(
+        payload,
+        key="observations",
+        max_batch=settings.max_observation_batch,
+        fields=ObservationIn.model_fields,
+        secrets=settings.secrets,
+    )
     if isinstance(parsed, JSONResponse):
         return parsed
     raw_items, is_batch = parsed

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Path, Query, Response
 
 from graph_schema.core.errors import NotFound
 from graph_schema.core.secrets import refuse_secrets
-from graph_schema.core.types import MAX_NAME_CHARS, Status
+from graph_schema.core.types import Name, Status
 from graph_schema.events import replay as events
 from graph_schema.events.types import TimelineAnswer
 from graph_schema.lifecycle.reads import find_task
@@ -29,14 +29,11 @@ router = APIRouter(prefix="/v1/tasks", tags=["tasks"], route_class=JSONRoute)
 
 MAX_TIMELINE = 10_000
 
-TaskId = Annotated[str, Path(min_length=1, max_length=MAX_NAME_CHARS, description="the task id")]
+# names, as writes take them: not blank, no NUL, 1-512 characters (docs/api.md)
+TaskId = Annotated[Name, Path(description="the task id")]
 Owner = Annotated[
-    str | None,
-    Query(
-        min_length=1,
-        max_length=512,
-        description="the principal whose task it is (default: the caller)",
-    ),
+    Name | None,
+    Query(description="the principal whose task it is (default: the caller)"),
 ]
 
 

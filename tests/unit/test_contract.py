@@ -7,6 +7,7 @@ import importlib
 import json
 import re
 import sys
+import unicodedata
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -18,11 +19,14 @@ from pydantic.fields import FieldInfo
 from graph_schema.core.timeutil import RFC3339_PATTERN, parse_rfc3339
 from graph_schema.core.types import (
     INTEGRAL,
+    NAME_PATTERN,
     NOT_BLANK_PATTERN,
     TEXT_PATTERN,
     check_groups,
+    check_name,
     check_text,
 )
+from graph_schema.core.visible import INVISIBLE_RANGES, is_invisible
 from graph_schema.ledger.types import EvidenceWrite
 from graph_schema.recall.types import RecallRequest
 from graph_schema.schema.types import Predicate
@@ -31,6 +35,20 @@ from server.routing import IntegerTooLong, NumberOutOfRange, is_json, strict_jso
 WHITESPACE = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace())
 # texts made mostly of what makes one blank or refused: every whitespace character and NUL
 TEXTS = st.text(alphabet=st.sampled_from(WHITESPACE + "\x00ab\u180e\ufeff"), max_size=6)
+# characters that show nothing alone: format (zero-width space, BOM, a tag), combining marks,
+# a Hangul filler, a control
+INVISIBLE = "\u180e\ufeff\u200b\u2060\u0301\u20dd\u3164\x01\U000e0041\U000e0100"
+# names made mostly of what makes one blank or refused, and of visible characters (a spacing
+# mark, an unassigned code point, one beyond the basic plane)
+NAMES = st.text(
+    alphabet=st.sampled_from(WHITESPACE + INVISIBLE + "\x00ab\u0903\u0378\U0001f680"),
+    max_size=6,
+)
+# what graph_schema.core.visible calls invisible besides whitespace: Unicode's categories, and
+# the default-ignorable code points of other categories (DerivedCoreProperties.txt)
+INVISIBLE_CATEGORIES = {"Cc", "Cf", "Mn", "Me"}
+OTHER_IGNORABLE = [(0x115F, 0x1160), (0x3164, 0x3164), (0xFFA0, 0xFFA0), (0x2065, 0x2065)]
+OTHER_IGNORABLE += [(0xFFF0, 0xFFF8), (0xE0000, 0xE0FFF)]
 
 
 def _accepted(check: object, value: str) -> bool:
@@ -55,6 +73,39 @@ def test_the_not_blank_pattern_is_strip(value: str) -> None:
 def test_every_whitespace_character_is_blank_to_the_pattern() -> None:
     assert all(re.fullmatch(TEXT_PATTERN, c) is None for c in WHITESPACE)
     assert re.fullmatch(TEXT_PATTERN, "\u180e") is not None  # not whitespace to Python
+
+
+@given(NAMES)
+def test_the_name_pattern_is_check_name(value: str) -> None:
+    """Schema-valid names are exactly the names the code accepts: a visible character, no
+    NUL (a subject of a zero-width space, or of a lone combining accent, was written)."""
+    assert (re.fullmatch(NAME_PATTERN, value) is not None) == _accepted(check_name, value)
+    assert (re.fullmatch(NAME_PATTERN, value) is not None) == (
+        not is_invisible(value) and "\x00" not in value
+    )
+
+
+def test_every_invisible_character_is_blank_to_the_name_pattern() -> None:
+    assert all(re.fullmatch(NAME_PATTERN, c) is None for c in WHITESPACE + INVISIBLE)
+    assert re.fullmatch(NAME_PATTERN, "\u180e") is None  # not whitespace to Python, but Cf
+    # a visible character with invisible ones is a name, kept as sent
+    assert re.fullmatch(NAME_PATTERN, "e\u0301\u200b") is not None
+    assert re.fullmatch(NAME_PATTERN, "\u0903") is not None  # a spacing mark shows
+
+
+def test_the_invisible_characters_are_the_runtimes() -> None:
+    """The list is written out (the pattern must not change with the runtime's Unicode); this
+    fails when the runtime's Unicode has moved on, to say the list should follow."""
+    ignorable = {c for start, end in OTHER_IGNORABLE for c in range(start, end + 1)}
+    expected = {
+        code
+        for code in range(sys.maxunicode + 1)
+        if chr(code).isspace()
+        or unicodedata.category(chr(code)) in INVISIBLE_CATEGORIES
+        or code in ignorable
+    }
+    listed = {c for start, end in INVISIBLE_RANGES for c in range(start, end + 1)}
+    assert listed == expected
 
 
 @pytest.mark.parametrize("year", [2, 9, 10, 99, 100, 999, 1000, 1999, 2026, 8999, 9899, 9998])
