@@ -5,7 +5,14 @@ claims its span, so a later, more general rule cannot read the same words again.
 preceded, in its clause, by a condition or a plan word (如果, 打算, 可能 ...) is not a fact,
 except for the plan rules themselves. Relatives named by a possessive (我爸, 我的狗) are facts
 on their own (``has_relative``, ``has_pet``). A time phrase in the same clause as a fact
-dates it (see :mod:`ingest.distill.dates`); a time still ahead makes the fact a plan.
+dates it (see :mod:`ingest.distill.dates`); a time still ahead makes the fact a plan. A
+clause that only says when (下个月，…; 下个月妹妹婚礼之后，…) dates the clause after it, and
+is no plan of its own.
+
+Version 32, from a new user's trial (a bilingual assistant's chat): a plan that is someone
+else's (妹妹婚礼), a time (婚礼后), a naming (叫它“汤圆”) or an unbalanced quotation is
+refused; a pet named as it is told of takes the name; an activity given up (停了羽毛球,
+不打羽毛球了, 放弃了羽毛球, and a topic 羽毛球…所以暂时不打了) is withdrawn.
 """
 
 from __future__ import annotations
@@ -16,8 +23,19 @@ from datetime import date
 
 from ingest.distill.dates import Phrase, When, find_times
 from ingest.distill.facts import Fact
+from ingest.distill.identifiers import named, relative_id
 from ingest.distill.matcher import Matcher, relative_match
-from ingest.distill.patterns import _ZREL, NOT_VALUES, RULES, hypothetical, question
+from ingest.distill.patterns import (
+    _ZACTS,
+    _ZPLAY,
+    _ZREL,
+    NOT_VALUES,
+    RULES,
+    ZH_ACTIVITIES,
+    ZH_BARE_RELATIONS,
+    hypothetical,
+    question,
+)
 
 HYPOTHETICAL_WINDOW = 60
 MAX_TRIES_PER_RULE = 16
@@ -109,6 +127,38 @@ def _weekend(text: str, start: int, end: int) -> Phrase | None:
     return Phrase(found.start(), found.end(), found.group(0), "week", 0) if found else None
 
 
+# a clause that says when the next one happens: it ends on 之后 / 以后 / 之前 / 的时候 (下个月
+# 妹妹婚礼之后，我打算…) or is a time alone (下个月，…); version 32
+_WHEN_CLAUSE_END = re.compile(r"(?:之后|以后|后|之前|以前|前|的时候|时)$")
+# a plan that is a time (婚礼后, 下班以后), someone else's (妹妹婚礼, 她下个月…: another
+# opens it and no 我 is in it) or a naming (叫它“汤圆”): none (version 32)
+_NO_PLAN = re.compile(
+    rf"^.{{1,4}}?[后前时]$|(?:之后|以后|之前|以前|的时候)$|"
+    rf"^(?:你们?|您|他们?|她们?|{ZH_BARE_RELATIONS})(?!.*我)|^(?:叫|给)[它他她]|^(?:取|起)名"
+)
+# a pet named as it is told of: 打算叫它“汤圆”, 给它取名叫汤圆, 取名叫豆豆
+_PET_NAMING = re.compile(
+    r"(?:叫它|给它(?:取|起)(?:了个?)?名(?:字)?叫?|(?:取|起)了?(?:个)?名(?:字)?叫?)"
+    r"[“\"「『]?(?P<name>[\u4e00-\u9fffA-Za-z]{1,6}?)[”\"」』]?(?=$|[，,。；;！!…~～])"
+)
+_QUOTES = (("“", "”"), ("「", "」"), ("『", "』"))
+# an activity a sentence opens on, given up in a later clause that names none: 羽毛球打到手腕
+# 拉伤了，…所以暂时不打了 (version 32)
+_TOPIC = re.compile(rf"^(?:我的?)?(?P<act>{_ZACTS})(?![赛场馆队鞋服衣拍包比课班池机老教])")
+_GIVEN_UP_BARE = re.compile(
+    rf"[，,；;]?(?:所以|因此|于是|只好|只能|就|也|我)*(?:暂时|先|已经|再也)*"
+    rf"不再?(?:{_ZPLAY})?了(?=$|[，,。；;！!…])"
+)
+_CLAUSE_START = re.compile(r"[，,；;]")
+_CONDITION = re.compile(r"如果|要是|假如|假设|万一|的话|除非")
+# once or for a while ahead, not for good: 今天不去游泳了, 下个月不学钢琴了 say nothing of the
+# habit now
+_ONCE = re.compile(
+    r"今天|明天|今晚|明晚|今早|这次|这回|待会|等会|一会儿?|上午|下午|中午|晚上|周末|这周|本周|"
+    r"下周|下个?月|明年"
+)
+
+
 def _keep_last_status(facts: list[tuple[int, Fact]]) -> list[tuple[int, Fact]]:
     last = {f.subject: at for at, f in facts if f.predicate == "status"}
     return [(at, f) for at, f in facts if f.predicate != "status" or last[f.subject] == at]
@@ -121,12 +171,12 @@ def extract(text: str, speaker: str, today: date | None) -> list[Fact]:
     matcher = Matcher(
         text, speaker, today, rules=RULES, hypothetical=hypothetical, not_values=NOT_VALUES
     )
-    found = _keep_last_status(matcher.run())
+    found = _kept(text, [*_keep_last_status(matcher.run()), *_topic_given_up(text, speaker)])
     times = find_times(text)
     facts: list[Fact] = []
     for at, fact in found:
         start, end = _clause_of(text, at)
-        phrase = next((p for p in times if start <= p.start < end), None)
+        phrase = _time_of(text, times, start, end)
         if phrase is None and fact.plan:
             phrase = _weekend(text, start, end)
         dated = _dated(fact, phrase, today) if not _also(fact, found, at) else fact
@@ -134,9 +184,90 @@ def extract(text: str, speaker: str, today: date | None) -> list[Fact]:
             facts.append(dated)
     facts.extend(relation_facts(text, speaker))
     unique: dict[tuple[str, str, str, bool], Fact] = {}
-    for fact in facts:
+    for fact in _named_pet(text, speaker, facts):
         unique.setdefault(fact.key(), fact)
     return list(unique.values())
+
+
+def _time_of(text: str, times: list[Phrase], start: int, end: int) -> Phrase | None:
+    """The time of a clause: its own, else that of a clause before it that only says when
+    (下个月妹妹婚礼之后，我打算…; 下个月，…)."""
+    own = next((p for p in times if start <= p.start < end), None)
+    if own is not None or start == 0:
+        return own
+    before, _ = _clause_of(text, start - 1)
+    clause = text[before : start - 1].strip()
+    phrase = next((p for p in times if before <= p.start < start - 1), None)
+    if phrase is None or not (clause == phrase.text or _WHEN_CLAUSE_END.search(clause)):
+        return None
+    return phrase
+
+
+def _kept(text: str, found: list[tuple[int, Fact]]) -> list[tuple[int, Fact]]:
+    """The facts found less those refused (:data:`_NO_PLAN`, an activity given up only for
+    a time: :data:`_ONCE`), quotation marks balanced, and an activity dropped (放弃了羽毛球)
+    withdrawn as well, as in English (version 31)."""
+    kept: list[tuple[int, Fact]] = []
+    for at, fact in found:
+        value = _balanced(fact.object)
+        if fact.plan and isinstance(value, str) and _NO_PLAN.search(value):
+            continue
+        if fact.predicate == "activity" and not fact.polarity:
+            start, end = _clause_of(text, at)
+            if _ONCE.search(text, start, end):
+                continue
+        kept.append((at, replace(fact, object=value)))
+        if fact.predicate == "dropped" and fact.polarity and value in ZH_ACTIVITIES:
+            kept.append((at, replace(fact, predicate="activity", polarity=False)))
+    return kept
+
+
+def _balanced(value: str | bool) -> str | bool:
+    """``value`` without a quotation mark whose other half it lacks: 叫它“汤圆 (the closing
+    mark cut with the clause) is 叫它汤圆."""
+    if not isinstance(value, str):
+        return value
+    for left, right in _QUOTES:
+        if value.count(left) != value.count(right):
+            value = value.replace(left, "").replace(right, "")
+    return value
+
+
+def _topic_given_up(text: str, speaker: str) -> list[tuple[int, Fact]]:
+    """羽毛球打到手腕拉伤了，医生让我停一个月，所以暂时不打了: the activity the sentence opens
+    on, given up in a later clause that names no other (version 32)."""
+    topic = _TOPIC.match(text)
+    if topic is None:
+        return []
+    starts = [topic.end(), *(m.end() for m in _CLAUSE_START.finditer(text, topic.end()))]
+    for at in starts:
+        bare = _GIVEN_UP_BARE.match(text, at)
+        if bare is not None and not _CONDITION.search(text, 0, at):
+            fact = Fact(speaker, "activity", topic.group("act"), False, 0.75)
+            return [(bare.end() - 1, fact)]  # in the clause that gives it up
+    return []
+
+
+def _named_pet(text: str, speaker: str, facts: list[Fact]) -> list[Fact]:
+    """我领养了一只橘猫，两个月大，打算叫它“汤圆”: the one unnamed pet of the speaker's the
+    sentence tells of takes the name it is given (version 32; a name planned as the pet is
+    told of is its name, as "a kitten named Tangyuan" is)."""
+    naming = pet_name(text)
+    pets = [f for f in facts if f.predicate == "has_pet" and f.subject == speaker]
+    if naming is None or len(pets) != 1:
+        return facts
+    role = str(pets[0].object).removeprefix(f"{speaker}/")
+    if not role.isalpha() or not named(role):
+        return facts  # named already (cat:咪咪), a nested identifier, or a group
+    pet = replace(pets[0], object=relative_id(speaker, role, naming))
+    return [pet if f is pets[0] else f for f in facts]
+
+
+def pet_name(text: str) -> str | None:
+    """The name a Chinese sentence gives a pet it calls 它 (打算叫它“汤圆”, 给它取名叫豆豆),
+    or None: for a pet told of in the same sentence, or, by the caller, in the one before."""
+    found = _PET_NAMING.search(text)
+    return found.group("name") if found else None
 
 
 def _also(fact: Fact, found: list[tuple[int, Fact]], at: int) -> bool:

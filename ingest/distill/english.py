@@ -34,6 +34,7 @@ from ingest.distill.lexicon import (
     GENERIC,
     HEDGE_VERBS,
     HEDGES,
+    PLACE_NAMES,
 )
 
 SUBJECTS = ("nsubj", "nsubjpass", "csubj")
@@ -175,31 +176,62 @@ def possessed_by_speaker(token: Token) -> bool:
 
 
 def name_of(token: Token) -> str | None:
-    """The name a relation noun is given: "my friend Anna", "a puppy named Max"."""
+    """The name a relation noun is given: "my friend Anna", "a puppy named Max", "my
+    boyfriend Chen Hao" (the whole name, :func:`given_name`)."""
     for child in token.children:
         if child.dep_ in ("appos", "compound") and child.pos_ == "PROPN" and child.i > token.i:
-            return child.text
+            return given_name(child)
         if child.dep_ == "acl" and child.lemma_ in ("name", "call"):
             named = [c for c in child.children if c.dep_ in ("oprd", "attr", "dobj")]
             if named and named[0].pos_ == "PROPN":
-                return named[0].text
+                return given_name(named[0])
     if token.dep_ == "compound" and token.head.pos_ == "PROPN":
-        return token.head.text
+        return given_name(token.head)
     return _name_beside(token)
 
 
+MAX_NAME_WORDS = 3
+
+
+def given_name(token: Token) -> str | None:
+    """The name ending on ``token`` with the proper nouns the parse joins before it, as
+    said: "Chen Hao", "Lin Yue", "Mary Jane Watson" (version 32, a new user's trial: "My
+    boyfriend Chen Hao" was named ``Hao``, "my sister Lin Yue" ``/sister:Yue``). A run of
+    more than three words is no name the parse can be trusted with, and two or more that
+    are a known place name nobody (None)."""
+    words = _name_tokens(token)
+    name = " ".join(w.text for w in words)
+    return None if len(words) > MAX_NAME_WORDS or _place(name) else name
+
+
+def _place(name: str) -> bool:
+    """A name of two or more words that is a known place ("my dad New York ..."): no name."""
+    return " " in name and name.lower() in PLACE_NAMES
+
+
 def _name_beside(token: Token) -> str | None:
-    """ "My cat Miso has been keeping me company": the name right after a possessed relation
-    noun, where the parse hung it elsewhere (as the verb's subject); one word, capitalised, no
-    time ("my sister Monday" names nobody)."""
+    """ "My cat Miso has been keeping me company", "My boyfriend Chen Hao voted for Mochi":
+    the name right after a possessed relation noun, where the parse hung it elsewhere (as the
+    verb's subject): one capitalised word, or two the parse joins into one name; no time
+    ("my sister Monday" names nobody), no place ("my dad New York ...")."""
     if token.i + 1 >= len(token.doc) or not any(c.dep_ == "poss" for c in token.children):
         return None
     after = token.doc[token.i + 1]
-    if after.tag_ != "NNP" or not after.text[:1].isupper() or after.lower_ in NOT_NAMES:
+    if not _capitalised(after):
         return None
-    if after.i + 1 < len(after.doc) and after.doc[after.i + 1].tag_ == "NNP":
-        return None  # "my dad New York ...": more than one word, not read as a name
-    return after.text
+    following = after.doc[after.i + 1] if after.i + 1 < len(after.doc) else None
+    if following is None or following.tag_ != "NNP":
+        return after.text
+    joined = after.dep_ == "compound" and after.head.i == following.i and _capitalised(following)
+    two = f"{after.text} {following.text}"
+    if not joined or _place(two):
+        return None  # "my dad New York ...": a place, or more than a name the parse joins
+    last = following.doc[following.i + 1] if following.i + 1 < len(following.doc) else None
+    return two if last is None or last.tag_ != "NNP" else None
+
+
+def _capitalised(word: Token) -> bool:
+    return word.tag_ == "NNP" and word.text[:1].isupper() and word.lower_ not in NOT_NAMES
 
 
 def relative_of(token: Token, speaker: str) -> tuple[str, str] | None:
@@ -222,13 +254,21 @@ def in_law(token: Token) -> bool:
 def full_name(token: Token) -> str:
     """A person's name with the names before it ("Marek Zielinski", version 27: a new user's
     trial wrote "Marek Zielinski takes over the payments API" as owner "Zielinski")."""
+    return token.doc[_name_tokens(token)[0].i : token.i + 1].text
+
+
+def _name_tokens(token: Token) -> list[Token]:
+    """``token`` and the proper nouns right before it that the parse hangs on it as
+    compounds (a time word is none: "my sister Monday Anna")."""
     first = token
     while first.i > 0:
         before = token.doc[first.i - 1]
         if before.pos_ != "PROPN" or before.dep_ != "compound" or before.head.i != token.i:
             break
+        if before.lower_ in NOT_NAMES:
+            break
         first = before
-    return token.doc[first.i : token.i + 1].text
+    return list(token.doc[first.i : token.i + 1])
 
 
 def resolve_subject(token: Token, speaker: str) -> Who | None:
@@ -489,10 +529,16 @@ def usable(tokens: list[Token]) -> bool:
         return False  # a coordinated modifier: "reading and fantasy novels" is two things or one
     if ordered[-1].pos_ in ("ADP", "DET", "CCONJ", "SCONJ", "PART", "AUX"):
         return False
-    return any(t.is_alpha or t.like_num or _VERSION.fullmatch(t.lower_) for t in ordered)
+    return any(
+        t.is_alpha or t.like_num or _VERSION.fullmatch(t.lower_) or _DOTTED.fullmatch(t.text)
+        for t in ordered
+    )
 
 
 _VERSION = re.compile(r"v\d+(?:\.\d+)*")  # "v2": content (version 19), as "2" is
+# a name written with its dot ("Trip.com", "Booking.com"): content, as a word is (version 32,
+# a new user's trial: "I work at Trip.com as a product manager" wrote no employer)
+_DOTTED = re.compile(r"[A-Z][A-Za-z0-9]*(?:\.[A-Za-z][A-Za-z0-9]*)+")
 
 
 def says_nothing(token: Token) -> bool:

@@ -27,6 +27,7 @@ from ingest.distill.english import (
     of_speaker,
     phrase,
     pobj,
+    possessed_by_speaker,
 )
 from ingest.distill.facts import Fact
 from ingest.distill.identifiers import relation, relative_id
@@ -247,6 +248,49 @@ def broke_up_rule(c: Clause) -> list[Fact]:
                 c.fact("name", named.text, subject=partner, polarity=False, confidence=0.85)
             )
     return found
+
+
+def last_day_rule(c: Clause) -> list[Fact]:
+    """ "My last day at Trip.com was March 14", "Last day at Trip.com was Friday", "Friday
+    was my last day at Acme Corp" (version 32, a new user's trial: they wrote nothing and the
+    job stayed current): the employer no longer held, ``polarity: false``, dated by the day
+    as "I left X last month" is, when the clause names the day. Said in the present ("My last
+    day at Trip.com is March 14") the day is still ahead: the job holds until then, so it is
+    the plan ``last day at Trip.com (<day>)``, written only when a time ahead dates it (never
+    a withdrawal from a day to come, which would hide the job stated now)."""
+    day = _last_day(c.verb)
+    if day is None or c.negated:
+        return []
+    workplace = pobj(day, "at") or pobj(c.verb, "at")  # "Friday was my last day at Acme Corp"
+    employer = organisation(workplace, named=True, trade=True)
+    if employer is None or not any(_timed(t) for t in c.verb.subtree if t.i not in _span(day)):
+        return []  # "my last day at Trip.com was emotional": which day, it does not say
+    if c.verb.tag_ == "VBD":
+        return [Fact(c.speaker, "works_at", employer, polarity=False, confidence=0.8)]
+    if c.verb.tag_ != "VBZ":
+        return []
+    said = f"last day at {employer}"
+    return [Fact(c.speaker, "plans", said, confidence=0.75, plan=True, ahead_only=True)]
+
+
+def _last_day(verb: Token) -> Token | None:
+    """The speaker's last day a copula speaks of: "my last day", or "last day" opening the
+    sentence with no determiner (chat leaves the "my" out)."""
+    if verb.lemma_ != "be":
+        return None
+    for day in children(verb, "nsubj", "npadvmod", "attr"):
+        if day.lemma_ != "day" or not any(
+            a.dep_ == "amod" and a.lower_ == "last" for a in day.children
+        ):
+            continue
+        bare = not children(day, "det", "poss") and day.left_edge.is_sent_start
+        if possessed_by_speaker(day) or bare:
+            return day
+    return None
+
+
+def _span(token: Token) -> set[int]:
+    return {t.i for t in token.subtree}
 
 
 def joined_rule(c: Clause) -> list[Fact]:

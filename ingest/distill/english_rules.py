@@ -45,6 +45,7 @@ from ingest.distill.english_jobs import (
     broke_up_rule,
     dropped_out_rule,
     joined_rule,
+    last_day_rule,
     left_employer_rule,
     moving_in_rule,
     occupation,
@@ -426,8 +427,12 @@ def _work(c: Clause) -> list[Fact]:
     """works at / for X, works as a Y, is working on Z."""
     if not of_person(c):
         return []
-    found = [c.fact("works_at", p) for p in employers(pobj(c.verb, "at", "for", "by"))[:1]]
     role = pobj(c.verb, "as")
+    employer = pobj(c.verb, "at", "for", "by")
+    if employer is None and role is not None and occupation(role):
+        named = pobj(role, "at", "for")  # "I work as a barista at Blue Bottle" (version 32)
+        employer = named if named is not None and named.pos_ == "PROPN" else None
+    found = [c.fact("works_at", p) for p in employers(employer)[:1]]
     if past_state(c.verb):
         found = []  # "I worked at Google": then, not now (the project worked on stays)
     elif role is not None and occupation(role):
@@ -1276,7 +1281,20 @@ def employers(token: Token | None) -> list[str]:
     name = called_name(token)
     if name is not None:
         return [p for p in [phrase(name)] if p]
-    return [p for p in phrases(token) if p.lower() not in lx.NOT_EMPLOYERS]
+    found = [p for p in phrases(token) if p.lower() not in lx.NOT_EMPLOYERS]
+    return [_possessive_kept(token, found[0]), *found[1:]] if found else []
+
+
+def _possessive_kept(token: Token, value: str) -> str:
+    """A name in the possessive whose noun is left out ("a nurse at St Mary's", "I work at
+    McDonald's": the hospital, the restaurant) is named with its 's (version 32, a new
+    user's trial: the employer was ``St Mary``)."""
+    if token.pos_ != "PROPN" or not value.endswith(token.text):
+        return value
+    after = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+    if after is None or after.dep_ != "case" or after.head.i != token.i or token.whitespace_:
+        return value
+    return value + after.text
 
 
 def _job_for(c: Clause) -> list[Fact]:
@@ -1636,6 +1654,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("leave", "quit"), _job_quit_at),
     (("leave", "quit"), left_employer_rule),
     (("be",), at_employer_rule),
+    (("be",), last_day_rule),
     (("join",), joined_rule),
     (("break", "split", "separate"), broke_up_rule),
     (("decline", "reject", "refuse", "turn"), offer_declined_rule),

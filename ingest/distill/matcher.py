@@ -18,11 +18,32 @@ from ingest.distill.facts import HEDGE_PENALTY, Fact
 from ingest.distill.identifiers import named, relation, relative_id
 from ingest.distill.objects import Extracted, dangling
 from ingest.distill.objects import extract as extract_values
-from ingest.distill.patterns import _ZREL, IMPLIED_PENALTY, ZH_ACTIVITIES, Rule
+from ingest.distill.patterns import (
+    _ZREL,
+    IMPLIED_PENALTY,
+    ZH_ACTIVITIES,
+    ZH_BARE_RELATIONS,
+    ZH_OTHERS,
+    Rule,
+)
 
 HYPOTHETICAL_WINDOW = 60
 MAX_TRIES_PER_RULE = 16
-_SUBJECT = re.compile(rf"(?:^|(?<=[，,；;]))(?:{_ZREL}|(?P<me>我们?))")
+# who a clause is about, when it says so at its start: an assistant's acknowledgement of what
+# it was told (已记录：, 我会记住：, 记下了：; never a bare 记录：, which may be a user's own
+# note) and someone other than the speaker (你, 她, 妹妹) leave the clauses after them to
+# nobody, so no fact of theirs is the speaker's (version 32, a new user's trial:
+# 已记录：下个月婚礼后，你计划… wrote the assistant's plan)
+_NOTE_VERB = r"(?:记录|记下|记住|更新|更正|备注|保存)(?:好)?"
+_NOTED = rf"(?:(?:已经?|我(?:会|已经?|都)?){_NOTE_VERB}了?|{_NOTE_VERB}了)[：:]"
+_SUBJECT = re.compile(
+    rf"(?:^|(?<=[，,；;]))(?:(?P<noted>{_NOTED})|{_ZREL}|(?P<me>我们?)|(?P<other>{ZH_OTHERS}))"
+)
+# someone other than the speaker before a pattern's verb: 妹妹下个月结婚, 她打球把手腕拉伤了
+# (我妹妹 too: 下个月我妹妹结婚 is the sister's, told by the rule only when it opens the match)
+_OTHER_BEFORE = re.compile(
+    rf"{ZH_OTHERS}|(?<![和跟同带陪给为帮与替把让叫])我(?:们?家的?|的)?(?:{ZH_BARE_RELATIONS})"
+)
 _CLAUSE_BREAK = re.compile(r"[，,；;：:。！？!?]")
 # 本来打算放在 Lily 姨妈家, 但...: a plan given up is no plan (version 30)
 _GIVEN_UP = re.compile(r"本来|原来|原本|原先|本想")
@@ -71,6 +92,8 @@ class Matcher:
         self.subjects = [(m.start(), self._who_of(m)) for m in _SUBJECT.finditer(text)]
 
     def _who_of(self, match: re.Match[str]) -> str:
+        if match.groupdict().get("noted") or match.groupdict().get("other"):
+            return ""  # nobody the words name: no fact of the speaker's
         rel = relative_match(match, self.speaker) if match.groupdict().get("rel") else None
         return rel[1] if rel is not None else self.speaker
 
@@ -102,9 +125,16 @@ class Matcher:
             return self._last_thing(match.start()), True
         if groups.get("subj") or groups.get("subj_after"):  # "下个月我要...": after the time
             return self.speaker, False
+        if rule.chinese and _OTHER_BEFORE.search(self._before_verb(match)):
+            return "", True
         earlier = [who for at, who in self.subjects if at < match.start()]
         implied = "subj" in rule.regex.groupindex
         return (earlier[-1] if earlier else self.speaker), implied
+
+    def _before_verb(self, match: re.Match[str]) -> str:
+        """The words of a match before its object (all of it when the rule gives a value)."""
+        obj = match.start("obj") if match.groupdict().get("obj") else match.end()
+        return self.text[match.start() : obj]
 
     def _last_thing(self, before: int) -> str:
         things = [f.subject for at, f in self.found if at < before and f.predicate == "status"]

@@ -149,8 +149,12 @@ SAID_CONFIDENCE = 1.0
 # ending ("I stopped doing yoga", "I don't do pottery anymore", "I gave up pottery", "I quit
 # the running club", "I don't have a cat anymore") withdraws the state it names (it wrote the
 # activity as held, or nothing), a business's name ("Crumb Bakery") left, quit or joined
-# as a company's is, and a withdrawal dated by a period takes the period's last moment
-DISTILLER_VERSION = "31"
+# as a company's is, and a withdrawal dated by a period takes the period's last moment; 32:
+# from a new user's trial of a bilingual assistant, an employer written with its dot
+# ("Trip.com") or in the possessive ("St Mary's"), or after the role ("as a barista at Blue
+# Bottle"), a last day at an employer (past: withdrawn; ahead: a plan), a relative's name of
+# two words ("my sister Lin Yue"), a plan cut of the time's dangling preposition
+DISTILLER_VERSION = "32"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
@@ -179,6 +183,10 @@ _PLACE_NAME = re.compile(
 )  # version 16: an employer named after "at", "left", "quit", "joined"
 
 
+# a last day at a workplace (version 32): the speaker's, even with the "my" left out
+_LAST_DAY = re.compile(r"\blast\s+day\s+at\b", re.IGNORECASE)
+
+
 def chinese_text(text: str) -> bool:
     return any(is_cjk(ch) for ch in text)
 
@@ -190,6 +198,8 @@ def may_state(text: str) -> bool:
     Everything else is left to ``said``."""
     if not text.strip() or question(text):
         return False
+    if _LAST_DAY.search(text) is not None:
+        return True  # "Last day at Trip.com was March 14": the speaker's, "my" left out
     if _STATES.search(text) is None and _ELIDED.search(text) is None:
         return False
     return cues().search(text) is not None or _PLACE_NAME.search(text) is not None
@@ -366,14 +376,29 @@ def _name_pets(text: _Text) -> None:
     unnamed pet of the speaker's and no relative or friend ("My sister got a dog. Her name
     is Coco": whose name, the sister's or the dog's, the words do not say)."""
     for n, sentence in enumerate(text.sentences):
-        said = _english_part(sentence)
-        found = _PET_NAMED.search(said)
-        if found is None or found.group(1).lower() in NOT_NAMES:
+        found = _PET_NAMED.search(_english_part(sentence))
+        if found is None:
+            _name_pet_zh(text, n)
+            continue
+        if found.group(1).lower() in NOT_NAMES:
             continue
         here = found.start() > 0 and any(f.predicate == "has_pet" for f in text.facts[n])
         at = n if here else _pet_told(text, n)
         if at is not None:
             text.facts[at] = _pet_renamed(text.facts[at], text.speaker, found.group(1))
+
+
+def _name_pet_zh(text: _Text, n: int) -> None:
+    """A Chinese sentence naming a pet it calls 它 (打算叫它“汤圆”) after the sentence that
+    told of it (我领养了一只橘猫！): as in English. A pet told of in the same sentence is
+    named by the Chinese rules themselves."""
+    sentence = text.sentences[n]
+    name = chinese.pet_name(sentence.text) if chinese_text(sentence.text) else None
+    if name is None or any(f.predicate == "has_pet" for f in text.facts[n]):
+        return
+    at = _pet_told(text, n)
+    if at is not None:
+        text.facts[at] = _pet_renamed(text.facts[at], text.speaker, name)
 
 
 def _pet_told(text: _Text, n: int) -> int | None:

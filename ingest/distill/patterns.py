@@ -10,7 +10,9 @@ rule gives a constant ``value`` (``去世`` -> ``deceased true``). Who the fact 
 * a ``thing`` group: a thing a team works on (支付服务, 需求文档);
 * a ``subj`` group (我, 我们, 我们团队): the speaker;
 * none of them: the last explicit subject earlier in the sentence, else the speaker, with
-  ``IMPLIED_PENALTY`` less confidence (住在上海).
+  ``IMPLIED_PENALTY`` less confidence (住在上海); nobody (no fact) when someone other than
+  the speaker (``ZH_OTHERS``: 你, 她, 妹妹) opens the clause or stands before the verb, or an
+  assistant's acknowledgement (已记录：) opens the clause before (version 32).
 
 An optional ``neg`` group flips the polarity. A ``resolve`` hook decides between predicates
 (``搬到上海`` is where someone lives, ``换成React`` a tech stack). Rules are tried in order; a
@@ -120,6 +122,22 @@ def _alternation(words: Iterable[str]) -> str:
 # --- building blocks --------------------------------------------------------------------------
 _ZREL_WORDS = _alternation([*RELATIVES, *FRIENDS, *PETS])
 _ZREL = rf"我(?:们?家的?|的)?(?P<rel>{_ZREL_WORDS})(?P<relname>(?:小|老|阿)[\u4e00-\u9fff])?"
+# a relative, friend or pet named without 我 (妹妹, 爸妈, 狗狗), two characters or more: one
+# character (妹, 姐, 猫) is too often part of another word (姐妹, 猫咖)
+ZH_BARE_RELATIONS = _alternation(
+    w for w in (*RELATIVES, *FRIENDS, *PETS) if len(w) > 1 and "\u4e00" <= w[0] <= "\u9fff"
+)
+# someone other than the speaker: the one spoken to (你, 您), a third person, or a relative
+# named bare; never 你好, nor one after a preposition (和妈妈, 带爸妈, 让我, 给她: a companion
+# or an object; version 32, a new user's trial)
+ZH_OTHERS = (
+    rf"(?<![和跟同带陪给为帮与替把让叫我的])(?:你们?(?!好)|您|他们?|她们?|{ZH_BARE_RELATIONS})"
+)
+# with whom one went: 和爸妈, 跟朋友, 带着孩子 (version 32: 上周末和爸妈去了苏州 wrote nothing)
+_ZWITH = (
+    rf"(?:和|跟|同|陪|带着?)(?:我的?)?(?:{ZH_BARE_RELATIONS}|{_ZREL_WORDS}|同事|同学|家人|"
+    r"孩子们?|大家)(?:一起)?"
+)
 _ZS = r"(?P<subj>我们(?:团队|公司|项目组?|小组|组|部门|家|这边)?|我)"
 # a clause's start; after a space only when no Latin name stands before it: "Tomás
 # 下周一开始..." is Tomás's, never the speaker's (version 30)
@@ -133,19 +151,24 @@ _ZADV = (
 _ZNUM = r"[0-9一二两三四五六七八九十]{1,3}"
 _ZTIME = (
     rf"(?:[前去今明后]年{_ZNUM}月份?(?:{_ZNUM}[号日])?|[上下这本]个?月{_ZNUM}[号日]|"
-    r"[上下这本]个?(?:周|星期|礼拜)[一二三四五六日天末]?|[上下这本]个?月|[前去今明后]年|"
+    r"[上下这本]个?(?:周|星期|礼拜)[一二三四五六日天末]?|[上下这本]个?月(?:初|底|末|中旬|上旬|下旬)?|"
+    r"[前去今明后]年|"
     rf"[大]?[前昨今明后]天|{_ZNUM}(?:个)?(?:天|周|星期|月|年)(?:前|后)|"
     rf"{_ZNUM}[号日])"
 )
 _ZCLAUSE = r"[^，,。；;！？!?\s]"
 _ZPRE = rf"{_ZWHO}(?:{_ZTIME})?{_ZADV}"
+_ZPRE_WITH = rf"{_ZPRE}(?:{_ZWITH}{_ZADV})?"
 _ZNOT_NEG = rf"(?:(?!没|不|未|别){_ZCLAUSE})"  # 我爸还没退休: no event (version 13)
 _ZJOBS = (
     r"老师|医生|护士|工程师|程序员|设计师|经理|律师|会计|厨师|司机|警察|学生|记者|编辑|演员|"
     r"教授|研究员|销售|客服|作家|画家|歌手|主播|老板|店长|运营|分析师|架构师|实习生|公务员|"
     r"军人|农民|工人|店员|服务员|翻译|教练|顾问|研究生|博士|产品"
 )
-_ZBODY = r"膝盖|腿|脚|手|胳膊|腰|背|脖子|肩膀|手腕|脚踝|心脏|眼睛|牙"
+_ZBODY = r"膝盖|小腿|大腿|腿|脚|手指|手腕|手|胳膊|腰|背|脖子|肩膀|脚踝|心脏|眼睛|牙|肌肉|韧带"
+_ZINJURY = r"受伤|骨折|扭伤|拉伤|摔伤|扭到"
+# how an injury came: 羽毛球打到手腕拉伤了, 打球把手腕扭伤了 (version 32)
+_ZCAUSE = rf"(?:{_ZCLAUSE}{{1,6}}?(?:[打练跑踢玩摔弄搞搬跳骑][到得]|把))"
 _ZSCHOOLS = r"小学|初中|高中|中学|大学|幼儿园|研究生|大专|技校"
 ZH_ACTIVITIES = frozenset(
     [
@@ -218,6 +241,17 @@ _ZHABIT = (
     r"(?:早上|早晨|晚上|下午|中午|上午)?(?:都|也|会|还|坚持|要)*(?:去|来)?"
 )
 _ZHABIT_WORDS = "|".join(sorted(ZH_ACTIVITIES - {"做饭", "唱歌"}, key=len, reverse=True))
+_ZACTS = "|".join(sorted(ZH_ACTIVITIES, key=len, reverse=True))
+_ZPLAY = r"打|练|弹|拉|踢|下|做|玩|学|上|去|跳|画|写|唱"
+# an activity no longer done: 停了羽毛球, 不再练瑜伽, 不打羽毛球了 (version 32, as "I stopped
+# doing yoga" is in English, version 31); 没再打 (not lately) is none
+_ZSTOPPED_END = r"(?=了?(?:$|[，,。；;！!…]))"
+_ZFROM_NOW = r"(?:以后|从此|再也|就)*"
+# a coat or a breed before the animal: 橘猫, 狸花猫, 布偶猫 (version 32: 我领养了一只橘猫 wrote
+# no pet); a breed said alone (柴犬, 金毛) is not read
+_ZCOAT = r"橘|黑|白|灰|花|三花|狸花|奶|布偶|英短|美短|暹罗|银渐层|金渐层"
+# one's own doings, which have no state a team tracks: 搬家搞定了 is no thing's status
+_ZDOINGS = r"搬家|装修|面试|考试|体检|看病|请假|报名|出差|旅行|旅游"
 
 
 def _zh(pattern: str) -> re.Pattern[str]:
@@ -330,7 +364,10 @@ CHINESE: tuple[Rule, ...] = (
     Rule(
         "zh_pet",
         _zh(
-            rf"{_ZWHO}{_ZADV}养了?(?:一只|一条|两只|只|条)?(?P<kind>猫|狗|小猫|小狗|兔子|乌龟|仓鼠|鹦鹉|金鱼)(?:[，,]?(?:叫|名叫|名字叫)(?P<name>[\u4e00-\u9fff]{{1,4}}))?"
+            rf"{_ZWHO}{_ZADV}(?:领养|收养|养)了?(?:一只|一条|两只|只|条)?"
+            rf"(?:{_ZNUM}个?(?:月|周|岁)大?的)?(?:{_ZCOAT})?"
+            rf"(?P<kind>猫|狗|小猫|小狗|兔子|乌龟|仓鼠|鹦鹉|金鱼)(?:[，,]?(?:叫|名叫|名字叫)"
+            r"[“\"「]?(?P<name>[\u4e00-\u9fff]{1,4})[”\"」]?)?"
         ),
         "has_pet",
         0.85,
@@ -362,7 +399,7 @@ CHINESE: tuple[Rule, ...] = (
     Rule(
         "zh_attended",
         _zh(
-            rf"{_ZPRE}去?(?:参加了|听了|观看了|出席了|参加)(?:一场|一个|一次|场|个|次)?(?P<obj>{_ZCLAUSE}{{2,12}})"
+            rf"{_ZPRE_WITH}去?(?:参加了|听了|观看了|出席了|参加)(?:一场|一个|一次|场|个|次)?(?P<obj>{_ZCLAUSE}{{2,12}})"
         ),
         "attended",
         0.85,
@@ -391,7 +428,7 @@ CHINESE: tuple[Rule, ...] = (
     Rule(  # "我周末去爬了黄山": the mountain, and climbing as an activity (version 13)
         "zh_climbed",
         _zh(
-            rf"{_ZPRE}(?:去|到)?爬了(?:一趟|趟|一次|次)?"
+            rf"{_ZPRE_WITH}(?:去|到)?爬了(?:一趟|趟|一次|次)?"
             rf"(?P<obj>(?![一两几半好很那这座后前小大高荒野些])[\u4e00-\u9fff]{{1,4}}?山){_ZEND}"
         ),
         "visited",
@@ -400,20 +437,22 @@ CHINESE: tuple[Rule, ...] = (
     ),
     Rule(
         "zh_visited",
-        _zh(rf"{_ZPRE}去了?(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,6}}?)(?:玩|旅游|旅行|度假|逛|出差)了"),
+        _zh(
+            rf"{_ZPRE_WITH}去了?(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,6}}?)(?:玩|旅游|旅行|度假|逛|出差)了"
+        ),
         "visited",
         0.85,
     ),
     Rule(  # "我上个月去了成都": a place gone to, not an errand (version 13)
         "zh_went",
-        _zh(rf"{_ZPRE}去了(?:一趟|趟)?(?P<obj>(?!{_ZERRAND}){_ZPLACE}){_ZEND}"),
+        _zh(rf"{_ZPRE_WITH}去了(?:一趟|趟)?(?P<obj>(?!{_ZERRAND}){_ZPLACE}){_ZEND}"),
         "visited",
         0.8,
     ),
     Rule(  # "我去过日本三次", "我还没去过西藏" (version 13)
         "zh_been",
         _zh(
-            rf"{_ZPRE}(?P<neg>从来没有?|从没有?|没有?)?去过(?:{_ZNUM}次|一趟)?(?P<obj>(?!{_ZERRAND}){_ZPLACE})"
+            rf"{_ZPRE_WITH}(?P<neg>从来没有?|从没有?|没有?)?去过(?:{_ZNUM}次|一趟)?(?P<obj>(?!{_ZERRAND}){_ZPLACE})"
             rf"(?:{_ZNUM}次|好几次|很多次|几次){{0,1}}{_ZEND}"
         ),
         "visited",
@@ -430,7 +469,7 @@ CHINESE: tuple[Rule, ...] = (
     Rule(
         "zh_health",
         _zh(
-            rf"{_ZPRE}(?P<obj>(?:{_ZBODY})?(?:受伤|骨折|扭伤)|感冒|发烧|生病|咳嗽|头疼|头痛|失眠|住院)了"
+            rf"{_ZPRE}{_ZCAUSE}?(?P<obj>(?:{_ZBODY})?(?:{_ZINJURY})|感冒|发烧|生病|咳嗽|头疼|头痛|失眠|住院)了"
         ),
         "health_condition",
         0.85,
@@ -448,7 +487,7 @@ CHINESE: tuple[Rule, ...] = (
     Rule(
         "zh_will",
         _zh(
-            rf"{_ZWHO}{_ZADV}(?P<when>{_ZTIME})(?P<subj_after>我们|我)?{_ZADV}(?:要|会|将要|将)?(?:{_ZTIME})?{_ZPLAN_OBJ}"
+            rf"{_ZWHO}{_ZADV}(?P<when>{_ZTIME})[，,]?(?P<subj_after>我们|我)?{_ZADV}(?:要|会|将要|将)?(?:{_ZTIME})?{_ZPLAN_OBJ}"
         ),
         "plans",
         0.75,
@@ -471,6 +510,25 @@ CHINESE: tuple[Rule, ...] = (
         _zh(rf"{_ZPRE}(?:放弃了|弃用了|停用了|砍掉了)(?P<obj>{_TAIL})?"),
         "dropped",
         0.85,
+    ),
+    Rule(  # "我停了羽毛球", "我不再练瑜伽" (version 32)
+        "zh_stopped",
+        _zh(
+            rf"{_ZPRE}{_ZFROM_NOW}(?:停了|停掉了|不再(?:{_ZPLAY})?)(?P<obj>{_ZACTS})(?:课|班)?"
+            rf"{_ZSTOPPED_END}"
+        ),
+        "activity",
+        0.8,
+        polarity=False,
+    ),
+    Rule(  # "不打羽毛球了", "我已经不去游泳了" (version 32): no longer, by its 了
+        "zh_no_longer",
+        _zh(
+            rf"{_ZPRE}{_ZFROM_NOW}不(?:{_ZPLAY})?(?P<obj>{_ZACTS})(?:课|班)?了(?=$|[，,。；;！!…])"
+        ),
+        "activity",
+        0.8,
+        polarity=False,
     ),
     # --- tools, stacks, preferences, homes, work (as before issue 16) -------------------------
     Rule(
@@ -611,7 +669,7 @@ CHINESE: tuple[Rule, ...] = (
     Rule(
         "zh_status",
         _zh(
-            rf"(?:^|(?<=[，,；;]))(?P<thing>(?!我|你|他|她|它|这|那|大家|咱){_ZCLAUSE}{{0,12}}?)"
+            rf"(?:^|(?<=[，,；;]))(?P<thing>(?!我|你|他|她|它|这|那|大家|咱|{_ZDOINGS}){_ZCLAUSE}{{0,12}}?)"
             r"(?:现在|目前|已经|还在|还|正在|都|也|昨天|今天|刚刚|刚)*"
             r"(?P<obj>完成|进行中|恢复|上线|延期|暂停|阻塞|挂|卡住|搞定|取消)了?(?=$|[，,。；;！!])"
         ),
