@@ -206,6 +206,68 @@ def _respelled(
     return replace(p, key=keys[0])
 
 
+def _kind_of(p: Prepared) -> str | None:
+    """The kind a withdrawal names when it names a relative, friend or pet of its subject by
+    the kind alone (``has_pet <S>/cat``, ``polarity: false``), else None."""
+    obj = p.object_text
+    if p.item.polarity or obj is None or p.slot_object is None or not p.predicate.object_entity:
+        return None
+    role = obj.removeprefix(p.item.subject + "/")
+    return obj if role != obj and role and "/" not in role and ":" not in role else None
+
+
+KindSlots = dict[tuple[str, str, str], dict[str, list[Version]]]
+
+
+def kind_withdrawn(tx: ManagedTransaction, prepared: list[Prepared]) -> list[Prepared]:
+    """``prepared`` with a distiller's withdrawal of a relative, friend or pet by its kind
+    ("I don't have a cat anymore": ``has_pet <S>/cat``, ``polarity: false``) moved to the one
+    of that kind its subject holds by name (``<S>/cat:Biscuit``, told in another turn), when
+    exactly one named one holds at the withdrawal's valid time, in the same access, and no
+    unnamed one does (docs/distillers.md, version 32: it withdrew ``<S>/cat``, which never
+    held, and the named cat stayed current). The object becomes the named identifier, so the
+    version says what it withdraws; two named cats, or none, leave it as written. Only
+    many-valued predicates are concerned, never withheld (``observations.withhold``)."""
+    kinds = {(p.item.subject, p.item.predicate, k) for p in prepared if (k := _kind_of(p))}
+    if not kinds:
+        return prepared
+    rows = [{"subject": s, "predicate": q, "kind": k} for s, q, k in sorted(kinds)]
+    held: KindSlots = {}
+    for r in tx.run(cypher.HELD_OF_KIND, rows=rows):
+        slots = held.setdefault((r["subject"], r["predicate"], r["kind"]), {})
+        slots.setdefault(r["key"], []).append(
+            Version(
+                id=r["id"],
+                valid_from=as_datetime(r["valid_from"]),  # type: ignore[arg-type]
+                valid_to=as_datetime(r["valid_to"]),
+                polarity=bool(r["polarity"]),
+                object=r["object"],
+                scope=_scope(r["access"], r["access_all"]),
+            )
+        )
+    return [_named_one(p, held) for p in prepared]
+
+
+def _named_one(p: Prepared, held: KindSlots) -> Prepared:
+    kind = _kind_of(p)
+    if kind is None:
+        return p
+    scope = _scope(p.item.access, p.access_all)
+    holding: list[tuple[str, str]] = []
+    for key, versions in held.get((p.item.subject, p.item.predicate, kind), {}).items():
+        now = governing(sorted(versions, key=lambda v: v.valid_from), p.valid_from)
+        if now is None or now.scope != scope or not now.polarity or now.object is None:
+            continue
+        if now.object == kind:
+            return p  # the unnamed one holds: the withdrawal names it
+        holding.append((key, now.object))
+    if len(holding) != 1:
+        return p
+    key, named = holding[0]
+    item = p.item.model_copy(update={"object": named})
+    return replace(p, item=item, key=key, object_text=named, slot_object=named)
+
+
 def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared]) -> datetime:
     """Lock every slot of the batch; return a record time later than all their stamps, read
     from the clock once the locks are held (a new user's trial: it was read before waiting for
@@ -777,14 +839,18 @@ class _Step:
         return result, after
 
 
-def begin(tx: ManagedTransaction, prepared: list[Prepared]) -> tuple[list[Prepared], datetime]:
-    """The batch in its slots (:func:`same_spelling`), those slots locked, and its record
-    time: later than every stamp in them. An event takes it before writing its step, so the
-    step and the facts it wrote have one record time (a new user's trial: the step was
-    recorded a few milliseconds before its facts, and a read known at the step's record time
-    saw the step without them)."""
+def begin(
+    tx: ManagedTransaction, prepared: list[Prepared], *, drafts: bool = False
+) -> tuple[list[Prepared], datetime]:
+    """The batch in its slots (:func:`same_spelling`; a distiller's, ``drafts``, also
+    :func:`kind_withdrawn`), those slots locked, and its record time: later than every stamp
+    in them. An event takes it before writing its step, so the step and the facts it wrote
+    have one record time (a new user's trial: the step was recorded a few milliseconds before
+    its facts, and a read known at the step's record time saw the step without them)."""
     _lock_spellings(tx, prepared)
     prepared = same_spelling(tx, prepared)
+    if drafts:
+        prepared = kind_withdrawn(tx, prepared)
     return prepared, _lock_slots(tx, prepared)
 
 
@@ -817,7 +883,7 @@ def write_in_tx(
     if not prepared:
         return []
     if begun is None:
-        prepared, now = begin(tx, prepared)
+        prepared, now = begin(tx, prepared, drafts=withheld is not None)
     else:
         now = begun
     alive = _alive_by_slot(tx, sorted({p.key for p in prepared}), principal.groups)

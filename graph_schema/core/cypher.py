@@ -161,7 +161,14 @@ def stable(statement: str) -> str:
 
 
 def turns_beside(
-    turn: str, var: str, *, after: bool, where: str, limit: str = "1", returns: str = ""
+    turn: str,
+    var: str,
+    *,
+    after: bool,
+    where: str,
+    limit: str = "1",
+    returns: str = "",
+    until: str = "",
 ) -> str:
     """The body of a subquery: the turns of ``turn``'s conversation just before it (``after``:
     just after it) in the order (occurred_at, id), nearest first, that pass ``where``; at
@@ -170,16 +177,19 @@ def turns_beside(
     nearest that passes, not the whole conversation: written as a filter on "earlier, or at
     the same time with a lower id", the planner read every earlier turn of the conversation
     and sorted them, for each turn asked (docs/recall.md, latency). ``returns``: what each row
-    returns (``var`` itself by default)."""
+    returns (``var`` itself by default). ``until``: a time the turns read occurred at or
+    before (a bound of the index's range: a turn near it does not read the rest of the
+    conversation to find none)."""
     for name in (turn, var):
         if name not in _VARIABLES:
             raise ValueError(f"unknown Cypher variable {name!r}")
     side, order = (">", "") if after else ("<", " DESC")
     keys = ", ".join(f"{var}.{k}{order}" for k in ("conversation_id", "occurred_at", "id"))
+    bound = f" AND {var}.occurred_at <= {until}" if until else ""
     return f"""
   MATCH ({var}:Observation)
   WHERE {var}.conversation_id = {turn}.conversation_id
-    AND {var}.occurred_at {side}= {turn}.occurred_at
+    AND {var}.occurred_at {side}= {turn}.occurred_at{bound}
   WITH {var} ORDER BY {keys}
   WITH {var} WHERE ({var}.occurred_at {side} {turn}.occurred_at OR {var}.id {side} {turn}.id)
     AND {where}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from graph_schema.core.cypher import effective_tier, known_and_valid, visible
 from graph_schema.entities.names import ALIAS, NAME
-from graph_schema.ledger.cypher import ASSERTION_PROJECTION, LINK_ENTITIES, lower_names
+from graph_schema.ledger.cypher import LINK_ENTITIES, assertion_projection, lower_names
 
 SAME_AS = "same_as"
 # hops of same_as followed from the entity asked for (docs/entities.md)
@@ -107,7 +107,7 @@ WHERE """
         + """
 WITH DISTINCT a
 RETURN """
-        + ASSERTION_PROJECTION
+        + assertion_projection(said_by="$as_of")
         + """
 ORDER BY a.valid_from, a.recorded_at, a.id
 LIMIT $limit

@@ -7,6 +7,8 @@ Values always travel as ``$parameters``; node variables are checked by
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from graph_schema.core.cypher import (
     PIN_CHANGE,
     effective_tier,
@@ -73,6 +75,23 @@ MATCH (a:Assertion {subject: pair.subject, predicate: pair.predicate})
 WHERE a.superseded_at IS NULL AND a.object IS NOT NULL
 RETURN DISTINCT a.subject AS subject, a.predicate AS predicate, a.slot_key AS key,
        a.object AS object, a.access AS access, a.access_all AS access_all
+"""
+)
+
+
+# The alive versions of the relatives, friends or pets of one kind a subject holds, unnamed
+# or named (``$kind`` ``S/cat`` finds ``S/cat`` and ``S/cat:Biscuit``), with their valid time:
+# a distiller's withdrawal of the kind reaches the one named (ingest.writer.kind_withdrawn).
+HELD_OF_KIND = stable(
+    """
+UNWIND $rows AS row
+MATCH (a:Assertion {subject: row.subject, predicate: row.predicate})
+WHERE a.superseded_at IS NULL AND NOT a.slot_key CONTAINS '@'
+  AND (a.object = row.kind OR a.object STARTS WITH row.kind + ':')
+RETURN row.subject AS subject, row.predicate AS predicate, row.kind AS kind,
+       a.slot_key AS key, a.id AS id, a.object AS object, a.polarity AS polarity,
+       a.valid_from AS valid_from, a.valid_to AS valid_to,
+       coalesce(a.access, []) AS access, coalesce(a.access_all, []) AS access_all
 """
 )
 
@@ -346,20 +365,23 @@ CREATE (a)-[:CAUSED_BY]->(ev)
 """
 
 
-def evidence_of(var: str) -> str:
+def evidence_of(var: str, said_by: str = "") -> str:
     """The evidence of version ``var`` its reader may read, each marked ``carried`` when it
     came from the version it restates (LINK_RESTATED_EVIDENCE): an answer lists the version's
-    own words first (``records.assertion_out``)."""
+    own words first (``records.assertion_out``). ``said_by``: a read as of that time (``$as_of``)
+    lists only the evidence said by then (docs/semantics.md "Evidence at an as_of")."""
+    said = f" AND (e.occurred_at IS NULL OR e.occurred_at <= {said_by})" if said_by else ""
     return (
-        f"[({var})-[cites:EVIDENCED_BY]->(e:Evidence) WHERE {visible('e')}"
+        f"[({var})-[cites:EVIDENCED_BY]->(e:Evidence) WHERE {visible('e')}{said}"
         " | e {.*, carried: coalesce(cites.carried, false)}]"
     )
 
 
-def assertion_projection(caller: str = "$caller") -> str:
+def assertion_projection(caller: str = "$caller", said_by: str = "") -> str:
     """An assertion ``a`` whole as its reader may read it: its task id only when the reader
     may see that task (``core.cypher.task_shown``; ``caller``: ``$caller``, or ``null`` for a
-    statement with no caller, whose rule is then by ``$groups`` alone)."""
+    statement with no caller, whose rule is then by ``$groups`` alone); ``said_by``: as
+    :func:`evidence_of`."""
     return (
         """
   a {.*, embedding: null, text: null, slot_key: null, task_id: """
@@ -368,7 +390,7 @@ def assertion_projection(caller: str = "$caller") -> str:
         + effective_tier("a")
         + """} AS assertion,
   """
-        + evidence_of("a")
+        + evidence_of("a", said_by)
         + """ AS evidence,
   [(a)-[:SUPERSEDES]->(x) WHERE """
         + visible("x")
@@ -421,11 +443,12 @@ _VIEW_FIELDS = (
 )
 
 
-def _fact_return(*, with_transitions: bool) -> str:
+def _fact_return(*, with_transitions: bool, said_by: str = "") -> str:
     """The answer rows of fact and history reads: the exact version to its readers, else the
     first disclosure the caller is in the audience of. Expects ``a`` and its effective
     ``tier``. History adds each exact version's transitions (a disclosure view shows none:
-    how a hidden fact's tier moved is not part of a coarser view)."""
+    how a hidden fact's tier moved is not part of a coarser view); a read as of a time
+    (``said_by``) lists the evidence said by then (:func:`evidence_of`)."""
     changes = (
         ",\n  CASE WHEN exact THEN " + shown_transitions("a") + " ELSE [] END AS transitions"
         if with_transitions
@@ -455,7 +478,7 @@ RETURN
             access: d.access, view: 'disclosure'}
   END AS assertion,
   CASE WHEN exact THEN """
-        + evidence_of("a")
+        + evidence_of("a", said_by)
         + """ ELSE [] END AS evidence,
   CASE WHEN exact THEN [(a)-[:SUPERSEDES]->(x) WHERE """
         + visible("x")
@@ -470,20 +493,43 @@ RETURN
     )
 
 
+# A write commits while a read runs: Neo4j reads committed data as a statement goes, so the
+# index seek can run before a write commits and the old version's properties be read after.
+# The old version then shows the write's closing stamp (recorded at or before $known_at)
+# while the version that closed it was not found: a slot that always held a value read as
+# empty (a new user's trial: ~1 read in 300 at "now" with one writer; docs/semantics.md
+# "Reads while a slot is written"). So a read tests each version it found once; one that
+# fails is replaced by the versions that closed it (SUPERSEDES, committed with the stamp, so
+# found once the stamp was read) that pass. A version is answered if it passed when read, or
+# if it closed one that failed then: never neither. In a quiet slot the versions that closed
+# a failing one were found by the seek too (DISTINCT).
+def current_versions(test: Callable[[str], str]) -> str:
+    """The versions of ($subject, $predicate) that pass ``test`` (a Cypher predicate on the
+    variable it is given), or that closed one that did not, as ``a``."""
+    return f"""
+MATCH (s:Assertion {{subject: $subject, predicate: $predicate}})
+WITH s, coalesce({test("s")}, false) AS passed
+UNWIND CASE WHEN passed THEN [s]
+  ELSE [(s)<-[:SUPERSEDES]-(x:Assertion) WHERE {test("x")} | x] END AS a
+WITH DISTINCT a"""
+
+
+def _current_fact(var: str) -> str:
+    return (
+        f"{known_and_valid(var)} AND {var}.polarity = true AND {var}.confidence >= $min_confidence"
+    )
+
+
 # Tiers are filtered by the effective tier as known at $known_at (core.cypher.effective_tier).
 CURRENT_FACTS = (
-    """
-MATCH (a:Assertion {subject: $subject, predicate: $predicate})
-WHERE """
-    + known_and_valid("a")
+    current_versions(_current_fact)
     + """
-  AND a.polarity = true AND a.confidence >= $min_confidence
 WITH a, """
     + effective_tier("a")
     + """ AS tier
 WHERE tier IN $tiers
 """
-    + _fact_return(with_transitions=False)
+    + _fact_return(with_transitions=False, said_by="$as_of")
     + """
 ORDER BY a.valid_from DESC, a.recorded_at DESC, a.id
 """

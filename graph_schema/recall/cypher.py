@@ -7,6 +7,7 @@ answers its top ``$fetch`` before any WHERE, so index queries over-fetch; scoped
 (conversation, task, subject) scan their scope exactly instead.
 
 Parameters common to all statements: ``$groups``, ``$caller``, ``$as_of``, ``$known_at``,
+``$said_by`` (``$as_of``, or no bound with ``include_superseded``: below),
 ``$min_confidence``, ``$filter`` (below), ``$subject``, ``$task_id``, ``$conversation_id``,
 ``$include_superseded``, ``$vector`` (may be null), ``$limit``, ``$exact_limit``; the full-text
 statements also take ``$index`` and ``$lists`` (``terms``, ``fields``), the graph and result
@@ -25,6 +26,12 @@ groups to expand or fetch) are read from one map too, ``$lists``: as parameters 
 own, a list of one, of two to ten, of eleven to a hundred... were each planned apart, and the
 first recalls after a start paid 0.4-1 s a statement for each new length (measured on 5.26).
 
+A turn counts as of ``$as_of``: recall reads, ranks and shows only the turns said by then
+(``occurred_at <= $said_by``: candidates, neighbours, the turn of a result and its evidence), as
+a read as of a time lists only the evidence said by then (docs/semantics.md "Evidence at an
+as_of"); with ``include_superseded``, which reads every version recorded by ``$known_at``
+whatever its valid time, every turn those cite (``$said_by`` bounds nothing).
+
 A *group* is what recall ranks: the observation (conversation turn) an assertion was distilled
 from, or the assertion itself when it came from no observation. A ``(:Passage)`` is a derived
 search document for one observation: its text with the speaker, and a context made of the
@@ -32,6 +39,9 @@ previous turn of the same conversation and visibility scope plus the turn itself
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
 
 from graph_schema.core.cypher import (
     CALLER_READERS,
@@ -97,14 +107,17 @@ def assertion_filter(var: str, *, conversation: bool = True) -> str:
 
 
 def observation_filter(var: str) -> str:
-    """An observation counts when it is visible and holds at least one assertion that does."""
+    """An observation counts when it was said by ``$said_by`` (``$as_of``), is visible and holds
+    at least one assertion that counts."""
     return (
-        f"{visible(var)} AND EXISTS {{ MATCH ({var})<-[:FROM]-(:Evidence)"
-        f"<-[:EVIDENCED_BY]-(a:Assertion) WHERE {assertion_filter('a', conversation=False)} }}"
+        f"{var}.occurred_at <= $said_by AND {visible(var)}"
+        f" AND EXISTS {{ MATCH ({var})<-[:FROM]-(:Evidence)<-[:EVIDENCED_BY]-(a:Assertion)"
+        f" WHERE {assertion_filter('a', conversation=False)} }}"
     )
 
 
 def passage_filter(var: str) -> str:
+    """A passage counts when its observation does (said by ``$said_by`` among the rest)."""
     return (
         f"{visible(var)} AND ($filter.conversation_id IS NULL"
         f" OR {var}.conversation_id = $filter.conversation_id)"
@@ -136,17 +149,21 @@ def instant(expr: str) -> str:
 # The observation a group stands for is one of the filtered conversation: a fact restated in
 # several conversations cites a turn of each, and a recall filtered to one must neither return
 # another's turn (nor its neighbours) nor read its status from it (a new user's trial: one
-# user's private turn answered another's question).
+# user's private turn answered another's question). And it was said by the time asked
+# (``$said_by``): a fact valid then and restated later cites the later turn too (a new user's
+# trial: "How old did my dad turn?" as of 1 April answered from "My dad turned 60 last
+# Sunday!", said on 6 May, which the restated ``has_relative`` of February cited). A fact
+# valid then that no turn said by then cites (said later of an earlier time) is a group of
+# its own, as a fact from no turn.
 _IN_CONVERSATION = "$filter.conversation_id IS NULL OR o.conversation_id = $filter.conversation_id"
+_IN_VIEW = f"({_IN_CONVERSATION}) AND o.occurred_at <= $said_by"
 
 
 def _group_columns(var: str) -> str:
     """``gid`` and ``speaker`` of assertion ``var``: its observation (of the filtered
     conversation, when a filter names one) and that observation's speaker when it was
     distilled from one, else the assertion itself and its subject."""
-    evidence = (
-        f"({var})-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation) WHERE {_IN_CONVERSATION}"
-    )
+    evidence = f"({var})-[:EVIDENCED_BY]->(:Evidence)-[:FROM]->(o:Observation) WHERE {_IN_VIEW}"
     return (
         f"coalesce(head([{evidence} | o.id]), {var}.id) AS gid,\n"
         f"  coalesce(head([{evidence} | o.speaker]), {var}.subject) AS speaker"
@@ -164,8 +181,8 @@ RETURN
   """
     + instant(
         "coalesce(head([(a)-[:EVIDENCED_BY]->(e:Evidence)-[:FROM]->(o:Observation)"
-        f" WHERE e.occurred_at IS NOT NULL AND ({_IN_CONVERSATION}) | e.occurred_at]),"
-        " head([(a)-[:EVIDENCED_BY]->(e:Evidence) WHERE e.occurred_at IS NOT NULL"
+        f" WHERE e.occurred_at IS NOT NULL AND {_IN_VIEW} | e.occurred_at]),"
+        " head([(a)-[:EVIDENCED_BY]->(e:Evidence) WHERE e.occurred_at <= $said_by"
         " | e.occurred_at]), a.valid_from)"
     )
     + """ AS occurred_at
@@ -387,7 +404,7 @@ CALL (o) {"""
     + turns_beside("o", "x", after=False, where=observation_filter("x"))
     + """
   UNION"""
-    + turns_beside("o", "x", after=True, where=observation_filter("x"))
+    + turns_beside("o", "x", after=True, where=observation_filter("x"), until="$said_by")
     + """
 }
 WITH id AS source, x
@@ -482,7 +499,7 @@ OBSERVATION_ASSERTIONS = (
     """
 UNWIND $lists.ids AS gid
 MATCH (o:Observation {id: gid})<-[:FROM]-(:Evidence)<-[:EVIDENCED_BY]-(a:Assertion)
-WHERE """
+WHERE o.occurred_at <= $said_by AND """
     + assertion_filter("a", conversation=False)
     + """
 WITH DISTINCT gid, a, o.conversation_id AS conversation
@@ -490,32 +507,46 @@ WITH DISTINCT gid, a, o.conversation_id AS conversation
     + _RESULT_TAIL
 )
 
+
+def passed_or_closers(keep: str, test: Callable[[str], str]) -> str:
+    """``a``: the assertion ``s`` found by id if it passes ``test`` now, else the versions
+    that closed it (SUPERSEDES) that pass, keeping the columns ``keep``. The candidates were
+    tested by an earlier statement of the same read; one that fails now was closed by a
+    write that committed in between, and the version that closed it is the answer
+    (docs/semantics.md "Reads while a slot is written": a recall in five answered
+    `not_found` while one agent wrote the status it asked about)."""
+    return f"""
+WITH {keep}, s, coalesce({test("s")}, false) AS passed
+UNWIND CASE WHEN passed THEN [s]
+  ELSE [(s)<-[:SUPERSEDES]-(x:Assertion) WHERE {test("x")} | x] END AS a"""
+
+
 GROUP_ASSERTIONS = (
     """
 UNWIND $lists.ids AS gid
-MATCH (a:Assertion {id: gid})
-WHERE """
-    + assertion_filter("a")
+MATCH (s:Assertion {id: gid})"""
+    + passed_or_closers("gid", assertion_filter)
     + """
 WITH gid, a, null AS conversation"""
     + _RESULT_TAIL
 )
 
 # The assertions an answer returns, whole (``$lists.ids``: their ids, read by the statements
-# above in the same transaction; the caller's filter again, so nothing else is read), and
-# ``elsewhere``: the evidence from turns of another conversation than the one filtered, which
-# the answer leaves out.
+# above in the same transaction; the caller's filter again, so nothing else is read; one a
+# write closed since is answered by the version that closed it, under the id asked), and
+# ``left_out``: the evidence the answer leaves out, from turns of another conversation than
+# the one filtered, or said after the time asked (``$said_by``).
 RESULT_ASSERTIONS = (
     """
 UNWIND $lists.ids AS id
-MATCH (a:Assertion {id: id})
-WHERE """
-    + assertion_filter("a", conversation=False)
+MATCH (s:Assertion {id: id})"""
+    + passed_or_closers("id", partial(assertion_filter, conversation=False))
     + """
-RETURN a.id AS id,
-  [(a)-[:EVIDENCED_BY]->(e:Evidence)-[:FROM]->(o:Observation) WHERE NOT ("""
-    + _IN_CONVERSATION
-    + """) | e.id] AS elsewhere,
+RETURN id,
+  [(a)-[:EVIDENCED_BY]->(e:Evidence) WHERE e.occurred_at > $said_by
+    OR EXISTS { MATCH (e)-[:FROM]->(o:Observation) WHERE NOT ("""
+    + _IN_VIEW
+    + """) } | e.id] AS left_out,
 """
     + ledger_cypher.ASSERTION_PROJECTION
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
@@ -75,6 +75,7 @@ MAX_ADAPTIVE_FETCH = 32_000  # past this a visible list may be cut short by hidd
 STATUS_DEPTH = 10
 READ_BEYOND = 10
 _CJK_MARK = ("\u3040", "\u9fff")
+SAID_ANY = datetime.max.replace(tzinfo=UTC)  # no bound on when a turn was said
 _PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
@@ -134,6 +135,9 @@ def parameters(
             "conversation_id": f.conversation_id,
         },
         "include_superseded": f.include_superseded,
+        # the turns read: those said by as_of, or every one with include_superseded, which
+        # reads versions whatever their valid time (graph_schema/recall/cypher.py)
+        "said_by": SAID_ANY if f.include_superseded else query.as_of,
         "vector": query.vector,
         "limit": POOL,
         "fetch": query.fetch,
@@ -704,7 +708,7 @@ def _result(c: _Chosen, record: Any, query: RecallQuery, top: float) -> RecallRe
     found, the turn the result returns, is the one its first evidence quotes). A recall
     filtered to one conversation shows none of another's turns."""
     out = assertion_out(record, known_at=query.known_at)
-    own = [e for e in out.evidence if e.id not in record["elsewhere"]]
+    own = [e for e in out.evidence if e.id not in record["left_out"]]
     found = sorted(own, key=lambda e: e.observation_id != c.group.gid)
     out = out.model_copy(update={"evidence": found})
     return RecallResult(
@@ -725,7 +729,13 @@ def _read(
     chosen, status = _results(work, query, config)
     whole = fetch_assertions(tx, p, [c.assertion_id for c in chosen])
     top = config.max_score()
-    results = [(c.group.gid, _result(c, whole[c.assertion_id], query, top)) for c in chosen]
+    # a result closed since it was chosen, by a version the caller may not read now (a
+    # retraction, another scope's), is left out: a KeyError here answered 500 during writes
+    results = [
+        (c.group.gid, _result(c, whole[c.assertion_id], query, top))
+        for c in chosen
+        if c.assertion_id in whole
+    ]
     return work, origins.attach(tx, p["groups"], p["caller"], results), status
 
 
