@@ -148,13 +148,16 @@ OPTIONAL MATCH (e:Event {task_id: $task_id})
     + task_shown("e")
     + """
 WITH min(e.occurred_at) AS first_seen
-RETURN {id: $task_id, started_at: first_seen, goal: COLLECT {
+WITH first_seen, COLLECT {
   MATCH (t:Task {id: $task_id})
   WHERE ($owner IS NULL OR t.owner = $owner) AND (t.owner = $caller OR """
     + visible("t")
-    + """) AND t.goal IS NOT NULL
-  RETURN t.goal ORDER BY CASE WHEN t.owner = $caller THEN 0 ELSE 1 END, t.started_at, t.key
-  LIMIT 1 }[0]} AS task
+    + """)
+  RETURN t ORDER BY CASE WHEN t.owner = $caller THEN 0 ELSE 1 END, t.started_at, t.key
+} AS tasks
+RETURN {id: $task_id, started_at: first_seen,
+        goal: [t IN tasks WHERE t.goal IS NOT NULL | t.goal][0]} AS task,
+       size(tasks) > 0 AS known
 """
 )
 

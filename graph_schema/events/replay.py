@@ -216,8 +216,8 @@ def timeline(
         routing_="r",
     )
     events = [event_out(row) for row in (records[0]["events"] if records else [])]
-    if not events:
-        return None, [], False
+    # the task is read with or without steps: a task the caller may read that has none yet
+    # answers with its card and no steps (it answered not_found, as for no task)
     tasks, _, _ = driver.execute_query(
         q.GET_TASK,
         task_id=task_id,
@@ -227,6 +227,8 @@ def timeline(
         database_=database,
         routing_="r",
     )
+    if not events and not (tasks and tasks[0]["known"]):
+        return None, [], False
     task = TaskOut.model_validate(native(dict(tasks[0]["task"]))) if tasks else None
     shown = events[:limit]
     access.record(recorder, sorted({a.id for e in shown for a in e.assertions}))

@@ -94,7 +94,7 @@ def get_timeline(
         recorder=access_log,
     )
     return TimelineAnswer(
-        status=Status.answered if steps else Status.not_found,
+        status=Status.answered if steps or task else Status.not_found,
         task_id=task_id,
         task=task,
         events=steps,

@@ -255,6 +255,19 @@ def test_the_timeline_spans_writers_and_owner_narrows_it(apis: dict[str, Api]) -
     assert carol.get(f"/v1/tasks/{task}").json()["owner"] == "carol"
 
 
+def test_the_timeline_of_a_task_without_steps_is_its_card(apis: dict[str, Api]) -> None:
+    # a new user's trial: the caller's own task, started, answered not_found as for no task
+    carol = apis["carol"]
+    task = new("task")
+    assert carol.post("/v1/tasks", {"task_id": task, "goal": "carol goal"}).status_code == 201
+    empty = carol.get(f"/v1/tasks/{task}/timeline").json()
+    assert empty["status"] == "answered"
+    assert empty["events"] == [] and empty["truncated"] is False
+    assert empty["task"]["goal"] == "carol goal"
+    unknown = carol.get(f"/v1/tasks/{new('task')}/timeline").json()
+    assert unknown["status"] == "not_found" and unknown["task"] is None
+
+
 def test_pins_by_the_writer_or_an_admin(apis: dict[str, Api]) -> None:
     alice, bob, carol, admin = apis["alice"], apis["bob"], apis["carol"], apis["admin"]
     subject = new("user")
