@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, NoReturn
 
-from neo4j import Driver, ManagedTransaction, Result
+from neo4j import Driver, ManagedTransaction, Record, Result
 
 from graph_schema.core.errors import PreconditionFailed, TractatusError
 from graph_schema.core.records import as_datetime
@@ -235,16 +235,7 @@ def kind_withdrawn(tx: ManagedTransaction, prepared: list[Prepared]) -> list[Pre
     held: KindSlots = {}
     for r in tx.run(cypher.HELD_OF_KIND, rows=rows):
         slots = held.setdefault((r["subject"], r["predicate"], r["kind"]), {})
-        slots.setdefault(r["key"], []).append(
-            Version(
-                id=r["id"],
-                valid_from=as_datetime(r["valid_from"]),  # type: ignore[arg-type]
-                valid_to=as_datetime(r["valid_to"]),
-                polarity=bool(r["polarity"]),
-                object=r["object"],
-                scope=_scope(r["access"], r["access_all"]),
-            )
-        )
+        slots.setdefault(r["key"], []).append(_stored_version(r))
     return [_named_one(p, held) for p in prepared]
 
 
@@ -297,19 +288,27 @@ def _alive_by_slot(
     alive: dict[str, list[Version]] = {key: [] for key in keys}
     for r in tx.run(cypher.ALIVE_VERSIONS, keys=keys, groups=list(groups)):
         alive[r["key"]].append(
-            Version(
-                id=r["id"],
-                valid_from=as_datetime(r["valid_from"]),  # type: ignore[arg-type]
-                valid_to=as_datetime(r["valid_to"]),
-                polarity=bool(r["polarity"]),
-                object=r["object"],
+            _stored_version(
+                r,
                 shown=bool(r["shown"]),
                 untimed=bool(r["untimed"]),
                 sources=frozenset(r["sources"]),
-                scope=_scope(r["access"], r["access_all"]),
             )
         )
     return alive
+
+
+def _stored_version(r: Record, **extra: Any) -> Version:
+    """A stored version as a row of ALIVE_VERSIONS or HELD_OF_KIND reads it."""
+    return Version(
+        id=r["id"],
+        valid_from=as_datetime(r["valid_from"]),  # type: ignore[arg-type]
+        valid_to=as_datetime(r["valid_to"]),
+        polarity=bool(r["polarity"]),
+        object=r["object"],
+        scope=_scope(r["access"], r["access_all"]),
+        **extra,
+    )
 
 
 def _fetch(
