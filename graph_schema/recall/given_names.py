@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from graph_schema.recall.kinds import WORD, table
+from graph_schema.recall.kinds import CHINESE, WORD, table
 from graph_schema.recall.query import has_cjk
 
 KIND = "name"
@@ -68,6 +68,18 @@ _PHRASE_ENDS = frozenset(
 )  # fmt: skip
 
 
+# a Chinese text gives a name of a whom it speaks of by a word of naming ("它叫汤圆", "名字是",
+# "取名", "称呼"), or by a name right after the whom, a common Chinese family name or a word
+# in Latin capitals ("我妈妈王芳", "我的狗Lucky"), or before "是我…" ("王芳是我妈妈")
+_ZH_NAMING = re.compile("[叫名称号]")
+_ZH_FAMILY = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
+    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛"
+    "郝龚邵万钱严覃武戴莫孔向汤欧"
+)
+_NOT_CHINESE = re.compile("[\u3040-\u30ff\uac00-\ud7af]")  # kana, hangul
+
+
 def asked(query: str) -> str | None:
     """The relative, friend or pet ``query`` asks the name of ("daughter"), if it does."""
     for pattern in _ASKS:
@@ -117,28 +129,79 @@ def _is_a(whom: str, found: re.Match[str]) -> bool:
 
 def _gives(whom: str, text: str) -> bool:
     """Whether ``text`` names one ``whom``: "my daughter Lily", "cats, Luna and Oliver",
-    "Emma, my sister", "is called Rex", "I named her Mango" (the whom spoken of last before
-    it), "Biscuit is a beagle", ``…/sister:Emma``."""
+    "the kitten Mochi" of a cat, "Emma, my sister", "is called Rex", "I named her Mango"
+    (the whom spoken of last before it), "Biscuit is a beagle", ``…/sister:Emma``."""
     w = _whom_words(whom)
     patterns = (
         rf"(?i:\b{w})\b,?\s+(?:(?i:is|was)\s+)?(?:(?i:called|named)\s+)?{_NAME}",
         rf"\b{_NAME},?\s+(?i:my|our|his|her|their)\s+{_ADJ}(?i:{w})\b",
         rf"/(?i:{w}):\S",
     )
-    if any(re.search(p, text) is not None for p in patterns):
+    if any(re.search(p, text) is not None for p in patterns) or _kind_before_name(whom, text):
         return True
     if any(_last_spoken_of(whom, text[: m.start()]) for m in _CALLED.finditer(text)):
         return True
     return any(_is_a(whom, m) for m in _IS_A.finditer(text))
 
 
+# the words right before a name, with "is", "called", "named" between: "the kitten Mochi",
+# "my mom, Linda", "a greyhound called Pixel"
+_BEFORE_NAME = re.compile(
+    r"((?:[^\W\d_][\w-]*\s+){0,2}[^\W\d_][\w-]*),?\s+(?:(?i:is|was)\s+)?"
+    r"(?:(?i:called|named)\s+)?$"
+)
+
+
+def _kind_before_name(whom: str, text: str) -> bool:
+    """Whether a name in ``text`` follows a thing of the whom's kind, not only the whom's
+    own word: "We named the kitten Mochi" names a cat, "my mom Linda" a mother
+    (:func:`_is_whom`)."""
+    for found in re.finditer(rf"\b{_NAME}", text):
+        lead = _BEFORE_NAME.search(text[max(0, found.start() - 80) : found.start()])
+        if lead is not None and _is_whom(whom, lead.group(1).lower().split()):
+            return True
+    return False
+
+
+def _chinese_words(whom: str) -> tuple[str, ...] | None:
+    """The Chinese words that speak of ``whom`` (its kind's, :data:`kinds.CHINESE`), or
+    None when none are known (a friend, a boss, any animal of a pet)."""
+    return CHINESE.get(table().asked.get(whom, ""))
+
+
+def _unread(whom: str, text: str) -> bool:
+    """Whether ``text`` is in a script these patterns cannot read for ``whom``: Japanese or
+    Korean, or Chinese when the whom has no Chinese words."""
+    return has_cjk(text) and (_NOT_CHINESE.search(text) is not None or not _chinese_words(whom))
+
+
+def _gives_in_chinese(whom: str, text: str) -> bool:
+    """Whether a Chinese ``text`` names one ``whom``: it speaks of the whom in Chinese (我妈妈)
+    and names someone there (:data:`_ZH_NAMING`, a family name after the whom, a name before
+    "是我…"). Generous: a text that speaks of the whom and of a name may name another."""
+    found = [w for w in _chinese_words(whom) or () if w in text]
+    if not found or not has_cjk(text):
+        return False
+    if _ZH_NAMING.search(text) is not None:
+        return True
+    spoken = "|".join(re.escape(w) for w in found)
+    after = rf"(?:{spoken})+(?:是)?(?:[{_ZH_FAMILY}]|\s*[A-Z])"
+    name = r"(?:[\u4e00-\u9fff]{2,3}|[A-Z][\w-]*)"
+    before = rf"{name}\s*是(?:我|你|他|她)们?的?\w{{0,2}}(?:{spoken})"
+    return re.search(after, text) is not None or re.search(before, text) is not None
+
+
 def missing(query: str, texts: Iterable[str]) -> list[str]:
     """``[KIND]`` when ``query`` asks for a name that none of ``texts`` gives; empty when it
-    asks for none, or a text is written in a script these patterns cannot read."""
+    asks for none, or a text is written in a script these patterns cannot read. A Chinese
+    text is read for a whom with Chinese words (a relative, a dog, a cat:
+    :func:`_gives_in_chinese`): "我打算带妈妈去京都玩五天" speaks of the mother and names no
+    one, so "What is my mother's name?" is not answered by it."""
     whom = asked(query)
     if whom is None:
         return []
     read = list(texts)
-    if any(has_cjk(t) for t in read):
+    if any(_unread(whom, t) for t in read):
         return []
-    return [] if any(_gives(whom, t) for t in read) else [KIND]
+    gives = (_gives(whom, t) or _gives_in_chinese(whom, t) for t in read)
+    return [] if any(gives) else [KIND]

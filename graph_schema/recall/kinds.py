@@ -12,6 +12,10 @@ senses lies under the kind's synset. Only kinds whose members are common nouns a
 (colours, musical instruments, animals, food, drinks, plants, languages, relatives,
 children):
 the answer to "which song" or "what book" is a title, which no word list holds.
+
+A text in Chinese is read for the kinds of :data:`CHINESE` by their Chinese words (狗 is a
+dog, 妈妈 a mother); for any other kind, or a text in Japanese or Korean script, it may name
+a thing in words no list here holds, so nothing is said to be missing.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ _WHICH = re.compile(
     r"\b(?:what|which)\s+(?!(?:is|was|are|were|do|does|did|has|have|had|will|would|can|could"
     r"|should|might|may)\b)([a-z]+)(?:\s+([a-z]+))?"
 )
+_ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
 _FAVOURITE = re.compile(r"\bfavou?rite\s+([a-z]+)")
 # "how many kids", "does she have a brother", "has he any pets"
 _COUNTED = re.compile(r"\bhow\s+many\s+([a-z]+)")
@@ -55,6 +60,30 @@ _MINE = re.compile(
 _NAMED_BY_TITLES = {
     "language": frozenset({"programming", "coding", "computer", "scripting", "query", "markup"})
 }
+# Chinese words that name a thing of a kind, found anywhere in a Chinese text (Chinese
+# writes no spaces: 爸妈 names a father and a mother, 橘猫 a cat), generous on purpose: a word
+# read too often only keeps a question answered. Only the kinds a mixed chat's question asks
+# for by its English word ("What is my dog's name?" of a chat that speaks of 橘猫 in Chinese
+# and of a kitten in English); a Chinese text may name a thing of any other kind (children
+# too: a class's 小朋友, 学生 or a child's name, "晓雨6月21日可以去水族馆", for "how many kids
+# went to the aquarium")
+_CHINESE: dict[str, tuple[str, ...]] = {
+    "dog": ("狗", "犬", "汪星人", "金毛", "哈士奇", "二哈", "柯基", "泰迪", "拉布拉多",
+            "边牧", "德牧", "萨摩", "比熊", "博美", "贵宾", "雪纳瑞", "吉娃娃", "法斗",
+            "巴哥", "阿拉斯加"),
+    "feline": ("猫", "喵", "布偶", "英短", "美短", "暹罗", "缅因", "加菲"),
+    "mother": ("妈", "母", "娘"),
+    "father": ("爸", "父", "爹"),
+    "sister": ("姐", "妹"),
+    "brother": ("哥", "弟", "兄"),
+    "wife": ("妻", "老婆", "太太", "媳妇", "夫人", "爱人", "内人"),
+    "husband": ("夫", "老公", "先生", "爱人"),
+    "grandmother": ("奶", "婆", "姥", "祖母"),
+    "grandfather": ("爷", "外公", "姥爷", "祖父"),
+}  # fmt: skip
+CHINESE: Mapping[str, tuple[str, ...]] = _CHINESE
+# scripts the Chinese words cannot read: Japanese kana, Korean hangul
+_NOT_CHINESE = re.compile("[\u3040-\u30ff\uac00-\ud7af]")
 _PLURALS = (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("xes", "x"), ("s", ""))
 
 
@@ -108,7 +137,14 @@ class Kinds:
         words += [m.group(1) for m in _HAS.finditer(lower)]
         words += [m.group(1) for m in _POSSESSED.finditer(query)]
         words += [m.group(1) for m in _MINE.finditer(lower)]
-        kinds = (self.asked.get(w) or self.asked.get(self.singular(w)) for w in words)
+        # a word in capitals is an acronym, no kind: "Which CAT tool am I using?" (a
+        # translator's computer-assisted translation), unless the whole query is in capitals
+        acronyms = set() if query.isupper() else {w.lower() for w in _ACRONYM.findall(query)}
+        kinds = (
+            self.asked.get(w) or self.asked.get(self.singular(w))
+            for w in words
+            if w not in acronyms
+        )
         return list(dict.fromkeys(k for k in kinds if k is not None))
 
 
@@ -146,23 +182,39 @@ def names_through(kinds: Kinds, kind: str, text: str) -> bool:
     """Whether ``text`` names a relative of ``kind`` through two others: a sibling and a
     child for a niece or a nephew, a parent and a sibling for an aunt or an uncle..."""
     slots = _THROUGH.get(kind, ())
-    return bool(slots) and all(any(kinds.names(k, text) for k in slot) for slot in slots)
+    return bool(slots) and all(any(_names(kinds, k, text) for k in slot) for slot in slots)
+
+
+def cjk_may_name(kind: str, text: str) -> bool:
+    """Whether ``text``, written in CJK script, may name a thing of ``kind``: by one of its
+    Chinese words (:data:`CHINESE`) in a Chinese text; always for a kind without Chinese
+    words, and for a text in Japanese or Korean script, which no list here reads."""
+    words = CHINESE.get(kind)
+    if words is None or _NOT_CHINESE.search(text):
+        return True
+    return any(w in text for w in words)
+
+
+def _names(kinds: Kinds, kind: str, text: str) -> bool:
+    """Whether ``text`` names a thing of ``kind``: in its English words, or, when it is
+    written in CJK script, in its Chinese ones (:func:`cjk_may_name`)."""
+    return kinds.names(kind, text) or (has_cjk(text) and cjk_may_name(kind, text))
 
 
 def missing(query: str, texts: Iterable[str]) -> list[str]:
     """The kinds ``query`` asks for that none of ``texts`` names (each by its question word's
-    kind: ``color``, ``musical_instrument``...); empty when it asks for none, or when a text
-    is written in a script the word lists cannot read ("When is Hana's mother visiting?"
-    against "我妈妈下个月来温哥华看我们": nothing there can be said not to name her)."""
+    kind: ``color``, ``musical_instrument``...); empty when it asks for none. A text in CJK
+    script is read by the Chinese words of the kind (:func:`cjk_may_name`): "When is Hana's
+    mother visiting?" against "我妈妈下个月来温哥华看我们" names her, "What is my dog's name?"
+    against "我领养了一只橘猫" names no dog; of any other kind it may name one in words no
+    list here holds, so that kind is never missing beside it."""
     kinds = table()
     asked = kinds.asked_in(query)
     if not asked:
         return []
     read = list(texts)
-    if any(has_cjk(t) for t in read):
-        return []  # the word lists are English: 妈妈 names a mother in words they lack
     return [
         kind
         for kind in asked
-        if not any(kinds.names(kind, t) or names_through(kinds, kind, t) for t in read)
+        if not any(_names(kinds, kind, t) or names_through(kinds, kind, t) for t in read)
     ]

@@ -387,7 +387,60 @@ def names_in_query(query: str, candidates: set[str], *, people: bool = False) ->
             for k in name_keys(name)
         ):
             found.add(name)
-    return found | _short_forms(query, candidates - found)
+    found |= _short_forms(query, candidates - found)
+    return {name for name in found if not another_of_the_name(query, name)}
+
+
+# a word of a name as a question writes it: capitalised, no acronym ("DJI"), its possessive
+# ending the name ("Lin Xiao's sister")
+_NAME_TOKEN = re.compile(r"[^\W\d_][\w-]*(?:['\u2019]s\b)?|[^\w\s]+")
+_NOT_OF_NAMES = frozenset(calendar.day_name) | {m for m in calendar.month_name if m}
+# a title or a kin word before a name is no word of it: "Mr Osei" is Daniel Osei, "Aunt
+# Lily" Lily Zhou
+_TITLES = frozenset(
+    ("mr", "mrs", "ms", "miss", "mx", "dr", "prof", "professor", "sir", "madam", "dame",
+     "aunt", "auntie", "aunty", "uncle", "grandma", "grandpa", "granny", "nana", "cousin",
+     "coach", "captain", "officer", "nurse", "doctor", "teacher")
+)  # fmt: skip
+
+
+def _written_names(query: str) -> list[list[str]]:
+    """The names ``query`` writes, each as its words (lower case): capitalised words in a
+    row, less question words and the other stop words ("Does Lin Yue ..." writes "lin yue"),
+    titles ("Mr", "Aunt"), months and weekdays; a possessive, a mark or an acronym ends one."""
+    names: list[list[str]] = [[]]
+    for token in _NAME_TOKEN.findall(CJK_RUN.sub(" . ", query)):  # "Oscar Hale的妈妈"
+        bare = re.sub(r"['\u2019]s$", "", token)
+        capitalised = bare[:1].isupper() and not (len(bare) > 1 and bare.isupper())
+        skipped = bare.lower() in STOP_WORDS or bare.lower() in _TITLES or bare in _NOT_OF_NAMES
+        if capitalised and not skipped:
+            names[-1].append(bare.lower())
+            if bare == token:
+                continue
+        if names[-1]:
+            names.append([])
+    return [n for n in names if n]
+
+
+def another_of_the_name(query: str, name: str) -> bool:
+    """Whether ``query`` asks about another person who shares a word of ``name``'s (a
+    name of two words or more): it writes a full name holding a word of ``name`` and a
+    word that is no word of it, and never ``name`` itself, whole or in part. "What does Lin
+    Yue do for work?" names Lin Yue, not the speaker Lin Xiao, however many family names
+    the two share; "Xiao", "Lin Xiao's", "Xiao Lin" and a longer form ("Acme Labs Inc" of
+    "Acme Labs") name the speaker."""
+    own = words(name.lower().rsplit(":", 1)[-1].rsplit("/", 1)[-1])
+    if len(own) < 2:
+        return False
+
+    def of_name(word: str) -> bool:  # a word of the name, or its short form ("Mel")
+        return any(w == word or (len(word) > 2 and w.startswith(word)) for w in own)
+
+    def writes(written: list[str]) -> bool:  # the name or a part of it, or a longer form
+        return all(of_name(w) for w in written) or all(w in written for w in own)
+
+    sharing = [n for n in _written_names(query) if any(w in own for w in n)]
+    return bool(sharing) and not any(writes(n) for n in sharing)
 
 
 _CAPITALISED = re.compile(r"\b([A-Z][a-z]{2,})\b")

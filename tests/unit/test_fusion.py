@@ -146,6 +146,23 @@ def test_a_name_of_short_words_is_matched_whole() -> None:
     assert not spoken_of("Ana Souza: Thanks, Li Na!", "Li Na")
 
 
+def test_a_full_name_that_shares_a_family_name_names_another_person() -> None:
+    """A new user's trial: the speaker Lin Xiao told of "my sister Lin Yue", and "What does
+    Lin Yue do for work?" was answered (0.66) as a question about Lin Xiao, whose turns tell
+    of her own job: "Lin", a key of her name, named her."""
+    names = {"Lin Xiao", "Assistant", "Melanie Smith"}
+    assert names_in_query("What does Lin Yue do for work?", names, people=True) == set()
+    assert names_in_query("Where does Lin Yue work?", names) == set()
+    assert names_in_query("Where does Lin Xiao work?", names, people=True) == {"Lin Xiao"}
+    assert names_in_query("Where does Xiao Lin work?", names) == {"Lin Xiao"}  # any order
+    assert names_in_query("Where does Lin work?", names) == {"Lin Xiao"}  # a part of it
+    assert names_in_query("What did Lin Xiao's DJI team say?", names) == {"Lin Xiao"}
+    assert names_in_query("Did Lin Xiao tell Lin Yue?", names) == {"Lin Xiao"}  # both
+    assert names_in_query("What did Lin say on Monday?", names) == {"Lin Xiao"}
+    assert names_in_query("Did Mel Smith call?", names) == {"Melanie Smith"}  # a short form
+    assert names_in_query("Did Caroline Smith call?", {"Caroline"}) == {"Caroline"}  # one word
+
+
 def test_chinese_terms_are_bigrams_without_question_words() -> None:
     assert content_terms("小王的猫叫什么名字？") == ["小王", "猫叫", "名字"]
     assert content_terms("谁是小李?") == ["是小", "小李"]

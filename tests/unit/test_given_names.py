@@ -72,3 +72,40 @@ def test_what_name_a_question_asks_for(query: str, whom: str | None) -> None:
 )
 def test_a_name_no_text_gives_is_missing(query: str, texts: list[str], missing: bool) -> None:
     assert given_names.missing(query, texts) == (["name"] if missing else [])
+
+
+@pytest.mark.parametrize(
+    ("query", "texts", "missing"),
+    [
+        # a new user's trial of a chat in English and Chinese: the mother spoken of in
+        # Chinese and never named, and "What is my mother's name?" was answered (0.66)
+        (
+            "What is my mother's name?",
+            ["下个月妹妹婚礼之后，我打算带妈妈去京都玩五天。", "Lin Xiao: 上周末和爸妈去了苏州。"],
+            True,
+        ),
+        ("What is my mother's name?", ["已记录：你领养了一只橘猫，名字叫汤圆。"], True),  # a cat's
+        ("What is my mother's name?", ["我妈叫王芳。"], False),
+        ("What is my mother's name?", ["我妈妈王芳下周来上海。"], False),
+        ("What is my mother's name?", ["王芳是我妈妈。"], False),
+        ("What is my mother's name?", ["我妈妈Linda下周来。"], False),
+        ("What is Maya's dog called?", ["我们家的狗叫旺财"], False),
+        ("What is my cat's name?", ["我领养了一只橘猫！打算叫它“汤圆”。"], False),
+        # the English turn beside them names the cat by another word of its kind, which
+        # only a Chinese text among those read had let through
+        ("What is my cat's name?", ["我领养了一只橘猫！", "We named the kitten Mochi."], False),
+        ("What is my mother's name?", ["我妈妈下周来。", "My mom, Linda, loves Kyoto."], False),
+        (
+            "What is my dog's name?",
+            ["我领养了一只橘猫！", "I adopted a kitten. Mochi is shy."],
+            True,
+        ),
+        # no Chinese words for a friend: a Chinese text may name one, the rule gives up
+        ("What is my friend's name?", ["我朋友下周来。"], False),
+        ("What is Maya's dog called?", ["うちの犬はかわいい"], False),  # Japanese
+    ],
+)
+def test_a_chinese_text_gives_a_name_of_whom_it_speaks_of(
+    query: str, texts: list[str], missing: bool
+) -> None:
+    assert given_names.missing(query, texts) == (["name"] if missing else [])

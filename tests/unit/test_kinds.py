@@ -105,12 +105,38 @@ def test_missing_lists_each_kind_no_text_names() -> None:
     assert kinds.missing("Where did Priya get a job?", []) == []  # asks for no kind
 
 
-def test_a_text_in_chinese_japanese_or_korean_is_never_read_as_naming_no_kind() -> None:
+def test_a_text_in_chinese_japanese_or_korean_may_name_a_kind_the_lists_cannot_read() -> None:
     """A new user's "When is Hana's mother visiting?" of "我妈妈下个月来温哥华看我们" was
     refused with missing_kinds ["mother"]: the English word lists cannot read the text."""
     assert kinds.missing("When is Hana's mother visiting?", ["我妈妈下个月来温哥华看我们。"]) == []
     assert kinds.missing("What is Hana's cat's colour?", ["猫很可爱", "I like tea"]) == []
     assert kinds.missing("When is Hana's mother visiting?", ["I like tea"]) == ["mother"]
+    assert kinds.missing("What is Hana's dog's name?", ["うちの子はかわいい"]) == []  # Japanese
+
+
+def test_a_chinese_text_names_a_relative_a_dog_or_a_cat_by_its_chinese_words() -> None:
+    """A new user's trial of a chat in English and Chinese: "What is my dog's name?" was
+    answered (0.67) with the kitten's turn, since the Chinese turns read ("我领养了一只橘猫")
+    made every kind named; no turn spoke of a dog."""
+    read = ["我领养了一只橘猫！两个月大。", "Actually we changed the kitten's name to Mochi."]
+    assert kinds.missing("What is my dog's name?", read) == ["dog"]
+    assert kinds.missing("What is my cat's name?", read) == []
+    assert kinds.missing("What is my dog's name?", ["我家的柯基叫豆豆"]) == []  # a breed
+    assert kinds.missing("When is my mom's flight?", ["上周末和爸妈去了苏州"]) == []  # 爸妈
+    assert kinds.missing("When is my mom's flight?", ["我爸特别开心"]) == ["mother"]
+    assert kinds.missing("What is the name of Omar's niece?", ["我妹妹生了个女儿"]) == []
+    # a kind without Chinese words: a Chinese text may name one in words no list holds
+    assert kinds.missing("What instrument does Tom play?", ["我最近在学弹琴"]) == []
+    kids = ["Aquarium trip done! 25 pupils went.", "晓雨6月21日可以去水族馆"]  # a trial's
+    assert kinds.missing("how many kids went to the aquarium?", kids) == []
+
+
+def test_a_word_in_capitals_asks_for_no_kind() -> None:
+    """A trial's translator asked "Which CAT tool am I using going forward?" (a
+    computer-assisted translation tool): not a cat."""
+    assert kinds.table().asked_in("Which CAT tool am I using going forward?") == []
+    assert kinds.table().asked_in("Which cat did Tom adopt?") == ["feline"]
+    assert kinds.table().asked_in("WHICH CAT DID TOM ADOPT?") == ["feline"]
 
 
 def test_a_relative_named_through_two_others_is_named() -> None:
