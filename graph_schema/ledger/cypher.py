@@ -503,15 +503,25 @@ RETURN
 # found once the stamp was read) that pass. A version is answered if it passed when read, or
 # if it closed one that failed then: never neither. In a quiet slot the versions that closed
 # a failing one were found by the seek too (DISTINCT).
-def current_versions(test: Callable[[str], str]) -> str:
-    """The versions of ($subject, $predicate) that pass ``test`` (a Cypher predicate on the
-    variable it is given), or that closed one that did not, as ``a``."""
+def passed_or_closers(test: Callable[[str], str], keep: str = "") -> str:
+    """``a``: the assertion ``s`` if it passes ``test`` (a Cypher predicate on the variable
+    it is given), tested once, else the versions that closed it (SUPERSEDES) that pass;
+    the columns ``keep`` (``"gid"``) are carried along."""
+    carried = f"{keep}, " if keep else ""
     return f"""
-MATCH (s:Assertion {{subject: $subject, predicate: $predicate}})
-WITH s, coalesce({test("s")}, false) AS passed
+WITH {carried}s, coalesce({test("s")}, false) AS passed
 UNWIND CASE WHEN passed THEN [s]
-  ELSE [(s)<-[:SUPERSEDES]-(x:Assertion) WHERE {test("x")} | x] END AS a
-WITH DISTINCT a"""
+  ELSE [(s)<-[:SUPERSEDES]-(x:Assertion) WHERE {test("x")} | x] END AS a"""
+
+
+def current_versions(test: Callable[[str], str]) -> str:
+    """The versions of ($subject, $predicate) that pass ``test``, or that closed one that
+    did not, as ``a``."""
+    return (
+        "\nMATCH (s:Assertion {subject: $subject, predicate: $predicate})"
+        + passed_or_closers(test)
+        + "\nWITH DISTINCT a"
+    )
 
 
 def _current_fact(var: str) -> str:

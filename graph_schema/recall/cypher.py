@@ -40,7 +40,6 @@ previous turn of the same conversation and visibility scope plus the turn itself
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 
 from graph_schema.core.cypher import (
@@ -508,24 +507,14 @@ WITH DISTINCT gid, a, o.conversation_id AS conversation
 )
 
 
-def passed_or_closers(keep: str, test: Callable[[str], str]) -> str:
-    """``a``: the assertion ``s`` found by id if it passes ``test`` now, else the versions
-    that closed it (SUPERSEDES) that pass, keeping the columns ``keep``. The candidates were
-    tested by an earlier statement of the same read; one that fails now was closed by a
-    write that committed in between, and the version that closed it is the answer
-    (docs/semantics.md "Reads while a slot is written": a recall in five answered
-    `not_found` while one agent wrote the status it asked about)."""
-    return f"""
-WITH {keep}, s, coalesce({test("s")}, false) AS passed
-UNWIND CASE WHEN passed THEN [s]
-  ELSE [(s)<-[:SUPERSEDES]-(x:Assertion) WHERE {test("x")} | x] END AS a"""
-
-
+# The candidates were tested by an earlier statement of the same read; one that fails now was
+# closed by a write that committed in between, and the version that closed it is the answer
+# (``ledger_cypher.passed_or_closers``; docs/semantics.md "Reads while a slot is written").
 GROUP_ASSERTIONS = (
     """
 UNWIND $lists.ids AS gid
 MATCH (s:Assertion {id: gid})"""
-    + passed_or_closers("gid", assertion_filter)
+    + ledger_cypher.passed_or_closers(assertion_filter, "gid")
     + """
 WITH gid, a, null AS conversation"""
     + _RESULT_TAIL
@@ -540,7 +529,7 @@ RESULT_ASSERTIONS = (
     """
 UNWIND $lists.ids AS id
 MATCH (s:Assertion {id: id})"""
-    + passed_or_closers("id", partial(assertion_filter, conversation=False))
+    + ledger_cypher.passed_or_closers(partial(assertion_filter, conversation=False), "id")
     + """
 RETURN id,
   [(a)-[:EVIDENCED_BY]->(e:Evidence) WHERE e.occurred_at > $said_by
