@@ -503,15 +503,19 @@ RETURN
 # found once the stamp was read) that pass. A version is answered if it passed when read, or
 # if it closed one that failed then: never neither. In a quiet slot the versions that closed
 # a failing one were found by the seek too (DISTINCT).
-def passed_or_closers(test: Callable[[str], str], keep: str = "") -> str:
+def passed_or_closers(
+    test: Callable[[str], str], keep: str = "", closers: Callable[[str], str] | None = None
+) -> str:
     """``a``: the assertion ``s`` if it passes ``test`` (a Cypher predicate on the variable
-    it is given), tested once, else the versions that closed it (SUPERSEDES) that pass;
-    the columns ``keep`` (``"gid"``) are carried along."""
+    it is given), tested once, else the versions that closed it (SUPERSEDES) that pass
+    ``closers`` (``test`` when not given); the columns ``keep`` (``"gid"``) are carried
+    along."""
     carried = f"{keep}, " if keep else ""
+    closing = (closers or test)("x")
     return f"""
 WITH {carried}s, coalesce({test("s")}, false) AS passed
 UNWIND CASE WHEN passed THEN [s]
-  ELSE [(s)<-[:SUPERSEDES]-(x:Assertion) WHERE {test("x")} | x] END AS a"""
+  ELSE [(s)<-[:SUPERSEDES]-(x:Assertion) WHERE {closing} | x] END AS a"""
 
 
 def current_versions(test: Callable[[str], str]) -> str:

@@ -86,6 +86,17 @@ def assertion_filter(var: str, *, conversation: bool = True) -> str:
     """What a caller may get back: visible, known and valid (or recorded, when superseded
     facts are asked for), positive, in the tiers (as known at ``$known_at``), confident
     enough, within the filters (``$filter``, one map: see the module's docstring)."""
+    return f"{_standing(var, conversation=conversation)} AND {_in_time(var)}"
+
+
+def _in_time(var: str) -> str:
+    """Known and valid at the read's times, or recorded by ``$known_at`` when superseded
+    facts are asked for."""
+    return f"(($include_superseded AND {var}.recorded_at <= $known_at) OR ({known_and_valid(var)}))"
+
+
+def _standing(var: str, *, conversation: bool = True) -> str:
+    """:func:`assertion_filter` but the times."""
     clauses = [
         visible(var),
         f"{var}.polarity = true",
@@ -94,7 +105,6 @@ def assertion_filter(var: str, *, conversation: bool = True) -> str:
         f"($filter.source_kinds IS NULL OR {var}.source_kind IN $filter.source_kinds)",
         f"($filter.subject IS NULL OR {var}.subject = $filter.subject)",
         f"($filter.task_id IS NULL OR ({var}.task_id = $filter.task_id AND {task_shown(var)}))",
-        f"(($include_superseded AND {var}.recorded_at <= $known_at) OR ({known_and_valid(var)}))",
     ]
     if conversation:
         clauses.append(
@@ -212,13 +222,30 @@ WITH n, score, """
     + _PASSAGE_ROW
 )
 
+
+def _embedded_filter(var: str) -> str:
+    return f"{var}.embedding IS NOT NULL AND {assertion_filter(var)}"
+
+
+# A candidate ``s`` that the caller may read but that is not current at the read's times is
+# replaced by the versions that closed it and pass the whole filter: a version found by the
+# seek before a write committed and read closed after it would leave the slot with neither
+# (a race test: 12 recalls in 900 `not_found` while one agent wrote the slot they asked
+# about; docs/semantics.md "Reads while a slot is written"). A version closed long ago is
+# replaced by its current closer, which the list holds on its own rank anyway. Only a
+# candidate the caller may read is replaced: a hidden one brings in nothing.
+_CURRENT_CANDIDATES = (
+    ledger_cypher.passed_or_closers(_in_time, closers=_embedded_filter) + "\nWITH DISTINCT a"
+)
+
 # --- assertion candidates -----------------------------------------------------------------------
 
 ASSERTION_VECTOR_INDEX = (
     """
-CALL db.index.vector.queryNodes('assertion_embedding', $fetch, $vector) YIELD node AS a
+CALL db.index.vector.queryNodes('assertion_embedding', $fetch, $vector) YIELD node AS s
 WHERE """
-    + assertion_filter("a")
+    + _standing("s")
+    + _CURRENT_CANDIDATES
     + """
 WITH a, vector.similarity.cosine(a.embedding, $vector) AS score
 ORDER BY score DESC, a.id LIMIT $limit
@@ -227,8 +254,8 @@ ORDER BY score DESC, a.id LIMIT $limit
 )
 
 _ASSERTION_SCAN_TAIL = (
-    """
-WITH DISTINCT a
+    _CURRENT_CANDIDATES
+    + """
 WITH a, vector.similarity.cosine(a.embedding, $vector) AS score
 ORDER BY score DESC, a.id LIMIT $limit
 """
@@ -241,18 +268,18 @@ ORDER BY score DESC, a.id LIMIT $limit
 ASSERTION_VECTOR_SCAN_CONVERSATION = (
     """
 MATCH (o:Observation {conversation_id: $conversation_id})<-[:FROM]-(:Evidence)
-      <-[:EVIDENCED_BY]-(a:Assertion)
+      <-[:EVIDENCED_BY]-(s:Assertion)
 USING INDEX SEEK o:Observation(conversation_id, occurred_at)
-WHERE o.occurred_at IS NOT NULL AND a.embedding IS NOT NULL AND """
-    + assertion_filter("a", conversation=False)
+WHERE o.occurred_at IS NOT NULL AND s.embedding IS NOT NULL AND """
+    + _standing("s", conversation=False)
     + _ASSERTION_SCAN_TAIL
 )
 
 ASSERTION_VECTOR_SCAN_TASK = (
     """
-MATCH (a:Assertion {task_id: $task_id})
-WHERE a.embedding IS NOT NULL AND """
-    + assertion_filter("a")
+MATCH (s:Assertion {task_id: $task_id})
+WHERE s.embedding IS NOT NULL AND """
+    + _standing("s")
     + _ASSERTION_SCAN_TAIL
 )
 
@@ -260,10 +287,10 @@ WHERE a.embedding IS NOT NULL AND """
 # sought, not every Assertion of the store scanned
 ASSERTION_VECTOR_SCAN_SUBJECT = (
     """
-MATCH (a:Assertion)
-USING INDEX SEEK a:Assertion(subject, predicate)
-WHERE a.subject = $subject AND a.predicate IS NOT NULL AND a.embedding IS NOT NULL AND """
-    + assertion_filter("a")
+MATCH (s:Assertion)
+USING INDEX SEEK s:Assertion(subject, predicate)
+WHERE s.subject = $subject AND s.predicate IS NOT NULL AND s.embedding IS NOT NULL AND """
+    + _standing("s")
     + _ASSERTION_SCAN_TAIL
 )
 
@@ -282,9 +309,9 @@ RETURN count(node) AS readable
 ASSERTION_VECTOR_EXACT = (
     f"""
 CALL db.index.fulltext.queryNodes('assertion_text', {CALLER_READERS}, {{limit: $exact_limit}})
-YIELD node AS a
-WHERE a.embedding IS NOT NULL AND """
-    + assertion_filter("a")
+YIELD node AS s
+WHERE s.embedding IS NOT NULL AND """
+    + _standing("s")
     + _ASSERTION_SCAN_TAIL
 )
 
