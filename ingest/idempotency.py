@@ -1,9 +1,11 @@
 """Idempotency keys, one mechanism for every write (docs/ingestion.md#idempotency).
 
-A key is scoped by its caller: ``principal id + "\\x1f" + key``, so another principal's key
-is another key. The request is hashed (SHA-256 of its canonical JSON). Within one scope, the
-same key with the same request answers the first answer and writes nothing; with a different
-request it is ``PreconditionFailed`` (409): a key names one request. Nothing is stored for a
+A key is scoped by its caller and its route: ``principal id + "\\x1f" + route + "\\x1f" +
+key`` (observations: ``principal id + "\\x1f" + key``, on their own nodes), so another
+principal's key, or the same key sent to another write route, is another key. The request
+is hashed (SHA-256 of its canonical JSON). Within one scope, the same key with the same
+request answers the first answer and writes nothing; with a different request it is
+``PreconditionFailed`` (409): a key names one request. Nothing is stored for a
 refused request, so it can be sent again once fixed.
 
 Observations store the scope, hash and answer on their Observation node
@@ -60,11 +62,21 @@ class Key:
 
     @classmethod
     def of(cls, principal: Principal, key: str | None, route: str, payload: Any) -> Key | None:
-        scope = idempotency_scope(principal, key)
-        if key is None or scope is None:
+        """The key of a request to ``route``: each route has its own keys (its scope names
+        the route), as observations always had. The same key on ``/v1/assertions`` and on
+        ``/v1/events`` answered 409 "already used for a different request" (a database
+        engineer's audit), while observations kept theirs apart."""
+        if key is None:
             return None
+        scope = SCOPE_SEPARATOR.join((principal.id, route, key))
         digest = request_digest({"route": route, "body": payload})
         return cls(key, scope, digest, route, principal.id)
+
+    @property
+    def unrouted_scope(self) -> str:
+        """The scope the key had before it named its route (``principal id + "\\x1f" +
+        key``): a request stored then is still found, on its own route only."""
+        return f"{self.principal}{SCOPE_SEPARATOR}{self.key}"
 
     def replay(self, digest: str | None, response: str | None) -> str:
         """The stored answer to replay, if the stored request is this one."""
@@ -98,7 +110,12 @@ def stored_answer(driver: Driver, *, database: str, key: Key | None) -> str | No
     if key is None:
         return None
     records, _, _ = driver.execute_query(
-        cypher.FIND_REQUEST, scope=key.scope, database_=database, routing_="r"
+        cypher.FIND_REQUEST,
+        scope=key.scope,
+        unrouted=key.unrouted_scope,
+        route=key.route,
+        database_=database,
+        routing_="r",
     )
     if not records:
         return None

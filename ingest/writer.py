@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -257,6 +258,59 @@ def _named_one(p: Prepared, held: KindSlots) -> Prepared:
     key, named = holding[0]
     item = p.item.model_copy(update={"object": named})
     return replace(p, item=item, key=key, object_text=named, slot_object=named)
+
+
+# many-valued states a distiller may withdraw by a word of the value held (version 33)
+WORD_WITHDRAWN = frozenset({"activity", "health_condition"})
+
+
+def _word_of(p: Prepared) -> str | None:
+    """The value a distiller's withdrawal of an activity or a condition names, else None."""
+    if p.item.polarity or p.item.predicate not in WORD_WITHDRAWN or not p.slot_object:
+        return None
+    return p.slot_object if p.predicate.cardinality == "many" else None
+
+
+def word_withdrawn(tx: ManagedTransaction, prepared: list[Prepared]) -> list[Prepared]:
+    """``prepared`` with a distiller's withdrawal of an activity or a health condition by a
+    word of it ("I quit pottery": ``activity pottery``; "My ankle is healed": ``health_condition
+    ankle``, ``polarity: false``) moved to the one value its subject holds that contains that
+    word whole (``wheel-throwing pottery class``, ``sprained ankle``), when the value named
+    holds not itself and exactly one such value holds at the withdrawal's valid time, in the
+    same access (docs/distillers.md, version 33: the withdrawal was written in a slot that
+    never held, and the class stayed current beside ``dropped pottery``). Two such values, or
+    none, leave it as written."""
+    pairs = {(p.item.subject, p.item.predicate) for p in prepared if _word_of(p)}
+    if not pairs:
+        return prepared
+    rows = [{"subject": s, "predicate": q} for s, q in sorted(pairs)]
+    held: dict[tuple[str, str], dict[str, list[Version]]] = {}
+    for r in tx.run(cypher.HELD_OF_PREDICATE, rows=rows):
+        slots = held.setdefault((r["subject"], r["predicate"]), {})
+        slots.setdefault(r["key"], []).append(_stored_version(r))
+    return [_holder_of_word(p, held.get((p.item.subject, p.item.predicate), {})) for p in prepared]
+
+
+def _holder_of_word(p: Prepared, held: Mapping[str, list[Version]]) -> Prepared:
+    word = _word_of(p)
+    if word is None:
+        return p
+    scope = _scope(p.item.access, p.access_all)
+    whole = re.compile(rf"(?<![\w-]){re.escape(spelled(word))}(?![\w-])")
+    holding: list[tuple[str, str]] = []
+    for key, versions in held.items():
+        now = governing(sorted(versions, key=lambda v: v.valid_from), p.valid_from)
+        if now is None or now.scope != scope or not now.polarity or now.object is None:
+            continue
+        if spelled(str(now.object)) == spelled(word):
+            return p  # the value named holds: the withdrawal is its own
+        if whole.search(spelled(str(now.object))):
+            holding.append((key, str(now.object)))
+    if len(holding) != 1:
+        return p
+    key, value = holding[0]
+    item = p.item.model_copy(update={"object": value})
+    return replace(p, item=item, key=key, object_text=value, slot_object=value)
 
 
 def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared]) -> datetime:
@@ -849,7 +903,7 @@ def begin(
     _lock_spellings(tx, prepared)
     prepared = same_spelling(tx, prepared)
     if drafts:
-        prepared = kind_withdrawn(tx, prepared)
+        prepared = word_withdrawn(tx, kind_withdrawn(tx, prepared))
     return prepared, _lock_slots(tx, prepared)
 
 

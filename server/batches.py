@@ -5,7 +5,8 @@ an object with the batch's key (``assertions``, ``observations``) is a batch, an
 else; an object without it that has a field of an item is one item, which the gate judges (a
 malformed one is refused and quarantined, with its reason); any other body is no request of
 the route: ``invalid_request``, nothing written, nothing quarantined. ``{"assertions": [...],
-"x": 1}`` and ``{}`` were taken for one assertion and quarantined as drafts.
+"x": 1}`` and ``{}`` were taken for one assertion and quarantined as drafts. An event (no
+batch form) is one item the same way (:func:`no_item`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from server.errors import NOT_AN_OBJECT, error_response, invalid_problems, inval
 
 EXTRA = "Extra inputs are not permitted"
 NEITHER = "not_an_item_or_batch"
+NOT_AN_ITEM = "not_an_item"
+# how many unknown fields a refusal names, and how much of each
+NAMES_SHOWN, NAME_SHOWN = 5, 64
 
 
 def keyed_by_header(items: list[Any], is_batch: bool, header: str | None) -> None:
@@ -44,15 +48,41 @@ def batch_items(
         return invalid_request(*NOT_AN_OBJECT)
     if key in payload:
         return _batch(payload, key=key, max_batch=max_batch, secrets=secrets)
-    if any(name in payload for name in fields):
-        return [payload], False
-    item = key.removesuffix("s")
-    article = "an" if item[0] in "aeiou" else "a"
-    message = (
-        f'neither one {item} nor a batch ({{"{key}": [...]}}): it has none of the fields of'
-        f" {article} {item}"
+    refused = no_item(
+        payload, item=key.removesuffix("s"), batch=key, fields=fields, secrets=secrets
     )
-    return invalid_request("body", message, NEITHER)
+    return refused if refused is not None else ([payload], False)
+
+
+def no_item(
+    payload: dict[str, Any],
+    *,
+    item: str,
+    fields: Collection[str],
+    secrets: Policy,
+    batch: str | None = None,
+) -> JSONResponse | None:
+    """The refusal of an object that has none of an item's ``fields`` (``{}``, ``{"x": 1}``):
+    no draft, so ``invalid_request`` naming its unknown fields, nothing quarantined; None
+    when it has one (the gate judges it). ``batch`` is the route's batch key, if it has one.
+    ``POST /v1/events`` took ``{"x": 1}`` for an event missing every field: 422
+    ``rejected`` "task_id: field required", quarantined (a new user's trial)."""
+    if any(name in payload for name in fields):
+        return None
+    article = "an" if item[0] in "aeiou" else "a"
+    what = f'neither one {item} nor a batch ({{"{batch}": [...]}})' if batch else f"no {item}"
+    message = f"{what}: it has none of the fields of {article} {item}"
+    if payload:
+        refuse_secrets(payload, secrets)
+        message += f" (unknown: {_listed(sorted(payload))})"
+    return invalid_request("body", message, NEITHER if batch else NOT_AN_ITEM)
+
+
+def _listed(names: list[str]) -> str:
+    """Field names as a message lists them: the first few, each cut to a readable length."""
+    shown = [name if len(name) <= NAME_SHOWN else f"{name[:NAME_SHOWN]}..." for name in names]
+    more = len(shown) - NAMES_SHOWN
+    return ", ".join(shown[:NAMES_SHOWN]) + (f" and {more} more" if more > 0 else "")
 
 
 def _batch(

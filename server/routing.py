@@ -9,7 +9,9 @@
   digits) or too small (``1e-400``: not 0, but read as 0), is ``invalid_request`` (422)
   naming where it is (``graph_schema.core.numbers``), for every field alike: it was
   refused or accepted depending on how it was spelt, and stored as ``0.0``. A body sent as
-  another media type than JSON is ``unsupported_media_type`` (415).
+  another media type than JSON is ``unsupported_media_type`` (415). A body that holds no JSON
+  value (empty, or whitespace only) is no body: where one is required, ``invalid_request``
+  (422) ``body: Field required``.
 * :func:`answer` serialises an already-validated answer once; the route's ``response_model``
   still documents it (FastAPI would validate a large answer, a 1,000-step replay, again).
 """
@@ -142,7 +144,24 @@ def strict_json(body: bytes) -> Any:
     return value
 
 
+# JSON's whitespace (RFC 8259), and the byte order mark a UTF-8 text may begin with
+_JSON_WHITESPACE = b" \t\n\r"
+_BOM = b"\xef\xbb\xbf"
+
+
+def holds_no_value(body: bytes) -> bool:
+    """Whether a body holds no JSON value: it is empty, or whitespace only (after a byte order
+    mark). Such a body is no body, as an empty one was: a whitespace-only one answered
+    ``invalid_json`` (400) where an empty one answered ``body: Field required`` (422)."""
+    return not body.removeprefix(_BOM).strip(_JSON_WHITESPACE)
+
+
 class StrictJSONRequest(Request):
+    async def body(self) -> bytes:
+        """The body as sent, or none when it holds no JSON value (:func:`holds_no_value`)."""
+        sent = await super().body()
+        return b"" if holds_no_value(sent) else sent
+
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
             try:

@@ -644,8 +644,9 @@ def pin(assertion_id: str, *, pinned: bool = True) -> Call[models.PinAnswer]:
     return Call("POST", path, models.PinAnswer, idempotent=True)
 
 
-def sleep(*, now: Time | None = None, dry_run: bool = False) -> Call[models.SleepReport]:
-    """A real sleep is not repeated on a lost answer (the next sleep finishes its work)."""
+def sleep(*, dry_run: bool, now: Time | None = None) -> Call[models.SleepReport]:
+    """``dry_run`` is stated every time (the server refuses a sleep without it). A real sleep
+    is not repeated on a lost answer (the next sleep finishes its work)."""
     body = {"now": time_text(now), "dry_run": dry_run}
     return Call("POST", "/v1/sleep", models.SleepReport, body=body, idempotent=dry_run)
 

@@ -427,9 +427,10 @@ class AsyncTractatus:
     async def unpin(self, assertion_id: str) -> models.PinAnswer:
         return await self.run(_calls.pin(assertion_id, pinned=False))
 
-    async def sleep(self, *, now: Time | None = None, dry_run: bool = False) -> models.SleepReport:
+    async def sleep(self, *, dry_run: bool, now: Time | None = None) -> models.SleepReport:
         """Admin: consolidate ended tasks, expire, let unused facts fall dormant, wake read
-        ones; ``dry_run`` previews (at any ``now``) and writes nothing."""
+        ones. ``dry_run`` is required: ``True`` previews (at any ``now``) and writes nothing,
+        ``False`` runs the sleep."""
         return await self.run(_calls.sleep(now=now, dry_run=dry_run))
 
     # --- ontology, quarantine, health ---------------------------------------------------------

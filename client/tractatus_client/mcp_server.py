@@ -79,13 +79,16 @@ meanwhile, the write fails with the current version instead of overwriting it. T
 a fact, write it with `polarity: false` (a retraction), with the same precondition. Record each
 step of a task with `record_event`; before a task you have done before,
 `procedures(trigger=<its first action>)` tells how such tasks went: the sequences of steps
-seen in several of them and how often each succeeded. Facts written with a task's steps (or
-by `assert_fact` or `remember` with its `task_id`) are its working memory: when the task is
-done, `end_task` keeps those worth keeping and discards the rest, with the reason for each. It
-keeps your own conclusions (`source_kind` `agent_inferred`, `assert_fact`'s default) only when
-two independent sources support them: a note of what you tried or decided belongs in a step
-(`record_event`; steps are never discarded) or outside the task. `get_task`, `task_timeline`
-and `get_fact` with `tiers: ["discarded"]` show what a task holds and what its end discarded.
+seen in several of them and how often each succeeded, the most frequent first, whether it
+worked or not: check each one's `success_rate` before you follow it, or ask
+`procedures(trigger=..., min_success_rate=0.5)` for the ways that mostly worked. Facts
+written with a task's steps (or by `assert_fact` or `remember` with its `task_id`) are its
+working memory: when the task is done, `end_task` keeps those worth keeping and discards the
+rest, with the reason for each. It keeps your own conclusions (`source_kind` `agent_inferred`,
+`assert_fact`'s default) only when two independent sources support them: a note of what you
+tried or decided belongs in a step (`record_event`; steps are never discarded) or outside the
+task. `get_task`, `task_timeline` and `get_fact` with `tiers: ["discarded"]` show what a task
+holds and what its end discarded.
 To make a write safe to send again (after a timeout), give it an `idempotency_key` (and, for
 `record_event` and `remember`, an `occurred_at`): sent again with the same arguments it answers
 the first answer with `replayed: true` and writes nothing. A failed call is a tool error
@@ -150,6 +153,14 @@ Tiers = Annotated[
     ),
 ]
 MinConfidence = Annotated[Annotated[float, Field(ge=0, le=1)] | None, Field(description="at least")]
+# left out, left out of the request (it was sent as 0.0: an agent builder's trial)
+SuccessRate = Annotated[
+    Annotated[float, Field(ge=0, le=1)] | None,
+    Field(
+        description="only the ways whose success_rate is at least this (0 to 1), e.g. 0.5 for"
+        " the ways that mostly worked; omitted: every way, the ones that failed too"
+    ),
+]
 Owner = Annotated[
     str | None,
     Field(description="the principal whose task it is, if you may see it; omitted: yours"),
@@ -230,6 +241,29 @@ class Writer:
         """The access a write is sent with: the call's, else the server's default."""
         return list(self.access) if given is None else given
 
+    async def checked(
+        self, given: list[str] | None, call: Awaitable[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """A write's answer; when it was sent with the default access (``given`` None) and
+        refused ``access_not_allowed``, its tool error says that the default is to blame.
+        The server tells no key its groups, so a default naming a group the key is not in
+        cannot be refused at start (an agent builder's trial: every write was refused and
+        quarantined, the agent told only that it named a group it is not in)."""
+        try:
+            return await call
+        except Failure as failure:
+            if given is not None or not self.access or not _refused_access(failure):
+                raise
+            raise Failure(
+                failure.code,
+                f"{failure.message} [this call wrote with tractatus-mcp's default access"
+                f" {readers(self.access)} (--access): its key's principal must be in each of"
+                " these groups; pass `access` with groups of yours, or have tractatus-mcp"
+                " restarted with --access naming the key's groups]",
+                request_id=failure.request_id,
+                details=failure.details,
+            ) from None
+
     def access_field(self, what: str) -> Any:
         """The ``access`` argument of a write tool, its description naming the default."""
         return Field(
@@ -237,6 +271,14 @@ class Writer:
             description=f"the groups that may read {what}: names of groups your key belongs to,"
             f" [] for every principal; omitted: this server's default, {readers(self.access)}",
         )
+
+
+def _refused_access(failure: Failure) -> bool:
+    """A ``rejected`` write one of whose refusals is ``access_not_allowed``."""
+    rejections = failure.details.get("rejections") or []
+    return failure.code == "rejected" and any(
+        isinstance(r, dict) and r.get("reason") == "access_not_allowed" for r in rejections
+    )
 
 
 class Failure(ToolError):
@@ -310,7 +352,9 @@ class StrictServer(MCPServer[Any]):
         try:
             return await self._call(name, arguments, context)
         except Failure as failure:
-            log.info("Tool %r failed: %r", name, failure.text())
+            # its code and request id, never its text: the message and details name what the
+            # agent asked about (an id, a current value), and an MCP host keeps stderr
+            log.info("Tool %r failed: %s; request_id: %s", name, failure.code, failure.request_id)
             return failure.result()
 
     async def _call(
@@ -519,17 +563,20 @@ def _memory_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer
         """Store an observation (raw text). The memory distils it into facts through its
         gate and answers with the facts it wrote and the drafts it refused (quarantined)."""
         own_key_needs_time("remember", idempotency_key, occurred_at)
-        return await _answer(
-            client.observe(
-                text,
-                speaker=speaker or writer.actor,
-                source_kind=source_kind,
-                conversation_id=conversation_id,
-                occurred_at=occurred_at,
-                task_id=task_id,
-                idempotency_key=idempotency_key,
-                access=writer.scope(access),
-            )
+        return await writer.checked(
+            access,
+            _answer(
+                client.observe(
+                    text,
+                    speaker=speaker or writer.actor,
+                    source_kind=source_kind,
+                    conversation_id=conversation_id,
+                    occurred_at=occurred_at,
+                    task_id=task_id,
+                    idempotency_key=idempotency_key,
+                    access=writer.scope(access),
+                )
+            ),
         )
 
     _recall_tool(server, client)
@@ -674,21 +721,24 @@ def _assert_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer)
         if polarity and object is None:
             raise refused(f"object: {NEEDS_OBJECT}")
         write = client.assert_fact if polarity else client.retract
-        return await _write(
-            write(
-                subject,
-                predicate,
-                object,
-                source_kind=source_kind,
-                asserted_by=writer.actor,
-                confidence=confidence,
-                evidence=evidence,
-                expected_current=expected_current,
-                valid_from=valid_from,
-                access=writer.scope(access),
-                task_id=task_id,
-                idempotency_key=idempotency_key,
-            )
+        return await writer.checked(
+            access,
+            _write(
+                write(
+                    subject,
+                    predicate,
+                    object,
+                    source_kind=source_kind,
+                    asserted_by=writer.actor,
+                    confidence=confidence,
+                    evidence=evidence,
+                    expected_current=expected_current,
+                    valid_from=valid_from,
+                    access=writer.scope(access),
+                    task_id=task_id,
+                    idempotency_key=idempotency_key,
+                )
+            ),
         )
 
 
@@ -762,22 +812,25 @@ def _step_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) -
         and `replayed` (true: an `idempotency_key` answered again, nothing written)."""
         own_key_needs_time("record_event", idempotency_key, occurred_at)
         scope = writer.scope(access)
-        return await _write(
-            client.record_event(
-                task_id,
-                writer.actor,
-                action,
-                outcome,
-                occurred_at=occurred_at,
-                caused_by=caused_by,
-                root=root,
-                before=before,
-                after=after,
-                goal=goal,
-                access=scope,
-                assertions=_written(wrote, writer, scope),
-                idempotency_key=idempotency_key,
-            )
+        return await writer.checked(
+            access,
+            _write(
+                client.record_event(
+                    task_id,
+                    writer.actor,
+                    action,
+                    outcome,
+                    occurred_at=occurred_at,
+                    caused_by=caused_by,
+                    root=root,
+                    before=before,
+                    after=after,
+                    goal=goal,
+                    access=scope,
+                    assertions=_written(wrote, writer, scope),
+                    idempotency_key=idempotency_key,
+                )
+            ),
         )
 
 
@@ -844,14 +897,17 @@ def _procedure_tool(server: MCPServer[Any], client: AsyncTractatus, writer: Writ
         min_support: Annotated[
             int | None, Field(ge=1, le=1_000_000, description="seen in this many tasks at least")
         ] = None,
-        min_success_rate: Annotated[float, Field(ge=0, le=1)] = 0.0,
+        min_success_rate: SuccessRate = None,
         known_at: Time = None,
         limit: Annotated[int | None, Field(ge=1, le=100, description="at most; default 20")] = None,
     ) -> dict[str, Any]:
         """How recurring tasks have been done before: each sequence of actions seen in several
         tasks, with how many (`support`) and how often it ended in success (`success_rate`),
-        most supported first. Learned by memory's sleep from recorded steps; `not_found` when
-        none is known."""
+        most supported first, then by success rate: a way that failed every time (success_rate
+        0) is listed before one that worked if more tasks went through it. Read
+        `success_rate` before you follow one; to get only the ways that worked, pass
+        `min_success_rate` (e.g. 0.5, or 1 for never failed). Learned by memory's sleep from
+        recorded steps; `not_found` when none is known."""
         return await _answer(
             client.procedures(
                 trigger=trigger,
@@ -953,6 +1009,32 @@ async def _serve(
         await uvicorn.Server(config).serve()
 
 
+def started(access: Sequence[str]) -> str:
+    """What it says on start: who reads its writes and, for groups, that they must be the
+    key's. It cannot check them: no route of the server tells a key its groups, and a
+    write sent to find out would be written, or refused and quarantined (docs/mcp.md)."""
+    said = f"writes are readable by {readers(access)}"
+    if not access:
+        return said
+    return (
+        f"{said}; the key's principal must be in each of these groups (not checked here: the"
+        " server tells no key its groups), else every write that names no access of its own"
+        " is refused (rejected: access_not_allowed) and quarantined"
+    )
+
+
+REQUEST_LOGGERS = ("httpx", "httpcore")
+
+
+def quiet_request_logs() -> None:
+    """The requests it sends are not logged: the SDK sets the root logger to INFO, at which
+    httpx logs each request's URL with its query string (subjects, predicates, task ids), and
+    an MCP host keeps the server's stderr (an agent builder's trial). Their warnings and
+    errors still are."""
+    for name in REQUEST_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -962,7 +1044,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"tractatus-mcp: {error}", file=sys.stderr)
         return 2
-    print(f"tractatus-mcp: writes are readable by {readers(access)}", file=sys.stderr)
+    print(f"tractatus-mcp: {started(access)}", file=sys.stderr)
+    quiet_request_logs()
     anyio.run(functools.partial(_serve, args, url, key, token, access))
     return 0
 

@@ -204,6 +204,7 @@ class Entities(Model):
 
 class Entity(EntitySummary):
     merged: list[str]  # the entities merged into this page by visible, current same_as
+    merged_truncated: bool = False  # the same_as chain goes on beyond the hops followed
 
 
 class EntityPage(Model):
@@ -235,7 +236,10 @@ class Procedure(Model):
     superseded_at: datetime | None
     supersedes: str | None
     source_kind: str
+    # as on assertions: a reader needs one group of `access` ([]: public) and one group of
+    # each `access_all` entry ("g1|g2"); [] from a server before it had the field
     access: list[str]
+    access_all: list[str] = Field(default_factory=list)
     evidence: list[str]  # the first step of each supporting task (at most 100)
 
 
@@ -596,6 +600,7 @@ class MinedVersion(Model):
     first_seen: datetime
     last_seen: datetime
     access: list[str]
+    access_all: list[str] = Field(default_factory=list)  # as Procedure's
     supersedes: str | None
 
 

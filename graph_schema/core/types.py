@@ -39,6 +39,8 @@ WHITESPACE_CLASS = (
 NOT_BLANK_PATTERN = f"[^{WHITESPACE_CLASS}]"
 # A text that is not blank and holds no NUL character (:func:`check_text`).
 TEXT_PATTERN = f"^[^\\u0000]*[^\\u0000{WHITESPACE_CLASS}][^\\u0000]*$"
+# A text that holds no NUL character, blank or not (:func:`check_no_nul`).
+NO_NUL_PATTERN = "^[^\\u0000]*$"
 # A name that has a visible character and holds no NUL (:func:`check_name`): a name is typed
 # and read back; one of a zero-width space or of a lone combining accent was written (201).
 NAME_PATTERN = f"^[^\\u0000]*[^{INVISIBLE_CLASS}][^\\u0000]*$"
@@ -66,6 +68,13 @@ class Status(StrEnum):
 
 def check_timestamp(value: str) -> str:
     parse_rfc3339(value)
+    return value
+
+
+def check_no_nul(value: str) -> str:
+    """No stored text holds a NUL (an evidence quote and source text were stored with one)."""
+    if "\x00" in value:
+        raise ValueError("must not contain NUL characters")
     return value
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from graph_schema.core.cypher import effective_tier, known_and_valid, visible
 from graph_schema.entities.names import ALIAS, NAME
-from graph_schema.ledger.cypher import LINK_ENTITIES, assertion_projection, lower_names
+from graph_schema.ledger.cypher import LINK_ENTITIES, assertion_projection, folded, lower_names
 
 SAME_AS = "same_as"
 # hops of same_as followed from the entity asked for (docs/entities.md)
@@ -25,32 +25,46 @@ _CURRENT = (
     + " IN $tiers"
 )
 
-# The entities merged with $id: those reached over visible, current same_as assertions, in
-# either direction, transitively (up to MAX_MERGE_HOPS), the entity itself first. One row
-# for any $id, an id no entity has included (``[$id]``): a page tells such an id from a hidden
-# entity neither by its answer nor by the rows its statements return (docs/security.md).
-MERGED = (
-    """
-OPTIONAL MATCH (e0:Entity {id: $id})
-CALL (e0) {
-  OPTIONAL MATCH (e0) ((x:Entity)<-[:ABOUT|OBJECT]-(s:Assertion)-[:ABOUT|OBJECT]->(y:Entity)
-  WHERE s.predicate = '"""
+# a same_as that merges, for the caller, at ($as_of, $known_at)
+_MERGING = (
+    "s.predicate = '"
     + SAME_AS
     + "' AND x <> y AND "
     + known_and_valid("s")
     + " AND s.polarity = true AND "
     + visible("s")
+)
+
+# The entities merged with $id: those reached over visible, current same_as assertions, in
+# either direction, transitively (up to MAX_MERGE_HOPS), the entity itself first, and whether
+# such an assertion joins one of them to an entity not reached (``truncated``: the chain goes
+# on beyond the hops followed; only from an entity MAX_MERGE_HOPS away, since any nearer one's
+# neighbours are reached). One row for any $id, an id no entity has included (``[$id]``, not
+# truncated): a page tells such an id from a hidden entity neither by its answer nor by the
+# rows its statements return (docs/security.md).
+MERGED = (
+    """
+OPTIONAL MATCH (e0:Entity {id: $id})
+CALL (e0) {
+  OPTIONAL MATCH (e0) ((x:Entity)<-[:ABOUT|OBJECT]-(s:Assertion)-[:ABOUT|OBJECT]->(y:Entity)
+  WHERE """
+    + _MERGING
     + f"){{0,{MAX_MERGE_HOPS}}}"
     + """ (e:Entity)
   RETURN collect(DISTINCT e.id) AS ids
 }
-RETURN [$id] + [i IN ids WHERE i <> $id] AS ids
+RETURN [$id] + [i IN ids WHERE i <> $id] AS ids,
+  EXISTS { MATCH (x:Entity)<-[:ABOUT|OBJECT]-(s:Assertion)-[:ABOUT|OBJECT]->(y:Entity)
+           WHERE x.id IN ids AND NOT y.id IN ids AND """
+    + _MERGING
+    + """ } AS truncated
 """
 )
 
 # What visible assertions say each entity is called: every spelling (the subject of those
 # about it, the object of those pointing at it, known at $known_at, first written first), its
-# current `name` and `alias` objects, whether it holds a person's predicate or is the object of
+# current `name`s (each with its valid_from and assertion id, the latest first) and `alias`
+# objects, whether it holds a person's predicate or is the object of
 # one whose object is a person (`personal`), or is the object of a place's (`placed`) or an
 # organization's (`employs`). An
 # entity no visible assertion names returns nothing.
@@ -85,7 +99,8 @@ RETURN n.id AS id, spellings,
     + "'}) WHERE "
     + _CURRENT
     + """
-            RETURN a.object ORDER BY a.valid_from DESC, a.id } AS names,
+            RETURN {name: a.object, valid_from: a.valid_from, id: a.id}
+            ORDER BY a.valid_from DESC, a.id } AS names,
   COLLECT { MATCH (n)<-[:ABOUT]-(a:Assertion {predicate: '"""
     + ALIAS
     + "'}) WHERE "
@@ -168,6 +183,22 @@ SET {lower_names("EXISTS { (a)-[:OBJECT]->(:Entity) }")}
 RETURN count(a) AS done
 """
 MIGRATION_STEPS: tuple[str, ...] = (LOWER_NAMES_OF_OLDER,)
+
+# migration 18: the names of the versions written before it folded again (without their
+# diacritics, as the search now reads them), a batch at a time; a name all ASCII was already
+# folded (lower case), so the scan skips it by a pattern, and a version once folded no longer
+# differs (resumable)
+FOLD_NAMES_OF_OLDER = f"""
+MATCH (a:Assertion)
+WHERE a.subject_lower IS NOT NULL
+  AND (a.subject_lower <> {folded("a.subject")}
+       OR (a.object_lower IS NOT NULL AND a.object_lower <> {folded("a.object")}))
+WITH a LIMIT $batch
+SET a.subject_lower = {folded("a.subject")},
+    a.object_lower = CASE WHEN a.object_lower IS NOT NULL THEN {folded("a.object")} END
+RETURN count(a) AS done
+"""
+FOLD_STEPS: tuple[str, ...] = (FOLD_NAMES_OF_OLDER,)
 
 
 # --- migration: versions written before entities get their links ------------------------------

@@ -6,6 +6,7 @@ A name is an assertion's subject (or a thing-object) exactly as stored: ``user:a
 The namespace is the assertion's visibility scope, its sorted ``access`` list (public: empty).
 The key is the sha256 of (namespace, normal form); the id is ``ent_`` and the key's first 24
 hex characters, so a name in a namespace always has the same id, and an id never changes.
+The search reads a name folded further (:func:`fold`): without its diacritics.
 """
 
 from __future__ import annotations
@@ -37,6 +38,45 @@ _GROUPS = frozenset(r for r in _PEOPLE if r.endswith("s") or r.endswith("childre
 def normalise(name: str) -> str:
     """NFKC, lower case, every run of whitespace one space, no space at either end."""
     return _SPACES.sub(" ", unicodedata.normalize("NFKC", name).lower()).strip()
+
+
+# What the search folds a name to, beyond its normal form (docs/entities.md "The API"): the
+# combining diacritical marks that a compatibility decomposition (NFKD) splits off a letter
+# are dropped (`Tomás` -> `tomas`, `Nguyễn` -> `nguyen`), and the lower-case letters that
+# carry their mark in the letter itself are spelled plainly. Other marks, the Japanese sound
+# marks among them (`ガ` stays `ガ`), are kept; Chinese has none. The store folds the names it
+# indexes the same way, in Cypher (``graph_schema.ledger.cypher.folded``).
+FOLD_MARKS = tuple(chr(c) for c in range(0x0300, 0x0370))
+FOLD_LETTERS: tuple[tuple[str, str], ...] = (
+    ("ß", "ss"),
+    ("æ", "ae"),
+    ("œ", "oe"),
+    ("ø", "o"),
+    ("đ", "d"),
+    ("ð", "d"),
+    ("ł", "l"),
+    ("ħ", "h"),
+    ("ı", "i"),
+    ("þ", "th"),
+    ("ς", "σ"),
+)
+
+
+def fold(name: str) -> str:
+    """``name`` as the search reads it: lower case, decomposed (NFKD), without the marks of
+    :data:`FOLD_MARKS`, the letters of :data:`FOLD_LETTERS` spelled plainly, composed again
+    (NFC). Only for finding: names are shown as written, and keys use :func:`normalise`."""
+    text = unicodedata.normalize("NFKD", name.lower())
+    for mark in FOLD_MARKS:
+        text = text.replace(mark, "")
+    for letter, plain in FOLD_LETTERS:
+        text = text.replace(letter, plain)
+    return unicodedata.normalize("NFC", text)
+
+
+def search_words(q: str) -> list[str]:
+    """The words of a search: ``q`` folded, split on runs of whitespace."""
+    return [word for word in _SPACES.split(fold(normalise(q))) if word]
 
 
 def namespace(access: Sequence[str]) -> list[str]:
@@ -117,6 +157,13 @@ def kind_of(
     if personal or placed:
         return "person" if personal else "place"
     return "organization" if employs else kind
+
+
+def is_identifier(name: str) -> bool:
+    """Whether ``name`` is written as an identifier (``user:alice``, ``order:42``,
+    ``Tomás Ortega/brother:Mateo``) rather than as a plain name (``Caroline Uvier``)."""
+    norm = normalise(name)
+    return "/" in norm or _PREFIX.match(norm) is not None
 
 
 def _kind_of_identifier(name: str) -> str:

@@ -18,8 +18,9 @@ from graph_schema.entities.names import (
     PERSON_OBJECT_PREDICATES,
     PERSON_PREDICATES,
     PLACE_PREDICATES,
+    is_identifier,
     kind_of,
-    normalise,
+    search_words,
 )
 from graph_schema.entities.types import EntitiesAnswer, EntityAnswer, EntityOut, EntitySummary
 from graph_schema.ledger.records import assertion_out
@@ -54,10 +55,18 @@ def _unique(values: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(values))
 
 
-def _summary(record: Any) -> EntitySummary:
+@dataclass(frozen=True)
+class _Member:
+    """An entity as named, with its current `name` assertion's (valid_from, id), if any."""
+
+    summary: EntitySummary
+    stated: tuple[datetime, str] | None
+
+
+def _member(record: Any) -> _Member:
     spellings = _unique(record["spellings"])
     names = record["names"]
-    return EntitySummary(
+    summary = EntitySummary(
         id=record["id"],
         kind=kind_of(
             spellings[0],
@@ -65,13 +74,15 @@ def _summary(record: Any) -> EntitySummary:
             placed=record["placed"],
             employs=record["employs"],
         ),
-        name=names[0] if names else spellings[0],
+        name=names[0]["name"] if names else spellings[0],
         names=spellings,
         aliases=_unique(record["aliases"]),
     )
+    stated = (names[0]["valid_from"].to_native(), names[0]["id"]) if names else None
+    return _Member(summary, stated)
 
 
-def _summaries(tx: ManagedTransaction, ids: list[str], at: At) -> list[EntitySummary]:
+def _members(tx: ManagedTransaction, ids: list[str], at: At) -> list[_Member]:
     """The entities of ``ids`` that visible assertions name, in the order of ``ids``."""
     rows = tx.run(
         cypher.NAMES,
@@ -82,8 +93,29 @@ def _summaries(tx: ManagedTransaction, ids: list[str], at: At) -> list[EntitySum
         organization_predicates=sorted(ORGANIZATION_PREDICATES),
         **at.params(),
     )
-    found = {r["id"]: _summary(r) for r in rows}
+    found = {r["id"]: _member(r) for r in rows}
     return [found[i] for i in ids if i in found]
+
+
+def _summaries(tx: ManagedTransaction, ids: list[str], at: At) -> list[EntitySummary]:
+    return [m.summary for m in _members(tx, ids, at)]
+
+
+def _display_name(members: Sequence[_Member]) -> str:
+    """The name of a page over ``members`` (the entity asked for first, then those merged
+    into it): its own stated name; else the stated name of a merged entity, the one valid
+    from the latest (then the smallest assertion id); else the first spelling that is not an
+    identifier (``user:x``, ``x/brother``), the entity's own first, then those of the merged
+    entities by id; else its own first spelling (docs/entities.md "Kind and display name")."""
+    head, others = members[0], sorted(members[1:], key=lambda m: m.summary.id)
+    if head.stated is not None:
+        return head.summary.name
+    stated = [(m.stated, m.summary.name) for m in others if m.stated is not None]
+    if stated:
+        latest = max(when for (when, _), _ in stated)
+        return min((i, name) for (when, i), name in stated if when == latest)[1]
+    plain = [n for m in (head, *others) for n in m.summary.names if not is_identifier(n)]
+    return plain[0] if plain else head.summary.name
 
 
 def _search(tx: ManagedTransaction, words: list[str], limit: int, at: At) -> list[EntitySummary]:
@@ -95,8 +127,8 @@ def _search(tx: ManagedTransaction, words: list[str], limit: int, at: At) -> lis
 
 def search(driver: Driver, *, database: str, q: str, limit: int, at: At) -> EntitiesAnswer:
     """Entities whose visible spellings, names or aliases contain every word of ``q``
-    (normalised)."""
-    words = [w for w in normalise(q).split(" ") if w]
+    (folded: without diacritics, full-width letters or case, ``names.fold``)."""
+    words = search_words(q)
     found = []
     if words:
         with driver.session(database=database, default_access_mode="READ") as session:
@@ -117,18 +149,24 @@ def _page(tx: ManagedTransaction, entity_id: str, at: At) -> EntityAnswer | None
     statement the unknown id skipped (about 0.5 ms, an AUC of 0.95), and an entity's id can
     be computed from a group and a name."""
     merged = tx.run(cypher.MERGED, id=entity_id, **at.params()).single(strict=True)
-    return page_of(tx, entity_id, list(merged["ids"]), at)
+    return page_of(tx, entity_id, list(merged["ids"]), at, truncated=merged["truncated"])
 
 
 def page_of(
-    tx: ManagedTransaction, entity_id: str, merged: list[str], at: At
+    tx: ManagedTransaction,
+    entity_id: str,
+    merged: list[str],
+    at: At,
+    *,
+    truncated: bool = False,
 ) -> EntityAnswer | None:
-    """The page of ``entity_id`` merged with ``merged`` (itself first), or None when no
-    visible assertion names it."""
-    members = _summaries(tx, merged, at)
-    if not members or members[0].id != entity_id:
+    """The page of ``entity_id`` merged with ``merged`` (itself first; ``truncated``: the
+    same_as chain goes on beyond them), or None when no visible assertion names it."""
+    members = _members(tx, merged, at)
+    if not members or members[0].summary.id != entity_id:
         return None  # no visible assertion names the entity asked for
-    ids = [m.id for m in members]
+    summaries = [m.summary for m in members]
+    ids = [m.id for m in summaries]
     about, pointing = (
         [
             assertion_out(r, known_at=at.known_at)
@@ -136,14 +174,14 @@ def page_of(
         ]
         for statement in (cypher.ABOUT_ASSERTIONS, cypher.POINTING_AT_ASSERTIONS)
     )
-    head = members[0]
     entity = EntityOut(
-        id=head.id,
-        kind=head.kind,
-        name=head.name,
-        names=_unique([n for m in members for n in m.names]),
-        aliases=_unique([a for m in members for a in m.aliases]),
+        id=entity_id,
+        kind=summaries[0].kind,
+        name=_display_name(members),
+        names=_unique([n for m in summaries for n in m.names]),
+        aliases=_unique([a for m in summaries for a in m.aliases]),
         merged=ids[1:],
+        merged_truncated=truncated,
     )
     return EntityAnswer(
         status=Status.answered,

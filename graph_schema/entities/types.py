@@ -25,7 +25,8 @@ class EntitySummary(BaseModel):
     )
     name: str = Field(
         description="the object of its current visible `name` assertion, else its identifier"
-        " as first written"
+        " as first written; on a merged page, else a merged entity's stated name (the latest),"
+        " else the first spelling that is not an identifier"
     )
     names: list[str] = Field(description="every spelling of it in visible assertions")
     aliases: list[str] = Field(description="the objects of its current visible `alias` assertions")
@@ -46,6 +47,12 @@ class EntityOut(EntitySummary):
     assertions (followed both ways, transitively)."""
 
     merged: list[str] = Field(description="ids of the other entities merged into this page")
+    merged_truncated: bool = Field(
+        default=False,
+        description="true when a visible current `same_as` joins one of them to an entity"
+        " farther than the 8 hops followed: the merge shown is cut, and the page of another"
+        " member may show another union",
+    )
 
 
 class EntityAnswer(BaseModel):

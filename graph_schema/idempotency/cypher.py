@@ -2,7 +2,8 @@
 (observations keep theirs on the Observation node: graph_schema/observations/cypher.py).
 
 An ``IdempotentRequest`` node is bookkeeping, unconnected to the record: the scope
-(``principal id + "\\x1f" + key``, unique, migration 10), the SHA-256 of the request and the
+(``principal id + "\\x1f" + route + "\\x1f" + key``, unique, migration 10; before the route
+was part of it, ``principal id + "\\x1f" + key``), the SHA-256 of the request and the
 answer stored by the transaction that wrote the request.
 """
 
@@ -10,9 +11,15 @@ from __future__ import annotations
 
 from graph_schema.core.cypher import stable
 
+# A request stored before scopes named their route ($unrouted: principal + key) is found on
+# its own route only; the key's scope now ($scope) names the route.
 FIND_REQUEST = stable("""
-MATCH (r:IdempotentRequest {scope: $scope})
+UNWIND [$scope, $unrouted] AS scope
+MATCH (r:IdempotentRequest {scope: scope})
+WHERE scope = $scope OR r.route = $route
 RETURN r.request_sha256 AS request_sha256, r.response AS response
+ORDER BY scope = $scope DESC
+LIMIT 1
 """)
 
 

@@ -21,7 +21,7 @@ from graph_schema.core.cypher import (
     task_shown,
     visible,
 )
-from graph_schema.entities.names import NAMING_PREDICATES
+from graph_schema.entities.names import FOLD_LETTERS, FOLD_MARKS, NAMING_PREDICATES
 from graph_schema.ledger.types import UTTERANCE
 from graph_schema.lifecycle.cypher import transitions
 from graph_schema.lifecycle.types import Rule
@@ -96,6 +96,22 @@ RETURN row.subject AS subject, row.predicate AS predicate, row.kind AS kind,
 )
 
 
+# The alive versions of a subject's values of one many-valued predicate, with their valid
+# time: a distiller's withdrawal of a word reaches the one value held that names it
+# (ingest.writer.word_withdrawn: "I quit pottery" ends "wheel-throwing pottery class").
+HELD_OF_PREDICATE = stable(
+    """
+UNWIND $rows AS row
+MATCH (a:Assertion {subject: row.subject, predicate: row.predicate})
+WHERE a.superseded_at IS NULL AND NOT a.slot_key CONTAINS '@' AND a.object IS NOT NULL
+RETURN row.subject AS subject, row.predicate AS predicate,
+       a.slot_key AS key, a.id AS id, a.object AS object, a.polarity AS polarity,
+       a.valid_from AS valid_from, a.valid_to AS valid_to,
+       coalesce(a.access, []) AS access, coalesce(a.access_all, []) AS access_all
+"""
+)
+
+
 # The lock of a many-valued value in every case and spacing (ingest.writer.spelling_key),
 # taken before HELD_VALUES is read: a ``Slot`` that holds no version, only serialises.
 LOCK_SPELLINGS = stable("""
@@ -134,16 +150,35 @@ CALL (a, row) {
 """
 
 
+def _literal(text: str) -> str:
+    return "'" + "".join(f"\\u{ord(c):04x}" for c in text) + "'"
+
+
+_MARKS = "[" + ", ".join(_literal(m) for m in FOLD_MARKS) + "]"
+_LETTERS = "[" + ", ".join(f"[{_literal(k)}, {_literal(v)}]" for k, v in FOLD_LETTERS) + "]"
+
+
+def folded(text: str) -> str:
+    """The Cypher of ``graph_schema.entities.names.fold`` of the string ``text``: lower case,
+    NFKD, the marks dropped, the letters spelled plainly, NFC. A name all ASCII is only
+    lower-cased (the rest would leave it as it is)."""
+    return (
+        f"CASE WHEN {text} =~ '[\\x00-\\x7f]*' THEN toLower({text}) ELSE normalize(reduce("
+        f"s = reduce(s = normalize(toLower({text}), NFKD), m IN {_MARKS} | replace(s, m, '')),"
+        f" p IN {_LETTERS} | replace(s, p[0], p[1])), NFC) END"
+    )
+
+
 def lower_names(names_a_thing: str) -> str:
     """The names version ``a`` is searched by (``GET /v1/entities?q=``, a text index each:
-    migration 16), lower-cased as the search reads them: its subject, and its object when
-    that names a thing (``names_a_thing``: the writer's ``row.thing``, or an OBJECT link of a
-    version written before) or is a name or an alias; not a sentence said, which no search
-    reads. A copied version copies them with the rest."""
+    migration 16), folded as the search reads them (:func:`folded`, migration 18): its
+    subject, and its object when that names a thing (``names_a_thing``: the writer's
+    ``row.thing``, or an OBJECT link of a version written before) or is a name or an alias;
+    not a sentence said, which no search reads. A copied version copies them with the rest."""
     return (
-        "a.subject_lower = toLower(a.subject), "
+        f"a.subject_lower = {folded('a.subject')}, "
         f"a.object_lower = CASE WHEN a.object IS :: STRING AND ({names_a_thing} OR "
-        f"a.predicate IN {list(NAMING_PREDICATES)!r}) THEN toLower(a.object) END"
+        f"a.predicate IN {list(NAMING_PREDICATES)!r}) THEN {folded('a.object')} END"
     )
 
 
@@ -528,9 +563,47 @@ def current_versions(test: Callable[[str], str]) -> str:
     )
 
 
+def _restored_over(var: str) -> str:
+    """The record times of the restorations that took ``var``'s place (closed or superseded
+    it), as known at ``$known_at``: only a discarded version (or a remnant of one) has any."""
+    return (
+        f"[({var})<-[:SUPERSEDES]-(rs:Assertion)"
+        " WHERE rs.restored_from IS NOT NULL AND rs.recorded_at <= $known_at | rs.recorded_at]"
+    )
+
+
+def _discarded_in_place(var: str) -> str:
+    """Reads of the discarded tier: a discarded version whose place a restoration took keeps
+    the valid time it held when it was discarded (the restoration's stamps on it do not
+    count), so what an end's report lists as discarded is what ``tier=discarded`` finds
+    (docs/lifecycle.md, "Restoration"). False in other reads (not evaluated there)."""
+    taken = _restored_over(var)
+    return (
+        f"CASE WHEN 'discarded' IN $tiers THEN"
+        f" {var}.recorded_at <= $known_at AND {var}.valid_from <= $as_of"
+        f" AND ({var}.superseded_at IS NULL OR {var}.superseded_at > $known_at"
+        f" OR {var}.superseded_at IN {taken})"
+        f" AND ({var}.valid_to IS NULL OR {var}.closed_at > $known_at OR {var}.valid_to > $as_of"
+        f" OR {var}.closed_at IN {taken}) ELSE false END"
+    )
+
+
+def _cut_for_restoration(var: str) -> str:
+    """In reads of the discarded tier, a remnant that a restoration cut from a discarded
+    version: that version answers for it (:func:`_discarded_in_place`), not twice."""
+    return (
+        f"CASE WHEN 'discarded' IN $tiers AND {var}.remnant_of IS NOT NULL THEN EXISTS {{"
+        f" MATCH (:Assertion {{id: {var}.remnant_of}})<-[:SUPERSEDES]-(rs:Assertion)"
+        f" WHERE rs.restored_from IS NOT NULL AND rs.recorded_at = {var}.recorded_at }}"
+        " ELSE false END"
+    )
+
+
 def _current_fact(var: str) -> str:
     return (
-        f"{known_and_valid(var)} AND {var}.polarity = true AND {var}.confidence >= $min_confidence"
+        f"NOT {_cut_for_restoration(var)}"
+        f" AND ({known_and_valid(var)} OR {_discarded_in_place(var)})"
+        f" AND {var}.polarity = true AND {var}.confidence >= $min_confidence"
     )
 
 

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     Field,
     StrictBool,
@@ -25,7 +26,7 @@ from graph_schema.core.timeutil import parse_rfc3339
 from graph_schema.core.types import (
     INTEGRAL,
     MAX_TEXT_CHARS,
-    NOT_BLANK_PATTERN,
+    NO_NUL_PATTERN,
     AccessList,
     Name,
     SourceKind,
@@ -33,6 +34,7 @@ from graph_schema.core.types import (
     Strict,
     Tier,
     Timestamp,
+    check_no_nul,
     check_text,
     text_schema,
 )
@@ -69,19 +71,25 @@ Confidence = Annotated[
 class EvidenceWrite(Strict):
     """The span of a source that supports an assertion."""
 
+    # not blank (``_quote_in_source``) and, like every stored text, no NUL: a quote and a
+    # source text holding one were stored (201) until a new user's trial
     quote: Annotated[
         StrictStr,
         Field(min_length=1, max_length=MAX_QUOTE_CHARS),
-        WithJsonSchema(
-            {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_QUOTE_CHARS,
-                "pattern": NOT_BLANK_PATTERN,
-            }
-        ),
+        AfterValidator(check_no_nul),
+        text_schema(max_length=MAX_QUOTE_CHARS),
     ]
-    source_text: Annotated[StrictStr, Field(max_length=MAX_TEXT_CHARS)] | None = None
+    source_text: (
+        Annotated[
+            StrictStr,
+            Field(max_length=MAX_TEXT_CHARS),
+            AfterValidator(check_no_nul),
+            WithJsonSchema(
+                {"type": "string", "maxLength": MAX_TEXT_CHARS, "pattern": NO_NUL_PATTERN}
+            ),
+        ]
+        | None
+    ) = None
     # offsets count code points of a source text of at most MAX_TEXT_CHARS (a new user's
     # trial: an end of 2^63 or more answered 500, the store holding no such integer)
     start: Annotated[StrictInt, Field(ge=0, le=MAX_TEXT_CHARS), INTEGRAL] | None = None

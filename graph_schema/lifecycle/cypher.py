@@ -25,6 +25,11 @@ _TASK_FIELDS = (
 
 # --- tasks: the writers' lock ---------------------------------------------------------------
 
+# A task started with no goal (by a write that named none) takes the first goal given to it,
+# once: by an event (ENTER_TASKS) or an explicit start with the task's access (START_TASK). A
+# goal is never replaced: another one stays a conflict (a new agent builder's trial: a task
+# started by an assertion could never be given a goal, 409 "exists with another goal" with
+# goal null).
 # Every write that names a task enters it first: the writer's own task is created if missing
 # (MERGE on the unique key: a racing twin waits, then matches) and locked by bumping its
 # counters, rows in key order so two writers cannot deadlock. Ending a task takes the same
@@ -46,7 +51,8 @@ MERGE (t:Task {key: row.key})
 ON CREATE SET t.id = row.id, t.owner = row.owner, t.access = row.access, t.goal = row.goal,
               t.status = 'open', t.started_at = datetime(row.now),
               t.created_at = datetime(row.now), t.working = 0, t.writes = 0
-SET t.writes = t.writes + 1, t.working = t.working + row.working
+SET t.writes = t.writes + 1, t.working = t.working + row.working,
+    t.goal = coalesce(t.goal, row.goal)
 RETURN t.key AS key, t.id AS id, t.status AS status, t.working AS working, t.goal AS goal,
        t.access AS access
 """)
@@ -58,6 +64,8 @@ ON CREATE SET t.id = $id, t.owner = $owner, t.access = $access, t.goal = $goal,
               t.status = 'open', t.started_at = $now, t.created_at = $now,
               t.working = 0, t.writes = 0, t._created = true
 WITH t, coalesce(t._created, false) AS created
+SET t.goal = CASE WHEN t.goal IS NULL AND t.status = 'open' AND coalesce(t.access, []) = $access
+                  THEN $goal ELSE t.goal END
 REMOVE t._created
 RETURN """
     + _TASK_FIELDS
@@ -178,6 +186,24 @@ WHERE a.superseded_at IS NULL
 RETURN a.id AS id, a.slot_key AS key, a.valid_from AS valid_from, a.valid_to AS valid_to,
        a.access AS access, coalesce(a.access_all, []) AS access_all
 """
+
+# The discarded versions still alive in some slots (tiers as known at $now, after the end's
+# own changes), oldest first: an end looks again at every one in its task's slots, since a
+# version it promotes may be what an earlier discarded one displaced (a guess of a task that
+# ended first, over a fact of this task: nothing was kept to restore then).
+DISCARDED_IN_SLOTS = (
+    """
+UNWIND $keys AS key
+MATCH (a:Assertion {slot_key: key})
+WHERE a.superseded_at IS NULL
+WITH a, """
+    + effective_tier("a", "$now")
+    + """ AS tier
+WHERE tier = 'discarded'
+RETURN a.id AS id
+ORDER BY a.recorded_at, a.id
+"""
+)
 
 # One step towards a version's origin: the version it was cut from (``remnant_of``), or, for
 # an origin, every version of its slot it closed or superseded when it was written (with the

@@ -18,17 +18,15 @@ def working_memory(task_id: str, count: int, bound: int) -> WorkingMemory:
     return WorkingMemory(task_id=task_id, count=count, bound=bound, over_bound=count > bound)
 
 
-def task_answer(
-    task: dict[str, Any], counts: Sequence[dict[str, Any]], bound: int, *, caller: str | None = None
-) -> TaskAnswer:
-    """A task as ``caller`` sees it. The working-memory counter counts every assertion written
-    into the task, hidden ones too, so only its owner (``caller`` None or the owner) gets it;
-    anyone else gets the working assertions it may read."""
+def task_answer(task: dict[str, Any], counts: Sequence[dict[str, Any]], bound: int) -> TaskAnswer:
+    """A task as one caller sees it (``counts``: its assertions the caller may read, by tier).
+    Its ``working_memory.count`` means the same for every caller: the task's assertions in
+    working memory now (tier ``short``) that the caller may read, so 0 once the task ended.
+    (A write's answer counts what the writer has written into the task, which the bound is
+    about: docs/lifecycle.md.) It counted every assertion ever written for the owner and the
+    readable working ones for anyone else, a new agent builder's trial found."""
     data = native(dict(task))
     tiers = TierCounts.model_validate({c["tier"]: int(c["n"]) for c in counts})
-    working = int(data.get("working") or 0)
-    if caller is not None and caller != data["owner"]:
-        working = tiers.short
     return TaskAnswer(
         id=data["id"],
         owner=data["owner"],
@@ -39,7 +37,7 @@ def task_answer(
         ended_at=data.get("ended_at"),
         consolidated=bool(data.get("consolidated")),
         counts=tiers,
-        working_memory=working_memory(data["id"], working, bound),
+        working_memory=working_memory(data["id"], tiers.short, bound),
     )
 
 
@@ -65,7 +63,7 @@ def find_task(
     )
     if not records:
         return None
-    return task_answer(records[0]["task"], records[0]["counts"], bound, caller=principal.id)
+    return task_answer(records[0]["task"], records[0]["counts"], bound)
 
 
 def readable(tx: ManagedTransaction, ids: Sequence[str], principal: Principal) -> set[str]:

@@ -7,12 +7,12 @@ again as *restorations*: copies of their content for exactly the part of valid t
 discarded version still holds, which supersede it there. Nothing is edited.
 
 Only a version every reader of the discarded one may read is restored: superseding the
-discarded version is visible to its readers (its ``superseded_at``, and it leaves the reads of
-``tier=discarded``), so a reader of the guess who may not read the fact it displaced would
-learn that the fact exists. Since migration 9 a slot's key holds the whole reading condition
-(``access`` and ``access_all``), so two versions of one slot share their readers and the test
-(:func:`graph_schema.lifecycle.rules.readers_included`, the implication consolidation uses for
-corroboration) is a guard.
+discarded version is visible to its readers (its ``superseded_at`` and ``superseded_by``; it
+stays in the reads of ``tier=discarded``), so a reader of the guess who may not read the fact
+it displaced would learn that the fact exists. Since migration 9 a slot's key holds the whole
+reading condition (``access`` and ``access_all``), so two versions of one slot share their
+readers and the test (:func:`graph_schema.lifecycle.rules.readers_included`, the implication
+consolidation uses for corroboration) is a guard.
 
 What a part of valid time is restored to: the version that governed it just before the
 discarded version's origin (the version it was cut from, through ``remnant_of``) was written.

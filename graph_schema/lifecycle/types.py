@@ -71,7 +71,8 @@ class TaskStart(Strict):
 
 
 class WorkingMemory(BaseModel):
-    """A task's working memory after a write: assertions written into it, and its bound."""
+    """A task's working memory and its bound: in a write's answer, the assertions written into
+    the task so far; on a task card, its working (short) assertions the caller may read now."""
 
     task_id: str
     count: int
@@ -136,8 +137,10 @@ class PinAnswer(BaseModel):
 
 
 class SleepRequest(Strict):
-    """``POST /v1/sleep``. A ``now`` is accepted only with ``dry_run: true``: a real sleep runs
-    at the present, a preview at any time (the schema says so too, with ``if`` / ``then``)."""
+    """``POST /v1/sleep``. ``dry_run`` is required: a body without it (``{}``, no body,
+    ``null``) ran a real sleep on the shared store, in a database engineer's audit. A ``now``
+    is accepted only with ``dry_run: true``: a real sleep runs at the present, a preview at
+    any time (the schema says so too, with ``if`` / ``then``)."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -147,7 +150,13 @@ class SleepRequest(Strict):
     )
 
     now: Timestamp | None = None
-    dry_run: StrictBool = False
+    dry_run: Annotated[
+        StrictBool,
+        Field(
+            description="required: `true` previews the sleep and writes nothing; `false` runs"
+            " it and changes the store"
+        ),
+    ]
 
     @model_validator(mode="after")
     def _now_only_to_preview(self) -> SleepRequest:

@@ -76,7 +76,8 @@ _AT = "p.recorded_at <= $known_at AND (p.superseded_at IS NULL OR p.superseded_a
 
 _MAP = (
     """p {.id, .key, .trigger, .steps, .support, .successes, .success_rate, .first_seen,
-    .last_seen, .recorded_at, .source_kind, access: coalesce(p.access_all, []),
+    .last_seen, .recorded_at, .source_kind, access: coalesce(p.access, []),
+    access_all: coalesce(p.access_all, []),
     superseded_at: CASE WHEN p.superseded_at <= $known_at THEN p.superseded_at END,
     supersedes: [(p)-[:SUPERSEDES]->(old:Procedure) | old.id][0],
     evidence: [event_id IN p.evidence WHERE EXISTS {

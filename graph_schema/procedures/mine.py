@@ -54,6 +54,23 @@ class Trace:
         return self.steps[-1].outcome == "success"
 
 
+def shown_access(access: Sequence[str], access_all: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Who may read a procedure, in the API's one form (docs/procedures.md "Scope"): ``access``,
+    groups of which the reader needs one (empty: no such requirement), and ``access_all``,
+    further requirements ("g1|g2": one of these groups) the reader needs each of, as on
+    assertions. A version is stored with its scope as ``access_all`` and ``access`` empty
+    (every version, before and after this form); its first requirement is shown as ``access``
+    and the others as ``access_all``, so ``access`` is empty only for a public procedure and
+    a scope of one requirement (the usual one) needs no ``access_all``. A new user's trial:
+    the scope was answered as ``access``, each entry ``g1|g2`` and all of them needed, and a
+    client's usual check (any of ``access``) read a task of ``["ops", "support"]`` wrong."""
+    own = ["|".join(sorted(access))] if access else []
+    requirements = sorted({*own, *access_all})
+    if not requirements:
+        return [], []
+    return sorted(requirements[0].split("|")), requirements[1:]
+
+
 def key_of(scope: Sequence[str], actions: Sequence[str]) -> str:
     """The stable key of a variant: the same actions in the same scope, the same key."""
     text = json.dumps([list(scope), list(actions)], ensure_ascii=False, separators=(",", ":"))

@@ -14,6 +14,7 @@ from neo4j import Driver, ManagedTransaction
 from graph_schema.core.records import as_datetime
 from graph_schema.core.types import Principal, Status
 from graph_schema.procedures import cypher
+from graph_schema.procedures.mine import shown_access
 from graph_schema.procedures.types import (
     MinedVersion,
     ProcedureAnswer,
@@ -37,8 +38,14 @@ class Filter:
 
 
 def _out(row: dict[str, Any]) -> ProcedureOut:
+    """A stored version as answered: its times, and who may read it in the API's one form
+    (:func:`shown_access`), whatever form it was stored in."""
     times = ("first_seen", "last_seen", "recorded_at", "superseded_at")
-    return ProcedureOut.model_validate({**row, **{t: as_datetime(row[t]) for t in times}})
+    access, access_all = shown_access(row["access"], row["access_all"])
+    fields = {t: as_datetime(row[t]) for t in times}
+    return ProcedureOut.model_validate(
+        {**row, **fields, "access": access, "access_all": access_all}
+    )
 
 
 def procedures(
@@ -88,7 +95,7 @@ def readable_versions(
     """The keys among ``versions`` (written by a sleep, or that a preview would write) of
     those ``principal`` may read: their scope checked by ``visible`` as every read checks a
     stored version's, so a preview shows exactly what the sleep's readers would see."""
-    scopes = [{"key": v.key, "access": [], "access_all": v.access} for v in versions]
+    scopes = [{"key": v.key, "access": v.access, "access_all": v.access_all} for v in versions]
     record = tx.run(
         cypher.VISIBLE_VERSIONS, versions=scopes, groups=list(principal.groups)
     ).single()

@@ -31,8 +31,13 @@ class ProcedureOut(BaseModel):
     supersedes: str | None = Field(description="the version it replaced, if any")
     source_kind: str = Field(description="always `agent_inferred`: memory inferred it")
     access: list[str] = Field(
-        description="who may read it: one requirement per distinct restricted access list of"
-        " its tasks' steps (`g1|g2`: any of these groups), all of them needed; [] for public"
+        description="who may read it, as on assertions, events and tasks: a reader needs one"
+        " of these groups (its tasks' steps' access list, any of it); [] only for public"
+    )
+    access_all: list[str] = Field(
+        description="further requirements, as on assertions: a reader needs each, one of its"
+        " groups (`g1|g2`: g1 or g2); [] unless its tasks' steps had more than one restricted"
+        " access list"
     )
     evidence: list[str] = Field(
         description="the first step of each supporting task (at most 100, earliest first);"
@@ -71,8 +76,13 @@ class MinedVersion(BaseModel):
     first_seen: datetime = Field(description="the first step of its earliest task")
     last_seen: datetime = Field(description="the last step of its latest task")
     access: list[str] = Field(
-        description="who may read it: one requirement per distinct restricted access list of"
-        " its tasks' steps (`g1|g2`: any of these groups), all of them needed; [] for public"
+        description="who may read it, as on assertions, events and tasks: a reader needs one"
+        " of these groups (its tasks' steps' access list, any of it); [] only for public"
+    )
+    access_all: list[str] = Field(
+        description="further requirements, as on assertions: a reader needs each, one of its"
+        " groups (`g1|g2`: g1 or g2); [] unless its tasks' steps had more than one restricted"
+        " access list"
     )
     supersedes: str | None = Field(
         description="the version current at the sleep's time that it replaces (null: a new"

@@ -268,6 +268,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX procedure_trigger IF NOT EXISTS FOR (p:Procedure) ON (p.trigger)",
         ),
     ),
+    Migration(
+        18,
+        "entity search folds diacritics: each version's indexed names folded again",
+        (),
+        steps=entities_cypher.FOLD_STEPS,
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

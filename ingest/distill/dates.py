@@ -103,9 +103,12 @@ class When:
         """The last second of the period in the offset of ``at`` (the observation), or ``at``
         itself while the period goes on: the latest time a thing said to have ended in it
         can have ended (version 31)."""
+        return min(self.last_second(at), at)
+
+    def last_second(self, at: datetime) -> datetime:
+        """The last second of the period in the offset of ``at``, even one still ahead."""
         end = self.end()
-        last = datetime(end.year, end.month, end.day, tzinfo=at.tzinfo) - timedelta(seconds=1)
-        return min(last, at)
+        return datetime(end.year, end.month, end.day, tzinfo=at.tzinfo) - timedelta(seconds=1)
 
     def future(self, today: date) -> bool:
         """Whether the whole period lies after ``today``."""

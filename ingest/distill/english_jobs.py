@@ -256,8 +256,9 @@ def last_day_rule(c: Clause) -> list[Fact]:
     job stayed current): the employer no longer held, ``polarity: false``, dated by the day
     as "I left X last month" is, when the clause names the day. Said in the present ("My last
     day at Trip.com is March 14") the day is still ahead: the job holds until then, so it is
-    the plan ``last day at Trip.com (<day>)``, written only when a time ahead dates it (never
-    a withdrawal from a day to come, which would hide the job stated now)."""
+    the plan ``last day at Trip.com (<day>)``, written only when a time ahead dates it, and
+    (version 33, from a new user's trial: the job stayed current after the day) beside it the
+    employer withdrawn from that day's last second: a read as of any time before finds it."""
     day = _last_day(c.verb)
     if day is None or c.negated:
         return []
@@ -270,7 +271,8 @@ def last_day_rule(c: Clause) -> list[Fact]:
     if c.verb.tag_ != "VBZ":
         return []
     said = f"last day at {employer}"
-    return [Fact(c.speaker, "plans", said, confidence=0.75, plan=True, ahead_only=True)]
+    left = Fact(c.speaker, "works_at", employer, False, 0.75, ahead_only=True, ahead=True)
+    return [Fact(c.speaker, "plans", said, confidence=0.75, plan=True, ahead_only=True), left]
 
 
 def _last_day(verb: Token) -> Token | None:
@@ -373,3 +375,33 @@ def dropped_out_rule(c: Clause) -> list[Fact]:
     target = (pobj(out, "of") if out is not None else None) or pobj(c.verb, "of")
     value = phrase(target) if target is not None else None
     return [c.fact("dropped", value, confidence=0.85)] if value else []
+
+
+_WORK_NOUNS = frozenset({"work", "job"})
+
+
+def work_at_rule(c: Clause) -> list[Fact]:
+    """ "Work at Lumora is keeping me busy", "My job at Lumora is stressful": the speaker's
+    work at a named employer, as the subject of what the present says of it (version 33,
+    from a new user's trial: no ``works_at`` was written). The work is the speaker's by
+    "my", or by "me" / "I" in the clause when it has no determiner; never a past ("Work at
+    Lumora was hard") or another's ("Her job at Lumora ...")."""
+    if c.negated or c.future or c.blocked or c.verb.tag_ in ("VBD", "VBN"):
+        return []
+    if any(a.tag_ == "VBD" for a in children(c.verb, "aux")):
+        return []
+    found: list[Fact] = []
+    for work in children(c.verb, "nsubj"):
+        if work.lemma_.lower() not in _WORK_NOUNS or not _speakers_work(c.verb, work):
+            continue
+        employer = organisation(pobj(work, "at", "for"), named=True)
+        found.extend([Fact(c.speaker, "works_at", employer, confidence=0.8)] if employer else [])
+    return found
+
+
+def _speakers_work(verb: Token, work: Token) -> bool:
+    if possessed_by_speaker(work):
+        return True
+    if children(work, "det", "poss"):
+        return False
+    return any(t.lower_ in ("me", "i") for t in children(verb, "dobj", "nsubj", "dative"))

@@ -52,12 +52,14 @@ from ingest.distill.english_jobs import (
     offer_declined_rule,
     organisation,
     started_at_rule,
+    work_at_rule,
 )
 from ingest.distill.english_work import (
     decided_rule,
     dropped_rule,
     handed_rule,
     left_job_rule,
+    owned_by_rule,
     owner_rule,
     status_verb_rule,
     status_word_rule,
@@ -1009,6 +1011,8 @@ def _own(c: Clause) -> list[Fact]:
     """bought / own / have X; adopted a puppy; have two kids; built / opened a store."""
     if c.who is not None and c.who.kind == "person" and c.verb.lemma_ == "own":
         return owner_rule(c)
+    if c.verb.lemma_ == "own" and children(c.verb, "auxpass"):
+        return owned_by_rule(c)  # "The billing service is owned by Frank" (version 33)
     if not of_person(c) or c.negated or c.who is None:
         return []
     found: list[Fact] = []
@@ -1209,13 +1213,33 @@ def _intolerance(comp: Token) -> str | None:
 
 def _recover(c: Clause) -> list[Fact]:
     """ "My dad is recovering from heart surgery": a health condition of the subject's
-    (while it lasts: "I recovered from the flu" says it is over)."""
-    if not of_person(c) or c.negated or c.verb.tag_ in ("VBD", "VBN"):
+    while it lasts; "I recovered from the flu", "I've fully recovered from my knee injury"
+    say it is over, and withdraw it (version 33), as a body part of the speaker's healed does
+    ("My ankle is finally healed": ``health_condition ankle``, ``polarity: false``, which the
+    writer moves to the one condition held that names the ankle, ``sprained ankle``)."""
+    if c.negated or c.future or c.blocked:
         return []
+    over = c.verb.tag_ in ("VBD", "VBN")
+    if over and c.verb.lemma_ == "heal":
+        return _healed(c)
     what = pobj(c.verb, "from")
-    if what is None or "condition" not in _kind_of(what):
+    if not of_person(c) or what is None or "condition" not in _kind_of(what):
         return []
-    return [c.fact("health_condition", p, confidence=0.85) for p in phrases(what)]
+    return [
+        c.fact("health_condition", p, confidence=0.85, polarity=not over) for p in phrases(what)
+    ]
+
+
+def _healed(c: Clause) -> list[Fact]:
+    """ "My ankle is healed", "my wrist has healed": the condition of the speaker's body part
+    is over; the withdrawal names the part (version 33, from a new user's trial: "My ankle is
+    finally healed" left ``sprained ankle`` current)."""
+    return [
+        Fact(c.speaker, "health_condition", part.lower_, polarity=False, confidence=0.8)
+        for part in children(c.verb, "nsubj", "nsubjpass")
+        if part.lemma_.lower() in lx.BODY_PARTS
+        and {p.lower_ for p in children(part, "poss")} == {"my"}
+    ]
 
 
 def _name_me(c: Clause) -> list[Fact]:
@@ -1468,7 +1492,18 @@ def _start_ahead(c: Clause) -> list[Fact]:
     said = f"{c.verb.text} {job}" if job else None if jobs else verb_phrase(c.verb, set())
     if not said:
         return []
-    return [Fact(c.who.id, "plans", said, confidence=0.75, plan=True, ahead_only=True)]
+    plan = Fact(c.who.id, "plans", said, confidence=0.75, plan=True, ahead_only=True)
+    return [plan, *_joins_ahead(c, employer)]
+
+
+def _joins_ahead(c: Clause, employer: Token | None) -> list[Fact]:
+    """The employer a start ahead names ("I start at Halden tomorrow"), valid from the day
+    (version 33, from a new user's trial: no ``works_at`` was ever written for the new job);
+    the role is not the speaker's until it is done (version 12), so only the employer."""
+    named = organisation(employer, named=True) if c.who is not None else None
+    if named is None or c.who is None or c.who.kind != "speaker":
+        return []
+    return [Fact(c.who.id, "works_at", named, confidence=0.75, ahead_only=True, ahead=True)]
 
 
 def _signed_up_ahead(c: Clause) -> list[Fact]:
@@ -1695,7 +1730,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = _rules(
     (("share", "have"), _love_for),
 )
 BY_WORD: dict[str, tuple[Rule, ...]] = _rules((tuple(lx.STATUSES), status_word_rule))
-ANY_VERB: tuple[Rule, ...] = (_at_event, _condition_said)
+ANY_VERB: tuple[Rule, ...] = (_at_event, _condition_said, work_at_rule)
 
 
 @lru_cache(maxsize=1)

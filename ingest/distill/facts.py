@@ -25,6 +25,7 @@ ENDED_STATES = frozenset(
         "owns",
         "uses",
         "studies",
+        "health_condition",  # version 33: "I recovered from the flu last week"
         "tech_stack",
         "name",
     }
@@ -54,6 +55,11 @@ class Fact:
     plan: bool = False
     ahead_only: bool = False
     since: bool = False  # the time is a start said with "since" ("since March")
+    # version 33: a change of job on a day still ahead ("I start at Halden tomorrow", "My
+    # last day at Lumora is April 3"), written beside its plan and valid from that day (a
+    # start) or from its last second (an ending): a read as of any time before it still finds
+    # what holds now
+    ahead: bool = False
 
     def ended_by(self) -> bool:
         """Whether the time is the latest bound of an ending (see ``ENDED_STATES``)."""

@@ -96,7 +96,9 @@ OCCUPATIONS: Final = _words(
     "dancer singer coach trainer instructor intern entrepreneur founder ceo cto cfo "
     "freelancer veterinarian vet psychologist paramedic surgeon tutor lecturer director "
     "producer student volunteer clerk secretary receptionist administrator translator "
-    "interpreter banker hairdresser"
+    "interpreter banker hairdresser "
+    # version 33: roles said by their initials ("I work at Initrode as an SRE")
+    "sre coo cio cmo cpo dba"
 )
 POSSESSIONS: Final = _words(
     "car truck bike bicycle motorcycle scooter house apartment flat condo boat guitar piano "
@@ -125,7 +127,9 @@ ORG_NAME_WORDS: Final = _words(
     "ventures holdings insurance pharma pharmaceuticals therapeutics biotech motors airlines "
     "airways robotics networks logistics games digital financial finance industries "
     "international associates agency council ministry bancorp telecom communications "
-    "entertainment publishing press enterprises dynamics semiconductors devices"
+    "entertainment publishing press enterprises dynamics semiconductors devices "
+    # version 33: a railway or transport operator ("I'm still at Vantage Rail")
+    "rail railway railways transit"
 )
 # version 31: a kind of business a proper name ends on that makes the name a workplace when
 # one leaves, quits or joins it, or is no longer at it ("Crumb Bakery", "Luna Cafe"; from a

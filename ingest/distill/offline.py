@@ -25,11 +25,11 @@ from graph_schema.observations.types import ObservationIn
 from graph_schema.schema.types import Predicate
 from ingest.distill import chinese
 from ingest.distill.base import Draft
-from ingest.distill.dates import find_times, local
+from ingest.distill.dates import When, find_times, local
 from ingest.distill.english import NOT_NAMES
 from ingest.distill.english_extract import extract, question
 from ingest.distill.english_rules import cues
-from ingest.distill.facts import Fact
+from ingest.distill.facts import ENDED_STATES, Fact
 from ingest.distill.identifiers import PETS, named
 from ingest.distill.nlp import EnglishParser
 from ingest.distill.sentences import Sentence, is_cjk, split_sentences
@@ -153,8 +153,12 @@ SAID_CONFIDENCE = 1.0
 # from a new user's trial of a bilingual assistant, an employer written with its dot
 # ("Trip.com") or in the possessive ("St Mary's"), or after the role ("as a barista at Blue
 # Bottle"), a last day at an employer (past: withdrawn; ahead: a plan), a relative's name of
-# two words ("my sister Lin Yue"), a plan cut of the time's dangling preposition
-DISTILLER_VERSION = "32"
+# two words ("my sister Lin Yue"), a plan cut of the time's dangling preposition; 33: from
+# two new users' trials, one date for one phrase (an ending's), a start or a last day ahead
+# the employer from that day beside the plan, "Work at X is keeping me busy", a healed body
+# part or a recovery an ending, an owner in the passive, "tried X and dropped it", a
+# thing's name the parse cut ("design doc"), roles by their initials ("SRE")
+DISTILLER_VERSION = "33"
 IMAGE_MARK = "[image:"
 _STATES = re.compile(
     r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|our|us|"
@@ -253,7 +257,13 @@ def _english_part(sentence: Sentence) -> str:
     return _GUESS_WHAT.sub("", part, count=1)
 
 
-def _draft(fact: Fact, sentence: Sentence, at: datetime | None) -> Draft:
+def _draft(
+    fact: Fact, sentence: Sentence, at: datetime | None, ends: frozenset[When] = frozenset()
+) -> Draft:
+    """``ends``: the times of the sentence that date a withdrawal; every fact of that time
+    takes its last moment (version 33, from a new user's trial: "I quit pottery last week"
+    dated ``dropped pottery`` by the week's first day and the withdrawal by its last second,
+    two dates for one phrase)."""
     value: str | bool = fact.object
     draft: Draft = {
         "subject": fact.subject,
@@ -267,11 +277,40 @@ def _draft(fact: Fact, sentence: Sentence, at: datetime | None) -> Draft:
     }
     if fact.when is not None and fact.plan:
         draft["object"] = f"{value} ({fact.when.label()})"
-    elif fact.when is not None and at is not None and fact.ended_by():
+    elif fact.when is not None and at is not None and fact.ahead:
+        ahead = fact.when.valid_from(at) if fact.polarity else fact.when.last_second(at)
+        draft["valid_from"] = to_rfc3339(ahead)  # version 33: a change of job to come
+    elif fact.when is not None and at is not None and _ends(fact, ends):
         draft["valid_from"] = to_rfc3339(fact.when.last_moment(at))  # version 31
     elif fact.when is not None and at is not None:
         draft["valid_from"] = to_rfc3339(fact.when.valid_from(at))
     return draft
+
+
+def _not_held(found: list[Fact]) -> list[Fact]:
+    """The facts of one sentence without a state it also withdraws: "I've fully recovered
+    from my knee injury" ends the injury, which its noun phrase alone would write as held
+    (version 33)."""
+    ended = {f.key()[:3] for f in found if not f.polarity and f.predicate in ENDED_STATES}
+    return [f for f in found if not (f.polarity and f.key()[:3] in ended)]
+
+
+def _ended_periods(found: list[Fact], at: datetime | None) -> frozenset[When]:
+    """The times of a sentence's withdrawals whose periods are over when it is said (one
+    still going on, "this month", dates the withdrawal by the observation's own time and the
+    life event beside it keeps the period's first day, the one date it can give)."""
+    if at is None:
+        return frozenset()
+    today = at.date()
+    return frozenset(f.when for f in found if f.when and f.ended_by() and f.when.end() <= today)
+
+
+def _ends(fact: Fact, ends: frozenset[When]) -> bool:
+    """Whether the fact's time is the latest bound of an ending: its own, or one its
+    sentence's withdrawal of that same time gives (the life event or ``dropped`` beside it)."""
+    if fact.ended_by():
+        return True
+    return fact.when in ends and not fact.since and not fact.plan
 
 
 def _said(speaker: str, sentence: Sentence) -> Draft:
@@ -446,7 +485,9 @@ class _Text:
     def drafts(self) -> list[Draft]:
         drafts: list[Draft] = []
         for sentence, found in zip(self.sentences, self.facts, strict=True):
-            drafts.extend(_draft(fact, sentence, self.at) for fact in found)
+            found = _not_held(found)
+            ends = _ended_periods(found, self.at)
+            drafts.extend(_draft(fact, sentence, self.at, ends) for fact in found)
             drafts.append(_said(self.speaker, sentence))
         return _unique(drafts)
 

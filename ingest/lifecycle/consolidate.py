@@ -28,7 +28,7 @@ from graph_schema.lifecycle import cypher, rules
 from graph_schema.lifecycle.reads import find_task, readable
 from graph_schema.lifecycle.types import ConsolidationReport, Rule, task_key
 from graph_schema.schema.ontology import predicate_map
-from ingest.lifecycle.restore import lock_slots, restore
+from ingest.lifecycle.restore import held_in, lock_slots, restore
 from ingest.metrics import LIFECYCLE_TRANSITIONS
 
 NO_TASK = "no visible task with this id"
@@ -183,7 +183,8 @@ def consolidate_in_tx(
         tx, task_id=task_id, owner=owner, ephemeral=ephemeral, policy=life.policy, known_at=now
     )
     record_changes(tx, decisions, run_id=run_id, now=now, clock_at=life.clock.now())
-    restored = restore(tx, [d.id for d in decisions if not d.promoted], now=now)
+    discarded = [d.id for d in decisions if not d.promoted]
+    restored = restore(tx, held_in(tx, discarded, slots, now=now), now=now)
     ended_at = as_datetime(locked["ended_at"]) or now
     report = _report(task_id, owner, ended_at, decisions, restored)
     tx.run(

@@ -20,7 +20,7 @@ from neo4j import Driver, ManagedTransaction
 from graph_schema.core.records import as_datetime
 from graph_schema.core.timeutil import new_id, utcnow
 from graph_schema.procedures import cypher
-from graph_schema.procedures.mine import Step, Trace, Variant, variants
+from graph_schema.procedures.mine import Step, Trace, Variant, shown_access, variants
 from graph_schema.procedures.types import MinedVersion
 
 # a task with no step for this long (on the step's time and on its record time) is read as
@@ -166,6 +166,7 @@ def _described(change: _Change, version_id: str | None) -> MinedVersion:
     """A version written (``version_id``) or that a dry run would write (None), as the
     sleep's report describes it."""
     variant = change.variant
+    access, access_all = shown_access((), variant.scope)
     return MinedVersion(
         id=version_id,
         key=variant.key,
@@ -176,7 +177,8 @@ def _described(change: _Change, version_id: str | None) -> MinedVersion:
         success_rate=variant.success_rate,
         first_seen=variant.first_seen,
         last_seen=variant.last_seen,
-        access=list(variant.scope),
+        access=access,
+        access_all=access_all,
         supersedes=change.replaces,
     )
 

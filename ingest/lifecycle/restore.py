@@ -110,6 +110,19 @@ def plan_restorations(
     return [piece for h in held for piece in pieces(h, origin_of, tiers)]
 
 
+def held_in(
+    tx: ManagedTransaction, discarded: Sequence[str], keys: Sequence[str], *, now: datetime
+) -> list[str]:
+    """The discarded versions an end restores for: its own (``discarded``, in order), then
+    every other discarded version still alive in the slots ``keys`` (oldest first). An earlier
+    one may have displaced a version this end promotes, which was working memory when that
+    one was discarded, so nothing was kept to restore then (docs/lifecycle.md, "Restoration");
+    for one that displaced nothing kept, nothing is found again."""
+    mine = set(discarded)
+    earlier = tx.run(cypher.DISCARDED_IN_SLOTS, keys=sorted(set(keys)), now=now)
+    return [*discarded, *(r["id"] for r in earlier if r["id"] not in mine)]
+
+
 def restore(tx: ManagedTransaction, discarded: Sequence[str], *, now: datetime) -> list[str]:
     """Write the restorations of versions whose discard this transaction recorded at ``now``
     (their slots locked); the ids written."""

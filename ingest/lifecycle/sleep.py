@@ -41,7 +41,13 @@ from ingest.lifecycle.consolidate import (
     record_changes,
 )
 from ingest.lifecycle.procedures import mine
-from ingest.lifecycle.restore import lock_slots, plan_restorations, restore, slots_of
+from ingest.lifecycle.restore import (
+    held_in,
+    lock_slots,
+    plan_restorations,
+    restore,
+    slots_of,
+)
 from ingest.metrics import LIFECYCLE_TRANSITIONS, SLEEP_RUNS
 
 log = logging.getLogger("tractatus.sleep")
@@ -184,11 +190,15 @@ def _one_task(
         )
         discarded = [d.id for d in decisions if not d.promoted]
         tiers = {d.id: d.to_tier for d in decisions}
+        slots = [
+            r["key"] for r in tx.run(cypher.TASK_SLOTS, task_id=task["id"], owner=task["owner"])
+        ]
+        held = held_in(tx, discarded, slots, now=now)
         return {
             "promoted": [d.id for d in decisions if d.promoted],
             "discarded": discarded,
             "restored": [],
-            "restorations": len(plan_restorations(tx, discarded, now=now, tiers=tiers)),
+            "restorations": len(plan_restorations(tx, held, now=now, tiers=tiers)),
         }
     report, made = consolidate_in_tx(
         tx,

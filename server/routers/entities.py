@@ -22,7 +22,11 @@ router = APIRouter(prefix="/v1/entities", tags=["entities"], route_class=JSONRou
 EntityIdPath = Annotated[str, Path(pattern=ID_PATTERN, min_length=28, max_length=28)]
 # a name as writes take it: not blank, no NUL, 1-512 characters
 EntityQuery = Annotated[
-    Name, Query(description="words the entity's visible names or aliases all contain")
+    Name,
+    Query(
+        description="words the entity's visible names or aliases all contain (without regard"
+        " to case, width or diacritics: `Tomas` finds `Tomás`)"
+    ),
 ]
 NO_ENTITY = "no visible entity with this id"
 
@@ -37,8 +41,9 @@ def get_entities(
     known_at: TimeParam = None,
     limit: Annotated[int, Query(ge=1, le=reads.MAX_LIMIT)] = reads.DEFAULT_LIMIT,
 ) -> EntitiesAnswer:
-    """Entities whose visible names or aliases contain ``q`` (normalised: NFKC, lower case,
-    whitespace collapsed); ``not_found`` when none."""
+    """Entities whose visible names or aliases contain ``q`` (folded: NFKD, lower case,
+    without diacritics, whitespace collapsed; the names shown as written); ``not_found`` when
+    none."""
     valid, known = coordinates(as_of, known_at)
     return reads.search(
         driver,

@@ -25,6 +25,7 @@ from graph_schema.events.types import (
     WhyAnswer,
 )
 from ingest import events as event_writes
+from server.batches import no_item
 from server.deps import AccessLogDep, DriverDep, EmbedderDep, PrincipalDep, SettingsDep
 from server.errors import BODY, EMBEDS, NOT_AN_OBJECT, PARAMS, V1, declared, invalid_request
 from server.params import (
@@ -86,6 +87,11 @@ def post_event(
     if not isinstance(payload, dict):
         return invalid_request(*NOT_AN_OBJECT)
     refuse_secrets(payload, settings.secrets, headers={IDEMPOTENCY_HEADER.lower(): idempotency_key})
+    refused = no_item(
+        payload, item="event", fields=EventWrite.model_fields, secrets=settings.secrets
+    )
+    if refused is not None:
+        return refused
     written = event_writes.record_event(
         driver,
         database=settings.neo4j_database,

@@ -1,5 +1,6 @@
 """POST /v1/sleep (admin): consolidate ended tasks, expire ephemeral facts, let unused
-long-term facts fall dormant, wake the dormant ones that were read. See docs/lifecycle.md."""
+long-term facts fall dormant, wake the dormant ones that were read; the caller states
+``dry_run`` every time. See docs/lifecycle.md."""
 
 from __future__ import annotations
 
@@ -23,17 +24,17 @@ router = APIRouter(prefix="/v1", tags=["lifecycle"], route_class=JSONRoute)
     responses=declared(*V1, *BODY, "forbidden", "sleep_running"),
 )
 def post_sleep(
+    request: Annotated[SleepRequest, Body()],
     driver: DriverDep,
     settings: SettingsDep,
     principal: AdminDep,
     life: LifecycleDep,
     access_log: AccessLogDep,
-    request: Annotated[SleepRequest | None, Body()] = None,
 ) -> SleepReport:
-    """Run one sleep at the present (or preview one with ``dry_run``: nothing written, at any
-    ``now``).
+    """Run one sleep at the present (``dry_run: false``), or preview one (``dry_run: true``:
+    nothing written, at any ``now``). ``dry_run`` must be stated: a body without it (``{}``,
+    ``null``, none) is 422 ``invalid_request`` and runs nothing.
     409 ``sleep_running`` when another sleep holds the lock."""
-    request = request or SleepRequest()
     now = parse_rfc3339(request.now) if request.now is not None else None
     return run_sleep(
         driver,

@@ -63,7 +63,8 @@ def end(api: Api, task: str, **params: Any) -> dict[str, Any]:
 
 
 def sleep(admin: Api, **body: Any) -> dict[str, Any]:
-    response = admin.post("/v1/sleep", body)
+    """A sleep (a real one unless ``dry_run=True`` is given: the route needs it stated)."""
+    response = admin.post("/v1/sleep", {"dry_run": False, **body})
     assert response.status_code == 200, response.text
     report: dict[str, Any] = response.json()
     return report

@@ -255,7 +255,7 @@ def test_procedures(driver: Driver, api: dict[str, Api]) -> None:
             first = [response.json()["event"]["id"]]
         ended = api["public"].client.post(f"/v1/tasks/{task}/end")  # running ones wait
         assert ended.status_code == 200, ended.text
-    assert api["admin"].post("/v1/sleep").status_code == 200
+    assert api["admin"].post("/v1/sleep", {"dry_run": False}).status_code == 200
     [row] = _run(driver, "procedures", trigger=trigger)
     assert row["steps"] == [trigger, "reserve", "charge_card"] and row["support"] == 3
     paths = _run(driver, "procedure_tasks", trigger=trigger)

@@ -4,12 +4,15 @@ retraction, an entity hidden by permissions, the analyst's walk, the copies of a
 from __future__ import annotations
 
 import uuid
+from itertools import pairwise
 from typing import Any
 
 import pytest
 from neo4j import Driver
 
-from graph_schema.entities.names import entity_ref
+from graph_schema.entities.cypher import MAX_MERGE_HOPS
+from graph_schema.entities.names import entity_ref, fold
+from graph_schema.ledger.cypher import folded
 from tests.helpers import Api, assertion
 from tests.integration.test_events_support import at, event, fact, new_task
 
@@ -352,3 +355,139 @@ def test_the_owner_of_a_thing_is_a_person_only_while_the_ownership_is_visible(
     omar = _id(f"Omar{tag}", ["finance"])
     assert _page(api["alice"], omar)["entity"]["kind"] == "person"
     assert api["bob"].get(f"/v1/entities/{omar}").status_code == 404
+
+
+def test_search_folds_diacritics_width_and_case_and_shows_names_as_written(
+    api: dict[str, Api],
+) -> None:
+    """Users type names without their accents (a new user's trial: `q=Tomas` was `not_found`,
+    `q=Tomás` found "Tomás Ortega"): the search folds both `q` and the names it reads, and
+    shows the names as written. Chinese is untouched, and a Japanese sound mark is kept."""
+    tag = _tag()
+    tomas, lodz, ideo, glass = (
+        f"Tomás Ortega {tag}",
+        f"Łódź {tag}",
+        f"王小明{tag}",
+        f"ガラス{tag}",
+    )
+    _write(
+        api["alice"],
+        assertion(tomas, "lives_in", lodz, valid_from=T0),
+        assertion(f"{tomas}/brother:Mateo", "name", f"Mateo Núñez {tag}", valid_from=T0),
+        assertion(ideo, "lives_in", f"Ærøskøbing {tag}", valid_from=T0),
+        assertion(glass, "status", "clear", valid_from=T0),
+    )
+
+    def names(q: str) -> list[str]:
+        return sorted(e["name"] for e in _search(api["bob"], q)["entities"])
+
+    for q in (f"Tomas Ortega {tag}", f"TOMÁS {tag}", f"ｔｏｍａｓ {tag}", f"tomás ortega {tag}"):
+        assert names(q) == sorted([tomas, f"Mateo Núñez {tag}"]), q
+    assert names(f"lodz {tag}") == names(f"ŁÓDŹ {tag}") == [lodz]
+    assert names(f"mateo nunez {tag}") == [f"Mateo Núñez {tag}"]
+    assert names(f"aeroskobing {tag}") == [f"Ærøskøbing {tag}"]
+    assert names(ideo) == [ideo]
+    assert names(glass) == [glass]
+    missing = _search(api["bob"], f"カラス{tag}")
+    assert (missing["status"], missing["entities"]) == ("not_found", [])
+
+
+def test_the_store_folds_names_as_the_search_folds_q(driver: Driver) -> None:
+    """The names the search reads are folded in Cypher at write (and by migration 18), `q`
+    in Python: the two agree."""
+    samples = [
+        "Tomás Ortega",
+        "NGUYỄN",
+        "Straße",
+        "Þór Guðrún",
+        "Σοφοκλής",
+        "İstanbul",
+        "ＡＣＭＥ ﬁnance",
+        "王小明",
+        "ｶﾞラス",
+        "한국어",
+        "user:alice/sister:Zoë",
+        "plain ascii",
+    ]
+    records, _, _ = driver.execute_query(
+        f"UNWIND $names AS s RETURN s AS name, {folded('s')} AS folded", names=samples
+    )
+    assert {r["name"]: r["folded"] for r in records} == {s: fold(s) for s in samples}
+    assert fold("Tomás Ortega") == fold("TOMAS ORTEGA") == "tomas ortega"
+
+
+def test_a_merged_page_is_named_by_a_stated_name_over_an_identifier(api: dict[str, Api]) -> None:
+    """A new user's trial: while `person:caroline same_as user:caro` held, the page of
+    `user:caro` was named "user:caro", although the merge gave it Caroline's stated name. A
+    page's own stated name first; else a merged entity's, the latest; else a plain spelling
+    over an identifier."""
+    tag = _tag()
+    caroline, caro, carol = f"person:caroline-{tag}", f"user:caro-{tag}", f"person:carol-{tag}"
+    _write(
+        api["alice"],
+        assertion(caroline, "name", f"Caroline Uvier {tag}", valid_from=T1),
+        assertion(caroline, "alias", f"Caro {tag}", valid_from=T0),
+        assertion(caro, "works_at", f"Acme {tag}", valid_from=T0),
+        assertion(carol, "name", f"Carol Older {tag}", valid_from=T0),
+        assertion(caroline, "same_as", caro, valid_from=T0),
+        assertion(carol, "same_as", caro, valid_from=T0),
+    )
+    page = _page(api["bob"], _id(caro), as_of=AFTER)["entity"]
+    assert page["name"] == f"Caroline Uvier {tag}", "the latest stated name of the merge"
+    assert set(page["merged"]) == {_id(caroline), _id(carol)}
+    assert page["aliases"] == [f"Caro {tag}"]
+    # an entity's own stated name is its page's, whatever the others say
+    assert _page(api["bob"], _id(carol), as_of=AFTER)["entity"]["name"] == f"Carol Older {tag}"
+    # before Caroline's name was valid, Carol's is the only one stated
+    early = _page(api["bob"], _id(caro), as_of="2026-01-15T00:00:00Z")["entity"]
+    assert early["name"] == f"Carol Older {tag}"
+    # the search does not merge: each entity keeps its own name
+    listed = {e["id"]: e["name"] for e in _search(api["bob"], f"caro-{tag}")["entities"]}
+    assert listed == {_id(caro): caro}
+
+    user, plain = f"user:al-{tag}", f"Alice Plain {tag}"
+    _write(
+        api["alice"],
+        assertion(user, "likes", "tea", valid_from=T0),
+        assertion(plain, "lives_in", f"Oslo {tag}", valid_from=T0),
+        assertion(user, "same_as", plain, valid_from=T0),
+    )
+    assert _page(api["bob"], _id(user))["entity"]["name"] == plain, "no stated name: plain"
+    assert _page(api["bob"], _id(plain))["entity"]["name"] == plain
+
+
+def test_a_same_as_chain_longer_than_the_hops_followed_is_flagged(api: dict[str, Api]) -> None:
+    """A new user's trial: a chain of 12 entities gave the page of the first a merge of 9 and
+    no sign of the rest. The page says when the merge is cut (`merged_truncated`), and the
+    page of a member nearer the middle, which reaches every one, is not cut."""
+    tag = _tag()
+    chain = [f"person:link{i}-{tag}" for i in range(12)]
+    _write(
+        api["alice"],
+        *(assertion(a, "same_as", b, valid_from=T0) for a, b in pairwise(chain)),
+    )
+    ids = [_id(name) for name in chain]
+    first = _page(api["bob"], ids[0])["entity"]
+    assert set(first["merged"]) == set(ids[1 : MAX_MERGE_HOPS + 1])
+    assert first["merged_truncated"] is True
+    last = _page(api["bob"], ids[-1])["entity"]
+    assert set(last["merged"]) == set(ids[-MAX_MERGE_HOPS - 1 : -1])
+    assert last["merged_truncated"] is True
+    # 3 hops from one end and 8 from the other: every member reached
+    for middle in (ids[3], ids[5]):
+        page = _page(api["bob"], middle)["entity"]
+        assert set(page["merged"]) == set(ids) - {middle}
+        assert page["merged_truncated"] is False
+
+    # a chain exactly as long as the hops followed is whole, and an entity merged with
+    # nothing is not cut
+    short = [f"person:short{i}-{tag}" for i in range(MAX_MERGE_HOPS + 1)]
+    _write(
+        api["alice"],
+        *(assertion(a, "same_as", b, valid_from=T0) for a, b in pairwise(short)),
+        assertion(f"user:alone-{tag}", "likes", "tea", valid_from=T0),
+    )
+    whole = _page(api["bob"], _id(short[0]))["entity"]
+    assert (len(whole["merged"]), whole["merged_truncated"]) == (MAX_MERGE_HOPS, False)
+    alone = _page(api["bob"], _id(f"user:alone-{tag}"))["entity"]
+    assert (alone["merged"], alone["merged_truncated"]) == ([], False)

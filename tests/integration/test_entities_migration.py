@@ -126,3 +126,45 @@ def test_versions_written_before_the_search_index_get_their_names_and_are_found(
         "MATCH (a:Assertion) WHERE a.subject_lower IS NULL RETURN count(a) AS left"
     )
     assert records[0]["left"] == 0
+
+
+FOLDED = next(m for m in migrations.MIGRATIONS if m.name.startswith("entity search folds"))
+
+
+def test_versions_indexed_before_the_search_folded_diacritics_are_folded_and_found(
+    driver: Driver, fresh_store: None, api: dict[str, Api]
+) -> None:
+    """Migration 18 folds the names of versions indexed lower-cased only (`tomás`), so the
+    search, which folds `q` (`Tomas` and `Tomás` are both `tomas`), finds them again; a name
+    all ASCII is left as it is, and the step resumes after a batch."""
+    tag = uuid.uuid4().hex[:8]
+    bodies = [
+        assertion(f"Tomás Ortega {tag}", "lives_in", f"Łódź {tag}", valid_from=T0),
+        assertion(f"Zoë {tag}", "alias", f"Zoé Ñ {tag}", valid_from=T0),
+        assertion(f"user:plain-{tag}", "works_at", f"Acme {tag}", valid_from=T0),
+    ]
+    assert api["alice"].post("/v1/assertions", {"assertions": bodies}).status_code == 201
+
+    def found(q: str) -> list[str]:
+        response = api["alice"].get("/v1/entities", q=q, as_of=AS_OF)
+        assert response.status_code == 200, response.text
+        return sorted(e["name"] for e in response.json()["entities"])
+
+    queries = (f"tomas {tag}", f"TOMÁS {tag}", f"lodz {tag}", f"zoe n {tag}", f"acme {tag}")
+    before = {q: found(q) for q in queries}
+    assert before[f"tomas {tag}"] == before[f"TOMÁS {tag}"] == [f"Tomás Ortega {tag}"]
+    assert before[f"lodz {tag}"] == [f"Łódź {tag}"]
+    assert before[f"zoe n {tag}"] == [f"Zoë {tag}"]
+    # the names as migration 16 wrote them, lower-cased only
+    driver.execute_query(
+        "MATCH (a:Assertion) SET a.subject_lower = toLower(a.subject),"
+        " a.object_lower = CASE WHEN a.object_lower IS NOT NULL THEN toLower(a.object) END"
+    )
+    driver.execute_query("MATCH (v:SchemaVersion) SET v.version = $v", v=FOLDED.version - 1)
+    assert found(f"tomas {tag}") == found(f"lodz {tag}") == []
+    records, _, _ = driver.execute_query(FOLDED.steps[0], batch=1)
+    assert records[0]["done"] == 1  # interrupted after its first batch
+    assert migrations.migrate(driver, database="neo4j") == [FOLDED.version]
+    assert {q: found(q) for q in queries} == before
+    records, _, _ = driver.execute_query(FOLDED.steps[0], batch=1000)
+    assert records[0]["done"] == 0  # nothing left to fold

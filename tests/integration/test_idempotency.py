@@ -1,6 +1,6 @@
-"""Idempotency keys of POST /v1/assertions (one or a batch) and POST /v1/events: per caller,
-the same key and body answer the first answer and write nothing; a different body is 409;
-racing twins write once."""
+"""Idempotency keys of POST /v1/assertions (one or a batch) and POST /v1/events: per caller
+and per route, the same key and body answer the first answer and write nothing; a different
+body is 409; racing twins write once."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import httpx
 import pytest
 from neo4j import Driver
 
-from tests.helpers import Api, assertion, count_nodes
+from tests.helpers import Api, assertion, count_nodes, turn
 
 pytestmark = pytest.mark.integration
 
@@ -117,3 +117,57 @@ def test_racing_twins_write_once(
         "MATCH (a:Assertion {subject: $s}) RETURN count(a) AS n", s=subject
     )
     assert records[0]["n"] == 1
+
+
+def test_each_write_route_has_its_own_keys(
+    api: dict[str, Api], subject: str, driver: Driver
+) -> None:
+    """The same key on ``/v1/assertions`` and on ``/v1/events`` answered 409 "already used
+    for a different request", while observations kept theirs apart (a database engineer's
+    audit): every write route has its own keys now (docs/ingestion.md#idempotency)."""
+    key = f"k-{uuid.uuid4().hex}"
+    observation = {**turn(f"conv-{subject}", 1, "Mia", "I moved to Lisbon.")}
+    del observation["idempotency_key"]
+    sent = {
+        "/v1/assertions": assertion(subject, "tech_stack", "React"),
+        "/v1/events": _event(subject),
+        "/v1/observations": observation,
+    }
+    firsts = {}
+    for path, body in sent.items():
+        first = _post(api["alice"], path, body, key)
+        assert first.status_code == 201, (path, first.text)
+        assert first.headers["Idempotent-Replayed"] == "false", path
+        firsts[path] = first.json()
+    before = _counts(driver)
+    for path, body in reversed(sent.items()):
+        again = _post(api["alice"], path, body, key)
+        assert again.status_code == 201, (path, again.text)
+        assert again.headers["Idempotent-Replayed"] == "true", path
+        if path != "/v1/observations":  # an observation's answer says it is a replay
+            assert again.json() == firsts[path]
+    assert _counts(driver) == before
+
+
+def test_a_key_stored_before_keys_named_their_route_still_replays_on_its_route(
+    api: dict[str, Api], subject: str, driver: Driver
+) -> None:
+    """A request whose key was stored as ``principal + key`` (before the scope named the
+    route) is still recognised when it is retried on its route, and only there."""
+    key = f"k-{uuid.uuid4().hex}"
+    body = assertion(subject, "tech_stack", "React")
+    first = _post(api["alice"], "/v1/assertions", body, key)
+    assert first.status_code == 201, first.text
+    driver.execute_query(
+        "MATCH (r:IdempotentRequest {scope: $routed}) SET r.scope = $unrouted",
+        routed=f"alice\x1fassertions\x1f{key}",
+        unrouted=f"alice\x1f{key}",
+    )
+    before = _counts(driver)
+    again = _post(api["alice"], "/v1/assertions", body, key)
+    assert again.headers["Idempotent-Replayed"] == "true", again.text
+    assert again.json() == first.json()
+    assert _counts(driver) == before
+    other = _post(api["alice"], "/v1/events", _event(subject), key)
+    assert other.status_code == 201, other.text
+    assert other.headers["Idempotent-Replayed"] == "false"

@@ -361,3 +361,68 @@ def test_a_restored_fact_answers_why_with_the_chain_of_the_step_that_wrote_it(
         r for r in recalled.json()["results"] if r["assertion"]["id"] == explanation["fact"]["id"]
     ]
     assert [e["id"] for e in result["chain"]["events"]] == [capture["id"], root["id"]]
+
+
+def test_a_fact_a_guess_of_a_task_that_ended_first_closed_comes_back_when_its_task_keeps_it(
+    apis: dict[str, Api],
+) -> None:
+    """A new agent builder's trial: a verified fact written in task T1, a guess over it in
+    task T2, T2 ended first (the fact was working memory then: nothing to restore), then T1
+    (the fact promoted, but still closed by the discarded guess): the slot stayed empty for
+    good. The end that promotes the fact restores it now; the other order did already."""
+    alice = apis["alice"]
+    first, second, subject = new("task"), new("task"), new("svc")
+    fact = created(alice, _lives(subject, "Berlin", 0, task_id=first))["assertion"]
+    guess = created(alice, _lives(subject, "Paris", 10, task_id=second, **GUESS))
+    assert guess["closed"] == [fact["id"]]
+    guess_id = guess["assertion"]["id"]
+
+    early = end(alice, second)
+    assert (early["discarded"], early["restored"]) == ([guess_id], [])
+    assert facts(alice, subject, "lives_in")["status"] == "not_found"  # fact short, closed
+
+    late = end(alice, first)
+    assert late["promoted"] == [fact["id"]]
+    [restored] = late["restored"]
+    [current] = facts(alice, subject, "lives_in")["facts"]
+    assert (current["id"], current["object"], current["tier"]) == (restored, "Berlin", "long")
+    assert (current["restored_from"], current["valid_from"]) == (
+        fact["id"],
+        guess["assertion"]["valid_from"],
+    )
+    assert current["supersedes"] == [guess_id]
+    # the guess the first end discarded is still found as discarded
+    [gone] = facts(alice, subject, "lives_in", tier="discarded")["facts"]
+    assert (gone["id"], gone["tier"]) == (guess_id, "discarded")
+    # ending again writes nothing more
+    assert end(alice, first)["restored"] == [restored]
+    assert len(_restorations_of(alice, subject)) == 1
+
+
+def _restorations_of(api: Api, subject: str) -> list[str]:
+    return [v["id"] for v in history(api, subject, "lives_in") if v.get("restored_from")]
+
+
+def test_what_an_end_discarded_is_found_with_tier_discarded_after_a_restoration(
+    apis: dict[str, Api],
+) -> None:
+    """A new agent builder's trial: the end's report listed the guess as discarded, but
+    ``tier=discarded`` did not find it once a restoration had taken its place. It finds it
+    over the valid time it held when discarded, once (not again as the remnant the
+    restoration cut), and the default read answers the restored fact."""
+    alice = apis["alice"]
+    task, subject = new("task"), new("user")
+    long = created(alice, _lives(subject, "Berlin", 0, valid_to=at(30)))["assertion"]
+    guess = created(alice, _lives(subject, "Paris", 10, task_id=task, **GUESS))["assertion"]
+    report = end(alice, task)
+    assert report["discarded"] == [guess["id"]] and len(report["restored"]) == 1
+    for minutes in (15, 40, None):
+        as_of = at(minutes) if minutes is not None else None
+        found = facts(alice, subject, "lives_in", tier="discarded", as_of=as_of)["facts"]
+        assert [(f["id"], f["tier"]) for f in found] == [(guess["id"], "discarded")], minutes
+    [between] = facts(alice, subject, "lives_in", as_of=at(15))["facts"]
+    assert (between["object"], between["restored_from"]) == ("Berlin", long["id"])
+    assert facts(alice, subject, "lives_in")["status"] == "not_found"  # Berlin ended at 30
+    # both tiers asked: the restored fact and the guess it replaced
+    both = facts(alice, subject, "lives_in", tier=["long", "discarded"], as_of=at(15))["facts"]
+    assert sorted(f["tier"] for f in both) == ["discarded", "long"]

@@ -161,7 +161,7 @@ def test_one_sleep_at_a_time(apis: dict[str, Api], quiet: None, driver: Driver) 
         "MERGE (l:SleepLock {id: 'sleep'}) SET l.holder = 'another', l.expires_at = $later",
         later=later,
     )
-    refused = admin.post("/v1/sleep", {})
+    refused = admin.post("/v1/sleep", {"dry_run": False})
     assert refused.status_code == 409, refused.text
     assert refused.json()["error"]["code"] == "sleep_running"
     assert refused.json()["error"]["details"]["lease_expires_at"]
@@ -177,7 +177,7 @@ def test_one_sleep_at_a_time(apis: dict[str, Api], quiet: None, driver: Driver) 
     url = str(admin.client.base_url)
     clients = [Api(url, KEYS["admin"]) for _ in range(4)]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        answers = list(pool.map(lambda api: api.post("/v1/sleep", {}), clients))
+        answers = list(pool.map(lambda api: api.post("/v1/sleep", {"dry_run": False}), clients))
     assert {a.status_code for a in answers} <= {200, 409}
     assert 200 in {a.status_code for a in answers}
 
@@ -202,6 +202,49 @@ def test_bad_sleep_requests(
     assert response.status_code == status, response.text
     assert response.json()["error"]["code"] == code
     assert _scalar(driver, "MATCH (c:TierChange) RETURN count(c)") == before
+
+
+NO_BODY = "body: Field required"
+
+
+@pytest.mark.parametrize(
+    ("sent", "message"),
+    [
+        (None, NO_BODY),
+        (b"", NO_BODY),
+        (b"  \n", NO_BODY),
+        (b"null", "body: Input should be a JSON object"),
+        (b"{}", "body.dry_run: Field required"),
+        (b'{"now": null}', "body.dry_run: Field required"),
+    ],
+    ids=["no body", "empty", "whitespace", "null", "{}", "now only"],
+)
+def test_a_sleep_without_dry_run_is_refused_and_runs_nothing(
+    apis: dict[str, Api], quiet: None, driver: Driver, sent: bytes | None, message: str
+) -> None:
+    """``dry_run`` defaulted to false: an empty ``POST /v1/sleep`` (or ``null``, ``{}``) ran a
+    real sleep on the shared store, in a database engineer's audit. Now the caller states it;
+    without it, 422 ``invalid_request`` in the one error shape, and nothing runs."""
+    alice, admin = apis["alice"], apis["admin"]
+    task = new("task")
+    alice.post("/v1/assertions", assertion(new("user"), "likes", "tea", task_id=task))
+    driver.execute_query(
+        "MATCH (t:Task {id: $task, owner: 'alice'}) SET t.status = 'ended', t.ended_at = $now",
+        task=task,
+        now=utcnow(),
+    )
+    headers = {"Content-Type": "application/json"} if sent is not None else {}
+    response = admin.client.post("/v1/sleep", content=sent, headers=headers)
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "invalid_request"
+    assert error["request_id"] == response.headers["x-request-id"]
+    assert error["message"] == message
+    assert [p["where"] for p in error["details"]["problems"]] == [message.split(":")[0]]
+    assert alice.get(f"/v1/tasks/{task}").json()["consolidated"] is False
+    assert _scalar(driver, "MATCH (c:TierChange) RETURN count(c)") == 0
+    # stated, it runs
+    assert sleep(admin, dry_run=False)["counts"]["tasks"] == 1
 
 
 def test_a_real_sleep_runs_at_the_present_only(apis: dict[str, Api], clock: ShiftedClock) -> None:

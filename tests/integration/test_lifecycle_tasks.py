@@ -364,3 +364,72 @@ def test_steps_writing_facts_into_one_task_at_once_all_land(apis: dict[str, Api]
     assert statuses == [201] * 40
     timeline = apis["alice"].get(f"/v1/tasks/{task}/timeline", limit=100).json()
     assert len(timeline["events"]) == 41
+
+
+def test_a_task_started_by_a_write_takes_the_first_goal_given_to_it(apis: dict[str, Api]) -> None:
+    """A new agent builder's trial: a task started by an assertion (no goal) could never get
+    one: a later event or start with a goal answered 409 "exists with another goal", goal
+    null. The first goal given sets it, once; another one after it stays a conflict."""
+    alice = apis["alice"]
+    by_start, by_event, subject = new("task"), new("task"), new("user")
+    for task in (by_start, by_event):
+        created(alice, assertion(subject, "likes", "tea", task_id=task, access=["finance"]))
+        assert alice.get(f"/v1/tasks/{task}").json()["goal"] is None
+
+    started = alice.post(
+        "/v1/tasks", {"task_id": by_start, "goal": "audit tea", "access": ["finance"]}
+    )
+    assert started.status_code == 200, started.text
+    assert started.json()["goal"] == "audit tea"
+    again = alice.post(
+        "/v1/tasks", {"task_id": by_start, "goal": "audit tea", "access": ["finance"]}
+    )
+    assert again.status_code == 200, again.text
+    other = alice.post("/v1/tasks", {"task_id": by_start, "goal": "other", "access": ["finance"]})
+    assert _error(other, 409, "task_conflict")["error"]["details"]["goal"] == "audit tea"
+    # a start naming another access sets nothing
+    wider = alice.post("/v1/tasks", {"task_id": by_event, "goal": "wrong"})
+    assert _error(wider, 409, "task_conflict")["error"]["details"]["goal"] is None
+
+    first = alice.post("/v1/events", event(by_event, "s1", "2026-12-06T12:00:00Z", goal="goal A"))
+    assert first.status_code == 201, first.text
+    assert alice.get(f"/v1/tasks/{by_event}").json()["goal"] == "goal A"
+    cause = [first.json()["event"]["id"]]
+    later = event(by_event, "s2", "2026-12-06T12:01:00Z", caused_by=cause, goal="goal B")
+    assert (
+        _error(alice.post("/v1/events", later), 409, "task_conflict")["error"]["details"]["goal"]
+        == "goal A"
+    )
+    assert alice.get(f"/v1/tasks/{by_event}/timeline").json()["task"]["goal"] == "goal A"
+
+
+def test_the_working_memory_count_of_a_card_means_the_same_for_every_caller(
+    apis: dict[str, Api],
+) -> None:
+    """A new agent builder's trial: the card's ``working_memory.count`` was every assertion
+    ever written for the owner, and the working ones it may read for anyone else (0 after
+    the end). For every caller it is the task's working assertions it may read now."""
+    alice, bob = apis["alice"], apis["bob"]
+    task, subject = new("task"), new("user")
+    assert alice.post("/v1/tasks", {"task_id": task}).status_code == 201
+    created(alice, assertion(subject, "likes", "tea", task_id=task))
+    for drink in ("coffee", "juice"):
+        created(alice, assertion(subject, "likes", drink, task_id=task, access=["finance"]))
+
+    cards = {
+        name: api.get(f"/v1/tasks/{task}", owner="alice").json()
+        for name, api in (("alice", alice), ("bob", bob))
+    }
+    for name, card in cards.items():
+        assert card["working_memory"]["count"] == card["counts"]["short"], name
+    assert (cards["alice"]["working_memory"]["count"], cards["bob"]["working_memory"]["count"]) == (
+        3,
+        1,
+    )
+
+    end(alice, task)
+    for api in (alice, bob):
+        card = api.get(f"/v1/tasks/{task}", owner="alice").json()
+        assert card["status"] == "ended"
+        assert card["working_memory"]["count"] == card["counts"]["short"] == 0
+    assert alice.get(f"/v1/tasks/{task}").json()["counts"]["long"] == 3

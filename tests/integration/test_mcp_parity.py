@@ -184,7 +184,7 @@ def _recurring_task(base_url: str, trigger: str) -> None:
             alice.record_event(task, "agent", "ship", "success", caused_by=[opened.event.id])
             alice.end_task(task)
     with Tractatus(base_url, KEYS["admin"]) as admin:
-        admin.sleep()
+        admin.sleep(dry_run=False)
 
 
 def test_procedures_and_remember_take_the_apis_arguments(base_url: str, subject: str) -> None:

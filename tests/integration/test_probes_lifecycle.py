@@ -222,7 +222,7 @@ def test_the_owner_saw_what_the_probers_could_not(
     )
     assert [f["object"] for f in discarded.json()["facts"]] == [w.secret.token]
     card = alice.get(f"/v1/tasks/{w.public_task}").json()
-    assert card["counts"]["discarded"] == 1 and card["working_memory"]["count"] == 2
+    assert card["counts"]["discarded"] == 1 and card["working_memory"]["count"] == 0
 
 
 # --- a public fact written in a hidden task: the fact shows, the task's name does not --------

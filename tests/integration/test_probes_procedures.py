@@ -35,7 +35,7 @@ def _mined(api: dict[str, Api], owner: str, prober: str, base_url: str) -> tuple
     for hour in (9, 10, 11):
         _task(api[owner], actions, [GROUP[owner]], hour)
     admin = Api(base_url, KEYS["admin"])
-    assert admin.post("/v1/sleep").status_code == 200
+    assert admin.post("/v1/sleep", {"dry_run": False}).status_code == 200
     carol_like = api[owner].get("/v1/procedures", trigger=actions[0]).json()
     [procedure] = carol_like["procedures"]  # the owner sees it
     secret = Secret(owner, prober, actions[0], f"open_never_{uuid.uuid4().hex[:8]}", token)

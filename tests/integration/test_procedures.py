@@ -44,17 +44,18 @@ def _task(
     access: list[str] | None = None,
     when: str | None = None,
     ended: bool = True,
+    each: list[list[str]] | None = None,
 ) -> str:
     """One task of ``actions``, each caused by the one before, a minute apart (yesterday,
-    ``start`` minutes in, unless ``when`` is given), then ended (a task still running counts
-    an hour after its last step was recorded, whatever its steps' dates); its first step's
-    id."""
+    ``start`` minutes in, unless ``when`` is given; ``each``: each step's access), then
+    ended (a task still running counts an hour after its last step was recorded, whatever its
+    steps' dates); its first step's id."""
     task, ids = new_task(), []
     for i, action in enumerate(actions):
         occurred = when or at(start + i)
         outcome = last if i == len(actions) - 1 else "success"
         body = event(task, action, occurred, caused_by=ids[-1:] or None, outcome=outcome)
-        body["access"] = access or []
+        body["access"] = each[i] if each else access or []
         response = api.post("/v1/events", body)
         assert response.status_code == 201, response.text
         ids.append(response.json()["event"]["id"])
@@ -135,6 +136,55 @@ def test_what_a_reader_may_not_see_is_indistinguishable_from_nothing(
     assert unseen.status_code == unknown.status_code == 404
     assert unseen.json()["error"]["code"] == unknown.json()["error"]["code"] == "not_found"
     assert unseen.json()["error"]["message"] == unknown.json()["error"]["message"]
+
+
+GROUPS = {"alice": {"finance"}, "bob": {"sales"}, "carol": {"finance", "sales"}, "dave": {"hr"}}
+
+
+STORED = "MATCH (p:Procedure {id: $id}) RETURN [p.access, p.access_all] AS stored"
+
+
+def test_a_procedures_access_means_what_it_means_on_an_assertion(
+    apis: dict[str, Api], driver: Driver
+) -> None:
+    """A new user's trial: tasks written with access ["ops", "support"] gave a procedure of
+    access ["ops|support"] ("every group needed", each entry "g1|g2"), where an assertion's,
+    an event's and a task's access is "any of these groups": a client's usual check read it
+    wrong. Now ``access`` is any of its groups, ``access_all`` the further requirements (each
+    needed), as on assertions, and the usual check agrees with what each reader is shown."""
+    carol, admin = apis["carol"], apis["admin"]
+    either = _actions("triage", "fix")
+    both = _actions("triage", "fix")
+    for i in range(3):
+        _task(carol, either, start=500 + 5 * i, access=["sales", "finance"])
+        _task(carol, both, start=520 + 5 * i, each=[["finance"], ["sales"]])
+    report = sleep(admin, dry_run=True)  # the admin reads neither: counted, not listed
+    assert not {v["trigger"] for v in report["procedure_versions"]} & {either[0], both[0]}
+    sleep(admin)
+    [any_of] = _list(carol, trigger=either[0])["procedures"]
+    assert (any_of["access"], any_of["access_all"]) == (["finance", "sales"], [])
+    [each_of] = _list(carol, trigger=both[0])["procedures"]
+    assert (each_of["access"], each_of["access_all"]) == (["finance"], ["sales"])
+
+    def usual_check(groups: set[str], p: dict[str, Any]) -> bool:
+        """Any group of ``access`` (or public), and one group of each of ``access_all``."""
+        return (not p["access"] or bool(groups & set(p["access"]))) and all(
+            groups & set(requirement.split("|")) for requirement in p["access_all"]
+        )
+
+    for who, groups in GROUPS.items():
+        for procedure in (any_of, each_of):
+            shown = _list(apis[who], trigger=procedure["trigger"])["procedures"]
+            assert (shown == [procedure]) == usual_check(groups, procedure), who
+    assert [usual_check(GROUPS[w], any_of) for w in GROUPS] == [True, True, True, False]
+    assert [usual_check(GROUPS[w], each_of) for w in GROUPS] == [False, False, True, False]
+    one = carol.get(f"/v1/procedures/{each_of['id']}").json()["procedure"]
+    assert (one["access"], one["access_all"]) == (["finance"], ["sales"])
+    # stored as every version before was (its scope as access_all), answered in the new form
+    stored = [
+        driver.execute_query(STORED, id=p["id"]).records[0]["stored"] for p in (any_of, each_of)
+    ]
+    assert stored == [[[], ["finance|sales"]], [[], ["finance", "sales"]]]
 
 
 def test_tasks_in_different_scopes_are_never_pooled(apis: dict[str, Api]) -> None:

@@ -70,6 +70,38 @@ def test_a_body_with_no_field_of_an_item_is_no_draft(
     assert _counts(driver) == before
 
 
+@pytest.mark.parametrize("route", ["assertions", "observations", "events"])
+@pytest.mark.parametrize("body", [{}, {"x": 1}, {"x": 1, "subjekt": "s"}])
+def test_a_body_with_no_field_of_an_item_is_refused_alike_on_every_write(
+    api: dict[str, Api], driver: Driver, route: str, body: dict[str, Any]
+) -> None:
+    """``POST /v1/events`` took ``{}`` and ``{"x": 1}`` for an event missing every field:
+    422 ``rejected`` "task_id: field required", and a quarantine item written each time,
+    where assertions and observations answered ``invalid_request`` and kept nothing (a
+    database engineer's audit). The refusal names the unknown fields."""
+    before = _counts(driver)
+    error = _invalid(api["public"].post(f"/v1/{route}", body))
+    item = route.removesuffix("s")
+    assert f"it has none of the fields of an {item}" in error["message"]
+    if body:
+        assert error["message"].endswith(f"(unknown: {', '.join(sorted(body))})")
+    assert error["details"]["problems"][0]["where"] == "body"
+    assert "quarantine_ids" not in error["details"]
+    assert _counts(driver) == before
+
+
+def test_an_event_with_a_field_of_an_event_is_still_the_gates(
+    api: dict[str, Api], driver: Driver
+) -> None:
+    """Only a body with none of an event's fields is no draft: one missing its task is the
+    gate's, refused and quarantined with its reason, as before."""
+    quarantined = count_nodes(driver, "Quarantine")
+    response = api["public"].post("/v1/events", {"actor": "agent:x", "x": 1})
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["code"] == "rejected"
+    assert count_nodes(driver, "Quarantine") == quarantined + 1
+
+
 @pytest.mark.parametrize("route", ["assertions", "observations"])
 def test_a_draft_with_an_unknown_field_is_still_the_gates(
     api: dict[str, Api], subject: str, driver: Driver, route: str
@@ -219,4 +251,65 @@ def test_one_assertion_and_its_batch_of_one_are_one_request(
     alone = api["public"].post("/v1/assertions", other, headers=key)
     assert alone.headers["Idempotent-Replayed"] == "true"
     assert alone.json() == batch.json()["results"][0]
+    assert _counts(driver) == before
+
+
+@pytest.mark.parametrize(
+    ("field", "evidence"),
+    [
+        ("quote", {"quote": "tea\x00time"}),
+        ("source_text", {"quote": "tea", "source_text": "tea\x00time"}),
+    ],
+)
+def test_evidence_holds_no_nul_like_every_text(
+    api: dict[str, Api], subject: str, driver: Driver, field: str, evidence: dict[str, str]
+) -> None:
+    """A NUL in an evidence quote or source text was stored (201) while every other text
+    refused one (a database engineer's audit): refused by the gate the same way now."""
+    before = count_nodes(driver, "Evidence")
+    body = assertion(subject, "likes", "tea", evidence=evidence)
+    response = api["public"].post("/v1/assertions", body)
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "rejected"
+    [rejection] = error["details"]["rejections"]
+    assert rejection["message"] == f"evidence.{field}: must not contain NUL characters"
+    assert count_nodes(driver, "Evidence") == before
+
+
+def _body_routes(base_url: str) -> list[tuple[str, bool]]:
+    """Every operation that takes a body, with whether the body is required."""
+    document = httpx.get(f"{base_url}/openapi.json").json()
+    return [
+        (path, bool(operation["requestBody"].get("required")))
+        for path, operations in document["paths"].items()
+        for operation in operations.values()
+        if "requestBody" in operation
+    ]
+
+
+@pytest.mark.parametrize("sent", [b" ", b"   ", b"\r\n\t ", b"\xef\xbb\xbf", b"\xef\xbb\xbf \n"])
+def test_a_body_of_whitespace_is_no_body_as_an_empty_one_is(
+    api: dict[str, Api], base_url: str, driver: Driver, sent: bytes
+) -> None:
+    """An empty body answered 422 ``body: Field required`` and one of whitespace 400
+    ``invalid_json``, on every body route (a database engineer's audit): neither holds a JSON
+    value, so both are no body, with or without a Content-Type."""
+    routes = _body_routes(base_url)
+    assert len(routes) >= 8
+    before = _counts(driver)
+    for path, required in routes:
+        if not required:
+            continue
+        for headers in ({"Content-Type": "application/json"}, {}):
+            answers = [
+                api["admin"].client.post(path, content=body, headers=headers)
+                for body in (b"", sent)
+            ]
+            for response in answers:
+                assert response.status_code == 422, (path, response.text)
+                error = response.json()["error"]
+                assert error["code"] == "invalid_request", (path, error)
+                assert error["message"] == "body: Field required", (path, error)
+                assert error["request_id"] == response.headers["x-request-id"]
     assert _counts(driver) == before

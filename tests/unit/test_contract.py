@@ -11,7 +11,7 @@ import unicodedata
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Strict, ValidationError
 from pydantic.fields import FieldInfo
@@ -20,10 +20,12 @@ from graph_schema.core.timeutil import RFC3339_PATTERN, parse_rfc3339
 from graph_schema.core.types import (
     INTEGRAL,
     NAME_PATTERN,
+    NO_NUL_PATTERN,
     NOT_BLANK_PATTERN,
     TEXT_PATTERN,
     check_groups,
     check_name,
+    check_no_nul,
     check_text,
 )
 from graph_schema.core.visible import INVISIBLE_RANGES, is_invisible
@@ -68,6 +70,33 @@ def test_the_text_pattern_is_check_text(value: str) -> None:
 @given(TEXTS)
 def test_the_not_blank_pattern_is_strip(value: str) -> None:
     assert (re.search(NOT_BLANK_PATTERN, value) is not None) == bool(value.strip())
+
+
+@given(TEXTS)
+def test_the_no_nul_pattern_is_check_no_nul(value: str) -> None:
+    assert (re.fullmatch(NO_NUL_PATTERN, value) is not None) == _accepted(check_no_nul, value)
+
+
+def _evidence_accepted(quote: str, source_text: str | None) -> bool:
+    try:
+        EvidenceWrite.model_validate({"quote": quote, "source_text": source_text})
+    except ValidationError:
+        return False
+    return True
+
+
+@settings(deadline=None)
+@given(TEXTS.filter(bool))
+def test_the_evidence_patterns_are_what_evidence_accepts(value: str) -> None:
+    """A quote and a source text holding a NUL were stored (201) while every other text
+    refused one; the document says what the model refuses: a quote not blank and without
+    NUL, a source text without NUL."""
+    schema = EvidenceWrite.model_json_schema()["properties"]
+    quote = schema["quote"]["pattern"]
+    source = next(s["pattern"] for s in schema["source_text"]["anyOf"] if "pattern" in s)
+    assert (re.fullmatch(quote, value) is not None) == _evidence_accepted(value, None)
+    sent = f"{value}ok"
+    assert (re.fullmatch(source, sent) is not None) == _evidence_accepted("ok", sent)
 
 
 def test_every_whitespace_character_is_blank_to_the_pattern() -> None:

@@ -680,7 +680,7 @@ def test_the_english_model_setting() -> None:
     settings = {"llm_url": None, "llm_model": "m", "llm_timeout": 1.0, "llm_retries": 0}
     default = make_distiller(**settings, llm_api_key=None)
     off = make_distiller(**settings, llm_api_key=None, english_model="none")
-    assert (default.version, off.version) == ("32", "32-said-only")
+    assert (default.version, off.version) == ("33", "33-said-only")
     text = "I bought a new bike."
     obs = {"speaker": SPEAKER, "occurred_at": AT, "source_kind": "user_stated", "text": text}
     from graph_schema.observations.types import ObservationIn
@@ -1644,7 +1644,7 @@ def test_leaving_a_job_is_a_life_event_and_not_yet_retired_is_none() -> None:
     """ "我去年十二月从腾讯离职了" wrote nothing; "我爸还没退休" wrote life_event 退休."""
     left, employer = drafts("我去年十二月从腾讯离职了。", ZH_AT)
     assert (left["predicate"], left["object"]) == ("life_event", "离职")
-    assert left["valid_from"].startswith("2025-12-01")
+    assert left["valid_from"].startswith("2025-12-31T23:59:59")  # version 33: the withdrawal's
     # version 26: the employer is withdrawn from then
     assert (employer["predicate"], employer["object"], employer["polarity"]) == (
         "works_at",

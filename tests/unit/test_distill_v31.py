@@ -200,8 +200,10 @@ def test_a_leaving_dated_by_a_period_holds_from_its_end(text: str, when: str) ->
 
 
 def test_the_event_of_leaving_keeps_its_period_and_a_start_since_keeps_its_start() -> None:
+    # version 33: one phrase, one date: the event takes the withdrawal's (its period's last
+    # second, still in the period) where it took the period's first day
     assert dated("I left my job at Helios Grid last month.") == {
-        (N, "life_event", "left job", True): "2026-10-01T00:00:00+00:00",
+        (N, "life_event", "left job", True): "2026-10-31T23:59:59+00:00",
         (N, "works_at", "Helios Grid", False): "2026-10-31T23:59:59+00:00",
     }
     assert dated("I haven't lived in Berlin since last year.") == {

@@ -110,8 +110,13 @@ def test_a_last_day_past_withdraws_the_employer_by_that_day(
     ],
 )
 def test_a_last_day_ahead_is_a_plan_and_the_job_still_holds(text: str, plan: str) -> None:
-    """Never a withdrawal from a day to come, which would hide the job stated now."""
-    assert dated(text) == {(N, "plans", plan, True): None}
+    """The plan, and (version 33) the employer withdrawn from the day's last second: a read
+    as of any time before it still finds the job."""
+    day = plan[-11:-1]
+    assert dated(text) == {
+        (N, "plans", plan, True): None,
+        (N, "works_at", "Trip.com", False): f"{day}T23:59:59+00:00",
+    }
 
 
 @pytest.mark.parametrize(
@@ -132,10 +137,10 @@ def test_no_last_day_withdrawal_without_a_day_or_an_employer(text: str) -> None:
 def test_a_start_ahead_is_one_clean_plan() -> None:
     """ "start at DJI on (2025-03-24)" and "start at DJI (2025-03-24)" were both written: the
     time was cut from the plan and its "on" left dangling."""
-    assert facts("I accepted the DJI offer and I start at DJI on March 24.") == [
-        (N, "plans", "start at DJI (2025-03-24)", True)
-    ]
-    assert facts("I start at DJI on March 24.") == [(N, "plans", "start at DJI (2025-03-24)", True)]
+    plan = (N, "plans", "start at DJI (2025-03-24)", True)
+    joined = (N, "works_at", "DJI", True)  # version 33: from the day it starts
+    assert facts("I accepted the DJI offer and I start at DJI on March 24.") == [plan, joined]
+    assert facts("I start at DJI on March 24.") == [plan, joined]
 
 
 # --- (c) a relative's name of two words -------------------------------------------------------

@@ -15,8 +15,11 @@ from graph_schema.entities.names import (
     entity_id,
     entity_key,
     entity_ref,
+    fold,
+    is_identifier,
     kind_of,
     normalise,
+    search_words,
 )
 
 
@@ -110,3 +113,32 @@ def test_a_plain_name_that_is_visited_or_lived_in_is_a_place_unless_a_person() -
 def test_an_owner_is_a_person_by_the_predicate_it_is_the_object_of() -> None:
     assert {"owner"} == PERSON_OBJECT_PREDICATES
     assert not PERSON_OBJECT_PREDICATES & PLACE_PREDICATES
+
+
+@pytest.mark.parametrize(
+    ("raw", "folded"),
+    [
+        ("Tomás Ortega", "tomas ortega"),
+        ("ＴＯＭÁＳ", "tomas"),  # full-width, upper case, accented
+        ("Łódź", "lodz"),
+        ("NGUYỄN", "nguyen"),  # two marks on one letter
+        ("Straße", "strasse"),
+        ("Ærøskøbing", "aeroskobing"),
+        ("王小明", "王小明"),  # Chinese: untouched
+        ("ガラス", "ガラス"),  # a Japanese sound mark is kept
+        ("ｶﾞ", "ガ"),  # half-width katakana: composed as NFKC would
+        ("한국어", "한국어"),  # Hangul decomposes and composes again
+    ],
+)
+def test_fold_drops_diacritics_width_and_case_only(raw: str, folded: str) -> None:
+    assert fold(raw) == folded
+
+
+def test_search_words_are_folded_and_split() -> None:
+    assert search_words("  Tomás \t ORTEGA ") == ["tomas", "ortega"]
+    assert search_words("\u0301") == []  # a mark alone is no word
+
+
+def test_an_identifier_is_told_from_a_plain_name() -> None:
+    assert is_identifier("user:caro") and is_identifier("Tomás Ortega/brother:Mateo")
+    assert not is_identifier("Caroline Uvier") and not is_identifier("billing service")

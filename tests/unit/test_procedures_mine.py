@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from graph_schema.procedures.mine import MAX_EVIDENCE, Step, Trace, key_of, variants
+from graph_schema.procedures.mine import (
+    MAX_EVIDENCE,
+    Step,
+    Trace,
+    key_of,
+    shown_access,
+    variants,
+)
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -84,3 +91,16 @@ def test_evidence_is_bounded_and_earliest_first() -> None:
     evidence = found.evidence()
     assert len(evidence) == MAX_EVIDENCE and found.support == MAX_EVIDENCE + 20
     assert evidence[0] == f"t{MAX_EVIDENCE + 19:03d}-0"  # the earliest task first
+
+
+def test_a_scope_is_shown_as_access_any_of_and_access_all_each_of() -> None:
+    """A new user's trial: a scope of one requirement was answered as access ["ops|support"];
+    it is ``access`` ["ops", "support"] (any of them), as on an assertion, and only the
+    further requirements of a scope of several are ``access_all``."""
+    assert shown_access((), ()) == ([], [])
+    assert shown_access((), ("ops|support",)) == (["ops", "support"], [])
+    assert shown_access((), ("support|ops",)) == (["ops", "support"], [])
+    assert shown_access((), ("ops", "finance|sales")) == (["finance", "sales"], ["ops"])
+    assert shown_access(("support", "ops"), ("finance",)) == (["finance"], ["ops|support"])
+    scope = trace("t", "a", "b", access=("support", "ops")).scope()
+    assert shown_access((), scope) == (["ops", "support"], [])
