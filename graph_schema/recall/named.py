@@ -109,7 +109,8 @@ def named_terms(text: str) -> list[str]:
     CJK text is skipped (it has no capitals): its Latin words are read as in English."""
     found: dict[str, None] = {}
     latin = CJK_RUN.sub(" , ", text)
-    starts_sentence = latin == text  # in CJK text a capital always marks a name
+    # in CJK text a capital always marks a name, and so it does in a query of keywords
+    starts_sentence = latin == text and not keywords(text)
     previous, after_name = "", False
     for match in _PIECE.finditer(latin):
         piece = match.group()
@@ -124,6 +125,23 @@ def named_terms(text: str) -> list[str]:
         after_name = terms == [piece] and not piece[0].isdigit()
         starts_sentence, previous = False, piece
     return list(found)
+
+
+MAX_KEYWORDS = 6  # words of the longest query read as keywords rather than a sentence
+
+
+def keywords(text: str) -> bool:
+    """Whether ``text`` is a query of keywords, not a sentence: a few words, no stop word, no
+    mark ending a sentence ("Quorvantix latency"). Its first word is capitalised by its
+    writer, not by the rule of writing, so :func:`named_terms` reads it as it reads any other
+    ("Quorvantix latency" was no query naming a thing, while "What is Quorvantix?" was)."""
+    found = _WORD.findall(text)
+    return (
+        CJK_RUN.search(text) is None
+        and 0 < len(found) <= MAX_KEYWORDS
+        and re.search(r"[.?!]", text.rstrip(".")) is None
+        and not any(w.lower() in STOP_WORDS for w in found)
+    )
 
 
 def _versions_a_name(match: re.Match[str], text: str) -> bool:
@@ -435,3 +453,111 @@ def _inside_sentence(text: str, at: int) -> bool:
     while i >= 0 and text[i] in " \t":
         i -= 1
     return i >= 0 and i < at - 1 and (text[i].islower() or text[i].isdigit() or text[i] == ",")
+
+
+# The head nouns of things of work that the word before them tells apart: "the payments
+# service" is not "the billing service", "the search deploy" not "the payments deploy", "the
+# memory leak" not "the flaky test", "the error rate" not "the p95 latency" (docs/recall.md,
+# *Things memory has no record of*, a thing told apart by the word before its head).
+COMPOUND_HEADS = frozenset((
+    "service", "api", "app", "deploy", "deployment", "rollout", "pipeline", "job", "test",
+    "suite", "team", "squad", "doc", "docs", "spec", "runbook", "leak", "outage", "incident",
+    "rate", "latency", "cluster", "server", "database", "queue", "endpoint", "dashboard",
+    "repo", "migration",
+))  # fmt: skip
+# the same heads written in Chinese (a modifier of two ideographs before them: 订单服务)
+ZH_HEADS = ("服务", "团队", "小组", "部署", "文档", "测试", "泄漏", "泄露", "接口", "集群",
+            "数据库", "流水线", "故障", "事故")  # fmt: skip
+# words before a head that say its state or its place in time, not which one it is ("the
+# failing test", "the whole team", "the other service")
+_NOT_MODIFIER = frozenset((
+    "other", "same", "whole", "entire", "main", "previous", "recent", "own", "single", "only",
+    "big", "small", "slow", "fast", "bad", "good", "broken", "major", "minor", "critical",
+    "urgent", "final", "early", "late", "flaky", "weekly", "daily", "nightly", "monthly",
+    "whose", "every", "each", "another", "such",
+))  # fmt: skip
+# a head followed by one of these is a verb ("did the team deploy the fix", "rate it")
+_OBJECTS = frozenset(("the", "a", "an", "it", "them", "this", "that", "these", "those", "our",
+                      "my", "your", "his", "her", "their", "its", "us", "me", "him"))  # fmt: skip
+_ZH_FUNCTION = frozenset(
+    "的了是在和与及把被给对从向这那哪个该此每各新旧谁什么吗呢们我你他她它有为让用上下"
+)
+_LATIN_WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
+
+
+@dataclass(frozen=True)
+class Compound:
+    """A thing of work a question names by a modifier and a head noun ("search deploy")."""
+
+    modifier: str
+    head: str
+
+
+def compounds(text: str) -> list[Compound]:
+    """The things of work ``text`` names by a lower-case word before a head noun of
+    :data:`COMPOUND_HEADS` ("Why did the search deploy fail?" -> search / deploy), or by two
+    ideographs before a head of :data:`ZH_HEADS` ("订单服务的负责人是谁？" -> 订单 / 服务); a
+    capitalised modifier is a name (:func:`named_terms`), a word of state is none
+    (:data:`_NOT_MODIFIER`), and a head followed by an object is a verb."""
+    latin = CJK_RUN.sub(" , ", text)
+    words = list(_LATIN_WORD.finditer(latin))
+    found: dict[Compound, None] = {}
+    for i in range(1, len(words)):
+        head, modifier = words[i].group(), words[i - 1].group()
+        after = words[i + 1].group().lower() if i + 1 < len(words) else ""
+        between = latin[words[i - 1].end() : words[i].start()]
+        if (
+            (head.lower().removesuffix("s") in COMPOUND_HEADS or head.lower() in COMPOUND_HEADS)
+            and between.isspace()
+            and _modifies(modifier)
+            and after not in _OBJECTS
+        ):
+            found.setdefault(Compound(modifier, head.lower()), None)
+    for head in ZH_HEADS:
+        for m in re.finditer(re.escape(head), text):
+            before = text[max(0, m.start() - 2) : m.start()]
+            if len(before) == 2 and CJK_RUN.fullmatch(before) and not set(before) & _ZH_FUNCTION:
+                found.setdefault(Compound(before, head), None)
+    return list(found)
+
+
+def _modifies(word: str) -> bool:
+    """Whether ``word``, before a head noun, may tell the thing apart: a lower-case word of
+    three letters or more, no stop word, no word of state or of time, no possessive (an
+    identifier, "p95", is a name: :func:`named_terms`)."""
+    low = word.lower()
+    return (
+        word == low
+        and len(word) >= 3
+        and not any(c.isdigit() for c in word)
+        and low not in STOP_WORDS
+        and low not in _NOT_THING
+        and low not in _NOT_MODIFIER
+        and low not in _TIME
+        and not low.endswith(("ing", "ed", "'s", "\u2019s", "ly"))
+    )
+
+
+def _holds(term: str, texts: list[str]) -> bool:
+    """Whether ``texts`` hold ``term``: a Latin word as :func:`unheld_in` reads it, an
+    ideograph run as a part of a text (Chinese writes no spaces between words)."""
+    if CJK_RUN.search(term):
+        return any(term in (t or "") for t in texts)
+    return not unheld_in([term], texts)
+
+
+def unheld_compounds(found: Iterable[Compound], texts: list[str]) -> list[str]:
+    """The words of ``found`` that ``texts`` do not hold: a modifier no text holds (it tells
+    the thing apart as a name does: "订单" of 订单服务, "memory" of "the memory leak"), with
+    its head when no text holds that either ("leak"). A modifier held anywhere is enough,
+    with its head or not (a form that asked for both words in one sentence refused seven
+    questions of the trials it answered right, "the spindle job" among them:
+    docs/recall.md)."""
+    missing: dict[str, None] = {}
+    for compound in found:
+        if _holds(compound.modifier, texts):
+            continue
+        missing.setdefault(compound.modifier, None)
+        if not _holds(compound.head, texts):
+            missing.setdefault(compound.head, None)
+    return list(missing)

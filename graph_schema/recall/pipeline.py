@@ -41,7 +41,14 @@ from graph_schema.recall import (
 from graph_schema.recall import cypher as q
 from graph_schema.recall.fusion import Candidate, FusionConfig, Scored
 from graph_schema.recall.mentions import Mentioned
-from graph_schema.recall.named import named_terms, thing_terms, truecased, unheld_in
+from graph_schema.recall.named import (
+    compounds,
+    named_terms,
+    thing_terms,
+    truecased,
+    unheld_compounds,
+    unheld_in,
+)
 from graph_schema.recall.query import (
     content_terms,
     coverage,
@@ -336,23 +343,29 @@ def _unmentioned(
     lists: dict[str, list[Candidate]],
     ranked: list[Scored],
 ) -> list[str]:
-    """The names and identifiers of the query (:func:`~graph_schema.recall.named.named_terms`)
-    and the words of the thing an agent's work question asks about
-    (:func:`~graph_schema.recall.named.thing_terms`) that nothing the caller may see mentions,
-    within the caller's filters: first read in the candidates already found, then, for those
-    still missing, in a full-text search of each (the same visible, filtered lists, so a
-    hidden mention counts as none)."""
+    """The names and identifiers of the query (:func:`~graph_schema.recall.named.named_terms`),
+    the words of the thing an agent's work question asks about
+    (:func:`~graph_schema.recall.named.thing_terms`) and the modifiers of its things of work
+    (:func:`~graph_schema.recall.named.compounds`) that nothing the caller may see mentions,
+    within the caller's filters: first read in the candidates
+    already found, then, for those still missing, in a full-text search of each (the same
+    visible, filtered lists, so a hidden mention counts as none)."""
     terms = list(dict.fromkeys([*named_terms(query.text), *thing_terms(query.text)]))
-    if not terms:
+    pairs = compounds(query.text)
+    if not terms and not pairs:
         return []
     found = [c for rows in lists.values() for c in rows]
     texts = [c.text for c in found] + [t for s in ranked for t in (*s.texts, s.turn or "")]
     names = [c.speaker or "" for c in found]
     missing = unheld_in(terms, [*texts, *names])
-    if not missing:
+    pairs = [c for c in pairs if unheld_compounds([c], texts)]
+    if not missing and not pairs:
         return []
-    probe = _probe_lists(tx, p, query, missing)
-    return unheld_in(missing, [*(c.text for c in probe), *(c.speaker or "" for c in probe)])
+    words = [*missing, *(w for c in pairs for w in (c.modifier, c.head))]
+    probe = _probe_lists(tx, p, query, list(dict.fromkeys(words)))
+    read = [*(c.text for c in probe), *(c.speaker or "" for c in probe)]
+    missing = unheld_in(missing, read)
+    return list(dict.fromkeys([*missing, *unheld_compounds(pairs, [*texts, *read])]))
 
 
 def _probe_lists(
