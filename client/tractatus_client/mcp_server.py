@@ -664,7 +664,9 @@ def _fact_tools(server: MCPServer[Any], client: AsyncTractatus, writer: Writer) 
         """The current value of a fact as of a time. `answered` with `facts`, `not_found`
         (unknown, retracted, or hidden from you), or `out_of_scope` (not a tracked predicate).
         By default it reads working memory and long-term facts (`tiers` short and long);
-        `tiers: ["discarded"]` finds what end_task discarded."""
+        `tiers: ["discarded"]` finds what end_task discarded. `scopes_disagree: true` when a
+        one-valued predicate answers several values, each from another access scope you read:
+        the memory holds no single answer; do not take the first, say they differ."""
         return await _answer(
             client.facts(
                 subject,

@@ -169,6 +169,9 @@ class Facts(Model):
     subject: str
     predicate: str
     facts: list[Assertion]
+    # True when a one-valued predicate answers more than one value: from access scopes the
+    # caller reads together (one scope holds one current value); False from older servers.
+    scopes_disagree: bool = False
     as_of: datetime
     known_at: datetime
 

@@ -12,6 +12,7 @@ from graph_schema.ledger.records import assertion_out, history_version
 from graph_schema.ledger.types import AssertionOut, FactsAnswer, HistoryAnswer, HistoryVersion
 from graph_schema.lifecycle import access
 from graph_schema.schema.ontology import get_predicate
+from graph_schema.schema.types import Cardinality
 
 DEFAULT_TIERS = (Tier.short, Tier.long)
 
@@ -99,7 +100,8 @@ def facts_answer(
 ) -> FactsAnswer:
     """``GET /v1/facts``: the current facts of a slot, answered, not found or out of scope."""
     status, facts = Status.out_of_scope, list[AssertionOut]()
-    if in_scope(driver, database=database, predicate=predicate):
+    tracked = get_predicate(driver, database=database, name=predicate)
+    if tracked is not None:
         facts = current_facts(
             driver,
             database=database,
@@ -113,14 +115,24 @@ def facts_answer(
             recorder=recorder,
         )
         status = _status(facts)
+    one_valued = tracked is not None and tracked.cardinality is Cardinality.one
     return FactsAnswer(
         status=status,
         subject=subject,
         predicate=predicate,
         facts=facts,
+        scopes_disagree=one_valued and scopes_disagree(facts),
         as_of=as_of,
         known_at=known_at,
     )
+
+
+def scopes_disagree(facts: list[AssertionOut]) -> bool:
+    """Whether the current facts of a one-valued predicate hold more than one value. One slot
+    has one current version, so several can only come from slots of different scopes (access
+    lists, source requirements) that the caller reads together; computed from the facts the
+    caller was answered (disclosure views included), so it tells nothing of a hidden one."""
+    return len({fact.object for fact in facts}) > 1
 
 
 def history_answer(

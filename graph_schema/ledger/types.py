@@ -327,6 +327,14 @@ class FactsAnswer(BaseModel):
     subject: str
     predicate: str
     facts: list[AssertionOut]
+    scopes_disagree: bool = Field(
+        default=False,
+        description=(
+            "True when the predicate is one-valued and the facts answered hold more than one"
+            " value: they come from different access scopes the caller reads together (one"
+            " slot has one current value). Computed from the facts the caller may read only."
+        ),
+    )
     as_of: datetime
     known_at: datetime
 
