@@ -205,6 +205,23 @@ ORDER BY a.recorded_at, a.id
 """
 )
 
+# The sleep's repair (docs/lifecycle.md "Sleep"): one page of assertions in id order (a cursor
+# over the unique index, like the sweep), the last id read and the slots of those that are
+# discarded versions still alive (tiers as known at $now). A store written before an end
+# looked again at its slots can hold such a version over a kept fact with no restoration.
+REPAIR_BATCH = (
+    """
+MATCH (a:Assertion)
+WHERE a.id > $after
+WITH a ORDER BY a.id LIMIT $batch
+WITH a, CASE WHEN a.superseded_at IS NULL THEN """
+    + effective_tier("a", "$now")
+    + """ END AS tier
+RETURN max(a.id) AS last,
+       collect(DISTINCT CASE WHEN tier = 'discarded' THEN a.slot_key END) AS keys
+"""
+)
+
 # One step towards a version's origin: the version it was cut from (``remnant_of``), or, for
 # an origin, every version of its slot it closed or superseded when it was written (with the
 # stamps that say which, and the tier each has as known at $now).

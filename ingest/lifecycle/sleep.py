@@ -1,6 +1,8 @@
 """Sleep: consolidate ended tasks left unconsolidated, expire ephemeral facts of no task, let
-unused long-term facts fall dormant, wake dormant facts that were read, and mine the
-procedures of recurring tasks (:mod:`ingest.lifecycle.procedures`).
+unused long-term facts fall dormant, wake dormant facts that were read, give kept facts back
+the place a discarded version still holds (the repair: a store written before an end looked
+again at its slots can hold one), and mine the procedures of recurring tasks
+(:mod:`ingest.lifecycle.procedures`).
 
 One sleep at a time across API replicas: a lease on one ``SleepLock`` node (a second sleep is
 refused with 409 ``sleep_running`` rather than queued: an HTTP call should not wait minutes,
@@ -80,6 +82,8 @@ class _Tally:
     )
     versions: list[MinedVersion] = field(default_factory=list)
     truncated: bool = False
+    # a preview: the discarded versions whose restorations a task's end already counted
+    previewed: set[str] = field(default_factory=set)
 
     def version(self, version: MinedVersion, shown: bool) -> None:
         """A procedure version written (or that a dry run would write, no id): counted, and
@@ -199,6 +203,7 @@ def _one_task(
             "discarded": discarded,
             "restored": [],
             "restorations": len(plan_restorations(tx, held, now=now, tiers=tiers)),
+            "held": held,
         }
     report, made = consolidate_in_tx(
         tx,
@@ -237,6 +242,7 @@ def _ended_tasks(run: _Run, tally: _Tally) -> None:
                 for assertion_id in done.get(kind, []):
                     tally.add(kind, assertion_id, assertion_id in visible)
             tally.counts.restored += done.get("restorations", 0)
+            tally.previewed.update(done.get("held", []))
 
 
 # --- 2. the sweep: expiry, dormancy, waking ----------------------------------------------------
@@ -322,7 +328,57 @@ def _sweep(run: _Run, tally: _Tally) -> None:
                 tally.counts.restored += swept.restorations
 
 
-# --- 3. procedures ------------------------------------------------------------------------------
+# --- 3. the repair: discarded versions still hiding a kept fact ------------------------------
+
+
+@dataclass(frozen=True)
+class _Repaired:
+    """One page of the repair: where the next starts, the restorations written (ids), and
+    how many a preview would write."""
+
+    after: str | None
+    restored: list[str]
+    restorations: int
+
+
+def _repair_batch(
+    tx: ManagedTransaction, run: _Run, after: str, previewed: frozenset[str]
+) -> _Repaired:
+    """Restore, in the slots of one page's alive discarded versions, what every discarded
+    version still alive there displaced, as the end of a task does (``held_in``, ``restore``),
+    under the slots' locks; a preview plans and writes nothing."""
+    run.renew(tx)
+    page = tx.run(cypher.REPAIR_BATCH, after=after, batch=run.config.batch, now=utcnow())
+    record = page.single(strict=True)
+    keys: list[str] = list(record["keys"])
+    if run.run_id is None:
+        now = utcnow()
+        held = [h for h in held_in(tx, [], keys, now=now) if h not in previewed]
+        return _Repaired(record["last"], [], len(plan_restorations(tx, held, now=now)))
+    now = lock_slots(tx, keys)
+    restored = restore(tx, held_in(tx, [], keys, now=now), now=now) if keys else []
+    return _Repaired(record["last"], restored, len(restored))
+
+
+def _repair(run: _Run, tally: _Tally) -> None:
+    """Give kept facts back their place where a discarded version still holds it (a store
+    written before an end looked again at every discarded version of its slots; docs/
+    lifecycle.md "Sleep"). Runs after the ends and the sweep, which restore their own."""
+    after: str | None = ""
+    previewed = frozenset(tally.previewed)
+    with run.driver.session(database=run.database) as session:
+        while after is not None:
+            execute = session.execute_read if run.run_id is None else session.execute_write
+            repaired = execute(_repair_batch, run, after, previewed)
+            after = repaired.after
+            visible = session.execute_read(readable, repaired.restored, run.principal)
+            for assertion_id in repaired.restored:
+                tally.add("restored", assertion_id, assertion_id in visible)
+            if run.run_id is None:
+                tally.counts.restored += repaired.restorations
+
+
+# --- 4. procedures ------------------------------------------------------------------------------
 
 
 def _procedures(run: _Run, tally: _Tally) -> None:
@@ -386,6 +442,7 @@ def run_sleep(
     if dry_run:
         _ended_tasks(run, tally)
         _sweep(run, tally)
+        _repair(run, tally)
         _procedures(run, tally)
         SLEEP_RUNS.labels(outcome="dry_run").inc()
         return tally.report(None, run.now, True)
@@ -397,6 +454,7 @@ def run_sleep(
     try:
         _ended_tasks(run, tally)
         _sweep(run, tally)
+        _repair(run, tally)
         _procedures(run, tally)
     finally:
         _release(run)

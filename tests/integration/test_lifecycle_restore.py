@@ -5,6 +5,7 @@ of the task, must not leave the slot empty.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -426,3 +427,66 @@ def test_what_an_end_discarded_is_found_with_tier_discarded_after_a_restoration(
     # both tiers asked: the restored fact and the guess it replaced
     both = facts(alice, subject, "lives_in", tier=["long", "discarded"], as_of=at(15))["facts"]
     assert sorted(f["tier"] for f in both) == ["discarded", "long"]
+
+
+# What the end wrote that an end before the fix above did not: its restorations of the slot
+# (each superseded the discarded guess, which gained ``superseded_at`` and the display label),
+# and their ids in its stored report. Removing exactly that leaves the store as that version
+# left it; the old code cannot be run any more, and its ordering is the one built here.
+_UNDO_RESTORATIONS = """
+MATCH (r:Assertion {restored_from: $fact})-[:SUPERSEDES]->(w:Assertion)
+REMOVE w.superseded_at, w:Superseded
+WITH DISTINCT r
+DETACH DELETE r
+"""
+_UNDO_REPORT = """
+MATCH (t:Task {id: $task})
+SET t.report = $report
+"""
+
+
+def _as_an_older_store_left_it(driver: Driver, task: str, fact_id: str) -> None:
+    records, _, _ = driver.execute_query(
+        "MATCH (t:Task {id: $task}) RETURN t.report AS r", task=task
+    )
+    report = json.loads(records[0]["r"])
+    driver.execute_query(_UNDO_RESTORATIONS, fact=fact_id)
+    driver.execute_query(_UNDO_REPORT, task=task, report=json.dumps({**report, "restored": []}))
+
+
+def test_a_sleep_repairs_a_fact_an_older_store_left_closed_by_a_discarded_guess(
+    apis: dict[str, Api], quiet: None, driver: Driver
+) -> None:
+    """A store written before the fix above can hold a verified fact closed by the guess of a
+    task that ended first, promoted and never restored: no end will look at that slot again
+    unless a task writes in it. The sleep finds every discarded version still in effect and
+    restores what it hides, as an end does; a preview counts it and writes nothing; a second
+    sleep finds nothing to do."""
+    alice, admin = apis["alice"], apis["admin"]
+    first, second, subject = new("task"), new("task"), new("svc")
+    fact = created(alice, _lives(subject, "Berlin", 0, task_id=first))["assertion"]
+    guess = created(alice, _lives(subject, "Paris", 10, task_id=second, **GUESS))["assertion"]
+    assert end(alice, second)["restored"] == []
+    assert end(alice, first)["promoted"] == [fact["id"]]
+    _as_an_older_store_left_it(driver, first, fact["id"])
+    assert _restorations_of(alice, subject) == []
+    assert facts(alice, subject, "lives_in")["status"] == "not_found"
+
+    before = snapshot(driver)
+    dry = sleep(admin, dry_run=True)
+    assert (dry["counts"]["restored"], dry["restored"]) == (1, [])
+    assert snapshot(driver) == before  # a preview writes nothing
+
+    report = sleep(admin)
+    [restored] = report["restored"]
+    assert report["counts"]["restored"] == 1
+    [current] = facts(alice, subject, "lives_in")["facts"]
+    assert (current["id"], current["object"], current["tier"]) == (restored, "Berlin", "long")
+    assert (current["restored_from"], current["valid_from"]) == (fact["id"], guess["valid_from"])
+    assert current["supersedes"] == [guess["id"]]
+    [gone] = facts(alice, subject, "lives_in", tier="discarded")["facts"]
+    assert (gone["id"], gone["tier"]) == (guess["id"], "discarded")
+
+    again = sleep(admin)
+    assert (again["restored"], again["counts"]["restored"]) == ([], 0)
+    assert _restorations_of(alice, subject) == [restored]
