@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, NoReturn
@@ -217,7 +217,45 @@ def _kind_of(p: Prepared) -> str | None:
     return obj if role != obj and role and "/" not in role and ":" not in role else None
 
 
-KindSlots = dict[tuple[str, str, str], dict[str, list[Version]]]
+Slots = dict[tuple[str, ...], dict[str, list[Version]]]
+
+
+def _held_slots(
+    tx: ManagedTransaction, statement: str, rows: list[dict[str, str]], *fields: str
+) -> Slots:
+    """The alive versions ``statement`` reads for ``rows``, by the row's ``fields`` and then
+    by slot key."""
+    held: Slots = {}
+    for r in tx.run(statement, rows=rows):
+        slots = held.setdefault(tuple(r[f] for f in fields), {})
+        slots.setdefault(r["key"], []).append(_stored_version(r))
+    return held
+
+
+def _moved_to_one(
+    p: Prepared,
+    slots: Mapping[str, list[Version]],
+    itself: Callable[[str], bool],
+    holder: Callable[[str], bool],
+) -> Prepared:
+    """``p`` (a withdrawal) moved to the one slot whose value, holding at its valid time in
+    its access, ``holder`` takes for the one it withdraws; as written when a value ``itself``
+    takes for its own holds, or when not exactly one other does."""
+    scope = _scope(p.item.access, p.access_all)
+    holding: list[tuple[str, str]] = []
+    for key, versions in slots.items():
+        now = governing(sorted(versions, key=lambda v: v.valid_from), p.valid_from)
+        if now is None or now.scope != scope or not now.polarity or now.object is None:
+            continue
+        if itself(str(now.object)):
+            return p  # the value named holds: the withdrawal is its own
+        if holder(str(now.object)):
+            holding.append((key, str(now.object)))
+    if len(holding) != 1:
+        return p
+    key, value = holding[0]
+    item = p.item.model_copy(update={"object": value})
+    return replace(p, item=item, key=key, object_text=value, slot_object=value)
 
 
 def kind_withdrawn(tx: ManagedTransaction, prepared: list[Prepared]) -> list[Prepared]:
@@ -233,31 +271,16 @@ def kind_withdrawn(tx: ManagedTransaction, prepared: list[Prepared]) -> list[Pre
     if not kinds:
         return prepared
     rows = [{"subject": s, "predicate": q, "kind": k} for s, q, k in sorted(kinds)]
-    held: KindSlots = {}
-    for r in tx.run(cypher.HELD_OF_KIND, rows=rows):
-        slots = held.setdefault((r["subject"], r["predicate"], r["kind"]), {})
-        slots.setdefault(r["key"], []).append(_stored_version(r))
+    held = _held_slots(tx, cypher.HELD_OF_KIND, rows, "subject", "predicate", "kind")
     return [_named_one(p, held) for p in prepared]
 
 
-def _named_one(p: Prepared, held: KindSlots) -> Prepared:
+def _named_one(p: Prepared, held: Slots) -> Prepared:
     kind = _kind_of(p)
     if kind is None:
         return p
-    scope = _scope(p.item.access, p.access_all)
-    holding: list[tuple[str, str]] = []
-    for key, versions in held.get((p.item.subject, p.item.predicate, kind), {}).items():
-        now = governing(sorted(versions, key=lambda v: v.valid_from), p.valid_from)
-        if now is None or now.scope != scope or not now.polarity or now.object is None:
-            continue
-        if now.object == kind:
-            return p  # the unnamed one holds: the withdrawal names it
-        holding.append((key, now.object))
-    if len(holding) != 1:
-        return p
-    key, named = holding[0]
-    item = p.item.model_copy(update={"object": named})
-    return replace(p, item=item, key=key, object_text=named, slot_object=named)
+    slots = held.get((p.item.subject, p.item.predicate, kind), {})
+    return _moved_to_one(p, slots, itself=lambda value: value == kind, holder=lambda _: True)
 
 
 # many-valued states a distiller may withdraw by a word of the value held (version 33)
@@ -284,10 +307,7 @@ def word_withdrawn(tx: ManagedTransaction, prepared: list[Prepared]) -> list[Pre
     if not pairs:
         return prepared
     rows = [{"subject": s, "predicate": q} for s, q in sorted(pairs)]
-    held: dict[tuple[str, str], dict[str, list[Version]]] = {}
-    for r in tx.run(cypher.HELD_OF_PREDICATE, rows=rows):
-        slots = held.setdefault((r["subject"], r["predicate"]), {})
-        slots.setdefault(r["key"], []).append(_stored_version(r))
+    held = _held_slots(tx, cypher.HELD_OF_PREDICATE, rows, "subject", "predicate")
     return [_holder_of_word(p, held.get((p.item.subject, p.item.predicate), {})) for p in prepared]
 
 
@@ -295,22 +315,13 @@ def _holder_of_word(p: Prepared, held: Mapping[str, list[Version]]) -> Prepared:
     word = _word_of(p)
     if word is None:
         return p
-    scope = _scope(p.item.access, p.access_all)
     whole = re.compile(rf"(?<![\w-]){re.escape(spelled(word))}(?![\w-])")
-    holding: list[tuple[str, str]] = []
-    for key, versions in held.items():
-        now = governing(sorted(versions, key=lambda v: v.valid_from), p.valid_from)
-        if now is None or now.scope != scope or not now.polarity or now.object is None:
-            continue
-        if spelled(str(now.object)) == spelled(word):
-            return p  # the value named holds: the withdrawal is its own
-        if whole.search(spelled(str(now.object))):
-            holding.append((key, str(now.object)))
-    if len(holding) != 1:
-        return p
-    key, value = holding[0]
-    item = p.item.model_copy(update={"object": value})
-    return replace(p, item=item, key=key, object_text=value, slot_object=value)
+    return _moved_to_one(
+        p,
+        held,
+        itself=lambda value: spelled(value) == spelled(word),
+        holder=lambda value: whole.search(spelled(value)) is not None,
+    )
 
 
 def _lock_slots(tx: ManagedTransaction, prepared: list[Prepared]) -> datetime:
